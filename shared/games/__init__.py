@@ -1,0 +1,1 @@
+"""The games Ziggurat hosts, one package each, found through :mod:`.registry`."""

@@ -1,0 +1,105 @@
+"""The game-module contract: what every game provides, used identically by the
+validator, the reducer, the projector, the bots and the tests.
+
+A game is a value of :class:`GameModule`: a bundle of pure functions over
+frozen msgspec structs. The services never import a game directly; they look
+it up in :mod:`shared.games.registry` by key.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from shared.kernel.messages import Record
+from shared.kernel.rng import Rng
+from shared.kernel.visibility import Audience, Visibility
+
+S = TypeVar("S")  # the full, server-side state
+C = TypeVar("C")  # the command union
+E = TypeVar("E")  # the event union
+O = TypeVar("O", bound=msgspec.Struct)  # the options struct
+
+
+class Standing(Record, frozen=True):
+    """One seat's final placing. Equal ``place`` means a shared place."""
+
+    seat: int
+    place: int
+    score: int
+    #: The values compared after ``score``, in order (the game documents them).
+    tiebreak: tuple[int, ...] = ()
+
+
+class Result(Record, frozen=True):
+    standings: tuple[Standing, ...]
+    #: Why the game ended, in the game's own words (``"treasures"``, ``"bag_empty"``).
+    reason: str
+
+
+#: A bot chooses a command for ``seat``. It receives the full state but must only
+#: use what that seat may see; bots are tested for that like views are.
+Bot = Callable[[Any, int, Rng], Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameModule(Generic[S, C, E, O]):
+    key: str
+    title: str
+    min_seats: int
+    max_seats: int
+    #: The named options (every [D]/[Q] point of the digest) with their defaults.
+    options_type: type[O]
+    #: Tagged unions: the types handed to msgspec decoders.
+    command_type: Any
+    event_type: Any
+    #: ``create(options, seats, rng)``: the opening events (setup, shuffles, deals).
+    create: Callable[[O, int, Rng], list[E]]
+    #: ``evolve(state, event)``: fold one event. ``state`` is ``None`` only for
+    #: the first event. Applies recorded facts; never draws, never re-checks rules.
+    evolve: Callable[[S | None, E], S]
+    #: ``decide(state, seat, command, rng)``: the events a command causes, or
+    #: raise :class:`shared.kernel.rejection.RuleViolation`. Never mutates ``state``.
+    decide: Callable[[S, int, C, Rng], list[E]]
+    #: The number of seats at the table.
+    seat_count: Callable[[S], int]
+    #: The seats awaited now (several at once for simultaneous decisions).
+    actors: Callable[[S], frozenset[int]]
+    #: Every command ``seat`` may legally issue now; ``decide`` accepts exactly these.
+    legal: Callable[[S, int], list[C]]
+    #: What one seat (an ``int``) or a spectator (``None``) may see. Canonical:
+    #: equal information gives byte-identical encodings.
+    view: Callable[[S, Audience], msgspec.Struct]
+    #: Every event's audience, an exhaustive match with no default arm.
+    visibility: Callable[[E], Visibility]
+    #: The final ranking once the game is over, else ``None``.
+    result: Callable[[S], Result | None]
+    #: Named bots, at least ``"random"``.
+    bots: Mapping[str, Bot] = field(default_factory=dict)
+    #: The default options of this registration (``catan`` and ``catan-ck``
+    #: share code and differ here).
+    default_options: Mapping[str, Any] = field(default_factory=dict)
+
+    def options(self, overrides: Mapping[str, Any] | None = None) -> O:
+        """Validate ``overrides`` over this registration's defaults."""
+        merged = {**self.default_options, **(overrides or {})}
+        return msgspec.convert(merged, self.options_type)
+
+    def fold(self, events: Iterable[E], state: S | None = None) -> S:
+        for event in events:
+            state = self.evolve(state, event)
+        if state is None:
+            raise ValueError("cannot fold an empty event list without a state")
+        return state
+
+    def is_over(self, state: S) -> bool:
+        return self.result(state) is not None
+
+    def zombie(self, state: S, seat: int, rng: Rng) -> C:
+        """The move played for a seat whose clock ran out: its ``"zombie"`` bot
+        if the game names one, else its random bot."""
+        bot = self.bots.get("zombie") or self.bots["random"]
+        return bot(state, seat, rng)
