@@ -36,7 +36,7 @@ def commitment(seed: bytes) -> str:
 class Rng:
     """A deterministic stream of random numbers for one (seed, stream) pair."""
 
-    __slots__ = ("_seed", "_stream", "_counter")
+    __slots__ = ("_counter", "_seed", "_stream")
 
     def __init__(self, seed: bytes, stream: int) -> None:
         if len(seed) != SEED_BYTES:
