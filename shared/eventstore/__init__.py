@@ -1,0 +1,1 @@
+"""The append-only event store on Redis Streams: the source of truth."""

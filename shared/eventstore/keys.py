@@ -1,0 +1,74 @@
+"""Every Redis key of the platform, in one place.
+
+All keys of one game carry its partition's hash tag (``{p3}``), so the append
+script touches a single slot and runs unchanged on Redis Cluster. Partitions
+are the unit of ordering and of scale-out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+PREFIX = "zg"
+
+
+def partition_of(game_id: str, partitions: int) -> int:
+    """A stable hash of the id (not Python's salted ``hash``)."""
+    digest = hashlib.blake2b(game_id.encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") % partitions
+
+
+def tag(partition: int) -> str:
+    return f"{{p{partition}}}"
+
+
+class GameKeys:
+    """The keys of one game."""
+
+    __slots__ = ("commands", "dedup", "events", "feed", "game_id", "meta", "partition", "snapshot")
+
+    def __init__(self, game_id: str, partition: int) -> None:
+        t = f"{PREFIX}:{tag(partition)}"
+        self.game_id = game_id
+        self.partition = partition
+        self.events = f"{t}:game:{game_id}:events"
+        self.commands = f"{t}:game:{game_id}:commands"
+        self.dedup = f"{t}:game:{game_id}:dedup"
+        self.meta = f"{t}:game:{game_id}:meta"
+        self.snapshot = f"{t}:game:{game_id}:snapshot"
+        self.feed = partition_feed(partition)
+
+    def view(self, audience: str) -> str:
+        return f"{PREFIX}:{tag(self.partition)}:game:{self.game_id}:view:{audience}"
+
+    def audience_feed(self, audience: str) -> str:
+        return f"{PREFIX}:{tag(self.partition)}:game:{self.game_id}:feed:{audience}"
+
+    @property
+    def checkpoint(self) -> str:
+        return f"{PREFIX}:{tag(self.partition)}:game:{self.game_id}:projected"
+
+
+def partition_feed(partition: int) -> str:
+    """Every event of every game in the partition, in append order."""
+    return f"{PREFIX}:{tag(partition)}:feed"
+
+
+def command_stream(partition: int) -> str:
+    """Commands from the gateway, waiting for a validator."""
+    return f"{PREFIX}:{tag(partition)}:commands"
+
+
+def validated_stream(partition: int) -> str:
+    """Commands a validator passed, waiting for the partition's reducer."""
+    return f"{PREFIX}:{tag(partition)}:validated"
+
+
+def reply_channel(node: str) -> str:
+    """Outcomes for one gateway process (pub/sub: a lost reply is retried by
+    the client with the same idempotency key)."""
+    return f"{PREFIX}:reply:{node}"
+
+
+CHANGES_CHANNEL = f"{PREFIX}:changes"  # pub/sub: "game_id version" after a projection
+GAMES_INDEX = f"{PREFIX}:games"  # sorted set of game ids by creation time (not on the hot path)

@@ -1,0 +1,125 @@
+"""The event store's client: appends through one Lua script, reads by version.
+
+Each method is one Redis round trip; ``append_many`` and ``read_many`` put a
+whole batch of games in one pipeline, which is how the reducer and the
+validator keep their round trips per command below one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from importlib.resources import files
+from typing import Any
+
+import msgspec
+
+from shared.eventstore.envelope import AppendOutcome, CommandRecord, EventEnvelope
+from shared.eventstore.keys import GAMES_INDEX, GameKeys
+
+_encode = msgspec.msgpack.Encoder().encode
+_decode_envelope = msgspec.msgpack.Decoder(EventEnvelope).decode
+_decode_command = msgspec.msgpack.Decoder(CommandRecord).decode
+_APPEND_LUA = files("shared.eventstore").joinpath("append.lua").read_text()
+
+
+class AppendRequest(msgspec.Struct, frozen=True, kw_only=True):
+    keys: GameKeys
+    expected: int
+    command_id: str
+    command: CommandRecord | None
+    envelopes: Sequence[EventEnvelope]
+
+
+def encode_envelope(envelope: EventEnvelope) -> bytes:
+    return _encode(envelope)
+
+
+def decode_envelope(raw: bytes) -> EventEnvelope:
+    return _decode_envelope(raw)
+
+
+def _version_id(version: int) -> str:
+    return f"0-{version}"
+
+
+class EventStore:
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self._append = redis.register_script(_APPEND_LUA)
+
+    def _args(self, req: AppendRequest) -> tuple[list[str], list[Any]]:
+        k = req.keys
+        keys = [k.events, k.commands, k.dedup, k.meta, k.feed]
+        args: list[Any] = [
+            req.expected,
+            req.command_id,
+            _encode(req.command) if req.command else b"",
+            k.game_id,
+            *map(_encode, req.envelopes),
+        ]
+        return keys, args
+
+    async def append(self, req: AppendRequest) -> AppendOutcome:
+        keys, args = self._args(req)
+        return _outcome(await self._append(keys=keys, args=args))
+
+    async def append_many(self, reqs: Sequence[AppendRequest]) -> list[AppendOutcome]:
+        """Independent appends (different games) in one round trip."""
+        if not reqs:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for req in reqs:
+                keys, args = self._args(req)
+                await self._append(keys=keys, args=args, client=pipe)
+            return [_outcome(r) for r in await pipe.execute()]
+
+    async def read(self, keys: GameKeys, after: int = 0) -> list[EventEnvelope]:
+        """The game's events with version > ``after``, in order."""
+        rows = await self.redis.xrange(keys.events, min=f"({_version_id(after)}", max="+")
+        return [_decode_envelope(fields[b"e"]) for _, fields in rows]
+
+    async def read_many(self, wanted: Sequence[tuple[GameKeys, int]]) -> list[list[EventEnvelope]]:
+        if not wanted:
+            return []
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for keys, after in wanted:
+                pipe.xrange(keys.events, min=f"({_version_id(after)}", max="+")
+            results = await pipe.execute()
+        return [[_decode_envelope(fields[b"e"]) for _, fields in rows] for rows in results]
+
+    async def read_range(self, keys: GameKeys, first: int, last: int) -> list[EventEnvelope]:
+        rows = await self.redis.xrange(keys.events, min=_version_id(first), max=_version_id(last))
+        return [_decode_envelope(fields[b"e"]) for _, fields in rows]
+
+    async def version(self, keys: GameKeys) -> int:
+        return int(await self.redis.hget(keys.meta, "version") or 0)
+
+    async def commands(self, keys: GameKeys) -> list[CommandRecord]:
+        rows = await self.redis.xrange(keys.commands)
+        return [_decode_command(fields[b"c"]) for _, fields in rows]
+
+    async def save_snapshot(self, keys: GameKeys, version: int, state: bytes) -> None:
+        await self.redis.hset(keys.snapshot, mapping={"version": version, "state": state})
+
+    async def load_snapshot(self, keys: GameKeys) -> tuple[int, bytes] | None:
+        row = await self.redis.hgetall(keys.snapshot)
+        if not row:
+            return None
+        return int(row[b"version"]), row[b"state"]
+
+    async def index_game(self, game_id: str, partition: int, opened_at_ms: int) -> None:
+        """Remember a game for listings and ops (never read on the hot path)."""
+        await self.redis.zadd(GAMES_INDEX, {f"{partition}:{game_id}": opened_at_ms})
+
+    async def list_games(self) -> list[tuple[str, int]]:
+        members = await self.redis.zrange(GAMES_INDEX, 0, -1)
+        out = []
+        for m in members:
+            partition, game_id = m.decode().split(":", 1)
+            out.append((game_id, int(partition)))
+        return out
+
+
+def _outcome(raw: list[Any]) -> AppendOutcome:
+    status = raw[0].decode() if isinstance(raw[0], bytes) else raw[0]
+    return AppendOutcome(status=status, first=int(raw[1]), last=int(raw[2]))

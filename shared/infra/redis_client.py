@@ -1,0 +1,14 @@
+"""One way to connect: a plain server or a Redis Cluster, chosen by settings."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import RedisCluster
+
+
+def connect(url: str, cluster: bool = False) -> Any:
+    if cluster:
+        return RedisCluster.from_url(url)
+    return aioredis.Redis.from_url(url)
