@@ -1,0 +1,186 @@
+"""Content-pack schema: the typed records every data file decodes into.
+
+The engine never names a province or a card; it reads these records. The
+loader (``loader.py``) fills them from YAML and checks cross references.
+"""
+
+from __future__ import annotations
+
+from shared.kernel.messages import Record
+
+FATE_FACES = ("MILITARY", "INTRIGUE", "MILITARY_INTRIGUE", "COURT_CONAN", "COURT", "WILD")
+CONTEST_FACES = ("HIT", "ATTACKER_HIT", "HIT_CONAN", "SHIELD", "AXE", "BLANK")
+CATEGORIES = ("monsters", "treasures", "women")
+CARD_TYPES = ("table", "instant", "event")
+WINDOWS = (
+    "turn.start",
+    "court.resolve",
+    "contest.before_attacker_roll",
+    "contest.before_defender_roll",
+    "contest.after_attacker_roll",
+    "contest.after_defender_roll",
+    "contest.after",
+)
+#: Effect primitives of conan.md 3.3 this engine interprets, with the windows
+#: where each makes sense (checked at load so a pack cannot ask the impossible).
+CONTEST_BEFORE = ("contest.before_attacker_roll", "contest.before_defender_roll")
+CONTEST_AFTER_ROLL = ("contest.after_attacker_roll", "contest.after_defender_roll")
+CARD_OPS: dict[str, tuple[str, ...]] = {
+    "add_dice": CONTEST_BEFORE,
+    "face_counts_as": CONTEST_BEFORE + CONTEST_AFTER_ROLL,
+    "conan_counts_present": CONTEST_BEFORE,
+    "reroll": CONTEST_AFTER_ROLL,
+    "forced_march_free": ("contest.after",),
+    "draw": ("court.resolve",),
+    "gain": ("court.resolve",),
+    "place_units": ("court.resolve",),
+    "raider_remove": ("court.resolve",),
+}
+PERMANENT_OPS = ("win_ties", "add_dice", "gold_bonus", "cost_modifier", "bid_swap")
+
+
+class Effect(Record, frozen=True, forbid_unknown_fields=True):
+    op: str
+    n: int = 0
+    face: str = ""
+    successes: int = 1
+    limit: int = 0  # 0 = every matching die
+    deck: str = ""
+    resource: str = ""
+    where: str = ""
+    contest: str = ""  # military | intrigue | "" (any)
+    trigger: str = ""  # gold_bonus: alliance | collect
+    card_type: str = ""
+    delta: int = 0
+    min: int = 0
+
+
+class Province(Record, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    zone: str
+    region: str
+    value: int
+    savage: bool
+    coastal: bool
+    home_of: str | None
+    track: tuple[str, ...]
+    adjacent: tuple[str, ...]
+    conan_start: bool = False
+
+
+class Kingdom(Record, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    colour: str
+    home: str
+    zone: str
+    start_units: int
+    start_emissaries: int
+    start_gold: int
+    start_sorcery: int
+    units: int
+    emissaries: int
+
+
+class StrategyCard(Record, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    copies: int
+    bid_value: int
+    success_faces: tuple[str, ...]
+    military_terrains: tuple[str, ...]
+    regions_small: tuple[str, ...]
+    regions_full: tuple[str, ...]
+
+
+class When(Record, frozen=True, forbid_unknown_fields=True):
+    contest: str = ""  # military | intrigue | "" (any)
+    role: str = ""  # attacker | defender | "" (any)
+
+
+class KingdomCard(Record, frozen=True, forbid_unknown_fields=True):
+    id: str
+    kingdom: str
+    name: str
+    type: str
+    copies: int
+    windows: tuple[str, ...]
+    effects: tuple[Effect, ...]
+    text: str
+    cost: int = 0
+    when: When = When()
+
+
+class AdventureCard(Record, frozen=True, forbid_unknown_fields=True):
+    id: str
+    title: str
+    destination: str
+    tokens: int
+
+
+class TokenKind(Record, frozen=True, forbid_unknown_fields=True):
+    category: str
+    value: int
+    count: int
+
+
+class Condition(Record, frozen=True, forbid_unknown_fields=True):
+    type: str
+    n: int
+    region: str = ""
+
+
+class Objective(Record, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    ep: int
+    condition: Condition
+
+
+OBJECTIVE_TYPES = (
+    "forts_at_least",
+    "towers_at_least",
+    "cities_at_least",
+    "gold_at_least",
+    "crom_at_least",
+    "provinces_at_least",
+    "units_at_least",
+    "emissaries_at_least",
+    "provinces_in_region_at_least",
+    "adventure_tokens_at_least",
+    "sorcery_at_least",
+)
+
+
+class Artifact(Record, frozen=True, forbid_unknown_fields=True):
+    id: str
+    name: str
+    effects: tuple[Effect, ...]
+    category: str = ""
+
+
+class Header(Record, frozen=True, forbid_unknown_fields=True):
+    id: str
+    title: str
+    label: str
+    bidding_tokens: tuple[int, ...]
+    keep_token: int
+    reset_token: int
+    court_draw_options: tuple[str, ...]
+    purchase_costs: dict[str, int]
+    age_change_income: dict[str, int]
+    supply: dict[str, int]
+    adventures_per_age: int
+    ages: int
+    stack_limit: int
+    starting_hand: dict[str, int]
+    setups: dict[int, tuple[str, ...]]
+    always_in_play: tuple[str, ...]
+
+
+class Dice(Record, frozen=True, forbid_unknown_fields=True):
+    fate_faces: tuple[str, ...]
+    pool_size: int
+    contest_faces: tuple[str, ...]
+    max_per_roll: int

@@ -1,0 +1,218 @@
+"""Load and validate a content pack from a directory of YAML files.
+
+Loading happens outside ``decide``: ``get_pack(name)`` reads a pack once and
+caches it, so the engine itself stays pure. Every error names the file, the
+entry and the field, because pack authors are not Python programmers.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import msgspec
+import yaml
+
+from shared.games.conan.content import (
+    CARD_OPS,
+    CARD_TYPES,
+    CATEGORIES,
+    CONTEST_FACES,
+    FATE_FACES,
+    OBJECTIVE_TYPES,
+    PERMANENT_OPS,
+    WINDOWS,
+    AdventureCard,
+    Artifact,
+    Dice,
+    Header,
+    Kingdom,
+    KingdomCard,
+    Objective,
+    Province,
+    StrategyCard,
+    TokenKind,
+)
+
+BUNDLED = Path(__file__).parent / "content"
+_extra_dirs: dict[str, Path] = {}
+T = TypeVar("T")
+
+
+class PackError(ValueError):
+    def __init__(self, file: str, entry: str, field: str, message: str) -> None:
+        super().__init__(f"{file}: entry {entry!r}, field {field!r}: {message}")
+        self.file, self.entry, self.field = file, entry, field
+
+
+@dataclass(frozen=True)
+class Pack:
+    header: Header
+    dice: Dice
+    provinces: tuple[Province, ...]
+    kingdoms: dict[str, Kingdom]
+    strategy: dict[str, StrategyCard]
+    kingdom_cards: dict[str, KingdomCard]
+    adventures: dict[str, AdventureCard]
+    tokens: tuple[tuple[str, int], ...]  # token id -> (category, value)
+    objectives: dict[str, Objective]
+    artifacts: dict[str, Artifact]
+    bonus: Artifact
+    index: dict[str, int]
+    adjacency: tuple[tuple[int, ...], ...]
+    distance: tuple[tuple[int, ...], ...]
+
+    def province(self, pid: str) -> Province:
+        return self.provinces[self.index[pid]]
+
+    def neighbours(self, pid: str) -> tuple[str, ...]:
+        return self.province(pid).adjacent
+
+    def dist(self, a: str, b: str) -> int:
+        return self.distance[self.index[a]][self.index[b]]
+
+    def strategy_deck(self) -> list[str]:
+        return [c.id for c in self.strategy.values() for _ in range(c.copies)]
+
+    def kingdom_deck(self, kingdom: str) -> list[str]:
+        return [c.id for c in self.kingdom_cards.values() if c.kingdom == kingdom for _ in range(c.copies)]
+
+    def home(self, kingdom: str) -> str:
+        return self.kingdoms[kingdom].home
+
+
+def register_pack_dir(name: str, directory: Path) -> None:
+    """Make a pack outside the package loadable by name (tests, variants)."""
+    _extra_dirs[name] = directory
+    get_pack.cache_clear()
+
+
+@functools.cache
+def get_pack(name: str) -> Pack:
+    directory = _extra_dirs.get(name, BUNDLED / name)
+    if not directory.is_dir():
+        raise PackError(str(directory), name, "pack", "no such content pack")
+    return load_pack(directory)
+
+
+def _read(directory: Path, file: str) -> Any:
+    path = directory / file
+    if not path.exists():
+        raise PackError(file, "-", "-", "file is missing")
+    try:
+        return yaml.safe_load(path.read_text(encoding="utf-8"))
+    except yaml.YAMLError as exc:
+        raise PackError(file, "-", "-", f"not valid YAML: {exc}") from exc
+
+
+def _convert(file: str, raw: Any, kind: type[T], entry: str) -> T:
+    try:
+        return msgspec.convert(raw, kind, strict=False)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        found = re.search(r"`\$\.?([^`]*)`", text)
+        field = found.group(1) if found and found.group(1) else "-"
+        raise PackError(file, entry, field, text.split(" - at ")[0]) from exc
+
+
+def _entries(file: str, raw: Any, kind: type[T]) -> list[T]:
+    if not isinstance(raw, list):
+        raise PackError(file, "-", "-", "expected a list of entries")
+    out = []
+    for i, item in enumerate(raw):
+        entry = str(item.get("id", i)) if isinstance(item, dict) else str(i)
+        out.append(_convert(file, item, kind, entry))
+    ids = [getattr(x, "id", None) for x in out]
+    for i, x in enumerate(ids):
+        if x is not None and ids.index(x) != i:
+            raise PackError(file, str(x), "id", "duplicate id")
+    return out
+
+
+def load_pack(directory: Path) -> Pack:
+    header = _convert("pack.yaml", _read(directory, "pack.yaml"), Header, "pack")
+    dice = _load_dice(directory)
+    provinces = tuple(_entries("provinces.yaml", _read(directory, "provinces.yaml"), Province))
+    kingdoms = {k.id: k for k in _entries("kingdoms.yaml", _read(directory, "kingdoms.yaml"), Kingdom)}
+    strategy = {c.id: c for c in _entries("strategy_cards.yaml", _read(directory, "strategy_cards.yaml"), StrategyCard)}
+    kcards = {c.id: c for c in _entries("kingdom_cards.yaml", _read(directory, "kingdom_cards.yaml"), KingdomCard)}
+    adv_raw = _read(directory, "adventures.yaml")
+    if not isinstance(adv_raw, dict):
+        raise PackError("adventures.yaml", "-", "-", "expected keys 'cards' and 'tokens'")
+    adventures = {a.id: a for a in _entries("adventures.yaml", adv_raw.get("cards"), AdventureCard)}
+    kinds = _entries("adventures.yaml", adv_raw.get("tokens"), TokenKind)
+    objectives = {o.id: o for o in _entries("objectives.yaml", _read(directory, "objectives.yaml"), Objective)}
+    art_raw = _read(directory, "artifacts.yaml")
+    if not isinstance(art_raw, dict):
+        raise PackError("artifacts.yaml", "-", "-", "expected keys 'artifacts' and 'bonus_card'")
+    artifacts = {a.id: a for a in _entries("artifacts.yaml", art_raw.get("artifacts"), Artifact)}
+    bonus = _convert("artifacts.yaml", art_raw.get("bonus_card"), Artifact, "bonus_card")
+    index = {p.id: i for i, p in enumerate(provinces)}
+    tokens = tuple((k.category, k.value) for k in kinds for _ in range(k.count))
+    pack = Pack(
+        header, dice, provinces, kingdoms, strategy, kcards, adventures, tokens, objectives,
+        artifacts, bonus, index, _adjacency(provinces, index), _distances(provinces, index),
+    )  # fmt: skip
+    _validate(pack, kinds)
+    return pack
+
+
+def _load_dice(directory: Path) -> Dice:
+    raw = _read(directory, "dice.yaml")
+    try:
+        fate, contest = raw["fate_die"], raw["contest_die"]
+        flat = {
+            "fate_faces": fate["faces"],
+            "pool_size": fate["pool_size"],
+            "contest_faces": contest["faces"],
+            "max_per_roll": contest["max_per_roll"],
+        }
+    except (KeyError, TypeError) as exc:
+        raise PackError("dice.yaml", "-", str(exc), "missing key") from exc
+    return _convert("dice.yaml", flat, Dice, "dice")
+
+
+def _adjacency(provinces: tuple[Province, ...], index: dict[str, int]) -> tuple[tuple[int, ...], ...]:
+    out = []
+    for p in provinces:
+        for n in p.adjacent:
+            if n not in index:
+                raise PackError("provinces.yaml", p.id, "adjacent", f"unknown province {n!r}")
+        out.append(tuple(index[n] for n in p.adjacent))
+    return tuple(out)
+
+
+def _distances(provinces: tuple[Province, ...], index: dict[str, int]) -> tuple[tuple[int, ...], ...]:
+    # Conan's "closer" test needs shortest paths over the whole map.
+    far = len(provinces) + 1
+    rows = []
+    for start in range(len(provinces)):
+        dist = [far] * len(provinces)
+        dist[start] = 0
+        queue = deque([start])
+        while queue:
+            here = queue.popleft()
+            for n in provinces[here].adjacent:
+                j = index.get(n)
+                if j is not None and dist[j] == far:
+                    dist[j] = dist[here] + 1
+                    queue.append(j)
+        rows.append(tuple(dist))
+    return tuple(rows)
+
+
+def _validate(pack: Pack, kinds: list[TokenKind]) -> None:
+    from shared.games.conan.validate import validate_pack  # split for module size
+
+    validate_pack(pack, kinds, FATE_FACES, CONTEST_FACES, CATEGORIES, CARD_TYPES, WINDOWS, CARD_OPS)
+    for art in (*pack.artifacts.values(), pack.bonus):
+        for e in art.effects:
+            if e.op not in PERMANENT_OPS:
+                raise PackError("artifacts.yaml", art.id, "effects.op", f"unknown primitive {e.op!r}")
+    for obj in pack.objectives.values():
+        if obj.condition.type not in OBJECTIVE_TYPES:
+            raise PackError("objectives.yaml", obj.id, "condition.type", f"unknown {obj.condition.type!r}")
