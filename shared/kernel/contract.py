@@ -77,6 +77,8 @@ class GameModule(Generic[S, C, E, O]):
     visibility: Callable[[E], Visibility]
     #: The final ranking once the game is over, else ``None``.
     result: Callable[[S], Result | None]
+    #: The state struct, for decoding snapshots; ``None`` disables snapshots.
+    state_type: Any = None
     #: Named bots, at least ``"random"``.
     bots: Mapping[str, Bot] = field(default_factory=dict)
     #: The default options of this registration (``catan`` and ``catan-ck``

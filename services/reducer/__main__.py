@@ -1,0 +1,36 @@
+"""``python -m services.reducer``: the single writer of the partitions it owns.
+
+A reducer owns the partitions p with ``p % reducer_count == reducer_index``
+(static assignment, like Kafka's static membership): run one per index. Two
+reducers that briefly claim the same partition cannot corrupt a game: every
+append carries the expected version.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from faststream.redis import RedisBroker
+
+from services.reducer.handlers import Reducer
+from shared.eventstore.keys import validated_stream
+from shared.eventstore.store import EventStore
+from shared.eventstore.tables import TableCache
+from shared.infra.settings import Settings
+from shared.messaging.broker import consume
+from shared.messaging.service import run
+
+
+def owned(settings: Settings) -> list[int]:
+    return [p for p in range(settings.partitions) if p % settings.reducer_count == settings.reducer_index]
+
+
+async def setup(settings: Settings, broker: RedisBroker, redis: Any) -> None:
+    store = EventStore(redis)
+    reducer = Reducer(store, TableCache(store), settings.snapshot_every)
+    for partition in owned(settings):
+        consume(broker, validated_stream(partition), "reducer", settings, reducer.handle)
+
+
+if __name__ == "__main__":
+    run("reducer", setup)

@@ -1,0 +1,152 @@
+"""Turn one validated command into an append (or a rejection), authoritatively.
+
+Pure apart from the seed source and the clock it is handed: the reducer
+re-checks the token and re-runs ``decide`` itself, so a stale validation can
+never corrupt a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+
+from shared.eventstore.envelope import CommandRecord, EventEnvelope
+from shared.eventstore.keys import GameKeys
+from shared.eventstore.store import AppendRequest
+from shared.games import registry
+from shared.kernel import table as tables
+from shared.kernel.auth import seat_of
+from shared.kernel.codec import codec_for
+from shared.kernel.rejection import RuleViolation
+from shared.kernel.table import Table
+from shared.kernel.visibility import may_see
+from shared.messaging.messages import CommandMsg, Outcome, rejected
+
+
+class Plan(msgspec.Struct, kw_only=True):
+    msg: CommandMsg
+    request: AppendRequest
+    events: list[Any]
+    after: Table  # the table once the append lands
+    seat: int | None
+
+
+Planned = Plan | Outcome
+
+
+def plan(
+    msg: CommandMsg,
+    table: Table | None,
+    now_ms: int,
+    new_seed: Callable[[], bytes],
+) -> Planned:
+    keys = GameKeys(msg.game_id, msg.partition)
+    try:
+        if msg.kind == "open":
+            return _plan_open(msg, keys, table, now_ms, new_seed)
+        return _plan_move(msg, keys, table, now_ms)
+    except RuleViolation as exc:
+        return rejected(msg, exc.code, exc.message, **exc.details)
+
+
+def _plan_open(
+    msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int, new_seed: Callable[[], bytes]
+) -> Planned:
+    assert msg.open is not None
+    if table is not None:
+        raise RuleViolation("table_exists", f"Table {msg.game_id} already exists.")
+    try:
+        game = registry.get(msg.open.game)
+    except registry.UnknownGame as exc:
+        raise RuleViolation("unknown_game", f"No game called {msg.open.game!r}.") from exc
+    events = tables.open_table(
+        game, msg.open.seats, msg.open.options, new_seed(), msg.open.token_hashes, now_ms
+    )
+    return _append(msg, keys, game, None, None, events, now_ms)
+
+
+def _plan_move(msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int) -> Planned:
+    if table is None:
+        raise RuleViolation("unknown_table", f"There is no table {msg.game_id}.")
+    seat = seat_of(msg.token_hash, table.token_hashes)
+    if seat is None:
+        raise RuleViolation("bad_token", "This token does not belong to a seat at this table.")
+    game = registry.get(table.game)
+    try:
+        command = codec_for(game).command_from_json(msg.command)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise RuleViolation("bad_command", f"Not a {game.title} command: {exc}") from exc
+    if msg.expected_version is not None and msg.expected_version != table.version:
+        raise RuleViolation(
+            "stale_version",
+            f"You acted on version {msg.expected_version}, but the game is at version {table.version}.",
+            current=table.version,
+        )
+    events = tables.decide(game, table, seat, command)
+    return _append(msg, keys, game, table, seat, events, now_ms, command=command)
+
+
+def _append(
+    msg: CommandMsg,
+    keys: GameKeys,
+    game: Any,
+    table: Table | None,
+    seat: int | None,
+    events: list[Any],
+    now_ms: int,
+    command: Any = None,
+) -> Plan:
+    codec = codec_for(game)
+    base = table.version if table else 0
+    envelopes = [
+        EventEnvelope(
+            game_id=msg.game_id,
+            partition=msg.partition,
+            version=base + i,
+            event_id=f"{msg.game_id}:{base + i}",
+            command_id=msg.command_id,
+            correlation_id=msg.correlation_id,
+            server_time=now_ms,
+            seat=seat,
+            payload=codec.pack(event),
+        )
+        for i, event in enumerate(events, start=1)
+    ]
+    record = CommandRecord(
+        command_id=msg.command_id,
+        seat=seat,
+        version=base,
+        payload=codec.pack(command) if command is not None else b"",
+    )
+    request = AppendRequest(
+        keys=keys, expected=base, command_id=msg.command_id, command=record, envelopes=envelopes
+    )
+    return Plan(msg=msg, request=request, events=events, after=tables.fold(game, events, table), seat=seat)
+
+
+def accepted(
+    msg: CommandMsg,
+    game: Any,
+    seat: int | None,
+    first: int,
+    events: list[Any],
+    now_ns: int,
+    duplicate: bool = False,
+) -> Outcome:
+    """The outcome with the command's events as the acting seat may see them."""
+    codec = codec_for(game)
+    visible = [msgspec.Raw(codec.json(e)) for e in events if may_see(tables.visibility(game, e), seat)]
+    return Outcome(
+        command_id=msg.command_id,
+        status="accepted",
+        first=first,
+        last=first + len(events) - 1,
+        seat=seat,
+        events=visible,
+        received_ns=msg.received_ns,
+        validated_ns=msg.validated_ns,
+        decided_ns=now_ns,
+        duplicate=duplicate,
+    )

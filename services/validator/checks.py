@@ -1,0 +1,72 @@
+"""The validator's checks: identity, decoding, version, and a dry run of the
+game's own rules. It holds no rule of its own: ``decide`` is the only judge.
+
+A command whose id the store has already applied is passed straight on, so a
+client's retry gets the first outcome from the reducer instead of a rejection
+computed against a state that has moved on.
+"""
+
+from __future__ import annotations
+
+import time
+
+import msgspec
+
+from shared.games import registry
+from shared.kernel import table as tables
+from shared.kernel.auth import seat_of
+from shared.kernel.codec import codec_for
+from shared.kernel.rejection import RuleViolation
+from shared.kernel.rng import SEED_BYTES
+from shared.kernel.table import Table
+from shared.messaging.messages import CommandMsg, Outcome, rejected
+
+Verdict = CommandMsg | Outcome  # passed on (with the seat), or rejected
+
+
+def check_open(msg: CommandMsg, table: Table | None) -> Verdict:
+    assert msg.open is not None
+    if table is not None:
+        return rejected(msg, "table_exists", f"Table {msg.game_id} already exists.")
+    try:
+        game = registry.get(msg.open.game)
+    except registry.UnknownGame:
+        return rejected(
+            msg, "unknown_game", f"No game called {msg.open.game!r}.", available=registry.available()
+        )
+    try:
+        tables.open_table(game, msg.open.seats, msg.open.options, bytes(SEED_BYTES), msg.open.token_hashes, 0)
+    except RuleViolation as exc:
+        return rejected(msg, exc.code, exc.message, **exc.details)
+    return _passed(msg, seat=None)
+
+
+def check_move(msg: CommandMsg, table: Table | None, already_applied: bool) -> Verdict:
+    if table is None:
+        return rejected(msg, "unknown_table", f"There is no table {msg.game_id}.")
+    seat = seat_of(msg.token_hash, table.token_hashes)
+    if seat is None:
+        return rejected(msg, "bad_token", "This token does not belong to a seat at this table.")
+    if already_applied:
+        return _passed(msg, seat)
+    game = registry.get(table.game)
+    try:
+        command = codec_for(game).command_from_json(msg.command)
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        return rejected(msg, "bad_command", f"Not a {game.title} command: {exc}")
+    if msg.expected_version is not None and msg.expected_version != table.version:
+        return rejected(
+            msg,
+            "stale_version",
+            f"You acted on version {msg.expected_version}, but the game is at version {table.version}.",
+            current=table.version,
+        )
+    try:
+        tables.decide(game, table, seat, command)
+    except RuleViolation as exc:
+        return rejected(msg, exc.code, exc.message, **exc.details)
+    return _passed(msg, seat)
+
+
+def _passed(msg: CommandMsg, seat: int | None) -> CommandMsg:
+    return msgspec.structs.replace(msg, seat=seat, validated_ns=time.time_ns())

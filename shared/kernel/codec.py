@@ -1,0 +1,46 @@
+"""Encoders and decoders for one game's table stream, built once per game.
+
+MessagePack inside the system, JSON at the edge for people. A table's stream
+holds the platform's events and the game's, so the event decoder is the union
+of both.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import msgspec
+
+from shared.kernel.contract import GameModule
+from shared.kernel.table import TableEvent
+
+
+class GameCodec:
+    def __init__(self, game: GameModule[Any, Any, Any, Any]) -> None:
+        self.game = game
+        union = TableEvent | game.event_type  # type: ignore[operator]
+        self._event_pack = msgspec.msgpack.Decoder(union)
+        self._event_json = msgspec.json.Decoder(union)
+        self._command_json = msgspec.json.Decoder(game.command_type)
+        self._command_pack = msgspec.msgpack.Decoder(game.command_type)
+        self.pack = msgspec.msgpack.Encoder().encode
+        self.json = msgspec.json.Encoder().encode
+
+    def event(self, raw: bytes) -> Any:
+        return self._event_pack.decode(raw)
+
+    def event_from_json(self, raw: bytes) -> Any:
+        return self._event_json.decode(raw)
+
+    def command_from_json(self, raw: bytes) -> Any:
+        """Raises ``msgspec.ValidationError`` / ``DecodeError`` on bad input."""
+        return self._command_json.decode(raw)
+
+    def command(self, raw: bytes) -> Any:
+        return self._command_pack.decode(raw)
+
+
+@cache
+def codec_for(game: GameModule[Any, Any, Any, Any]) -> GameCodec:
+    return GameCodec(game)

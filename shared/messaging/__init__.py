@@ -1,0 +1,1 @@
+"""What the services say to each other over the broker."""

@@ -1,0 +1,72 @@
+"""The messages between gateway, validator and reducer.
+
+JSON on the broker's streams: FastStream's batch subscriber needs UTF-8
+bodies, and batching is what makes the pipeline fast (see
+docs/performance.md). The game command inside stays raw JSON until the
+validator decodes it with the game's own union, so the gateway never needs a
+game's types.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+from shared.kernel.messages import Record
+
+
+class OpenTable(Record, frozen=True):
+    game: str
+    seats: int
+    options: dict[str, Any] = {}
+    token_hashes: tuple[str, ...] = ()
+
+
+class CommandMsg(Record, frozen=True):
+    kind: Literal["move", "open"]
+    game_id: str
+    partition: int
+    command_id: str  # the client's idempotency key (scoped to the game)
+    correlation_id: str
+    reply_to: str  # the gateway node waiting for the outcome
+    received_ns: int  # when the gateway got it (wall clock, for stage latencies)
+    token_hash: str = ""  # move: sha256 of the seat token; the validator authenticates it
+    command: msgspec.Raw = msgspec.Raw(b"null")  # move: the game command as JSON
+    open: OpenTable | None = None  # open: the table to create
+    expected_version: int | None = None
+    seat: int | None = None  # set by the validator once authenticated
+    validated_ns: int = 0
+
+
+class Outcome(Record, frozen=True):
+    command_id: str
+    status: Literal["accepted", "rejected"]
+    code: str = ""
+    message: str = ""
+    details: dict[str, Any] = {}
+    first: int = 0  # accepted: versions of the command's events
+    last: int = 0
+    seat: int | None = None
+    #: accepted: the command's events as the acting seat may see them (JSON).
+    events: list[msgspec.Raw] = []
+    received_ns: int = 0
+    validated_ns: int = 0
+    decided_ns: int = 0
+    duplicate: bool = False
+
+
+def rejected(msg: CommandMsg, code: str, message: str, **details: Any) -> Outcome:
+    return Outcome(
+        command_id=msg.command_id,
+        status="rejected",
+        code=code,
+        message=message,
+        details=details,
+        received_ns=msg.received_ns,
+        validated_ns=msg.validated_ns,
+    )
+
+
+encode = msgspec.json.Encoder().encode
+decode_outcome = msgspec.json.Decoder(Outcome).decode

@@ -1,0 +1,1 @@
+"""Logging, metrics and health, configured the same way in every service."""
