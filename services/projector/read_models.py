@@ -1,0 +1,98 @@
+"""What the projector stores for each audience of a game, computed purely.
+
+For the spectator and for each seat: a view document (the game's view, who is
+awaited, the seat's legal commands, the result once over) and a feed of the
+events that audience may see. Both are derived from the full table state and
+the events, so :func:`build` is also what ``ziggurat rebuild`` runs.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from shared.games import registry
+from shared.kernel import table as tables
+from shared.kernel.contract import Result
+from shared.kernel.messages import Record
+from shared.kernel.table import Table
+from shared.kernel.visibility import Audience, may_see
+
+SPECTATOR = "spectator"
+_json = msgspec.json.Encoder().encode
+
+
+class ViewDoc(Record, frozen=True):
+    game_id: str
+    game: str
+    version: int
+    seats: int
+    seat: int | None
+    commitment: str
+    actors: tuple[int, ...]
+    over: bool
+    view: Any
+    legal: tuple[Any, ...] = ()
+    result: Result | None = None
+    seed: str = ""  # revealed once the game is over
+
+
+class FeedEntry(Record, frozen=True):
+    version: int
+    server_time: int
+    event: Any
+
+
+class ReadModels(msgspec.Struct, kw_only=True):
+    version: int
+    views: dict[str, bytes]  # audience name -> ViewDoc JSON
+    feeds: dict[str, list[tuple[int, bytes]]]  # audience name -> [(version, FeedEntry JSON)]
+
+
+def audience_name(audience: Audience) -> str:
+    return SPECTATOR if audience is None else f"seat{audience}"
+
+
+def audiences(table: Table) -> list[Audience]:
+    return [None, *range(table.seats)]
+
+
+def view_doc(game_id: str, table: Table, audience: Audience) -> ViewDoc:
+    game = registry.get(table.game)
+    state = table.state
+    over = table.over
+    actors = () if over or state is None else tuple(sorted(game.actors(state)))
+    legal: tuple[Any, ...] = ()
+    if audience is not None and audience in actors:
+        legal = tuple(game.legal(state, audience))
+    return ViewDoc(
+        game_id=game_id,
+        game=table.game,
+        version=table.version,
+        seats=table.seats,
+        seat=audience,
+        commitment=table.commitment,
+        actors=actors,
+        over=over,
+        view=game.view(state, audience) if state is not None else None,
+        legal=legal,
+        result=table.result,
+        seed=table.seed if over else "",
+    )
+
+
+def build(game_id: str, table: Table, new_events: list[tuple[int, int, Any]]) -> ReadModels:
+    """``new_events``: (version, server_time, event) not yet in the feeds."""
+    game = registry.get(table.game)
+    views: dict[str, bytes] = {}
+    feeds: dict[str, list[tuple[int, bytes]]] = {}
+    for audience in audiences(table):
+        name = audience_name(audience)
+        views[name] = _json(view_doc(game_id, table, audience))
+        feeds[name] = [
+            (version, _json(FeedEntry(version=version, server_time=at, event=event)))
+            for version, at, event in new_events
+            if may_see(tables.visibility(game, event), audience)
+        ]
+    return ReadModels(version=table.version, views=views, feeds=feeds)
