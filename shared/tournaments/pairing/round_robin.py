@@ -30,21 +30,26 @@ from shared.tournaments.pairing.common import (
 )
 
 
-def circle(players: Sequence[str]) -> list[list[tuple[str, str] | tuple[str]]]:
-    """Circle-method rounds of pairs; a 1-tuple is a bye."""
-    ring: list[str | None] = list(players)
-    if len(ring) % 2:
-        ring.append(None)
+def circle(players: Sequence[str]) -> list[list[tuple[str, ...]]]:
+    """Circle-method rounds of tables in seat order; a 1-tuple is a bye.
+
+    Everyone but the hub rotates one place per round. A rotating player is
+    first when on the upper half of the circle and second on the lower half,
+    which it visits equally often; the hub alternates. So every player moves
+    first in half their games, give or take one. With an odd count the hub is
+    the phantom, so each bye replaces exactly the game that would break that
+    balance.
+    """
+    ring: list[str | None] = [None, *players] if len(players) % 2 else list(players)
     n = len(ring)
-    rounds: list[list[tuple[str, str] | tuple[str]]] = []
-    for _ in range(n - 1):
-        games: list[tuple[str, str] | tuple[str]] = []
+    rounds: list[list[tuple[str, ...]]] = []
+    for r in range(n - 1):
+        games: list[tuple[str, ...]] = []
         for i in range(n // 2):
             a, b = ring[i], ring[n - 1 - i]
-            if a is not None and b is not None:
-                games.append((a, b))
-            elif a is not None or b is not None:
-                games.append((a or b,))  # type: ignore[arg-type]
+            if i == 0 and r % 2:
+                a, b = b, a
+            games.append(tuple(p for p in (a, b) if p is not None))
         rounds.append(games)
         ring = [ring[0], ring[-1], *ring[1:-1]]
     return rounds
@@ -66,7 +71,8 @@ def schedule(
     out: list[Pairing] = []
     if seats == 2:
         for games in circle(players):
-            out.append(_seated(out, [g for g in games if len(g) == 2], [g[0] for g in games if len(g) == 1]))
+            byes = tuple(g[0] for g in games if len(g) == 1)
+            out.append(Pairing(tables=tuple(g for g in games if len(g) == 2), byes=byes))
         return tuple(out[:rounds] if rounds else out)
     limit = rounds or len(players) * (len(players) - 1) // 2
     while len(out) < limit:
