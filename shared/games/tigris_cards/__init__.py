@@ -1,0 +1,38 @@
+"""Euphrates & Tigris, the card game (Hans im Glück 2005): the pure rules engine."""
+
+from __future__ import annotations
+
+from shared.games.tigris_cards.bots import greedy_bot, random_bot
+from shared.games.tigris_cards.commands import TigrisCardsCommand
+from shared.games.tigris_cards.decide import decide
+from shared.games.tigris_cards.events import TigrisCardsEvent
+from shared.games.tigris_cards.evolve import evolve
+from shared.games.tigris_cards.legal import actors, legal
+from shared.games.tigris_cards.options import Options
+from shared.games.tigris_cards.rules.scoring import result
+from shared.games.tigris_cards.setup import create
+from shared.games.tigris_cards.state import State
+from shared.games.tigris_cards.views import view, visibility
+from shared.kernel.contract import GameModule
+
+GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameModule(
+    key="tigris-cards",
+    title="Euphrates & Tigris: the card game",
+    min_seats=2,
+    max_seats=4,
+    options_type=Options,
+    command_type=TigrisCardsCommand,
+    event_type=TigrisCardsEvent,
+    create=create,
+    evolve=evolve,
+    decide=decide,
+    seat_count=lambda state: state.seats,
+    actors=actors,
+    legal=legal,
+    view=view,
+    visibility=visibility,
+    result=result,
+    bots={"random": random_bot, "greedy": greedy_bot},
+)
+
+GAMES = (GAME,)

@@ -1,0 +1,1 @@
+"""The rules of the card game, one module per concept; all pure functions."""

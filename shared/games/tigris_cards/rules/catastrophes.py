@@ -1,0 +1,38 @@
+"""Action 3: each player's single catastrophe removes one card from the table.
+
+Heads, ships and cards carrying a leader are immune; a removed connector
+splits its kingdom and leaves the gap free to be filled again.
+"""
+
+from __future__ import annotations
+
+from shared.games.tigris_cards import table as tb
+from shared.games.tigris_cards.cards import is_ship
+from shared.games.tigris_cards.commands import PlayCatastrophe
+from shared.games.tigris_cards.events import ActionTaken, CatastropheStruck
+from shared.games.tigris_cards.rules.draft import Draft
+from shared.games.tigris_cards.rules.turns import end_action
+from shared.games.tigris_cards.state import Spot, State
+from shared.kernel.rejection import require
+
+
+def can_strike(state: State, spot: Spot) -> bool:
+    slot = tb.slot_at(state.table, spot)
+    return slot is not None and spot.row != 0 and slot.leader is None and not is_ship(slot.card)
+
+
+def play_catastrophe(d: Draft, seat: int, command: PlayCatastrophe) -> None:
+    require(d.state.players[seat].catastrophe, "catastrophe_used", "You have used your catastrophe.")
+    require(
+        can_strike(d.state, command.spot),
+        "card_protected",
+        "Only a column card or connector without a leader can be removed (no heads, no ships).",
+        spot=command.spot,
+    )
+    slot = tb.slot_at(d.state.table, command.spot)
+    assert slot is not None
+    d.emit(
+        ActionTaken(seat=seat, left=d.state.actions_left - 1),
+        CatastropheStruck(seat=seat, spot=command.spot, card=slot.card),
+    )
+    end_action(d)

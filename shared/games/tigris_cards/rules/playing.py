@@ -1,0 +1,95 @@
+"""Action 2a: a hand card appended to a column, and the VP it may earn.
+
+The VP goes to the owner of the kingdom's leader of the card's colour, or,
+failing one, to the owner of its king (the joker); that owner lays a matching
+card from his own hand. The ship check follows (2.7 [D]: VP first by default).
+"""
+
+from __future__ import annotations
+
+from shared.games.tigris_cards.cards import count
+from shared.games.tigris_cards.commands import BuildShip, PlayCard
+from shared.games.tigris_cards.events import ActionTaken, Awaiting, CardPlayed
+from shared.games.tigris_cards.rules import ships
+from shared.games.tigris_cards.rules.draft import Draft
+from shared.games.tigris_cards.rules.kingdoms import civilisation_count, kingdom, leader_of_colour
+from shared.games.tigris_cards.rules.turns import end_action
+from shared.games.tigris_cards.state import COLUMNS, ShipOffer, State, VpOffer
+from shared.games.tigris_common.colours import Colour, Leader
+from shared.kernel.rejection import require
+
+CARD = "card"
+
+
+def has_room(state: State, column: int) -> bool:
+    # A ship takes one position in the column, like the card it is laid as.
+    if not 0 <= column < COLUMNS:
+        return False
+    return civilisation_count(state.table, column, ships_count=True) < state.options.column_capacity
+
+
+def play_card(d: Draft, seat: int, command: PlayCard) -> None:
+    require(
+        count(d.state.players[seat].hand, command.colour) > 0,
+        "card_not_in_hand",
+        f"You hold no {command.colour} card.",
+        colour=command.colour,
+    )
+    require(
+        has_room(d.state, command.column),
+        "column_full",
+        "That column has no room for another card.",
+        column=command.column,
+    )
+    d.emit(
+        ActionTaken(seat=seat, left=d.state.actions_left - 1),
+        CardPlayed(seat=seat, colour=command.colour, column=command.column),
+    )
+    if d.state.options.vp_before_ship:
+        offer_vp(d, command.column, command.colour)
+    else:
+        offer_ship(d, command.column, command.colour)
+
+
+def vp_recipient(state: State, column: int, colour: Colour) -> int | None:
+    span = kingdom(state.table, column)
+    found = leader_of_colour(state.table, span, colour.leader)
+    if found is None:
+        found = leader_of_colour(state.table, span, Leader.KING)
+    return None if found is None else found[1].seat
+
+
+def offer_vp(d: Draft, column: int, colour: Colour) -> None:
+    seat = vp_recipient(d.state, column, colour)
+    if seat is None:
+        after_card_vp(d, column, colour)
+    else:
+        d.emit(Awaiting(phase=VpOffer(seat=seat, colour=colour, reason=CARD, column=column)))
+
+
+def after_card_vp(d: Draft, column: int, colour: Colour) -> None:
+    if d.state.options.vp_before_ship:
+        offer_ship(d, column, colour)
+    else:
+        end_action(d)
+
+
+def after_ship(d: Draft, column: int, colour: Colour) -> None:
+    if d.state.options.vp_before_ship:
+        end_action(d)
+    else:
+        offer_vp(d, column, colour)
+
+
+def offer_ship(d: Draft, column: int, colour: Colour) -> None:
+    choices = ships.ship_choices(d.state, column, colour)
+    if choices:
+        offer = ShipOffer(seat=d.state.active, column=column, colour=colour, ships=choices)
+        d.emit(Awaiting(phase=offer))
+    else:
+        after_ship(d, column, colour)
+
+
+def build_ship(d: Draft, seat: int, command: BuildShip) -> None:
+    offer = ships.build_ship(d, seat, command)
+    after_ship(d, offer.column, offer.colour)
