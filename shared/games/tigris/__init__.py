@@ -1,0 +1,42 @@
+"""Tigris & Euphrates, the board game (Knizia, 1997): the pure rules engine.
+
+The spec is Part 1 of the rules digest (shared/rules/tigris.md); every [D]
+and [Q] point there is a field of :class:`Options`.
+"""
+
+from __future__ import annotations
+
+from shared.games.tigris.bots import greedy_bot, random_bot
+from shared.games.tigris.commands import TigrisCommand
+from shared.games.tigris.decide import decide
+from shared.games.tigris.events import TigrisEvent
+from shared.games.tigris.evolve import evolve
+from shared.games.tigris.legal import actors, legal
+from shared.games.tigris.options import Options
+from shared.games.tigris.rules.scoring import result
+from shared.games.tigris.setup import create
+from shared.games.tigris.state import State
+from shared.games.tigris.views import view, visibility
+from shared.kernel.contract import GameModule
+
+GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
+    key="tigris",
+    title="Tigris & Euphrates",
+    min_seats=2,
+    max_seats=4,
+    options_type=Options,
+    command_type=TigrisCommand,
+    event_type=TigrisEvent,
+    create=create,
+    evolve=evolve,
+    decide=decide,
+    seat_count=lambda state: state.seats,
+    actors=actors,
+    legal=legal,
+    view=view,
+    visibility=visibility,
+    result=result,
+    bots={"random": random_bot, "greedy": greedy_bot},
+)
+
+GAMES = (GAME,)

@@ -1,0 +1,212 @@
+"""What happened: past-tense names, a namespaced tag each.
+
+Every decision and outcome is recorded here (drawn tiles, conflict winners,
+removed squares, points), so ``evolve`` only applies facts. Private facts come
+as a private event plus a public shadow (``TilesDrawn`` / ``TilesDrawnCount``).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from shared.games.tigris.board import Monument
+from shared.games.tigris.options import Options
+from shared.games.tigris.state import MonumentOption, Stage
+from shared.games.tigris_common.colours import Colour, Leader
+from shared.kernel.messages import Event
+
+
+class GameStarted(Event, frozen=True, tag="tigris.game_started"):
+    seats: int
+    options: Options
+    first: int  # the start player, drawn at random
+    temples: tuple[int, ...]  # starting temples, each with a treasure
+
+
+class BagFilled(Event, frozen=True, tag="tigris.bag_filled"):
+    """The bag's draw order (server only until the game is over)."""
+
+    order: tuple[Colour, ...]
+
+
+class TilesDrawn(Event, frozen=True, tag="tigris.tiles_drawn"):
+    seat: int
+    tiles: tuple[Colour, ...]
+
+
+class TilesDrawnCount(Event, frozen=True, tag="tigris.tiles_drawn_count"):
+    seat: int
+    count: int
+
+
+class TilesDiscarded(Event, frozen=True, tag="tigris.tiles_discarded"):
+    seat: int
+    tiles: tuple[Colour, ...]
+
+
+class TilesDiscardedCount(Event, frozen=True, tag="tigris.tiles_discarded_count"):
+    seat: int
+    count: int
+
+
+class TurnStarted(Event, frozen=True, tag="tigris.turn_started"):
+    seat: int
+
+
+class LeaderPositioned(Event, frozen=True, tag="tigris.leader_positioned"):
+    seat: int
+    leader: Leader
+    square: int
+    origin: int | None  # the square it was moved from, None from the supply
+
+
+class LeaderReturned(Event, frozen=True, tag="tigris.leader_returned"):
+    seat: int
+    leader: Leader
+    reason: Literal["withdrawn", "revolt", "war", "no_temple"]
+
+
+class TilePlaced(Event, frozen=True, tag="tigris.tile_placed"):
+    seat: int
+    colour: Colour
+    square: int
+
+
+class MarkerPlaced(Event, frozen=True, tag="tigris.marker_placed"):
+    square: int
+
+
+class MarkerRemoved(Event, frozen=True, tag="tigris.marker_removed"):
+    square: int
+
+
+class PointsScored(Event, frozen=True, tag="tigris.points_scored"):
+    """Taken in plain sight, as at the table; views show totals to the owner only."""
+
+    seat: int
+    colour: Colour
+    amount: int
+    reason: Literal["tile", "revolt", "war", "monument"]
+
+
+class CatastrophePlaced(Event, frozen=True, tag="tigris.catastrophe_placed"):
+    seat: int
+    square: int
+    destroyed: Colour | None
+
+
+class ActionPassed(Event, frozen=True, tag="tigris.action_passed"):
+    seat: int
+
+
+class RevoltStarted(Event, frozen=True, tag="tigris.revolt_started"):
+    colour: Colour
+    attacker: int
+    defender: int
+    attacker_base: int
+    defender_base: int
+
+
+class WarsPending(Event, frozen=True, tag="tigris.wars_pending"):
+    colours: tuple[Colour, ...]
+
+
+class WarStarted(Event, frozen=True, tag="tigris.war_started"):
+    colour: Colour
+    attacker: int
+    defender: int
+    attacker_base: int
+    defender_base: int
+
+
+class SupportCommitted(Event, frozen=True, tag="tigris.support_committed"):
+    """Committed tiles are public once committed and leave the game."""
+
+    seat: int
+    colour: Colour
+    count: int
+
+
+class ConflictResolved(Event, frozen=True, tag="tigris.conflict_resolved"):
+    conflict: Literal["revolt", "war"]
+    colour: Colour
+    winner: int
+    loser: int
+    attacker_total: int
+    defender_total: int
+
+
+class TilesRemoved(Event, frozen=True, tag="tigris.tiles_removed"):
+    """The loser's supporters removed by a war, out of the game."""
+
+    colour: Colour
+    squares: tuple[int, ...]
+
+
+class MonumentOffered(Event, frozen=True, tag="tigris.monument_offered"):
+    seat: int
+    options: tuple[MonumentOption, ...]
+
+
+class MonumentBuilt(Event, frozen=True, tag="tigris.monument_built"):
+    seat: int
+    monument: Monument
+    top_left: int
+
+
+class MonumentDeclined(Event, frozen=True, tag="tigris.monument_declined"):
+    seat: int
+    top_lefts: tuple[int, ...]
+
+
+class TreasureChoiceOffered(Event, frozen=True, tag="tigris.treasure_choice_offered"):
+    seat: int
+    count: int
+    candidates: tuple[int, ...]
+    stage: Stage
+
+
+class TreasuresTaken(Event, frozen=True, tag="tigris.treasures_taken"):
+    seat: int
+    squares: tuple[int, ...]
+
+
+class ActionEnded(Event, frozen=True, tag="tigris.action_ended"):
+    seat: int
+    number: int  # 1 or 2
+
+
+class GameEnded(Event, frozen=True, tag="tigris.game_ended"):
+    reason: Literal["treasures", "bag_empty"]
+
+
+TigrisEvent = (
+    GameStarted
+    | BagFilled
+    | TilesDrawn
+    | TilesDrawnCount
+    | TilesDiscarded
+    | TilesDiscardedCount
+    | TurnStarted
+    | LeaderPositioned
+    | LeaderReturned
+    | TilePlaced
+    | MarkerPlaced
+    | MarkerRemoved
+    | PointsScored
+    | CatastrophePlaced
+    | ActionPassed
+    | RevoltStarted
+    | WarsPending
+    | WarStarted
+    | SupportCommitted
+    | ConflictResolved
+    | TilesRemoved
+    | MonumentOffered
+    | MonumentBuilt
+    | MonumentDeclined
+    | TreasureChoiceOffered
+    | TreasuresTaken
+    | ActionEnded
+    | GameEnded
+)

@@ -1,0 +1,128 @@
+"""Who is awaited, and every command a seat may issue now.
+
+``legal`` filters candidates through the same predicates ``decide`` enforces,
+so the two agree by construction (and the tests check it both ways).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+from shared.games.tigris.board import INDEX, NEIGHBOURS, SQUARES
+from shared.games.tigris.commands import (
+    BuildMonument,
+    ChooseWarColour,
+    CommitSupport,
+    DeclineMonument,
+    Pass,
+    PlaceCatastrophe,
+    PlaceTile,
+    PositionLeader,
+    SwapTiles,
+    TakeTreasures,
+    TigrisCommand,
+    WithdrawLeader,
+)
+from shared.games.tigris.rules import catastrophes, placement, support, treasures
+from shared.games.tigris.rules.kingdoms import Regions, flipped, leader_squares
+from shared.games.tigris.state import (
+    Acting,
+    ChooseMonument,
+    ChooseTreasures,
+    ChooseWar,
+    Over,
+    State,
+    Support,
+)
+from shared.games.tigris_common.colours import COLOURS, LEADERS, Colour
+
+
+def actors(state: State) -> frozenset[int]:
+    phase = state.phase
+    if isinstance(phase, Over):
+        return frozenset()
+    if isinstance(phase, Support):
+        return frozenset((support.awaited(phase),))
+    if isinstance(phase, ChooseTreasures):
+        return frozenset((phase.seat,))
+    return frozenset((state.active,))
+
+
+def legal(state: State, seat: int) -> list[TigrisCommand]:
+    if seat not in actors(state):
+        return []
+    phase = state.phase
+    if isinstance(phase, Support):
+        return [CommitSupport(count=c) for c in support.support_range(state, phase, seat)]
+    if isinstance(phase, ChooseWar):
+        return [ChooseWarColour(colour=c) for c in phase.colours]
+    if isinstance(phase, ChooseMonument):
+        built: list[TigrisCommand] = [
+            BuildMonument(top_left=o.top_left, monument=o.monument) for o in phase.options
+        ]
+        return [*built, DeclineMonument()]
+    if isinstance(phase, ChooseTreasures):
+        picks = treasures.choices(phase.candidates, phase.count)
+        return [TakeTreasures(squares=p) for p in picks]
+    assert isinstance(phase, Acting)
+    return actions(state, seat)
+
+
+def actions(state: State, seat: int) -> list[TigrisCommand]:
+    out: list[TigrisCommand] = [*leader_actions(state, seat), *tile_actions(state, seat)]
+    out += catastrophe_actions(state, seat)
+    out += swap_actions(state, seat)
+    if state.options.allow_pass or not out:
+        out.append(Pass())
+    return out
+
+
+def leader_actions(state: State, seat: int) -> list[TigrisCommand]:
+    down = flipped(state)
+    temples = [sq for sq in range(SQUARES) if state.tiles[sq] is Colour.RED and sq not in down]
+    near = sorted({n for t in temples for n in NEIGHBOURS[t]})
+    out: list[TigrisCommand] = []
+    base = Regions(state)
+    for index, leader in enumerate(LEADERS):
+        current = state.leaders[seat][index]
+        regions = base if current is None else placement.judged_regions(state, seat, index)
+        for sq in near:
+            if placement.leader_problem(state, regions, seat, index, sq) is None:
+                out.append(PositionLeader(leader=leader, square=sq))
+        if current is not None:
+            out.append(WithdrawLeader(leader=leader))
+    return out
+
+
+def tile_actions(state: State, seat: int) -> list[TigrisCommand]:
+    regions = Regions(state)
+    pieces = leader_squares(state)
+    free = [sq for sq in range(SQUARES) if placement.empty(state, sq, pieces)]
+    out: list[TigrisCommand] = []
+    for colour in COLOURS:
+        if state.hands[seat][INDEX[colour]] == 0:
+            continue
+        for sq in free:
+            if placement.tile_problem(state, regions, seat, colour, sq) is None:
+                out.append(PlaceTile(colour=colour, square=sq))
+    return out
+
+
+def catastrophe_actions(state: State, seat: int) -> list[TigrisCommand]:
+    if state.catastrophes_left[seat] == 0:
+        return []
+    return [
+        PlaceCatastrophe(square=sq)
+        for sq in range(SQUARES)
+        if catastrophes.catastrophe_problem(state, seat, sq) is None
+    ]
+
+
+def swap_actions(state: State, seat: int) -> list[TigrisCommand]:
+    held = state.hands[seat]
+    out: list[TigrisCommand] = []
+    for counts in product(*(range(h + 1) for h in held)):
+        if catastrophes.swap_problem(state, seat, counts) is None:  # type: ignore[arg-type]
+            red, blue, green, black = counts
+            out.append(SwapTiles(red=red, blue=blue, green=green, black=black))
+    return out

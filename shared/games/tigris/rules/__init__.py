@@ -1,0 +1,1 @@
+"""The rules of the board game, one module per concept (digest Part 1)."""

@@ -1,0 +1,61 @@
+"""Monuments: a 2x2 square of one face-up colour may carry one (digest 1.13)."""
+
+from __future__ import annotations
+
+from shared.games.tigris import events as ev
+from shared.games.tigris.board import MONUMENTS, block, blocks_containing
+from shared.games.tigris.rules.flow import Emitter, after, resume
+from shared.games.tigris.rules.kingdoms import flipped, stranded
+from shared.games.tigris.state import ChooseMonument, MonumentOption, State
+from shared.games.tigris_common.colours import LEADERS
+
+
+def _declined_squares(state: State) -> set[int]:
+    return {sq for tl in state.declined for sq in block(tl) or ()}
+
+
+def options(state: State) -> tuple[MonumentOption, ...]:
+    """The (square, monument) pairs the tile just placed makes possible."""
+    sq = state.placed
+    if sq is None or state.marker is not None:
+        return ()
+    colour = state.tiles[sq]
+    built = {m.monument for m in state.monuments}
+    free = [m for m in MONUMENTS if m not in built and colour in m.colours]
+    if colour is None or not free:
+        return ()
+    down = flipped(state)
+    squares = [
+        tl
+        for tl in blocks_containing(sq)
+        if all(state.tiles[x] is colour and x not in down for x in block(tl) or ())
+    ]
+    if not state.options.monument_new_square_new_chance:
+        spent = _declined_squares(state)
+        squares = [tl for tl in squares if not spent.intersection(block(tl) or ())]
+    squares.sort()
+    if not state.options.choose_monument_square:
+        squares = squares[:1]
+    return tuple(MonumentOption(top_left=tl, monument=m) for tl in squares for m in free)
+
+
+def offer(em: Emitter) -> bool:
+    found = options(em.state)
+    if not found:
+        return False
+    em.emit(ev.MonumentOffered(seat=em.state.active, options=found))
+    return True
+
+
+def build(em: Emitter, option: MonumentOption) -> None:
+    em.emit(ev.MonumentBuilt(seat=em.state.active, monument=option.monument, top_left=option.top_left))
+    # Flipped temples are no temples: leaders that lost their last one go home.
+    for seat, index in stranded(em.state):
+        em.emit(ev.LeaderReturned(seat=seat, leader=LEADERS[index], reason="no_temple"))
+    resume(em, after("monument", em.state))
+
+
+def decline(em: Emitter, phase: ChooseMonument) -> None:
+    top_lefts = tuple(sorted({o.top_left for o in phase.options}))
+    em.emit(ev.MonumentDeclined(seat=em.state.active, top_lefts=top_lefts))
+    resume(em, after("monument", em.state))

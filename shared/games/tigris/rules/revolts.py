@@ -1,0 +1,54 @@
+"""Revolts: a leader placed into a kingdom that holds its colour (digest 1.11)."""
+
+from __future__ import annotations
+
+from shared.games.tigris import events as ev
+from shared.games.tigris.rules.flow import Emitter, resume
+from shared.games.tigris.rules.kingdoms import Regions, adjacent_temples, flipped
+from shared.games.tigris.state import Support
+from shared.games.tigris_common.colours import COLOURS, Colour
+
+
+def start_if_any(em: Emitter, seat: int, index: int) -> bool:
+    """Start a revolt if the placed leader met a rival of its colour."""
+    s = em.state
+    sq = s.leaders[seat][index]
+    assert sq is not None
+    regions = Regions(s)
+    rival = next(
+        (other for other, i in regions.leaders[regions.label[sq]] if i == index and other != seat),
+        None,
+    )
+    if rival is None:
+        return False
+    rival_sq = s.leaders[rival][index]
+    assert rival_sq is not None
+    down = flipped(s)
+    # Strength is the temples next to each leader, not the whole kingdom's.
+    em.emit(
+        ev.RevoltStarted(
+            colour=COLOURS[index],
+            attacker=seat,
+            defender=rival,
+            attacker_base=adjacent_temples(s, sq, down),
+            defender_base=adjacent_temples(s, rival_sq, down),
+        )
+    )
+    return True
+
+
+def resolve(em: Emitter, phase: Support, winner: int, loser: int, totals: tuple[int, int]) -> None:
+    em.emit(
+        ev.ConflictResolved(
+            conflict="revolt",
+            colour=phase.colour,
+            winner=winner,
+            loser=loser,
+            attacker_total=totals[0],
+            defender_total=totals[1],
+        ),
+        ev.LeaderReturned(seat=loser, leader=phase.colour.leader, reason="revolt"),
+        # A revolt always pays a red point, whatever the leaders' colour.
+        ev.PointsScored(seat=winner, colour=Colour.RED, amount=1, reason="revolt"),
+    )
+    resume(em, "wars")

@@ -1,0 +1,58 @@
+"""End of an action and of a turn: monument income, refills, the end checks
+(digest 1.13, 1.16, 1.17)."""
+
+from __future__ import annotations
+
+from shared.games.tigris import events as ev
+from shared.games.tigris.board import block
+from shared.games.tigris.rules.flow import Emitter, refill
+from shared.games.tigris.rules.kingdoms import Regions
+from shared.games.tigris_common.colours import COLOURS
+
+ACTIONS_PER_TURN = 2
+
+
+def end_action(em: Emitter) -> bool:
+    """Close the action; ``True`` while the turn goes on (the next action is awaited)."""
+    s = em.state
+    em.emit(ev.ActionEnded(seat=s.active, number=s.actions_done + 1))
+    s = em.state
+    if s.options.treasure_end_check == "end_of_action" and len(s.treasures) <= 2:
+        em.emit(ev.GameEnded(reason="treasures"))
+        return True
+    return s.actions_done < ACTIONS_PER_TURN
+
+
+def monument_income(em: Emitter) -> None:
+    """The active seat's leaders earn 1 point per matching colour of each monument
+    in their kingdom; the king does not stand in here."""
+    s = em.state
+    if not s.monuments:
+        return
+    regions = Regions(s)
+    mine = s.leaders[s.active]
+    for built in s.monuments:
+        rid = regions.label[block(built.top_left)[0]]  # type: ignore[index]
+        for colour in built.monument.colours:
+            i = COLOURS.index(colour)
+            if mine[i] is not None and regions.label[mine[i]] == rid:
+                em.emit(ev.PointsScored(seat=s.active, colour=colour, amount=1, reason="monument"))
+
+
+def refill_order(em: Emitter) -> list[int]:
+    s = em.state
+    if s.options.refill_order == "table_order":
+        return list(range(s.seats))
+    return [(s.active + k) % s.seats for k in range(s.seats)]
+
+
+def end_turn(em: Emitter) -> None:
+    monument_income(em)
+    for seat in refill_order(em):
+        if not refill(em, seat):
+            return
+    s = em.state
+    if len(s.treasures) <= 2:
+        em.emit(ev.GameEnded(reason="treasures"))
+        return
+    em.emit(ev.TurnStarted(seat=(s.active + 1) % s.seats))
