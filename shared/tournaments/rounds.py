@@ -84,4 +84,4 @@ def next_pairing(state: TournamentState, rng: Rng) -> Pairing:
     if s.format == "round_robin":
         return _from_schedule(state)
     players, _ = _elimination_field(state)
-    return elimination.pair(players, s.seats_per_table, s.qualifiers, hist)
+    return elimination.pair(players, s.seats_per_table, s.min_table_size, s.qualifiers, hist)

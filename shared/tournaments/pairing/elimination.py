@@ -1,12 +1,13 @@
 """Single elimination with k qualifiers per table.
 
 Each round seats the players still in at tables as equal as possible (at
-most ``seats`` each), spreading the strongest over the tables in snake
-order (1 2 3 3 2 1 ...) so they meet as late as possible. The best ``k`` of
-every table go through; a table too small to eliminate anybody (``k`` or
-fewer players) is not played and its players go through on a bye; should
-every table be that small, the top seeds take byes and the others play full
-tables. When everybody left fits at one table, that table is the final.
+most ``seats``, at least ``min_table_size`` and always more than ``k``, so
+that every table eliminates somebody), spreading the strongest over the
+tables in snake order (1 2 3 3 2 1 ...) so they meet as late as possible.
+When the field does not fill such tables, the top seeds go through on a bye
+(the bracket convention). The best ``k`` of every table go through. When
+everybody left fits at one table, that table is the final, however few they
+are: pick ``k`` so that the final suits the game.
 
 Who goes through at a table: better place, then higher game score, then
 better seed. Qualifiers are seeded for the next round by their place at
@@ -18,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from shared.tournaments.commands import Placing
-from shared.tournaments.pairing.common import History, Pairing, order_seats
+from shared.tournaments.pairing.common import History, Pairing, order_seats, table_sizes
 
 
 def snake(players: Sequence[str], tables: int) -> list[list[str]]:
@@ -29,26 +30,15 @@ def snake(players: Sequence[str], tables: int) -> list[list[str]]:
     return out
 
 
-def pair(players: Sequence[str], seats: int, qualifiers: int, hist: History) -> Pairing:
+def pair(players: Sequence[str], seats: int, min_size: int, qualifiers: int, hist: History) -> Pairing:
     """One elimination round of ``players``, strongest first."""
-    if len(players) <= 1:
-        return Pairing(tables=(), byes=tuple(players))
-    count = -(-len(players) // seats)
-    groups = snake(players, count)
-    if count > 1 and all(len(g) <= qualifiers for g in groups):
-        # Equal tables would all be too small to eliminate anyone: play full
-        # tables of the lowest seeds instead, and give the top seeds the byes.
-        full = len(players) // seats
-        cut = len(players) - full * seats
-        groups = [[], *snake(players[cut:], full)]
-        groups[0] = list(players[:cut])
-    tables, byes = [], []
-    for group in groups:
-        if count > 1 and len(group) <= qualifiers:
-            byes.extend(group)
-        else:
-            tables.append(order_seats(group, hist))
-    return Pairing(tables=tuple(tables), byes=tuple(byes))
+    if len(players) <= seats:
+        return Pairing(tables=(order_seats(players, hist),) if len(players) > 1 else (), byes=())
+    # A table of k or fewer would eliminate nobody, so it is never formed.
+    sizes, bye_count = table_sizes(len(players), seats, max(min_size, qualifiers + 1))
+    byes, rest = players[:bye_count], players[bye_count:]
+    tables = tuple(order_seats(group, hist) for group in snake(rest, len(sizes)))
+    return Pairing(tables=tables, byes=tuple(byes))
 
 
 def qualified(
