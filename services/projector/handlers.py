@@ -43,7 +43,7 @@ class Projector:
         touched = await self._fold(partition, by_game)
         async with self.redis.pipeline(transaction=False) as pipe:
             for game_id, (models, _) in touched.items():
-                self.writer.add(pipe, GameKeys(game_id, partition), models)
+                await self.writer.add(pipe, GameKeys(game_id, partition), models)
                 pipe.publish(CHANGES_CHANNEL, f"{game_id} {models.version}")
             if entries:
                 pipe.xack(partition_feed(partition), GROUP, *(entry_id for entry_id, _ in entries))

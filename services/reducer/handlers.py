@@ -25,7 +25,7 @@ from shared.games import registry
 from shared.kernel.codec import codec_for
 from shared.kernel.rng import new_seed
 from shared.kernel.table import Table
-from shared.messaging.messages import CommandMsg, Outcome, encode
+from shared.messaging.messages import CommandMsg, Outcome, decode_batch, encode
 from shared.observability import metrics
 
 log = structlog.get_logger()
@@ -48,60 +48,61 @@ class Reducer:
         self.seeds = seeds
         self.clock_ns = clock_ns
 
-    async def handle(self, bodies: list[Any]) -> list[Outcome]:
-        pending = [msgspec.convert(b, CommandMsg) for b in bodies]
-        metrics.BATCH_SIZE.labels(SERVICE).observe(len(pending))
+    async def handle(self, batch: bytes) -> list[Outcome]:
+        msgs = decode_batch(batch)
+        metrics.BATCH_SIZE.labels(SERVICE).observe(len(msgs))
         replies: dict[int, Outcome] = {}
-        order = {id(m): i for i, m in enumerate(pending)}
+        pending = list(range(len(msgs)))
         for _ in range(MAX_ATTEMPTS):
             if not pending:
                 break
-            pending = await self._attempt(pending, replies, order)
-        for msg in pending:  # still conflicting after every attempt: let the client retry
-            replies[order[id(msg)]] = Outcome(
-                command_id=msg.command_id,
+            pending = await self._attempt(msgs, pending, replies)
+        for i in pending:  # still conflicting after every attempt: the client retries
+            replies[i] = Outcome(
+                command_id=msgs[i].command_id,
                 status="rejected",
                 code="busy",
                 message="The game is changing too fast; retry with the same idempotency key.",
             )
-        outcomes = [replies[i] for i in range(len(order))]
-        await self._reply([m for m in sorted(order, key=order.get)], outcomes, bodies)
+        outcomes = [replies[i] for i in range(len(msgs))]
+        await self._reply(msgs, outcomes)
         return outcomes
 
     async def _attempt(
-        self, msgs: list[CommandMsg], replies: dict[int, Outcome], order: dict[int, int]
-    ) -> list[CommandMsg]:
-        await self.cache.refresh(
-            GameKeys(m.game_id, m.partition) for m in msgs if not self.cache.get(m.game_id)
-        )
+        self, msgs: list[CommandMsg], indices: list[int], replies: dict[int, Outcome]
+    ) -> list[int]:
+        cold = [
+            GameKeys(msgs[i].game_id, msgs[i].partition)
+            for i in indices
+            if not self.cache.get(msgs[i].game_id)
+        ]
+        await self.cache.refresh(cold)
         working: dict[str, Table | None] = {}
-        planned: list[tuple[CommandMsg, Planned]] = []
-        for msg in msgs:
+        planned: list[tuple[int, Planned]] = []
+        for i in indices:
+            msg = msgs[i]
             table = working[msg.game_id] if msg.game_id in working else self.cache.get(msg.game_id)
             result = plan(msg, table, self.clock_ns() // 1_000_000, self.seeds)
             if isinstance(result, Plan):
                 working[msg.game_id] = result.after
-            planned.append((msg, result))
+            planned.append((i, result))
         plans = [p for _, p in planned if isinstance(p, Plan)]
-        appended = dict(
-            zip(map(id, plans), await self.store.append_many([p.request for p in plans]), strict=True)
-        )
-        retry: list[CommandMsg] = []
+        outcomes = iter(await self.store.append_many([p.request for p in plans]))
+        retry: list[int] = []
         conflicted: set[str] = set()
-        for msg, result in planned:
-            if msg.game_id in conflicted:
-                retry.append(msg)
-                continue
-            if isinstance(result, Outcome):
-                replies[order[id(msg)]] = await self._rejection(msg, result)
-                continue
-            outcome = appended[id(result)]
-            if outcome.status == "conflict":
+        for i, result in planned:
+            outcome = next(outcomes) if isinstance(result, Plan) else None
+            if msgs[i].game_id in conflicted:
+                retry.append(i)
+            elif isinstance(result, Outcome):
+                replies[i] = await self._rejection(msgs[i], result)
+            elif outcome is not None and outcome.status == "conflict":
                 metrics.APPEND_CONFLICTS.inc()
-                conflicted.add(msg.game_id)
-                retry.append(msg)
-                continue
-            replies[order[id(msg)]] = await self._settle(result, outcome)
+                conflicted.add(msgs[i].game_id)
+                retry.append(i)
+            else:
+                assert outcome is not None
+                replies[i] = await self._settle(result, outcome)
         for game_id in conflicted:
             self.cache.forget(game_id)
         return retry
@@ -154,9 +155,9 @@ class Reducer:
         metrics.REJECTIONS.labels(SERVICE, rejection.code).inc()
         return msgspec.structs.replace(rejection, decided_ns=self.clock_ns())
 
-    async def _reply(self, msgs: list[Any], outcomes: list[Outcome], bodies: list[Any]) -> None:
+    async def _reply(self, msgs: list[CommandMsg], outcomes: list[Outcome]) -> None:
         async with self.store.redis.pipeline(transaction=False) as pipe:
-            for body, outcome in zip(bodies, outcomes, strict=True):
-                pipe.publish(reply_channel(body["reply_to"]), encode(outcome))
+            for msg, outcome in zip(msgs, outcomes, strict=True):
+                pipe.publish(reply_channel(msg.reply_to), encode(outcome))
             await pipe.execute()
         metrics.LIVE_GAMES.labels(SERVICE).set(len(self.cache))

@@ -5,13 +5,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import msgspec
 import structlog
 
 from services.validator.checks import Verdict, check_move, check_open
 from shared.eventstore.keys import GameKeys, reply_channel, validated_stream
 from shared.eventstore.tables import TableCache
-from shared.messaging.messages import CommandMsg, Outcome, encode
+from shared.messaging.messages import CommandMsg, Outcome, decode_batch, encode
 from shared.observability import metrics
 
 log = structlog.get_logger()
@@ -24,8 +23,8 @@ class Validator:
         self.redis = redis
         self.publish = publish  # publish(body, stream, pipeline): the broker's publisher
 
-    async def handle(self, bodies: list[Any]) -> list[Verdict]:
-        msgs = [msgspec.convert(b, CommandMsg) for b in bodies]
+    async def handle(self, batch: bytes) -> list[Verdict]:
+        msgs = decode_batch(batch)
         metrics.BATCH_SIZE.labels(SERVICE).observe(len(msgs))
         keys = [GameKeys(m.game_id, m.partition) for m in msgs]
         tables_ = await self.cache.refresh(keys)

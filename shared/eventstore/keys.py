@@ -45,6 +45,11 @@ class GameKeys:
         return f"{PREFIX}:{tag(self.partition)}:game:{self.game_id}:feed:{audience}"
 
     @property
+    def auth(self) -> str:
+        """token hash -> seat, written by the gateway that opened the table."""
+        return f"{PREFIX}:{tag(self.partition)}:game:{self.game_id}:auth"
+
+    @property
     def checkpoint(self) -> str:
         return f"{PREFIX}:{tag(self.partition)}:game:{self.game_id}:projected"
 

@@ -7,7 +7,6 @@ of both.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 import msgspec
@@ -41,6 +40,11 @@ class GameCodec:
         return self._command_pack.decode(raw)
 
 
-@cache
+_codecs: dict[str, GameCodec] = {}
+
+
 def codec_for(game: GameModule[Any, Any, Any, Any]) -> GameCodec:
-    return GameCodec(game)
+    codec = _codecs.get(game.key)
+    if codec is None:
+        codec = _codecs[game.key] = GameCodec(game)
+    return codec

@@ -12,11 +12,16 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import structlog
+from faststream import Context
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
 
 from shared.infra.settings import Settings
+from shared.observability import metrics
 
-BatchHandler = Callable[[list[Any]], Awaitable[Any]]
+#: Receives the batch as the raw JSON array FastStream assembles from the bodies.
+BatchHandler = Callable[[bytes], Awaitable[Any]]
+log = structlog.get_logger()
 
 
 def make_broker(settings: Settings) -> RedisBroker:
@@ -36,8 +41,14 @@ def consume(
 ) -> None:
     """Subscribe ``handler`` to new and to abandoned messages of ``stream``."""
 
-    async def on_batch(body: list[Any]) -> None:
-        await handler(body)
+    async def on_batch(body: Any, message: Any = Context("message")) -> None:
+        try:
+            await handler(message.body)
+        except Exception:
+            # Unacknowledged: the reclaim subscriber retries the batch later.
+            metrics.ERRORS.labels(group, "batch").inc()
+            log.exception("batch_failed", stream=stream)
+            raise
 
     broker.subscriber(
         stream=StreamSub(

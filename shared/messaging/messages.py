@@ -70,3 +70,4 @@ def rejected(msg: CommandMsg, code: str, message: str, **details: Any) -> Outcom
 
 encode = msgspec.json.Encoder().encode
 decode_outcome = msgspec.json.Decoder(Outcome).decode
+decode_batch = msgspec.json.Decoder(list[CommandMsg]).decode

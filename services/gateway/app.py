@@ -1,0 +1,138 @@
+"""The gateway's web application: HTTP in, server-sent events out."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from services.gateway import commands, reads
+from services.gateway.context import Changes, Gateway
+from services.gateway.errors import ApiError, error_response
+from services.gateway.openapi import spec
+from services.gateway.ratelimit import RateLimiter
+from services.gateway.replies import Replies
+from shared.eventstore.store import EventStore
+from shared.games import registry
+from shared.infra.redis_client import connect
+from shared.infra.settings import Settings, load
+from shared.messaging.broker import make_broker
+from shared.messaging.messages import encode
+from shared.observability import metrics
+from shared.observability.logging import configure
+
+
+async def health(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    await gw.redis.ping()
+    return JSONResponse({"ok": True, "node": gw.settings.node})
+
+
+async def prometheus(_: Request) -> Response:
+    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+
+async def openapi(_: Request) -> Response:
+    return JSONResponse(spec())
+
+
+async def docs(_: Request) -> Response:
+    return HTMLResponse(
+        "<!doctype html><title>Ziggurat API</title><h1>Ziggurat API</h1>"
+        '<p>The OpenAPI 3.1 spec is at <a href="/openapi.json">/openapi.json</a>.</p>'
+    )
+
+
+async def games(_: Request) -> Response:
+    listing = []
+    for key in registry.available():
+        game = registry.get(key)
+        listing.append(
+            {
+                "key": key,
+                "title": game.title,
+                "min_seats": game.min_seats,
+                "max_seats": game.max_seats,
+                "options": game.options(),
+            }
+        )
+    return Response(encode(listing), media_type="application/json")
+
+
+async def on_api_error(_: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    metrics.REJECTIONS.labels("gateway", exc.code).inc()
+    return error_response(exc.code, exc.message, exc.details)
+
+
+async def on_not_found(_: Request, exc: Exception) -> Response:
+    return error_response("not_found", "There is nothing at this address.")
+
+
+class Timing(BaseHTTPMiddleware):
+    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+        started = time.perf_counter()
+        response = await call_next(request)
+        route = request.scope.get("route")
+        name = getattr(route, "path", "unmatched")
+        metrics.REQUEST_LATENCY.labels(name).observe(time.perf_counter() - started)
+        return response
+
+
+ROUTES = [
+    Route("/health", health),
+    Route("/metrics", prometheus),
+    Route("/openapi.json", openapi),
+    Route("/docs", docs),
+    Route("/v1/games", games),
+    Route("/v1/tables", commands.open_table, methods=["POST"]),
+    Route("/v1/tables/{table_id}/commands", commands.submit_command, methods=["POST"]),
+    Route("/v1/tables/{table_id}/view", reads.view),
+    Route("/v1/tables/{table_id}/feed", reads.feed),
+    Route("/v1/tables/{table_id}/log", reads.public_log),
+    Route("/v1/tables/{table_id}/audit", reads.audit_log),
+]
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or load()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        configure("gateway", settings.node, settings.log_level)
+        redis = connect(settings.redis_url, settings.cluster)
+        broker = make_broker(settings)
+        await broker.connect()
+        replies = Replies(redis, settings.node)
+        changes = Changes(redis)
+        await replies.start()
+        await changes.start()
+        app.state.gateway = Gateway(
+            settings=settings,
+            redis=redis,
+            broker=broker,
+            replies=replies,
+            changes=changes,
+            limiter=RateLimiter(settings.rate_per_s, settings.rate_burst),
+            store=EventStore(redis),
+        )
+        yield
+        await replies.stop()
+        await changes.stop()
+        await broker.stop()
+        await redis.aclose()
+
+    return Starlette(
+        routes=ROUTES,
+        lifespan=lifespan,
+        middleware=[Middleware(Timing)],
+        exception_handlers={ApiError: on_api_error, 404: on_not_found, 405: on_not_found},
+    )

@@ -1,0 +1,86 @@
+"""What every gateway route needs, created once at startup (never at import)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+import structlog
+from faststream.redis import RedisBroker
+
+from services.gateway.ratelimit import RateLimiter
+from services.gateway.replies import Replies
+from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, partition_of
+from shared.eventstore.store import EventStore
+from shared.infra.settings import Settings
+
+log = structlog.get_logger()
+
+
+class Changes:
+    """Wakes live feeds when the projector announces a new version of a game."""
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self._events: dict[str, asyncio.Event] = {}
+        self._task: asyncio.Task[None] | None = None
+
+    def waiter(self, game_id: str) -> asyncio.Event:
+        return self._events.setdefault(game_id, asyncio.Event())
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._listen())
+
+    async def stop(self) -> None:
+        if self._task:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _listen(self) -> None:
+        while True:
+            try:
+                async with self.redis.pubsub() as pubsub:
+                    await pubsub.subscribe(CHANGES_CHANNEL)
+                    async for message in pubsub.listen():
+                        if message["type"] == "message":
+                            game_id = message["data"].split(b" ", 1)[0].decode()
+                            event = self._events.pop(game_id, None)
+                            if event is not None:
+                                event.set()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("changes_listener_failed")
+                await asyncio.sleep(0.5)
+
+
+@dataclass
+class Gateway:
+    settings: Settings
+    redis: Any
+    broker: RedisBroker
+    replies: Replies
+    changes: Changes
+    limiter: RateLimiter
+    store: EventStore
+    _seats: OrderedDict[tuple[str, str], int | None] = field(default_factory=OrderedDict)
+
+    def keys(self, game_id: str) -> GameKeys:
+        return GameKeys(game_id, partition_of(game_id, self.settings.partitions))
+
+    async def seat_of(self, game_id: str, token_hash: str) -> int | None:
+        """The seat a token belongs to (cached: tokens never change seat)."""
+        cache_key = (game_id, token_hash)
+        if cache_key in self._seats:
+            return self._seats[cache_key]
+        raw = await self.redis.hget(self.keys(game_id).auth, token_hash)
+        seat = int(raw) if raw is not None else None
+        if seat is not None:
+            self._seats[cache_key] = seat
+            if len(self._seats) > 100_000:
+                self._seats.popitem(last=False)
+        return seat

@@ -1,0 +1,51 @@
+"""Every error the gateway answers with: a stable code, an HTTP status, and a
+message a person understands. The OpenAPI spec lists the same codes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.responses import Response
+
+from shared.messaging.messages import encode
+
+#: Rejection codes that do not come from a game's own rules, with their status.
+STATUS: dict[str, int] = {
+    "bad_json": 400,
+    "bad_request": 400,
+    "bad_command": 400,
+    "bad_options": 400,
+    "bad_seat_count": 400,
+    "missing_token": 401,
+    "bad_token": 403,
+    "unknown_game": 404,
+    "unknown_table": 404,
+    "not_found": 404,
+    "body_too_large": 413,
+    "stale_version": 409,
+    "table_exists": 409,
+    "game_not_over": 409,
+    "busy": 503,
+    "rate_limited": 429,
+    "outcome_unknown": 504,
+    "unavailable": 503,
+}
+#: A game's own rule violation (not your turn, illegal placement, ...).
+RULE_STATUS = 422
+
+
+def status_of(code: str) -> int:
+    return STATUS.get(code, RULE_STATUS)
+
+
+class ApiError(Exception):
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+def error_response(code: str, message: str, details: dict[str, Any] | None = None) -> Response:
+    body = {"status": "rejected", "code": code, "message": message, "details": details or {}}
+    return Response(encode(body), status_code=status_of(code), media_type="application/json")

@@ -1,0 +1,140 @@
+"""Routes that read: views, live feeds, the public log and the audit log.
+
+Everything here comes from the projector's read models or the store; the
+gateway never folds a game. A seat token selects that seat's view and feed;
+no token means the spectator's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+from services.gateway.body import bearer
+from services.gateway.context import Gateway
+from services.gateway.errors import ApiError
+from services.projector.read_models import SPECTATOR, audience_name
+from shared.eventstore.keys import GameKeys
+from shared.kernel.auth import token_hash
+from shared.messaging.messages import encode
+from shared.observability import metrics
+
+HEARTBEAT_S = 15.0
+
+
+class _Status(msgspec.Struct):
+    """The one field of a view document the gateway looks at."""
+
+    over: bool = False
+
+
+_status = msgspec.json.Decoder(_Status).decode
+
+
+def is_over(doc: bytes) -> bool:
+    return _status(doc).over
+
+
+async def audience(gw: Gateway, request: Request, game_id: str) -> str:
+    token = bearer(request)
+    if token is None:
+        return SPECTATOR
+    seat = await gw.seat_of(game_id, token_hash(token))
+    if seat is None:
+        raise ApiError("bad_token", "This token does not belong to a seat at this table.")
+    return audience_name(seat)
+
+
+async def read_view(gw: Gateway, keys: GameKeys, name: str) -> bytes:
+    # A table answers its creator before the projector has stored its first
+    # view; wait briefly rather than claim the table does not exist.
+    for _ in range(20):
+        raw = await gw.redis.get(keys.view(name))
+        if raw is not None:
+            return raw
+        await asyncio.sleep(0.05)
+    raise ApiError("unknown_table", f"There is no table {keys.game_id}.")
+
+
+async def view(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    game_id = request.path_params["table_id"]
+    keys = gw.keys(game_id)
+    name = await audience(gw, request, game_id)
+    return Response(await read_view(gw, keys, name), media_type="application/json")
+
+
+async def feed(request: Request) -> Response:
+    """Server-sent events: every event this audience may see, from ``after`` on."""
+    gw: Gateway = request.app.state.gateway
+    game_id = request.path_params["table_id"]
+    keys = gw.keys(game_id)
+    name = await audience(gw, request, game_id)
+    await read_view(gw, keys, name)
+    after = _int_param(request, "after", 0)
+    return StreamingResponse(_events(gw, keys, name, after), media_type="text/event-stream")
+
+
+async def _events(gw: Gateway, keys: GameKeys, name: str, after: int) -> AsyncIterator[bytes]:
+    metrics.FEED_SUBSCRIBERS.labels(name if name == SPECTATOR else "seat").inc()
+    try:
+        while True:
+            wake = gw.changes.waiter(keys.game_id)
+            rows = await gw.redis.xrange(keys.audience_feed(name), min=f"(0-{after}", max="+")
+            for entry_id, fields in rows:
+                after = int(entry_id.split(b"-")[1])
+                yield b"id: %d\nevent: game-event\ndata: %s\n\n" % (after, fields[b"e"])
+            if await _finished(gw, keys, name, after):
+                yield b"event: end\ndata: {}\n\n"
+                return
+            try:
+                await asyncio.wait_for(wake.wait(), timeout=HEARTBEAT_S)
+            except TimeoutError:
+                yield b": heartbeat\n\n"
+    finally:
+        metrics.FEED_SUBSCRIBERS.labels(name if name == SPECTATOR else "seat").dec()
+
+
+async def _finished(gw: Gateway, keys: GameKeys, name: str, delivered: int) -> bool:
+    raw = await gw.redis.get(keys.view(name))
+    if raw is None or not is_over(raw):
+        return False
+    return delivered >= int(await gw.redis.get(keys.checkpoint) or 0)
+
+
+async def public_log(request: Request) -> Response:
+    """A finished game's public log, for replay, with its revealed seed."""
+    gw: Gateway = request.app.state.gateway
+    keys = gw.keys(request.path_params["table_id"])
+    doc = await read_view(gw, keys, SPECTATOR)
+    if not is_over(doc):
+        raise ApiError("game_not_over", "The log is published when the game is over.")
+    rows = await gw.redis.xrange(keys.audience_feed(SPECTATOR))
+    body = b'{"view":%s,"events":[%s]}' % (doc, b",".join(fields[b"e"] for _, fields in rows))
+    return Response(body, media_type="application/json")
+
+
+async def audit_log(request: Request) -> Response:
+    """Every event and command of a finished game (hidden ones included): with the
+    revealed seed, anyone can re-decide the game and check it was fair."""
+    gw: Gateway = request.app.state.gateway
+    keys = gw.keys(request.path_params["table_id"])
+    doc = await read_view(gw, keys, SPECTATOR)
+    if not is_over(doc):
+        raise ApiError("game_not_over", "The audit log is published when the game is over.")
+    envelopes = await gw.store.read(keys)
+    commands = await gw.store.commands(keys)
+    return Response(encode({"events": envelopes, "commands": commands}), media_type="application/json")
+
+
+def _int_param(request: Request, name: str, default: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    if not raw.isdigit():
+        raise ApiError("bad_request", f"Query parameter {name!r} must be a non-negative integer.")
+    return int(raw)

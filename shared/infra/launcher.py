@@ -1,0 +1,160 @@
+"""Start the whole system as separate processes: Valkey, then every service.
+
+Used by ``make run``, the end-to-end and chaos tests, and the benchmarks, so
+all of them exercise the same topology a deployment has. Each service writes
+its JSON log to ``<root>/logs/<name>.log``.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from shared.infra.valkey_server import ValkeyServer, free_port
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass
+class Proc:
+    name: str
+    module: str
+    env: dict[str, str]
+    health_url: str
+    log_path: Path
+    process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+        log = self.log_path.open("ab")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", self.module],
+            cwd=REPO,
+            env=self.env,
+            stdout=log,
+            stderr=log,
+            start_new_session=True,
+        )
+
+    def healthy(self) -> bool:
+        try:
+            with urllib.request.urlopen(self.health_url, timeout=0.5) as response:
+                return bool(response.status == 200)
+        except OSError:
+            return False
+
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
+    def kill(self) -> None:
+        if self.alive():
+            assert self.process is not None
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait()
+
+    def stop(self, timeout: float = 10.0) -> None:
+        if self.alive():
+            assert self.process is not None
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@dataclass
+class Stack:
+    root: Path
+    redis_url: str | None = None  # an existing server; None starts one under root
+    valkey_port: int = 0
+    http_port: int = 0
+    partitions: int = 4
+    validators: int = 1
+    reducers: int = 1
+    projectors: int = 1
+    fsync: str = "everysec"
+    cluster: bool = False
+    env: dict[str, str] = field(default_factory=dict)
+    valkey: ValkeyServer | None = None
+    procs: dict[str, Proc] = field(default_factory=dict)
+
+    @property
+    def api(self) -> str:
+        return f"http://127.0.0.1:{self.http_port}"
+
+    def start(self, timeout: float = 60.0) -> Stack:
+        if self.redis_url is None:
+            self.valkey = ValkeyServer(
+                self.root / "valkey", port=self.valkey_port or free_port(), fsync=self.fsync
+            )
+            self.valkey.start()
+            self.redis_url = self.valkey.url
+        self.http_port = self.http_port or free_port()
+        for proc in self._plan():
+            self.procs[proc.name] = proc
+            proc.start()
+        self.wait_healthy(timeout)
+        return self
+
+    def _plan(self) -> list[Proc]:
+        plan = [self._proc("gateway", "services.gateway", self.http_port, {})]
+        for i in range(self.validators):
+            plan.append(self._proc(f"validator-{i}", "services.validator", free_port(), {}))
+        for i in range(self.reducers):
+            extra = {"ZIGGURAT_REDUCER_INDEX": str(i), "ZIGGURAT_REDUCER_COUNT": str(self.reducers)}
+            plan.append(self._proc(f"reducer-{i}", "services.reducer", free_port(), extra))
+        for i in range(self.projectors):
+            plan.append(self._proc(f"projector-{i}", "services.projector", free_port(), {}))
+        return plan
+
+    def _proc(self, name: str, module: str, port: int, extra: dict[str, str]) -> Proc:
+        env = {
+            **os.environ,
+            "PYTHONPATH": str(REPO),
+            "ZIGGURAT_REDIS_URL": str(self.redis_url),
+            "ZIGGURAT_CLUSTER": "true" if self.cluster else "false",
+            "ZIGGURAT_PARTITIONS": str(self.partitions),
+            "ZIGGURAT_NODE": name,
+            "ZIGGURAT_HTTP_PORT": str(port),
+            "ZIGGURAT_METRICS_PORT": str(port),
+            **self.env,
+            **extra,
+        }
+        return Proc(name, module, env, f"http://127.0.0.1:{port}/health", self.root / "logs" / f"{name}.log")
+
+    def wait_healthy(self, timeout: float = 60.0, names: list[str] | None = None) -> None:
+        deadline = time.monotonic() + timeout
+        waiting = [self.procs[n] for n in (names or list(self.procs))]
+        while waiting and time.monotonic() < deadline:
+            for proc in list(waiting):
+                if not proc.alive():
+                    raise RuntimeError(f"{proc.name} exited; see {proc.log_path}")
+                if proc.healthy():
+                    waiting.remove(proc)
+            time.sleep(0.1)
+        if waiting:
+            raise RuntimeError(f"not healthy in {timeout}s: {[p.name for p in waiting]}")
+
+    def metrics_urls(self) -> dict[str, str]:
+        return {name: p.health_url.replace("/health", "/metrics") for name, p in self.procs.items()}
+
+    def restart(self, name: str) -> None:
+        proc = self.procs[name]
+        proc.stop()
+        proc.start()
+        self.wait_healthy(names=[name])
+
+    def stop(self) -> None:
+        for proc in self.procs.values():
+            if proc.alive() and proc.process is not None:
+                proc.process.send_signal(signal.SIGTERM)
+        for proc in self.procs.values():
+            proc.stop()
+        if self.valkey is not None:
+            self.valkey.stop()
