@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from shared.kernel.messages import Record
 
-#: Search steps per repeat allowance before the search tolerates more repeats.
+#: Search steps for a round without repeats before falling back to repair.
 #: Exhaustive for a dozen players; bounded for hundreds.
 SEARCH_BUDGET = 20_000
 
@@ -145,20 +145,62 @@ def _fill(
     return None
 
 
+def _greedy(ranked: Sequence[str], sizes: Sequence[int], hist: History) -> list[list[str]]:
+    """Top-down, each seat going to the nearest-ranked player adding the fewest repeats."""
+    left = list(ranked)
+    tables: list[list[str]] = []
+    for size in sorted(sizes, reverse=True):
+        table = [left.pop(0)]
+        while len(table) < size:
+            best = min(range(len(left)), key=lambda i: (sum(hist.times_met(left[i], p) for p in table), i))
+            table.append(left.pop(best))
+        tables.append(table)
+    return tables
+
+
+def _swap_gain(ti: list[str], tj: list[str], a: int, b: int, hist: History) -> int:
+    new_i = [*ti[:a], tj[b], *ti[a + 1 :]]
+    new_j = [*tj[:b], ti[a], *tj[b + 1 :]]
+    return repeats(ti, hist) + repeats(tj, hist) - repeats(new_i, hist) - repeats(new_j, hist)
+
+
+def _improve_once(tables: list[list[str]], hist: History) -> bool:
+    """Make the first swap (nearest tables first) that lowers the repeats."""
+    for i, ti in enumerate(tables):
+        if not repeats(ti, hist):
+            continue
+        for j in sorted(range(len(tables)), key=lambda j: (abs(j - i), j)):
+            tj = tables[j]
+            for a, b in itertools.product(range(len(ti)), range(len(tj))):
+                if j != i and _swap_gain(ti, tj, a, b, hist) > 0:
+                    ti[a], tj[b] = tj[b], ti[a]
+                    return True
+    return False
+
+
+def _repair(tables: list[list[str]], ranked: Sequence[str], hist: History) -> list[list[str]]:
+    # Each swap strictly lowers the repeat count, so this ends.
+    while _improve_once(tables, hist):
+        pass
+    position = {p: i for i, p in enumerate(ranked)}
+    return [sorted(t, key=position.__getitem__) for t in tables]
+
+
 def group_tables(
     ranked: Sequence[str], sizes: Sequence[int], hist: History, budget: int = SEARCH_BUDGET
 ) -> list[list[str]]:
-    """Split ``ranked`` (best first) into tables of ``sizes`` with the fewest repeats found.
+    """Split ``ranked`` (best first) into tables of ``sizes`` with few repeats.
 
-    Top-down: the best unseated player takes the nearest-ranked players they
-    have not met. The repeat allowance starts at zero, so a round without
-    repeats is always found when the search can finish; past its budget the
-    allowance grows, and an unlimited allowance always succeeds at once.
+    Top-down: the best unseated player takes the nearest-ranked players none
+    of the table has met. The search backtracks until it finds a round with
+    no repeat at all, which it always does when one exists and the field is
+    small enough to search within ``budget`` (a dozen players or so; large
+    fields usually find one at once in early rounds). Past the budget, a
+    greedy split is repaired by swapping players between nearby tables while
+    that lowers the number of repeats: not provably minimal, but fast and
+    close to the top-down order.
     """
-    allowance = 0
-    while True:
-        unlimited = allowance > len(ranked) ** 2 * max(1, max(hist.met.values(), default=1))
-        found = _fill(list(ranked), list(sizes), allowance, hist, _Budget(1 << 62 if unlimited else budget))
-        if found is not None:
-            return found
-        allowance = allowance * 2 + 1
+    found = _fill(list(ranked), list(sizes), 0, hist, _Budget(budget))
+    if found is not None:
+        return found
+    return _repair(_greedy(ranked, sizes, hist), ranked, hist)
