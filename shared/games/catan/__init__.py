@@ -1,0 +1,45 @@
+"""Catan with the Cities & Knights expansion (``catan-ck``) and the base game (``catan``)."""
+
+from __future__ import annotations
+
+from shared.games.catan.bots import greedy_bot, random_bot
+from shared.games.catan.commands import CatanCommand
+from shared.games.catan.decide import actors, decide, legal
+from shared.games.catan.events import CatanEvent
+from shared.games.catan.evolve import evolve
+from shared.games.catan.options import Options
+from shared.games.catan.setup import create
+from shared.games.catan.state import State
+from shared.games.catan.victory import result
+from shared.games.catan.views import view, visibility
+from shared.kernel.contract import GameModule
+
+
+def _module(
+    key: str, title: str, defaults: dict[str, str]
+) -> GameModule[State, CatanCommand, CatanEvent, Options]:
+    return GameModule(
+        key=key,
+        title=title,
+        min_seats=3,
+        max_seats=4,
+        options_type=Options,
+        command_type=CatanCommand,
+        event_type=CatanEvent,
+        create=create,
+        evolve=evolve,
+        decide=decide,
+        seat_count=lambda state: state.seats,
+        actors=actors,
+        legal=legal,
+        view=view,
+        visibility=visibility,
+        result=result,
+        bots={"random": random_bot, "greedy": greedy_bot},
+        default_options=defaults,
+    )
+
+
+CATAN_CK = _module("catan-ck", "Catan: Cities & Knights", {"expansion": "ck"})
+CATAN = _module("catan", "Catan", {"expansion": "none"})
+GAMES = (CATAN_CK, CATAN)

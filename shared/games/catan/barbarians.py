@@ -1,0 +1,83 @@
+"""The barbarian ship, the attack, pillage of the weakest, Defender of Catan."""
+
+from __future__ import annotations
+
+from shared.games.catan import events as ev
+from shared.games.catan.building import SETTLEMENTS, settlements_built
+from shared.games.catan.flow import Ctx, clockwise, open_task
+from shared.games.catan.state import State
+
+
+def strength(state: State) -> int:
+    """Barbarians: every city on the board (a metropolis is a city; tipped cities are not)."""
+    return sum(1 for lvl in state.level if lvl == 2)
+
+
+def contributions(state: State) -> tuple[int, ...]:
+    out = [0] * state.seats
+    for k in state.knights:
+        if k.active:
+            out[k.owner] += k.strength
+    return tuple(out)
+
+
+def pillageable(state: State, seat: int) -> list[int]:
+    return [
+        s for s, lvl in enumerate(state.level)
+        if lvl == 2 and state.owner[s] == seat and s not in state.metropolis
+    ]  # fmt: skip
+
+
+def advance_ship(ctx: Ctx) -> None:
+    position = ctx.state.barbarian + 1
+    ctx.emit(ev.BarbarianMoved(position=position))
+    if position >= ctx.state.options.barbarian_track:
+        attack(ctx)
+
+
+def attack(ctx: Ctx) -> None:
+    s = ctx.state
+    barbs, contrib = strength(s), contributions(s)
+    knights = sum(contrib)
+    ctx.emit(ev.BarbariansAttacked(barbarians=barbs, knights=knights, contributions=contrib))
+    if barbs > knights:
+        _pillage(ctx, contrib)
+    else:
+        _reward(ctx, contrib)
+
+
+def _pillage(ctx: Ctx, contrib: tuple[int, ...]) -> None:
+    s = ctx.state
+    candidates = [seat for seat in range(s.seats) if pillageable(s, seat)]
+    if not candidates:
+        return
+    low = min(contrib[c] for c in candidates)
+    losers = tuple(c for c in clockwise(s, s.active) if c in candidates and contrib[c] == low)
+    choosing = tuple(c for c in losers if len(pillageable(s, c)) > 1)
+    for c in losers:
+        if c not in choosing:
+            pillage(ctx, c, pillageable(ctx.state, c)[0])
+    if choosing:
+        open_task(ctx, "pillage", choosing)
+
+
+def pillage(ctx: Ctx, seat: int, spot: int) -> None:
+    tipped = settlements_built(ctx.state, seat) >= SETTLEMENTS
+    ctx.emit(ev.CityPillaged(seat=seat, spot=spot, tipped=tipped))
+
+
+def _reward(ctx: Ctx, contrib: tuple[int, ...]) -> None:
+    s = ctx.state
+    top = max(contrib)
+    best = [seat for seat in clockwise(s, s.active) if contrib[seat] == top]
+    if len(best) == 1:
+        ctx.emit(ev.DefenderAwarded(seat=best[0]))
+        return
+    if top == 0 and s.options.zero_strength_defense_reward == "none":
+        return
+    if any(s.decks):
+        open_task(ctx, "defender_draw", tuple(best))
+
+
+def deck_choices(state: State) -> list[int]:
+    return [t for t in range(3) if state.decks[t]]

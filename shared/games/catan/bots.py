@@ -1,0 +1,44 @@
+"""Bots: ``random`` (uniform over command kinds, biased to end turns so games
+finish) and ``greedy`` (builds toward victory points first)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.games.catan import commands as cmd
+from shared.games.catan.decide import legal
+from shared.games.catan.state import State
+from shared.kernel.rng import Rng
+
+# Commands a random bot should not loop on; it ends its turn instead half the time.
+_CHATTER = (cmd.OfferTrade, cmd.TradeBank, cmd.MoveKnight, cmd.ActivateKnight, cmd.PromoteKnight)
+_PRIORITY = (
+    cmd.BuildCity, cmd.BuildSettlement, cmd.BuyImprovement, cmd.PlayProgress, cmd.BuildKnight,
+    cmd.BuyDevCard, cmd.BuildWall, cmd.PlayDevCard, cmd.ActivateKnight, cmd.BuildRoad, cmd.ChaseRobber,
+)  # fmt: skip
+
+
+def random_bot(state: State, seat: int, rng: Rng) -> Any:
+    options = legal(state, seat)
+    by_kind: dict[type, list[Any]] = {}
+    for c in options:
+        by_kind.setdefault(type(c), []).append(c)
+    if cmd.EndTurn in by_kind and rng.below(3) == 0:
+        return by_kind[cmd.EndTurn][0]
+    kinds = sorted(by_kind, key=lambda k: k.__name__)
+    if cmd.EndTurn in by_kind:
+        kinds = [k for k in kinds if k not in _CHATTER or rng.below(4) == 0] or [cmd.EndTurn]
+    return rng.choice(by_kind[rng.choice(kinds)])
+
+
+def greedy_bot(state: State, seat: int, rng: Rng) -> Any:
+    options = legal(state, seat)
+    for kind in _PRIORITY:
+        picks = [c for c in options if isinstance(c, kind)]
+        if picks and (kind is not cmd.BuildRoad or rng.below(2) == 0):
+            return rng.choice(picks)
+    ends = [c for c in options if isinstance(c, cmd.EndTurn)]
+    trades = [c for c in options if isinstance(c, cmd.TradeBank)]
+    if trades and rng.below(2) == 0:
+        return rng.choice(trades)
+    return ends[0] if ends else rng.choice(options)

@@ -1,0 +1,90 @@
+"""Base-game development cards and Largest Army."""
+
+from __future__ import annotations
+
+from shared.games.catan import commands as cmd
+from shared.games.catan import events as ev
+from shared.games.catan.building import ROADS, road_spots, roads_built
+from shared.games.catan.cards import DEV_CARD, EMPTY, RESOURCES, add, covers, one
+from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.state import State
+
+LARGEST_ARMY_MIN = 3
+
+
+def can_buy(state: State, seat: int) -> bool:
+    return bool(state.dev_deck) and covers(state.players[seat].hand, DEV_CARD)
+
+
+def buy(ctx: Ctx, seat: int) -> None:
+    card = ctx.state.dev_deck[0]
+    ctx.emit(
+        ev.CardsPaid(seat=seat, cards=DEV_CARD),
+        ev.CardDrawn(seat=seat, deck=-1, card=card),
+        ev.CardDrawnShadow(seat=seat, deck=-1),
+    )
+
+
+def playable(state: State, seat: int) -> list[str]:
+    if state.effects.dev_played:
+        return []
+    p = state.players[seat]
+    old = list(p.cards)
+    for c in p.fresh:
+        old.remove(c)
+    return sorted({c for c in old if c != "victory_point"})
+
+
+def play_options(state: State, seat: int) -> list[cmd.PlayDevCard]:
+    out: list[cmd.PlayDevCard] = []
+    for card in playable(state, seat):
+        if card == "knight" or (card == "road_building" and road_spots(state, seat)):
+            out.append(cmd.PlayDevCard(card=card))
+        elif card == "monopoly":
+            out.extend(cmd.PlayDevCard(card=card, kinds=(k,)) for k in RESOURCES)
+        elif card == "year_of_plenty":
+            pairs = [(a, b) for a in RESOURCES for b in RESOURCES if a <= b]
+            out.extend(cmd.PlayDevCard(card=card, kinds=ab) for ab in pairs if _bank_has(state, ab))
+    return out
+
+
+def _bank_has(state: State, kinds: tuple[int, ...]) -> bool:
+    need = EMPTY
+    for k in kinds:
+        need = add(need, one(k))
+    return covers(state.bank, need)
+
+
+def play(ctx: Ctx, seat: int, c: cmd.PlayDevCard) -> None:
+    ctx.emit(ev.CardPlayed(seat=seat, card=c.card))
+    ctx.effects(dev_played=True)
+    if c.card == "knight":
+        _army(ctx, seat)
+        open_task(ctx, "robber", (seat,), owner=seat)
+    elif c.card == "road_building":
+        n = min(2, ROADS - roads_built(ctx.state, seat))
+        open_task(ctx, "free_roads", (seat,), owner=seat, amounts=(n,))
+    elif c.card == "year_of_plenty":
+        gained = EMPTY
+        for k in c.kinds:
+            gained = add(gained, one(k))
+        ctx.emit(ev.CardsGained(seat=seat, cards=gained))
+    elif c.card == "monopoly":
+        monopoly(ctx, seat, c.kinds[0], cap=99)
+
+
+def monopoly(ctx: Ctx, seat: int, kind: int, cap: int) -> None:
+    for other in range(ctx.state.seats):
+        n = min(cap, ctx.state.players[other].hand[kind])
+        if other != seat and n:
+            ctx.emit(ev.CardsPassed(src=other, dst=seat, cards=one(kind, n)))
+
+
+def _army(ctx: Ctx, seat: int) -> None:
+    s = ctx.state
+    mine = s.players[seat].knights_played
+    holder = s.largest_army
+    if holder == seat or mine < LARGEST_ARMY_MIN:
+        return
+    if holder < 0 or mine > s.players[holder].knights_played:
+        ctx.emit(ev.LargestArmySet(holder=seat))

@@ -1,0 +1,212 @@
+"""Fold one event into the state: applies recorded facts, never decides."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from shared.games.catan import board
+from shared.games.catan import events as ev
+from shared.games.catan.cards import COMMODITIES, RESOURCES, Hand, add, deck_cards, sub, track_of
+from shared.games.catan.state import Effects, Knight, Player, State
+
+
+def _set(items: tuple, i: int, value: object) -> tuple:
+    return (*items[:i], value, *items[i + 1 :])
+
+
+def _with_player(state: State, seat: int, **changes: object) -> State:
+    return replace(state, players=_set(state.players, seat, replace(state.players[seat], **changes)))
+
+
+def _hand_change(state: State, seat: int, delta: Hand, sign: int) -> State:
+    p = state.players[seat]
+    hand = add(p.hand, delta) if sign > 0 else sub(p.hand, delta)
+    bank = sub(state.bank, delta) if sign > 0 else add(state.bank, delta)
+    return replace(_with_player(state, seat, hand=hand), bank=bank)
+
+
+def _move_cards(state: State, src: int, dst: int, cards: Hand) -> State:
+    state = _with_player(state, src, hand=sub(state.players[src].hand, cards))
+    return _with_player(state, dst, hand=add(state.players[dst].hand, cards))
+
+
+def _remove_card(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = cards.index(card)
+    return cards[:i] + cards[i + 1 :]
+
+
+def _put_knight(state: State, knight: Knight) -> State:
+    rest = tuple(k for k in state.knights if k.spot != knight.spot)
+    return replace(state, knights=tuple(sorted((*rest, knight), key=lambda k: k.spot)))
+
+
+def _started(e: ev.Started) -> State:
+    o = e.options
+    bank = tuple(19 if k in RESOURCES else (12 if o.ck else 0) for k in (*RESOURCES, *COMMODITIES))
+    return State(
+        options=o,
+        seats=e.seats,
+        active=e.first,
+        owner=(-1,) * board.N_SPOTS,
+        level=(0,) * board.N_SPOTS,
+        roads=(-1,) * board.N_PATHS,
+        players=(Player(),) * e.seats,
+        road_lengths=(0,) * e.seats,
+        bank=bank,
+    )
+
+
+def _draw(state: State, e: ev.CardDrawn) -> State:
+    p = state.players[e.seat]
+    cards = tuple(sorted((*p.cards, e.card)))
+    if e.deck < 0:
+        state = replace(state, dev_deck=state.dev_deck[1:])
+        return _with_player(state, e.seat, cards=cards, fresh=(*p.fresh, e.card))
+    state = replace(state, decks=_set(state.decks, e.deck, state.decks[e.deck][1:]))
+    return _with_player(state, e.seat, cards=cards)
+
+
+def _to_deck_bottom(state: State, card: str) -> State:
+    if not state.options.ck:
+        return state
+    t = track_of(card)
+    return replace(state, decks=_set(state.decks, t, (*state.decks[t], card)))
+
+
+def _played(state: State, e: ev.CardPlayed) -> State:
+    p = state.players[e.seat]
+    state = _with_player(
+        state,
+        e.seat,
+        cards=_remove_card(p.cards, e.card),
+        knights_played=p.knights_played + (e.card == "knight" and not state.options.ck),
+    )
+    return _to_deck_bottom(state, e.card)
+
+
+def _pillaged(state: State, e: ev.CityPillaged) -> State:
+    state = replace(
+        state, level=_set(state.level, e.spot, 1), walls=tuple(w for w in state.walls if w != e.spot)
+    )
+    if e.tipped:
+        state = replace(state, tipped=tuple(sorted((*state.tipped, e.spot))))
+    return state
+
+
+def _attacked(state: State) -> State:
+    knights = tuple(replace(k, active=False) for k in state.knights)
+    return replace(state, knights=knights, barbarian=0, attacks=state.attacks + 1)
+
+
+def _building(state: State, e: ev.BuildingPlaced) -> State:
+    state = replace(state, owner=_set(state.owner, e.spot, e.seat), level=_set(state.level, e.spot, e.level))
+    if e.spot in state.tipped:
+        state = replace(state, tipped=tuple(s for s in state.tipped if s != e.spot))
+    return state
+
+
+def _task_answered(state: State, e: ev.Answered) -> State:
+    assert state.task is not None
+    return replace(state, task=replace(state.task, answers=(*state.task.answers, e.answer)))
+
+
+def evolve(state: State | None, event: ev.CatanEvent) -> State:
+    if isinstance(event, ev.Started):
+        return _started(event)
+    assert state is not None
+    return _apply(state, event)
+
+
+def _apply(state: State, e: ev.CatanEvent) -> State:
+    match e:
+        case ev.BoardLaid():
+            robber = e.terrain.index(board.DESERT)
+            return replace(state, terrain=e.terrain, numbers=e.numbers, harbors=e.harbors, robber=robber)
+        case ev.DecksShuffled():
+            return replace(state, dev_deck=e.dev, decks=e.progress)
+        case ev.PhaseSet():
+            if e.phase == "roll":  # a new turn: last turn's purchases become playable
+                state = replace(state, players=tuple(replace(p, fresh=()) for p in state.players))
+            return replace(
+                state, phase=e.phase, active=e.active, turn=e.turn,
+                setup_queue=e.setup_queue, setup_spot=e.setup_spot,
+            )  # fmt: skip
+        case ev.EffectsSet():
+            return replace(state, effects=e.effects)
+        case ev.TodoSet():
+            return replace(state, todo=e.todo)
+        case ev.TaskOpened():
+            return replace(state, task=e.task)
+        case ev.Answered():
+            return _task_answered(state, e)
+        case ev.TaskClosed():
+            return replace(state, task=None)
+        case ev.BuildingPlaced():
+            return _building(state, e)
+        case ev.CityPillaged():
+            return _pillaged(state, e)
+        case ev.RoadPlaced():
+            return replace(state, roads=_set(state.roads, e.path, e.seat))
+        case ev.RoadRemoved():
+            return replace(state, roads=_set(state.roads, e.path, -1))
+        case ev.WallPlaced():
+            return replace(state, walls=tuple(sorted((*state.walls, e.spot))))
+        case ev.KnightSet():
+            return _put_knight(state, e.knight)
+        case ev.KnightRemoved():
+            return replace(state, knights=tuple(k for k in state.knights if k.spot != e.spot))
+        case ev.CardsPaid():
+            return _hand_change(state, e.seat, e.cards, -1)
+        case ev.CardsGained():
+            return _hand_change(state, e.seat, e.cards, +1)
+        case ev.CardsPassed() | ev.CardsTaken():
+            return _move_cards(state, e.src, e.dst, e.cards)
+        case ev.DiceRolled():
+            return replace(state, dice=(e.yellow, e.red, e.event))
+        case ev.RobberMoved():
+            return replace(state, robber=e.hex)
+        case ev.MerchantMoved():
+            return replace(state, merchant=e.hex, merchant_owner=e.seat)
+        case ev.NumbersSwapped():
+            n = state.numbers
+            return replace(state, numbers=_set(_set(n, e.a, n[e.b]), e.b, n[e.a]))
+        case ev.BarbarianMoved():
+            return replace(state, barbarian=e.position)
+        case ev.BarbariansAttacked():
+            return _attacked(state)
+        case ev.DefenderAwarded():
+            p = state.players[e.seat]
+            state = replace(state, defenders_left=max(0, state.defenders_left - 1))
+            return _with_player(state, e.seat, defender=p.defender + 1)
+        case ev.ImprovementBought():
+            levels = _set(state.players[e.seat].levels, e.track, e.level)
+            return _with_player(state, e.seat, levels=levels)
+        case ev.MetropolisPlaced():
+            return replace(state, metropolis=_set(state.metropolis, e.track, e.spot))
+        case ev.LongestRoadSet():
+            return replace(state, longest=e.holder, road_lengths=e.lengths)
+        case ev.LargestArmySet():
+            return replace(state, largest_army=e.holder)
+        case ev.CardDrawn():
+            return _draw(state, e)
+        case ev.CardRevealed():
+            p = state.players[e.seat]
+            return _with_player(state, e.seat, cards=_remove_card(p.cards, e.card), vp_cards=p.vp_cards + 1)
+        case ev.CardPlayed():
+            return _played(state, e)
+        case ev.CardDiscarded():
+            state = _with_player(state, e.seat, cards=_remove_card(state.players[e.seat].cards, e.card))
+            return _to_deck_bottom(state, e.card)
+        case ev.CardStolen():
+            state = _with_player(state, e.src, cards=_remove_card(state.players[e.src].cards, e.card))
+            return _with_player(state, e.dst, cards=tuple(sorted((*state.players[e.dst].cards, e.card))))
+        case ev.GameWon():
+            return replace(state, phase="over", winner=e.seat, task=None)
+        case (
+            ev.AnsweredShadow() | ev.CardsTakenShadow() | ev.HandShown() | ev.CardDrawnShadow()
+            | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.Started()
+        ):  # fmt: skip
+            return state
+
+
+__all__ = ["Effects", "deck_cards", "evolve"]

@@ -1,0 +1,50 @@
+"""Named options: every [D] and "(verify)" point of the digest, and the
+2020/2025 edition differences, each with the recommended default."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from shared.kernel.messages import Record
+
+
+class Options(Record, frozen=True, forbid_unknown_fields=True):
+    # "ck" plays Cities & Knights; "none" is the base game (registered as `catan`).
+    expansion: Literal["ck", "none"] = "ck"
+    # Beginner map of the chosen game, or the variable set-up.
+    layout: Literal["variable", "beginner"] = "variable"
+    # Official A-R spiral, or shuffled tokens with no adjacent 6/8 (both official).
+    numbers: Literal["spiral", "random"] = "spiral"
+    # 5th edition: a lone recipient takes what the bank has left; 4th edition: nobody.
+    bank_shortage: Literal["nobody_unless_single", "nobody"] = "nobody_unless_single"
+    # House rule: robber may not target seats with <= 2 visible VP.
+    friendly_robber: bool = False
+    # 2020 text: a chased robber must go to a numbered hex; 2025 allows the desert.
+    chased_robber_may_go_to_desert: bool = False
+    # 2020: Deserter's replacement has the same strength; 2025: same or lower.
+    deserter_replacement: Literal["same", "same_or_lower"] = "same"
+    # When nobody defends and barbarians (strength 0) lose: every seat ties and draws.
+    zero_strength_defense_reward: Literal["all_tied_draw", "none"] = "all_tied_draw"
+    # The merchant may stand on the desert (a land hex with no trade benefit).
+    merchant_on_desert: bool = True
+    # Official "meanies" variant; not implemented, must stay off.
+    meanies_variant: Literal[False] = False
+    # Knight-Errant variant (unverified); not implemented, must stay off.
+    knight_errant_variant: Literal[False] = False
+    # 2025: a player with no basic knight piece may not recruit (must promote first) - same in 2020.
+    # Progress hand limit outside one's own turn, and by the end of it.
+    progress_hand_limit: int = 4
+    # Barbarian ship moves needed to reach Catan.
+    barbarian_track: int = 7
+    # Domestic trade offers the active seat may make per turn; bounds self-play (platform rule).
+    trade_offers_per_turn: int = 3
+    # Victory points needed; 0 means the game's own (10 base, 13 C&K).
+    points_to_win: int = 0
+
+    @property
+    def ck(self) -> bool:
+        return self.expansion == "ck"
+
+    @property
+    def target(self) -> int:
+        return self.points_to_win or (13 if self.ck else 10)

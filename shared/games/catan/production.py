@@ -1,0 +1,71 @@
+"""Production on a non-7 roll, the bank shortage rule, and the Aqueduct."""
+
+from __future__ import annotations
+
+from shared.games.catan import board
+from shared.games.catan import events as ev
+from shared.games.catan.cards import CLOTH, COIN, EMPTY, KINDS, PAPER, RESOURCES, SCIENCE, Hand, add, one
+from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.state import State
+
+TERRAIN_COMMODITY = {board.FOREST: PAPER, board.PASTURE: CLOTH, board.MOUNTAINS: COIN}
+
+
+def owed(state: State, total: int) -> list[Hand]:
+    due = [EMPTY] * state.seats
+    for h in range(19):
+        if state.numbers[h] != total or h == state.robber:
+            continue
+        kind = board.TERRAIN_RESOURCE[state.terrain[h]]
+        commodity = TERRAIN_COMMODITY.get(state.terrain[h], -1) if state.options.ck else -1
+        for spot in board.HEX_CORNERS[h]:
+            seat = state.owner[spot]
+            if seat < 0:
+                continue
+            if state.level[spot] == 1:
+                due[seat] = add(due[seat], one(kind))
+            elif commodity >= 0:
+                due[seat] = add(due[seat], add(one(kind), one(commodity)))
+            else:
+                due[seat] = add(due[seat], one(kind, 2))
+    return due
+
+
+def settle(state: State, due: list[Hand]) -> list[Hand]:
+    """Per card kind: everybody is paid, or (short bank) nobody, unless one lone recipient takes the rest."""
+    paid = [list(h) for h in due]
+    for k in KINDS:
+        demand = sum(h[k] for h in due)
+        if demand <= state.bank[k]:
+            continue
+        takers = [s for s, h in enumerate(due) if h[k]]
+        lone = len(takers) == 1 and state.options.bank_shortage == "nobody_unless_single"
+        for s in range(state.seats):
+            paid[s][k] = state.bank[k] if lone and s in takers else 0
+    return [tuple(h) for h in paid]
+
+
+def produce(ctx: Ctx) -> None:
+    s = ctx.state
+    yellow, red, _ = s.dice
+    paid = settle(s, owed(s, yellow + red))
+    for seat, hand in enumerate(paid):
+        if any(hand):
+            ctx.emit(ev.CardsGained(seat=seat, cards=hand))
+    if s.options.ck:
+        _aqueduct(ctx, paid)
+
+
+def _aqueduct(ctx: Ctx, paid: list[Hand]) -> None:
+    s = ctx.state
+    if not any(s.bank[k] for k in RESOURCES):
+        return
+    seats = tuple(
+        seat for seat in range(s.seats) if s.players[seat].levels[SCIENCE] >= 3 and not any(paid[seat])
+    )
+    if seats:
+        open_task(ctx, "aqueduct", seats)
+
+
+def aqueduct_choices(state: State) -> list[int]:
+    return [k for k in RESOURCES if state.bank[k] > 0]

@@ -1,0 +1,26 @@
+"""Progress cards: one module per deck, and the rules every card shares."""
+
+from __future__ import annotations
+
+from shared.games.catan import commands as cmd
+from shared.games.catan import events as ev
+from shared.games.catan.cards import track_of
+from shared.games.catan.flow import Ctx
+from shared.games.catan.progress import politics, science
+from shared.games.catan.progress import trade as trade_deck
+from shared.games.catan.state import State
+
+DECK_MODULES = (trade_deck, politics, science)  # indexed like the tracks
+
+
+def options(state: State, seat: int) -> list[cmd.PlayProgress]:
+    """Cards playable now in the action phase; cards with no possible effect are not offered."""
+    out: list[cmd.PlayProgress] = []
+    for module in DECK_MODULES:
+        out += module.options(state, seat)
+    return out
+
+
+def play(ctx: Ctx, seat: int, c: cmd.PlayProgress) -> None:
+    ctx.emit(ev.CardPlayed(seat=seat, card=c.card))
+    DECK_MODULES[track_of(c.card)].play(ctx, seat, c)

@@ -1,0 +1,141 @@
+"""Politics deck: Bishop, Constitution (VP), Deserter, Diplomat, Intrigue,
+Saboteur, Spy, Warlord, Wedding."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from shared.games.catan import board, knights, robber
+from shared.games.catan import commands as cmd
+from shared.games.catan import events as ev
+from shared.games.catan.building import touches_own_road
+from shared.games.catan.cards import total
+from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.longest_road import refresh
+from shared.games.catan.state import State, knight_at
+from shared.games.catan.victory import public_points
+
+P = cmd.PlayProgress
+
+
+def others(state: State, seat: int) -> list[int]:
+    return [o for o in range(state.seats) if o != seat]
+
+
+def open_road(state: State, path: int) -> bool:
+    """A road is open when one of its ends holds no other road, building or knight of its owner."""
+    owner = state.roads[path]
+    for end in board.PATH_ENDS[path]:
+        k = knight_at(state, end)
+        if state.owner[end] == owner or (k is not None and k.owner == owner):
+            continue
+        if not any(state.roads[p] == owner for p in board.SPOT_PATHS[end] if p != path):
+            return True
+    return False
+
+
+def saboteur_targets(state: State, seat: int) -> list[int]:
+    mine = public_points(state, seat)
+    return [
+        o
+        for o in others(state, seat)
+        if public_points(state, o) >= mine and total(state.players[o].hand) >= 2
+    ]
+
+
+def richer(state: State, seat: int) -> list[int]:
+    mine = public_points(state, seat)
+    return [o for o in others(state, seat) if public_points(state, o) > mine]
+
+
+def intrigue_spots(state: State, seat: int) -> list[int]:
+    return [k.spot for k in state.knights if k.owner != seat and touches_own_road(state, seat, k.spot)]
+
+
+def options(state: State, seat: int) -> list[P]:
+    held = set(state.players[seat].cards)
+    out: list[P] = []
+    if "bishop" in held and robber.robber_active(state):
+        out += [P(card="bishop", a=h) for h in range(19) if h != state.robber]
+    if "deserter" in held:
+        out += [P(card="deserter", a=o) for o in others(state, seat) if knights.own(state, o)]
+    if "diplomat" in held:
+        out += [
+            P(card="diplomat", a=p)
+            for p in range(board.N_PATHS)
+            if state.roads[p] >= 0 and open_road(state, p)
+        ]
+    if "intrigue" in held:
+        out += [P(card="intrigue", a=s) for s in intrigue_spots(state, seat)]
+    if "saboteur" in held and saboteur_targets(state, seat):
+        out.append(P(card="saboteur"))
+    if "spy" in held:
+        out += [P(card="spy", a=o) for o in others(state, seat) if state.players[o].cards]
+    if "warlord" in held and any(not k.active for k in knights.own(state, seat)):
+        out.append(P(card="warlord"))
+    if "wedding" in held and richer(state, seat):
+        out.append(P(card="wedding"))
+    return out
+
+
+def play(ctx: Ctx, seat: int, c: P) -> None:
+    s = ctx.state
+    match c.card:
+        case "bishop":
+            ctx.emit(ev.RobberMoved(hex=c.a))
+            for victim in robber.adjacent_opponents(ctx.state, seat, c.a):
+                robber.steal(ctx, seat, victim)
+        case "deserter":
+            theirs = knights.own(s, c.a)
+            if len(theirs) == 1:
+                desert(ctx, seat, theirs[0].spot)
+            else:
+                open_task(ctx, "deserter", (c.a,), owner=seat)
+        case "diplomat":
+            mine = s.roads[c.a] == seat
+            ctx.emit(ev.RoadRemoved(path=c.a))
+            if mine:
+                open_task(ctx, "diplomat", (seat,), owner=seat, data=(c.a,))
+            refresh(ctx)
+        case "intrigue":
+            k = knight_at(s, c.a)
+            ctx.emit(ev.KnightRemoved(spot=c.a))
+            knights.displaced(ctx, k)
+            refresh(ctx)
+        case "saboteur":
+            targets = tuple(saboteur_targets(s, seat))
+            open_task(ctx, "discard", targets, amounts=tuple(total(s.players[o].hand) // 2 for o in targets))
+        case "spy":
+            ctx.emit(
+                ev.HandShown(seat=seat, target=c.a, cards=s.players[c.a].hand, names=s.players[c.a].cards)
+            )
+            open_task(ctx, "spy", (seat,), owner=seat, data=(c.a,))
+        case "warlord":
+            for k in knights.own(s, seat):
+                if not k.active:
+                    ctx.emit(ev.KnightSet(knight=replace(k, active=True, activated_turn=s.turn)))
+        case "wedding":
+            givers = tuple(o for o in richer(s, seat) if total(s.players[o].hand))
+            if givers:
+                amounts = tuple(min(2, total(s.players[o].hand)) for o in givers)
+                open_task(ctx, "gift", givers, owner=seat, amounts=amounts)
+
+
+def deserter_strength(state: State, seat: int, strength: int) -> int:
+    if state.options.deserter_replacement == "same_or_lower":
+        return next((n for n in range(strength, 0, -1) if knights.pieces_left(state, seat, n) > 0), 0)
+    if knights.pieces_left(state, seat, strength) > 0:
+        return strength
+    return 1 if knights.pieces_left(state, seat, 1) > 0 else 0
+
+
+def desert(ctx: Ctx, seat: int, spot: int) -> None:
+    """The chosen knight leaves; the card's player may place one of theirs with its status."""
+    k = knight_at(ctx.state, spot)
+    assert k is not None
+    ctx.emit(ev.KnightRemoved(spot=spot))
+    refresh(ctx)
+    strength = deserter_strength(ctx.state, seat, k.strength)
+    if strength and knights.recruit_spots(ctx.state, seat):
+        data = (strength, int(k.active), k.activated_turn)
+        open_task(ctx, "deserter_place", (seat,), owner=seat, data=data)

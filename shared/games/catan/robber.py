@@ -1,0 +1,81 @@
+"""Sevens: simultaneous discards, then the robber's move and theft."""
+
+from __future__ import annotations
+
+from shared.games.catan import board
+from shared.games.catan import events as ev
+from shared.games.catan.building import walls_of
+from shared.games.catan.cards import KINDS, Hand, one, total
+from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.state import State
+from shared.games.catan.victory import public_points
+
+
+def discard_limit(state: State, seat: int) -> int:
+    return 7 + (2 * walls_of(state, seat) if state.options.ck else 0)
+
+
+def open_discards(ctx: Ctx) -> None:
+    s = ctx.state
+    due = [(seat, total(s.players[seat].hand) // 2) for seat in range(s.seats)]
+    due = [(seat, n) for seat, n in due if total(s.players[seat].hand) > discard_limit(s, seat)]
+    if due:
+        open_task(ctx, "discard", tuple(d[0] for d in due), amounts=tuple(d[1] for d in due))
+
+
+def robber_active(state: State) -> bool:
+    return not state.options.ck or state.attacks > 0
+
+
+def open_robber(ctx: Ctx) -> None:
+    if robber_active(ctx.state):
+        open_task(ctx, "robber", (ctx.state.active,), owner=ctx.state.active)
+
+
+def adjacent_opponents(state: State, seat: int, hex_: int) -> list[int]:
+    return sorted({state.owner[c] for c in board.HEX_CORNERS[hex_] if state.owner[c] not in (-1, seat)})
+
+
+def target_hexes(state: State, seat: int, chase: bool = False) -> list[int]:
+    hexes = [h for h in range(19) if h != state.robber]
+    if chase and not state.options.chased_robber_may_go_to_desert:
+        hexes = [h for h in hexes if state.terrain[h] != board.DESERT]
+    if state.options.friendly_robber:
+        kind = [
+            h for h in hexes if all(public_points(state, o) > 2 for o in adjacent_opponents(state, seat, h))
+        ]
+        hexes = kind or hexes
+    return hexes
+
+
+def moves(state: State, seat: int, chase: bool = False) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for h in target_hexes(state, seat, chase):
+        victims = adjacent_opponents(state, seat, h)
+        out.extend((h, v) for v in victims) if victims else out.append((h, -1))
+    return out
+
+
+def random_card(ctx: Ctx, hand: Hand) -> int:
+    pick = ctx.rng.below(total(hand))
+    for k in KINDS:
+        if pick < hand[k]:
+            return k
+        pick -= hand[k]
+    raise AssertionError("unreachable")
+
+
+def steal(ctx: Ctx, thief: int, victim: int) -> None:
+    hand = ctx.state.players[victim].hand
+    if total(hand) == 0:
+        return
+    card = one(random_card(ctx, hand))
+    ctx.emit(
+        ev.CardsTaken(src=victim, dst=thief, cards=card), ev.CardsTakenShadow(src=victim, dst=thief, count=1)
+    )
+
+
+def move(ctx: Ctx, seat: int, hex_: int, victim: int) -> None:
+    ctx.emit(ev.RobberMoved(hex=hex_))
+    if victim >= 0:
+        steal(ctx, seat, victim)

@@ -1,0 +1,88 @@
+"""Opening: the board, the decks, and the snake-order set-up placements."""
+
+from __future__ import annotations
+
+from shared.games.catan import board
+from shared.games.catan import commands as cmd
+from shared.games.catan import events as ev
+from shared.games.catan.building import can_road, settlement_spots
+from shared.games.catan.cards import DEV_DECK, EMPTY, add, deck_cards, one
+from shared.games.catan.flow import Ctx
+from shared.games.catan.longest_road import refresh
+from shared.games.catan.options import Options
+from shared.games.catan.state import State
+from shared.kernel.rng import Rng
+
+
+def _layout(options: Options, rng: Rng) -> ev.BoardLaid:
+    if options.layout == "beginner" and options.ck:
+        t, n, h = board.CK_BEGINNER_TERRAIN, board.CK_BEGINNER_NUMBERS, board.CK_BEGINNER_HARBORS
+    elif options.layout == "beginner":
+        t, n, h = board.BEGINNER_TERRAIN, board.BEGINNER_NUMBERS, board.BEGINNER_HARBORS
+    else:
+        t, n, h = board.variable_layout(rng, options.numbers == "spiral")
+    return ev.BoardLaid(terrain=t, numbers=n, harbors=h)
+
+
+def create(options: Options, seats: int, rng: Rng) -> list[ev.CatanEvent]:
+    # Rolling for the start is modelled as a uniform draw of the starting seat.
+    first = rng.below(seats)
+    laid = _layout(options, rng)
+    if options.ck:
+        shuffled = ev.DecksShuffled(
+            dev=(), progress=tuple(tuple(rng.shuffled(deck_cards(t))) for t in range(3))
+        )
+    else:
+        shuffled = ev.DecksShuffled(dev=tuple(rng.shuffled(DEV_DECK)), progress=((), (), ()))
+    order = tuple((first + i) % seats for i in range(seats))
+    return [
+        ev.Started(seats=seats, options=options, first=first),
+        laid,
+        shuffled,
+        ev.PhaseSet(phase="setup", active=first, turn=0, setup_queue=order + order[::-1]),
+    ]
+
+
+def second_round(state: State) -> bool:
+    return len(state.setup_queue) <= state.seats
+
+
+def options(state: State, seat: int) -> list[cmd.CatanCommand]:
+    if state.setup_spot >= 0:
+        return [cmd.BuildRoad(path=p) for p in range(board.N_PATHS) if can_road(state, seat, p)]
+    spots = settlement_spots(state, seat, setup=True)
+    if second_round(state) and state.options.ck:
+        return [cmd.BuildCity(spot=s) for s in spots]
+    return [cmd.BuildSettlement(spot=s) for s in spots]
+
+
+def starting_cards(state: State, spot: int) -> tuple[int, ...]:
+    gained = EMPTY
+    for h in board.SPOT_HEXES[spot]:
+        kind = board.TERRAIN_RESOURCE[state.terrain[h]]
+        if kind >= 0 and state.bank[kind] > gained[kind]:
+            gained = add(gained, one(kind))
+    return gained
+
+
+def apply(ctx: Ctx, seat: int, command: cmd.CatanCommand) -> None:
+    s = ctx.state
+    if isinstance(command, cmd.BuildRoad):
+        ctx.emit(ev.RoadPlaced(seat=seat, path=command.path))
+        refresh(ctx)
+        rest = s.setup_queue[1:]
+        if rest:
+            ctx.emit(ev.PhaseSet(phase="setup", active=rest[0], turn=0, setup_queue=rest))
+        else:
+            ctx.emit(ev.PhaseSet(phase="roll", active=seat, turn=1))
+        return
+    assert isinstance(command, cmd.BuildSettlement | cmd.BuildCity)
+    level = 2 if isinstance(command, cmd.BuildCity) else 1
+    ctx.emit(ev.BuildingPlaced(seat=seat, spot=command.spot, level=level))
+    if second_round(s):
+        gained = starting_cards(ctx.state, command.spot)
+        if any(gained):
+            ctx.emit(ev.CardsGained(seat=seat, cards=gained))
+    ctx.emit(
+        ev.PhaseSet(phase="setup", active=seat, turn=0, setup_queue=s.setup_queue, setup_spot=command.spot)
+    )

@@ -1,0 +1,213 @@
+"""Pending decisions: what each awaited seat may answer, and how a closed task resolves."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import product
+from typing import Any
+
+from shared.games.catan import barbarians, knights, production, robber, trade
+from shared.games.catan import commands as cmd
+from shared.games.catan import events as ev
+from shared.games.catan.building import road_spots
+from shared.games.catan.cards import COMMODITIES, EMPTY, KINDS, Hand, covers, one, total
+from shared.games.catan.flow import Ctx, amount, close, submit
+from shared.games.catan.longest_road import refresh
+from shared.games.catan.progress import draws, politics
+from shared.games.catan.state import Answer, State, Task
+
+# Beyond this many ways to pick cards, legal lists a canonical subset (decide accepts all).
+PICK_CAP = 400
+
+
+def picks(hand: Hand, n: int) -> list[Hand]:
+    """Every way to choose ``n`` cards from ``hand`` (capped)."""
+    out: list[Hand] = []
+    ranges = [range(min(h, n) + 1) for h in hand]
+    for combo in product(*ranges):
+        if sum(combo) == n:
+            out.append(tuple(combo))
+            if len(out) >= PICK_CAP:
+                break
+    return out
+
+
+def _pick_source(state: State, task: Task, seat: int) -> Hand:
+    return state.players[task.data[0]].hand if task.kind == "master_merchant" else state.players[seat].hand
+
+
+def _choices(state: State, task: Task, seat: int) -> list[int]:
+    match task.kind:
+        case "trade_confirm":
+            return [-1, *task.data[16:]]
+        case "aqueduct":
+            return production.aqueduct_choices(state)
+        case "pillage":
+            return barbarians.pillageable(state, seat)
+        case "defender_draw":
+            return barbarians.deck_choices(state)
+        case "retreat":
+            return knights.retreat_options(state, seat, task.data)
+        case "deserter":
+            return [k.spot for k in knights.own(state, seat)]
+        case "deserter_place":
+            return [-1, *knights.recruit_spots(state, task.owner)]
+        case "diplomat":
+            return [-1, *(p for p in road_spots(state, seat) if p != task.data[0])]
+        case "harbor":
+            return [k for k in COMMODITIES if state.players[seat].hand[k]]
+    return []
+
+
+def options(state: State, seat: int) -> list[Any]:
+    task = state.task
+    assert task is not None
+    match task.kind:
+        case "discard" | "gift" | "master_merchant":
+            return [
+                cmd.SelectCards(cards=h) for h in picks(_pick_source(state, task, seat), amount(task, seat))
+            ]
+        case "robber":
+            return [cmd.MoveRobber(hex=h, victim=v) for h, v in robber.moves(state, seat)]
+        case "free_roads":
+            return [cmd.BuildRoad(path=p) for p in road_spots(state, seat)]
+        case "trade":
+            return trade.answer_options(state, seat)
+        case "progress_discard":
+            return [
+                cmd.DiscardProgress(cards=c) for c in draws.discard_options(state, seat, amount(task, seat))
+            ]
+        case "spy":
+            target = state.players[task.data[0]].cards
+            return [cmd.TakeCard(card=""), *(cmd.TakeCard(card=c) for c in sorted(set(target)))]
+    return [cmd.Choose(choice=c) for c in _choices(state, task, seat)]
+
+
+def valid(state: State, seat: int, c: Any) -> bool:
+    task = state.task
+    assert task is not None
+    if task.kind in ("discard", "gift", "master_merchant"):
+        return (
+            isinstance(c, cmd.SelectCards) and len(c.cards) == 8 and min(c.cards) >= 0
+            and total(c.cards) == amount(task, seat) and covers(_pick_source(state, task, seat), c.cards)
+        )  # fmt: skip
+    if task.kind == "progress_discard":
+        return isinstance(c, cmd.DiscardProgress) and draws.discard_valid(
+            state, seat, c.cards, amount(task, seat)
+        )
+    return c in options(state, seat)
+
+
+def handle(ctx: Ctx, seat: int, c: Any) -> None:
+    task = ctx.state.task
+    assert task is not None
+    if task.kind in DIRECT:
+        DIRECT[task.kind](ctx, seat, c)
+        return
+    answer = Answer(seat=seat)
+    if isinstance(c, cmd.SelectCards):
+        answer = Answer(seat=seat, cards=c.cards)
+    elif isinstance(c, cmd.Choose):
+        answer = Answer(seat=seat, choice=c.choice)
+    elif isinstance(c, cmd.DiscardProgress):
+        answer = Answer(seat=seat, names=c.cards)
+    elif isinstance(c, cmd.TakeCard):
+        answer = Answer(seat=seat, names=(c.card,) if c.card else ())
+    if submit(ctx, answer):
+        answers = close(ctx)
+        RESOLVE[task.kind](ctx, task, answers)
+
+
+def _robber(ctx: Ctx, seat: int, c: cmd.MoveRobber) -> None:
+    close(ctx)
+    robber.move(ctx, seat, c.hex, c.victim)
+
+
+def _free_road(ctx: Ctx, seat: int, c: cmd.BuildRoad) -> None:
+    task = ctx.state.task
+    assert task is not None
+    ctx.emit(ev.RoadPlaced(seat=seat, path=c.path))
+    refresh(ctx)
+    left = task.amounts[0] - 1
+    close(ctx)
+    if left and road_spots(ctx.state, seat):
+        ctx.emit(ev.TaskOpened(task=Task(kind="free_roads", seats=(seat,), owner=seat, amounts=(left,))))
+
+
+DIRECT: dict[str, Callable[[Ctx, int, Any], None]] = {"robber": _robber, "free_roads": _free_road}
+
+
+def _pay_all(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
+    for a in answers:
+        ctx.emit(ev.CardsPaid(seat=a.seat, cards=a.cards))
+
+
+def _give(ctx: Ctx, src: int, dst: int, cards: Hand) -> None:
+    if any(cards):
+        ctx.emit(
+            ev.CardsTaken(src=src, dst=dst, cards=cards),
+            ev.CardsTakenShadow(src=src, dst=dst, count=total(cards)),
+        )
+
+
+def _trade(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
+    trade.answers_closed(ctx, task.owner, task.data, tuple(a.seat for a in answers if a.choice == 1))
+
+
+def _confirm(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
+    if answers[0].choice >= 0:
+        trade.execute(ctx, task.owner, task.data, answers[0].choice)
+
+
+def _each(fn: Callable[[Ctx, Task, Answer], None]) -> Callable[[Ctx, Task, tuple[Answer, ...]], None]:
+    def run(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
+        for a in answers:
+            fn(ctx, task, a)
+
+    return run
+
+
+RESOLVE: dict[str, Callable[[Ctx, Task, tuple[Answer, ...]], None]] = {
+    "discard": _pay_all,
+    "trade": _trade,
+    "trade_confirm": _confirm,
+    "aqueduct": _each(lambda ctx, t, a: ctx.emit(ev.CardsGained(seat=a.seat, cards=one(a.choice)))),
+    "pillage": _each(lambda ctx, t, a: barbarians.pillage(ctx, a.seat, a.choice)),
+    "defender_draw": _each(lambda ctx, t, a: draws.draw(ctx, a.seat, a.choice)),
+    "progress_discard": _each(lambda ctx, t, a: draws.discard(ctx, a.seat, a.names)),
+    "retreat": _each(lambda ctx, t, a: knights.retreat(ctx, a.seat, t.data, a.choice)),
+    "deserter": _each(lambda ctx, t, a: politics.desert(ctx, t.owner, a.choice)),
+    "deserter_place": _each(lambda ctx, t, a: _deserter_place(ctx, t, a)),
+    "diplomat": _each(lambda ctx, t, a: _replace_road(ctx, a)),
+    "spy": _each(lambda ctx, t, a: _spy(ctx, t, a)),
+    "gift": _each(lambda ctx, t, a: _give(ctx, a.seat, t.owner, a.cards)),
+    "master_merchant": _each(lambda ctx, t, a: _give(ctx, t.data[0], a.seat, a.cards)),
+    "harbor": _each(lambda ctx, t, a: (_give(ctx, t.owner, a.seat, one(t.data[0])), _give(ctx, a.seat, t.owner, one(a.choice)))),
+}  # fmt: skip
+
+
+def _deserter_place(ctx: Ctx, task: Task, a: Answer) -> None:
+    if a.choice >= 0:
+        strength, active, activated = task.data
+        k = knights.Knight(
+            spot=a.choice, owner=task.owner, strength=strength, active=bool(active), activated_turn=activated
+        )
+        ctx.emit(ev.KnightSet(knight=k))
+        refresh(ctx)
+
+
+def _replace_road(ctx: Ctx, a: Answer) -> None:
+    if a.choice >= 0:
+        ctx.emit(ev.RoadPlaced(seat=a.seat, path=a.choice))
+        refresh(ctx)
+
+
+def _spy(ctx: Ctx, task: Task, a: Answer) -> None:
+    if a.names:
+        src = task.data[0]
+        ctx.emit(
+            ev.CardStolen(src=src, dst=a.seat, card=a.names[0]), ev.CardStolenShadow(src=src, dst=a.seat)
+        )
+
+
+_ = (EMPTY, KINDS)

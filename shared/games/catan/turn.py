@@ -1,0 +1,55 @@
+"""The turn: rolling (event die first), the resolution stages, ending the turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from shared.games.catan import barbarians, production, robber
+from shared.games.catan import events as ev
+from shared.games.catan.flow import NO_EFFECTS, Ctx
+from shared.games.catan.progress import draws
+from shared.games.catan.victory import check_win
+
+EVENT_FACES = ("ship", "ship", "ship", "trade", "politics", "science")
+
+STAGES: dict[str, Callable[[Ctx], None]] = {
+    "ship": barbarians.advance_ship,
+    "gate": draws.gate,
+    "limit": draws.open_limit_discards,
+    "production": production.produce,
+    "discard": robber.open_discards,
+    "robber": robber.open_robber,
+}
+
+
+def roll(ctx: Ctx, yellow: int | None = None, red: int | None = None) -> None:
+    s = ctx.state
+    yellow = ctx.rng.between(1, 6) if yellow is None else yellow
+    red = ctx.rng.between(1, 6) if red is None else red
+    face = ctx.rng.choice(EVENT_FACES) if s.options.ck else ""
+    ctx.emit(ev.DiceRolled(yellow=yellow, red=red, event=face))
+    ctx.emit(ev.PhaseSet(phase="main", active=s.active, turn=s.turn))
+    stages: tuple[str, ...] = ()
+    if face == "ship":
+        stages = ("ship", "limit")
+    elif face:
+        stages = ("gate", "limit")
+    stages += ("discard", "robber") if yellow + red == 7 else ("production",)
+    ctx.emit(ev.TodoSet(todo=stages))
+
+
+def advance(ctx: Ctx) -> None:
+    """Run the queued stages until one waits for a decision."""
+    while ctx.state.task is None and ctx.state.todo and ctx.state.phase != "over":
+        stage, rest = ctx.state.todo[0], ctx.state.todo[1:]
+        ctx.emit(ev.TodoSet(todo=rest))
+        STAGES[stage](ctx)
+
+
+def end_turn(ctx: Ctx) -> None:
+    s = ctx.state
+    if s.effects != NO_EFFECTS:
+        ctx.emit(ev.EffectsSet(effects=NO_EFFECTS))
+    ctx.emit(ev.PhaseSet(phase="roll", active=(s.active + 1) % s.seats, turn=s.turn + 1))
+    # A seat that reached the target on another's turn wins at the start of its own.
+    check_win(ctx)

@@ -1,0 +1,58 @@
+"""Victory points and the win check (only the active seat, only on its turn)."""
+
+from __future__ import annotations
+
+from shared.games.catan import board
+from shared.games.catan import events as ev
+from shared.games.catan.flow import Ctx
+from shared.games.catan.state import State
+from shared.kernel.contract import Result, Standing
+
+
+def public_points(state: State, seat: int) -> int:
+    p = state.players[seat]
+    pts = 0
+    for s in range(board.N_SPOTS):
+        if state.owner[s] == seat:
+            pts += state.level[s]
+    pts += 2 * sum(1 for spot in state.metropolis if spot >= 0 and state.owner[spot] == seat)
+    pts += 2 * (state.longest == seat) + 2 * (state.largest_army == seat)
+    pts += p.vp_cards + p.defender + (state.merchant_owner == seat)
+    return pts
+
+
+def points(state: State, seat: int) -> int:
+    """Including hidden base-game Victory Point cards."""
+    hidden = state.players[seat].cards.count("victory_point") if not state.options.ck else 0
+    return public_points(state, seat) + hidden
+
+
+def all_points(state: State) -> tuple[int, ...]:
+    return tuple(points(state, s) for s in range(state.seats))
+
+
+def check_win(ctx: Ctx) -> None:
+    s = ctx.state
+    if s.phase in ("roll", "main") and points(s, s.active) >= s.options.target:
+        ctx.emit(ev.GameWon(seat=s.active, points=all_points(s)))
+
+
+def result(state: State) -> Result | None:
+    if state.phase != "over":
+        return None
+    pts = all_points(state)
+
+    def key(seat: int) -> tuple[int, int]:
+        return (seat == state.winner, pts[seat])
+
+    ranked = sorted(range(state.seats), key=key, reverse=True)
+    standings = tuple(
+        Standing(
+            seat=s,
+            place=1 + sum(key(o) > key(s) for o in range(state.seats)),
+            score=pts[s],
+            tiebreak=(int(s == state.winner),),
+        )
+        for s in ranked
+    )
+    return Result(standings=standings, reason="victory_points")
