@@ -28,20 +28,13 @@ def evolve(state: TournamentState | None, event: TournamentEventUnion) -> Tourna
         raise ValueError(f"{type(event).__name__} before tournament.created")
     match event:
         case Registered():
-            new = Player(
-                player_id=event.player_id, name=event.name, kind=event.kind, bot=event.bot, seed=event.seed
-            )
-            return replace(state, players=(*state.players, new))
+            return replace(state, players=(*state.players, _player(event)))
         case Withdrew(player_id=pid):
             players = tuple(replace(p, withdrawn=True) if p.player_id == pid else p for p in state.players)
             return replace(state, players=players)
-        case Started():
+        case Started(players=entrants, rounds=planned, schedule=schedule):
             return replace(
-                state,
-                status="running",
-                entrants=event.players,
-                planned_rounds=event.rounds,
-                schedule=event.schedule,
+                state, status="running", entrants=entrants, planned_rounds=planned, schedule=schedule
             )
         case RoundPaired():
             tables = tuple(Table(table=s.table, players=s.players) for s in event.tables)
@@ -63,6 +56,10 @@ def evolve(state: TournamentState | None, event: TournamentEventUnion) -> Tourna
         case Finished(ranking=ranking):
             return replace(state, status="finished", ranking=ranking)
     raise AssertionError(f"unhandled event {event!r}")
+
+
+def _player(event: Registered) -> Player:
+    return Player(player_id=event.player_id, name=event.name, kind=event.kind, bot=event.bot, seed=event.seed)
 
 
 def _update_table(

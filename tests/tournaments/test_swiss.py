@@ -9,8 +9,16 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from shared.kernel.rng import Rng
-from shared.tournaments.pairing import swiss
-from shared.tournaments.pairing.common import History, Pairing, history, order_seats, repeats, table_sizes
+from shared.tournaments.pairing import common, swiss
+from shared.tournaments.pairing.common import (
+    History,
+    Pairing,
+    group_tables,
+    history,
+    order_seats,
+    repeats,
+    table_sizes,
+)
 
 
 def _partition_free(players: list[str], sizes: list[int], hist: History) -> bool:
@@ -155,3 +163,44 @@ def test_seat_order_spreads_over_a_long_swiss() -> None:
                 past.append(pairing)
             for counts in history(past).seats.values():
                 assert max(counts[:seats]) - min(counts[:seats]) <= 2
+
+
+def test_large_fields_pair_without_repeats() -> None:
+    players = [f"p{i:03d}" for i in range(64)]
+    points = dict.fromkeys(players, 0)
+    scores, past = Rng(bytes(32), 77), []
+    for r in range(6):
+        pairing = swiss.pair(players, points, history(past), 4, 4, Rng(bytes(32), r))
+        _check_round(players, pairing, history(past), 4, 4)
+        for table in pairing.tables:
+            for p in table:
+                points[p] += scores.below(4)
+        past.append(pairing)
+    assert set(history(past).met.values()) == {1}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(min_value=2, max_value=4),
+    st.integers(min_value=2, max_value=8),
+    st.binary(min_size=32, max_size=32),
+)
+def test_repair_fallback_is_a_valid_split_no_worse_than_greedy(seats: int, tables: int, seed: bytes) -> None:
+    players = [f"p{i:02d}" for i in range(seats * tables)]
+    rng = Rng(seed, 0)
+    past = [Pairing(tables=tuple(tuple(t) for t in _chunks(rng.shuffled(players), seats))) for _ in range(3)]
+    hist = history(past)
+    sizes = [seats] * tables
+    repaired = group_tables(players, sizes, hist, budget=0)  # no search: straight to repair
+    assert sorted(p for t in repaired for p in t) == players
+    assert sorted(map(len, repaired)) == sizes
+    greedy = common._greedy(players, sizes, hist)
+    assert sum(repeats(t, hist) for t in repaired) <= sum(repeats(t, hist) for t in greedy)
+    for i, table in enumerate(repaired):  # a local optimum: no single swap helps
+        for other in repaired[i + 1 :]:
+            for a, b in itertools.product(range(len(table)), range(len(other))):
+                assert common._swap_gain(table, other, a, b, hist) <= 0
+
+
+def _chunks(items: list[str], size: int) -> list[list[str]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
