@@ -38,8 +38,8 @@ def _elimination_field(state: TournamentState) -> tuple[list[str], bool]:
     results = [t.placings for t in last.tables if t.placings is not None]
     seeds = {p.player_id: p.seed for p in state.players}
     through = elimination.qualified(results, last.byes, state.settings.qualifiers, seeds)
-    final = len(last.tables) == 1 and not last.byes
-    return [p for p in through if p in active], final
+    played = Pairing(tables=tuple(t.players for t in last.tables), byes=last.byes)
+    return [p for p in through if p in active], elimination.is_final(played)
 
 
 def has_next_round(state: TournamentState) -> bool:

@@ -78,11 +78,6 @@ def find_table(state: TournamentState, game_id: str) -> tuple[Round, Table] | No
     return None
 
 
-def finished_tables(state: TournamentState) -> list[tuple[int, Table]]:
-    """(round, table) of every table with a result, in round and table order."""
-    return [(r.number, t) for r in state.rounds for t in r.tables if t.placings is not None]
-
-
 def results_in_order(state: TournamentState) -> list[tuple[Placing, ...]]:
     """Every recorded result in the order it was recorded."""
     by_game = {t.game_id: t.placings for r in state.rounds for t in r.tables if t.placings is not None}
