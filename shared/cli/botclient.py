@@ -1,0 +1,98 @@
+"""Bots that play through the public HTTP API, exactly as a person's client would.
+
+Each bot sees only its seat's view (with the legal commands the projector
+lists for it) and picks one at random, so a demo or a load test exercises
+every service and never touches server-side state.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+
+@dataclass
+class Table:
+    table_id: str
+    game: str
+    tokens: list[str]
+
+
+@dataclass
+class Stats:
+    accepted: int = 0
+    rejected: dict[str, int] = field(default_factory=dict)
+    latencies: list[float] = field(default_factory=list)  # seconds, accepted commands
+
+
+async def open_table(
+    client: httpx.AsyncClient, game: str, seats: int, options: dict[str, Any] | None = None
+) -> Table:
+    r = await client.post("/v1/tables", json={"game": game, "seats": seats, "options": options or {}})
+    r.raise_for_status()
+    body = r.json()
+    return Table(body["table_id"], game, [t["token"] for t in body["tokens"]])
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+async def view(client: httpx.AsyncClient, table: Table, seat: int | None) -> dict[str, Any]:
+    headers = auth(table.tokens[seat]) if seat is not None else {}
+    r = await client.get(f"/v1/tables/{table.table_id}/view", headers=headers)
+    r.raise_for_status()
+    return r.json()
+
+
+async def play(
+    client: httpx.AsyncClient,
+    table: Table,
+    rng: random.Random,
+    stats: Stats | None = None,
+    max_moves: int = 20_000,
+    pace_s: float = 0.0,
+) -> dict[str, Any]:
+    """Play random legal moves for every seat until the game is over."""
+    stats = stats or Stats()
+    for _ in range(max_moves):
+        doc = await view(client, table, None)
+        if doc["over"]:
+            return doc
+        seat = rng.choice(doc["actors"])
+        mine = await view(client, table, seat)
+        if not mine["legal"] or mine["version"] != doc["version"]:
+            await asyncio.sleep(0.01)  # the projection is catching up
+            continue
+        await submit(client, table, seat, rng.choice(mine["legal"]), mine["version"], stats)
+        if pace_s:
+            await asyncio.sleep(pace_s)
+    raise RuntimeError(f"{table.table_id}: not over after {max_moves} moves")
+
+
+async def submit(
+    client: httpx.AsyncClient, table: Table, seat: int, command: Any, version: int | None, stats: Stats
+) -> httpx.Response:
+    started = time.perf_counter()
+    key = uuid.uuid4().hex
+    for _ in range(5):
+        r = await client.post(
+            f"/v1/tables/{table.table_id}/commands",
+            json={"command": command, "expected_version": version},
+            headers={**auth(table.tokens[seat]), "idempotency-key": key},
+        )
+        if r.status_code not in (503, 504):  # busy or outcome unknown: retry, same key
+            break
+    if r.status_code == 200:
+        stats.accepted += 1
+        stats.latencies.append(time.perf_counter() - started)
+    else:
+        code = r.json().get("code", str(r.status_code))
+        stats.rejected[code] = stats.rejected.get(code, 0) + 1
+    return r
