@@ -1,0 +1,48 @@
+# Ziggurat: `make run` starts everything and shows bots playing; `make test` runs the suite.
+# Both create the virtual environment and install what they need on first use.
+
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+PYTEST_WORKERS ?= 2
+
+.PHONY: install run test test-slow lint format bench bench-engines openapi clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/ziggurat run
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
+
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m slow
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+format: $(STAMP)
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+bench: $(STAMP)
+	$(BIN)/python -m bench.pipeline
+
+bench-engines: $(STAMP)
+	$(BIN)/python -m bench.engines
+
+openapi: $(STAMP)
+	$(BIN)/python -c "import json; from services.gateway.openapi import spec; print(json.dumps(spec(), indent=2))" > docs/openapi.json
+
+clean:
+	rm -rf var .pytest_cache .ruff_cache
