@@ -32,6 +32,7 @@ from shared.games.tigris_cards.rules.kingdoms import kingdom, leader_of_colour
 from shared.games.tigris_cards.rules.playing import vp_recipient
 from shared.games.tigris_cards.rules.scoring import colour_points
 from shared.games.tigris_cards.state import State, Token
+from shared.games.tigris_common.colours import Colour
 from shared.kernel.rng import Rng
 
 
@@ -90,7 +91,7 @@ def _leader_value(state: State, seat: int, command: PlaceLeader) -> float:
     span = kingdom(state.table, command.spot.column)
     rival = leader_of_colour(state.table, span, command.leader)
     if rival is not None and rival[1].seat != seat:
-        return 0.3 if count(state.players[seat].hand, rival[1].leader.colour.RED) >= 3 else -0.6
+        return 0.3 if count(state.players[seat].hand, Colour.RED) >= 3 else -0.6
     size = sum(len(state.table.columns[c]) for c in range(span[0], span[1] + 1))
     return (0.8 if here is None else 0.2) + size / 100
 
