@@ -1,0 +1,39 @@
+"""Fixtures shared by the whole suite.
+
+Integration tests run against a real Valkey server that the suite starts
+itself (one per test worker), never a stand-in.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from shared.infra.redis_client import connect
+from shared.infra.valkey_server import ValkeyServer, free_port
+
+# The fixture game is importable by every process the tests start.
+os.environ.setdefault("ZIGGURAT_EXTRA_GAMES", "tests.fixtures.highcard")
+
+
+@pytest.fixture(scope="session")
+def valkey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValkeyServer]:
+    server = ValkeyServer(tmp_path_factory.mktemp("valkey"), port=free_port()).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def redis(valkey: ValkeyServer) -> AsyncIterator[object]:
+    client = connect(valkey.url)
+    await client.flushall()
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
+def fresh_dir(tmp_path: Path) -> Path:
+    return tmp_path
