@@ -138,14 +138,21 @@ def load_pack(directory: Path) -> Pack:
     dice = _load_dice(directory)
     provinces = tuple(_entries("provinces.yaml", _read(directory, "provinces.yaml"), Province))
     kingdoms = {k.id: k for k in _entries("kingdoms.yaml", _read(directory, "kingdoms.yaml"), Kingdom)}
-    strategy = {c.id: c for c in _entries("strategy_cards.yaml", _read(directory, "strategy_cards.yaml"), StrategyCard)}
-    kcards = {c.id: c for c in _entries("kingdom_cards.yaml", _read(directory, "kingdom_cards.yaml"), KingdomCard)}
+    strategy = {
+        c.id: c
+        for c in _entries("strategy_cards.yaml", _read(directory, "strategy_cards.yaml"), StrategyCard)
+    }
+    kcards = {
+        c.id: c for c in _entries("kingdom_cards.yaml", _read(directory, "kingdom_cards.yaml"), KingdomCard)
+    }
     adv_raw = _read(directory, "adventures.yaml")
     if not isinstance(adv_raw, dict):
         raise PackError("adventures.yaml", "-", "-", "expected keys 'cards' and 'tokens'")
     adventures = {a.id: a for a in _entries("adventures.yaml", adv_raw.get("cards"), AdventureCard)}
     kinds = _entries("adventures.yaml", adv_raw.get("tokens"), TokenKind)
-    objectives = {o.id: o for o in _entries("objectives.yaml", _read(directory, "objectives.yaml"), Objective)}
+    objectives = {
+        o.id: o for o in _entries("objectives.yaml", _read(directory, "objectives.yaml"), Objective)
+    }
     art_raw = _read(directory, "artifacts.yaml")
     if not isinstance(art_raw, dict):
         raise PackError("artifacts.yaml", "-", "-", "expected keys 'artifacts' and 'bonus_card'")

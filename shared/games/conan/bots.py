@@ -1,0 +1,58 @@
+"""Bots: ``random`` picks any legal command; ``heuristic`` prefers progress.
+
+Both read only ``legal`` (which depends on the seat's own hand and public
+facts), so they never use what their seat may not see.
+"""
+
+from __future__ import annotations
+
+from shared.games.conan import commands as c
+from shared.games.conan.legal import legal
+from shared.games.conan.state import State
+from shared.kernel.rng import Rng
+
+
+def random_bot(state: State, seat: int, rng: Rng) -> c.AnyCommand:
+    return rng.choice(legal(state, seat))
+
+
+#: Higher first: fight, expand and bid well rather than pass.
+_PRIORITY: dict[type, int] = {
+    c.ForcedMarch: 9,
+    c.Attack: 8,
+    c.StartIntrigue: 8,
+    c.CollectGold: 6,
+    c.MoveArmy: 5,
+    c.RaiseTroops: 5,
+    c.BuildEmissary: 4,
+    c.MoveEmissary: 3,
+    c.Sorcery: 3,
+    c.UseCard: 4,
+    c.BuildCities: 2,
+}
+
+
+def _score(cmd: c.AnyCommand) -> int:
+    match cmd:
+        case c.CommitCard(card=card):
+            return 1 if card else 0
+        case c.MoveArmy(units=n):
+            return 5 + n
+        case c.BuildCities(provinces=p):
+            return len(p)
+        case c.Buy(item="unit"):
+            return 3
+        case c.Buy():
+            return 2
+        case c.ChooseToken(keep=k):
+            return 1 if k == "keep" else 0
+        case c.ResolveRaids(sacrifice_in=p):
+            return len(p)
+        case _:
+            return _PRIORITY.get(type(cmd), 0)
+
+
+def heuristic_bot(state: State, seat: int, rng: Rng) -> c.AnyCommand:
+    options = legal(state, seat)
+    best = max(_score(x) for x in options)
+    return rng.choice([x for x in options if _score(x) == best])

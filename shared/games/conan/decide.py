@@ -1,0 +1,197 @@
+"""decide: check a command against ``legal``, dispatch on (phase, command),
+then run the automatic steps until someone must decide again."""
+
+from __future__ import annotations
+
+import msgspec
+
+from shared.games.conan import commands as c
+from shared.games.conan.events import AnyEvent
+from shared.games.conan.legal import actors, legal
+from shared.games.conan.rules import adventure, agechange, bidding, intrigue, military, outcomes, turn
+from shared.games.conan.rules import contest as ct
+from shared.games.conan.rules.board import Tx, pack_of
+from shared.games.conan.rules.cards import play_table_card, refresh_table_card
+from shared.games.conan.state import (
+    AdventureEnd,
+    AfterContest,
+    AgeChange,
+    Bidding,
+    ConanCourt,
+    Contest,
+    Coronation,
+    Court,
+    GameOver,
+    Intrigue,
+    Military,
+    State,
+    TokenChoice,
+    Turn,
+)
+from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, RuleViolation, require
+from shared.kernel.rng import Rng
+
+_enc = msgspec.msgpack.Encoder()
+
+
+def decide(state: State, seat: int, command: c.AnyCommand, rng: Rng) -> list[AnyEvent]:
+    require(not isinstance(state.phase, GameOver), GAME_OVER, "The game is over.")
+    require(seat in actors(state), NOT_YOUR_TURN, "Nobody is waiting for you to act now.", seat=seat)
+    wanted = _enc.encode(command)
+    if not any(_enc.encode(x) == wanted for x in legal(state, seat)):
+        raise RuleViolation(
+            ILLEGAL_MOVE,
+            f"{type(command).__name__} is not allowed now (phase {type(state.phase).__name__}).",
+            phase=type(state.phase).__name__,
+        )
+    tx = Tx(state, rng)
+    _dispatch(tx, seat, command)
+    settle(tx)
+    return tx.events
+
+
+def _dispatch(tx: Tx, seat: int, cmd: c.AnyCommand) -> None:  # noqa: C901 - one arm per pair
+    phase = tx.state.phase
+    match phase, cmd:
+        case Bidding(), c.PlaceBid():
+            bidding.place_bid(tx, phase, seat, cmd.token, cmd.card)
+        case Bidding(), c.SwapBidCard():
+            bidding.swap_card(tx, phase, seat, cmd.card)
+        case TokenChoice(), c.ChooseToken():
+            adventure.choose_token(tx, seat, cmd.keep)
+        case Coronation(), c.Crown():
+            adventure.crown(tx, seat, cmd.category)
+        case Turn(), c.MoveConan():
+            adventure.move_conan(tx, seat, cmd.to)
+        case Turn(), c.PlayTableCard():
+            play_table_card(tx, seat, pack_of(tx.state).kingdom_cards[cmd.card])
+        case Turn(), c.RefreshTableCard():
+            refresh_table_card(tx, seat, pack_of(tx.state).kingdom_cards[cmd.card])
+        case Turn(), c.TakeDie():
+            turn.take_die(tx, phase, cmd.action)
+        case Military(), _:
+            _military(tx, phase, cmd)
+        case Intrigue(), _:
+            _intrigue(tx, phase, cmd)
+        case ConanCourt(), c.ConanAct():
+            turn.conan_act(tx, seat, cmd.to, cmd.raider)
+        case Court(), c.CourtDraw():
+            turn.court_draw(tx, seat, cmd.option)
+        case Court(), c.PlayEvent():
+            turn.play_event(tx, seat, cmd.card)
+        case Contest(), _:
+            _contest(tx, phase, seat, cmd)
+        case AfterContest(), _:
+            _after(tx, phase, cmd)
+        case AgeChange(), _:
+            _age_change(tx, phase, seat, cmd)
+
+
+def _military(tx: Tx, phase: Military, cmd: c.AnyCommand) -> None:
+    match cmd:
+        case c.RaiseTroops():
+            military.raise_troops(tx, phase.seat, cmd.provinces)
+        case c.MoveArmy():
+            military.move_army(tx, phase, cmd.frm, cmd.to, cmd.units)
+        case c.Attack():
+            military.attack(tx, phase, cmd.province)
+        case c.EndAction():
+            tx.emit(_pop())
+
+
+def _intrigue(tx: Tx, phase: Intrigue, cmd: c.AnyCommand) -> None:
+    match cmd:
+        case c.MoveEmissary():
+            intrigue.move_emissary(tx, phase, cmd.frm, cmd.to)
+        case c.StartIntrigue():
+            intrigue.start_intrigue(tx, phase, cmd.province)
+        case c.CollectGold():
+            intrigue.collect_gold(tx, phase, cmd.province)
+        case c.BuildEmissary():
+            intrigue.build_emissary(tx, phase, cmd.province)
+        case c.EndAction():
+            tx.emit(_pop())
+
+
+def _contest(tx: Tx, phase: Contest, seat: int, cmd: c.AnyCommand) -> None:
+    match cmd:
+        case c.CommitCard():
+            ct.commit(tx, phase, seat, cmd.card)
+        case c.UseCard():
+            ct.use_card(tx, phase, seat, pack_of(tx.state).kingdom_cards[cmd.card])
+        case c.Sorcery():
+            ct.sorcery(tx, phase, seat)
+        case c.Proceed():
+            ct.proceed(tx, phase)
+
+
+def _after(tx: Tx, phase: AfterContest, cmd: c.AnyCommand) -> None:
+    match cmd:
+        case c.ForcedMarch():
+            outcomes.forced_march(tx, phase)
+        case c.UseCard():
+            from shared.games.conan import events as ev
+
+            tx.emit(ev.CardsDiscarded(seat=phase.seat, deck="kingdom", cards=(cmd.card,)))
+            outcomes.mark_free(tx, phase)
+        case c.Withdraw():
+            outcomes.withdraw(tx, phase, cmd.to)
+        case c.Proceed():
+            tx.emit(_pop())
+
+
+def _age_change(tx: Tx, phase: AgeChange, seat: int, cmd: c.AnyCommand) -> None:
+    match cmd:
+        case c.ResolveRaids():
+            agechange.resolve_raids(tx, phase, seat, cmd.sacrifice_in)
+        case c.BuildCities():
+            agechange.build_cities(tx, phase, seat, cmd.provinces)
+        case c.Buy():
+            agechange.buy(tx, seat, cmd.item, cmd.province)
+        case c.EndAction():
+            agechange.end_purchases(tx, phase)
+        case c.ChooseCategory():
+            agechange.choose_category(tx, phase, seat, cmd.category)
+
+
+def _pop():
+    from shared.games.conan.events import PhasePopped
+
+    return PhasePopped()
+
+
+def settle(tx: Tx) -> None:
+    """Run automatic steps until a seat must decide (or the game is over)."""
+    for _ in range(10_000):
+        if not _auto_step(tx):
+            return
+    raise AssertionError("automatic steps did not settle")
+
+
+def _auto_step(tx: Tx) -> bool:  # noqa: C901
+    from shared.games.conan.events import PhasePopped, PhaseReplaced
+
+    state = tx.state
+    phase = state.phase
+    match phase:
+        case Bidding(step="resolve"):
+            bidding.resolve(tx, phase)
+        case AdventureEnd():
+            adventure.adventure_end(tx, phase)
+        case Turn(step="conan") if phase.seat != state.conan_player:
+            from msgspec.structs import replace
+
+            tx.emit(PhaseReplaced(phase=replace(phase, step="cards")))
+        case Turn(step="die"):
+            turn.end_turn(tx, phase)
+        case Military(fought=True) | Intrigue(fought=True):
+            tx.emit(PhasePopped())
+        case Contest(step="resolve"):
+            outcomes.resolve(tx, phase)
+        case AgeChange() if not agechange.needs_input(state, phase):
+            if phase.step == 5:
+                return False
+            agechange.auto(tx, phase)
+        case _:
+            return False
+    return True

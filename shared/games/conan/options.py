@@ -1,0 +1,65 @@
+"""Every [D]/[U] point of conan.md 3.1 as a named option with its default."""
+
+from __future__ import annotations
+
+from shared.kernel.messages import Record
+
+
+class Options(Record, frozen=True, forbid_unknown_fields=True):
+    #: Content pack by name (the bundled Ziggurat pack, or a registered one).
+    pack: str = "ziggurat"
+    #: 3.1 #1/#2: fate-die faces; empty = the pack's layout (no plain Court face).
+    fate_faces: tuple[str, ...] = ()
+    #: 3.1 #3: a redeploy moves one step to an adjacent province.
+    redeploy_adjacent_only: bool = True
+    #: 3.1 #3: one army may make both movements of a Military action.
+    one_army_two_moves: bool = True
+    #: 3.1 #4: forced march after an attack launched from two provinces (FFG forum: no).
+    forced_march_after_split_attack: bool = False
+    #: 3.1 #5: the siege Crom token goes to the attacker when the marker falls.
+    crom_when_marker_falls: bool = True
+    #: 3.1 #7: a sideways Conan move (equal distance) discards the token.
+    sideways_move_discards: bool = True
+    #: 3.1 #8: raiders may be placed in home provinces.
+    raiders_in_home: bool = True
+    #: 3.1 #8: raiders may be placed in out-of-play zones.
+    raiders_out_of_play: bool = False
+    #: 3.1 #9: gold from collecting with an emissary = province value + this.
+    collect_gold_extra: int = 0
+    #: 3.1 #10: bid value of a bid made without a strategy card.
+    empty_hand_bid_value: int = 0
+    #: 3.1 #12: met objectives are replaced from the deck.
+    replace_objectives: bool = True
+    #: 3.1 #13: a coronation tie counts as success.
+    coronation_tie_succeeds: bool = False
+    #: 3.1 #14: final EP per fort and per city (unknown; do not invent values).
+    ep_per_fort: int = 0
+    ep_per_city: int = 0
+    #: 3.1 #15: the flat age-change income is also paid at final scoring.
+    final_flat_income: bool = True
+    #: 3.1 #17: strategy cards per participant per contest.
+    strategy_cards_per_contest: int = 1
+    #: 3.1 #18: hand limit per card kind (0 = none).
+    hand_limit: int = 0
+    #: 3.1 #19: purchased emissaries may go to any friendly province (else home only).
+    emissary_purchase_anywhere: bool = True
+    #: 3.1 #20: the Conan bonus card is given at age change in 2-3 player games too.
+    bonus_card_small_games: bool = True
+    #: 3.1 #21: Conan may enter out-of-play zones (destinations there are legal).
+    conan_enters_out_of_play: bool = True
+    #: 3.1 #22: EP may go below zero.
+    negative_ep: bool = True
+    #: 3.1 #24: an adjacent province holding your emissary adds an intrigue die.
+    intrigue_counts_emissaries: bool = True
+    #: 2.2: enforce the recommended kingdoms for 2 and 3 players.
+    recommended_kingdoms: bool = True
+    #: 2.4: after taking a die the player may perform nothing.
+    may_decline_action: bool = True
+    #: 2.11: a fresh fate pool is rolled at the start of each age.
+    reroll_pool_at_age_start: bool = True
+    #: 2.6.1: Conan leaving the destination discards the token.
+    leaving_destination_discards: bool = True
+    #: 1.4: the most dice in one contest roll.
+    max_dice: int = 6
+    #: 2.8.2: one unit per lost siege or battle contest.
+    units_lost_per_contest: int = 1

@@ -1,0 +1,104 @@
+"""Bidding for Conan (2.6.4): sealed, simultaneous bids of a bidding token
+plus a strategy card, revealed together when the last one is in."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from shared.games.conan import events as ev
+from shared.games.conan.rules.board import Tx, active_seats, clockwise, home, pack_of
+from shared.games.conan.rules.cards import draw
+from shared.games.conan.state import Bidding, RevealedBid, State, Turn
+
+
+def start_bidding(tx: Tx) -> None:
+    bidders = tuple(active_seats(tx.state))
+    for seat in bidders:
+        draw(tx, seat, "strategy", 1)
+    tx.emit(ev.PhasePushed(phase=Bidding(bidders=bidders)))
+
+
+def awaited(state: State, phase: Bidding) -> list[int]:
+    return [s for s in phase.bidders if state.seats[s].sealed_bid is None]
+
+
+def bid_options(state: State, seat: int) -> list[tuple[int, str | None]]:
+    s = state.seats[seat]
+    cards: list[str | None] = list(sorted(set(s.strategy_hand))) or [None]
+    return [(t, c) for t in sorted(set(s.bid_available)) for c in cards]
+
+
+def place_bid(tx: Tx, phase: Bidding, seat: int, token: int, card: str | None) -> None:
+    tx.emit(ev.BidSealed(seat=seat, token=token, card=card), ev.BidPlaced(seat=seat))
+    if not awaited(tx.state, phase):
+        _reveal(tx, phase)
+
+
+def _value(state: State, token: int, card: str | None) -> int:
+    if card is None:
+        return token + state.options.empty_hand_bid_value
+    return token + pack_of(state).strategy[card].bid_value
+
+
+def _reveal(tx: Tx, phase: Bidding) -> None:
+    state = tx.state
+    bids = []
+    for seat in phase.bidders:
+        bid = state.seats[seat].sealed_bid
+        assert bid is not None
+        bids.append(
+            RevealedBid(seat=seat, token=bid.token, card=bid.card, value=_value(state, bid.token, bid.card))
+        )
+    tx.emit(ev.BidsRevealed(bids=tuple(bids)))
+    header = tx.pack.header
+    for b in bids:
+        s = tx.state.seats[b.seat]
+        if b.card is not None:
+            tx.emit(ev.CardsDiscarded(seat=b.seat, deck="strategy", cards=(b.card,)))
+        if b.token == header.reset_token:
+            available, spent = tuple(sorted(header.bidding_tokens)), ()
+        elif b.token == header.keep_token:
+            continue
+        else:
+            available = tuple(t for t in s.bid_available if t != b.token)
+            spent = tuple(sorted((*s.bid_spent, b.token)))
+        tx.emit(ev.BidTokensSet(seat=b.seat, available=available, spent=spent))
+    holder = next((b.seat for b in bids if tx.state.seats[b.seat].bonus), None)
+    swap = holder is not None and tx.state.seats[holder].strategy_hand
+    step = "swap" if swap else "resolve"
+    tx.emit(ev.PhaseReplaced(phase=replace(phase, step=step, revealed=tuple(bids))))
+
+
+def swap_card(tx: Tx, phase: Bidding, seat: int, card: str | None) -> None:
+    """The bonus card: replace the revealed strategy card by another; both go."""
+    revealed = phase.revealed
+    if card is not None:
+        tx.emit(ev.CardsDiscarded(seat=seat, deck="strategy", cards=(card,)))
+        revealed = tuple(
+            replace(b, card=card, value=_value(tx.state, b.token, card)) if b.seat == seat else b
+            for b in revealed
+        )
+        tx.emit(ev.BidsRevealed(bids=revealed))
+    tx.emit(ev.PhaseReplaced(phase=replace(phase, step="resolve", revealed=revealed)))
+
+
+def winner(state: State, phase: Bidding) -> int:
+    pack = pack_of(state)
+    start = next((p.seat for p in reversed(state.phases) if isinstance(p, Turn)), state.first_player)
+    order = clockwise(state, start)
+
+    def key(b: RevealedBid) -> tuple[int, int, int, int]:
+        s = state.seats[b.seat]
+        tokens = len(s.tokens) + (1 if s.pending_token >= 0 else 0)
+        closeness = pack.dist(home(state, b.seat), state.conan_at)
+        return (-b.value, tokens, closeness, order.index(b.seat))
+
+    return min(phase.revealed, key=key).seat
+
+
+def resolve(tx: Tx, phase: Bidding) -> None:
+    seat = winner(tx.state, phase)
+    tx.emit(ev.ConanPlayerSet(seat=seat), ev.PhasePopped())
+    if not tx.state.phases:
+        # The opening winner plays first and holds the first player token.
+        tx.emit(ev.FirstPlayerSet(seat=seat), ev.PhasePushed(phase=Turn(seat=seat)))

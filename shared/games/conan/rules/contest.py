@@ -1,0 +1,235 @@
+"""Contests: one roll-off between an attacker and a defender (conan.md 2.7).
+
+Sequence: attacker commits a strategy card, then a player defender; both are
+revealed; attacker's before-roll window, roll, after-roll window (sorcery);
+defender's before-roll window, roll, after-roll window; then successes are
+compared. ``outcomes.py`` applies what the result means for each kind.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from shared.games.conan import events as ev
+from shared.games.conan.content import KingdomCard
+from shared.games.conan.rules.board import (
+    NEUTRAL,
+    Tx,
+    friendly,
+    has_artifact_op,
+    pack_of,
+    prov,
+)
+from shared.games.conan.rules.cards import apply_to_side
+from shared.games.conan.state import Contest, Side, State
+
+MILITARY = ("campaign", "siege", "battle")
+BASE_VALUE = {"HIT": 1, "ATTACKER_HIT": 0, "HIT_CONAN": 1, "SHIELD": 0, "AXE": 0, "BLANK": 0}
+
+
+def contest_type(kind: str) -> str:
+    return "military" if kind in MILITARY else "intrigue"
+
+
+def start(tx: Tx, kind: str, attacker: int, defender: int, province: str, pos: int, split: bool) -> None:
+    state = tx.state
+    terrain = pack_of(state).province(province).track[pos]
+    a, d = Side(seat=attacker), Side(seat=defender)
+    if state.conan_at == province:
+        if attacker == state.conan_player:
+            a = replace(a, conan=True)
+        elif defender != NEUTRAL and defender == state.conan_player:
+            d = replace(d, conan=True)
+        elif defender == NEUTRAL:
+            d = replace(d, conan=True)
+    if kind not in MILITARY:
+        a = replace(
+            a, extra_dice=a.extra_dice + has_artifact_op(state, attacker, "add_dice", contest="intrigue")
+        )
+        if defender != NEUTRAL:
+            d = replace(
+                d, extra_dice=d.extra_dice + has_artifact_op(state, defender, "add_dice", contest="intrigue")
+            )
+    phase = Contest(
+        kind=kind,
+        province=province,
+        terrain=terrain,
+        step="attacker_card",
+        attacker=a,
+        defender=d,
+        split=split,
+    )
+    tx.emit(ev.PhasePushed(phase=phase))
+
+
+def playable_strategy(state: State, contest: Contest, seat: int) -> list[str]:
+    pack = pack_of(state)
+    region = pack.province(contest.province).region
+    four = len(state.seats) >= 4
+    out = []
+    for cid in sorted(set(state.seats[seat].strategy_hand)):
+        card = pack.strategy[cid]
+        if contest.kind in MILITARY:
+            fits = contest.terrain in card.military_terrains
+        else:
+            fits = region in (card.regions_full if four else card.regions_small)
+        if fits:
+            out.append(cid)
+    return out
+
+
+def commit(tx: Tx, contest: Contest, seat: int, card: str | None) -> None:
+    tx.emit(
+        ev.ContestCardCommitted(seat=seat, card=card),
+        ev.ContestCardDeclared(seat=seat, playing=card is not None),
+    )
+    if contest.step == "attacker_card" and contest.defender.seat != NEUTRAL:
+        tx.emit(ev.PhaseReplaced(phase=replace(contest, step="defender_card")))
+        return
+    _reveal(tx, contest)
+
+
+def _reveal(tx: Tx, contest: Contest) -> None:
+    sides = [contest.attacker] + ([contest.defender] if contest.defender.seat != NEUTRAL else [])
+    cards = tuple(tx.state.seats[s.seat].sealed_card or "" for s in sides)
+    tx.emit(ev.ContestCardsRevealed(seats=tuple(s.seat for s in sides), cards=cards))
+    new = []
+    for side, card in zip(sides, cards, strict=True):
+        if card:
+            tx.emit(ev.CardsDiscarded(seat=side.seat, deck="strategy", cards=(card,)))
+            faces = tuple((f, 1, 0) for f in tx.pack.strategy[card].success_faces)
+            side = replace(side, card=card, faces=side.faces + faces)
+        new.append(side)
+    defender = new[1] if len(new) > 1 else contest.defender
+    tx.emit(
+        ev.PhaseReplaced(phase=replace(contest, attacker=new[0], defender=defender, step="before_attacker"))
+    )
+
+
+def window_of(contest: Contest) -> str:
+    return {
+        "before_attacker": "contest.before_attacker_roll",
+        "before_defender": "contest.before_defender_roll",
+        "after_attacker": "contest.after_attacker_roll",
+        "after_defender": "contest.after_defender_roll",
+    }.get(contest.step, "")
+
+
+def acting_side(contest: Contest) -> Side:
+    defender_steps = ("defender_card", "before_defender", "after_defender")
+    return contest.defender if contest.step in defender_steps else contest.attacker
+
+
+def use_card(tx: Tx, contest: Contest, seat: int, card: KingdomCard) -> None:
+    if card.type == "table":
+        tx.emit(ev.TableCardTurned(seat=seat, card=card.id, exhausted=True))
+    else:
+        tx.emit(ev.CardsDiscarded(seat=seat, deck="kingdom", cards=(card.id,)))
+    attacking = seat == contest.attacker.seat
+    side = apply_to_side(contest.attacker if attacking else contest.defender, card)
+    if side.free_rerolls:
+        side = _roll(tx, replace(side, free_rerolls=0), contest, attacking, reroll=True)
+    contest = replace(contest, attacker=side) if attacking else replace(contest, defender=side)
+    tx.emit(ev.PhaseReplaced(phase=contest))
+
+
+def base_dice(state: State, contest: Contest, attacking: bool) -> int:
+    p = prov(state, contest.province)
+    value = pack_of(state).province(contest.province).value
+    a, d = contest.attacker.seat, contest.defender.seat
+    match contest.kind, attacking:
+        case (("campaign" | "siege" | "battle"), True):
+            return p.units[a]
+        case "campaign", False:
+            return value
+        case "siege", False:
+            return max(p.units[d], value)
+        case "battle", False:
+            return p.units[d]
+        case _, True:
+            return intrigue_dice(state, a, contest.province)
+        case "alliance", False:
+            return value
+    return value + 1  # breaking an alliance
+
+
+def intrigue_dice(state: State, seat: int, province: str) -> int:
+    count = 1
+    for n in pack_of(state).neighbours(province):
+        own_emissary = state.options.intrigue_counts_emissaries and prov(state, n).emissaries[seat] > 0
+        if friendly(state, seat, n) or own_emissary:
+            count += 1
+    return count
+
+
+def _roll(tx: Tx, side: Side, contest: Contest, attacking: bool, reroll: bool = False) -> Side:
+    n = base_dice(tx.state, contest, attacking) + side.extra_dice + (1 if side.conan else 0)
+    n = max(0, min(tx.state.options.max_dice, n))
+    faces = tuple(tx.rng.choice(tx.pack.dice.contest_faces) for _ in range(n))
+    tx.emit(ev.ContestRolled(seat=side.seat, faces=faces, reroll=reroll))
+    return replace(side, dice=faces)
+
+
+def proceed(tx: Tx, contest: Contest) -> None:
+    """Close the acting side's window and move the roll-off along."""
+    player_defender = contest.defender.seat != NEUTRAL
+    match contest.step:
+        case "before_attacker":
+            a = _roll(tx, contest.attacker, contest, True)
+            tx.emit(ev.PhaseReplaced(phase=replace(contest, attacker=a, step="after_attacker")))
+        case "after_attacker" if player_defender:
+            tx.emit(ev.PhaseReplaced(phase=replace(contest, step="before_defender")))
+        case "after_attacker" | "before_defender":
+            d = _roll(tx, contest.defender, contest, False)
+            step = "after_defender" if player_defender else "resolve"
+            tx.emit(ev.PhaseReplaced(phase=replace(contest, defender=d, step=step)))
+        case "after_defender":
+            tx.emit(ev.PhaseReplaced(phase=replace(contest, step="resolve")))
+
+
+def sorcery(tx: Tx, contest: Contest, seat: int) -> None:
+    tx.emit(ev.ResourcesChanged(seat=seat, reason="sorcery_reroll", sorcery=-1))
+    attacking = seat == contest.attacker.seat
+    side = contest.attacker if attacking else contest.defender
+    side = replace(_roll(tx, side, contest, attacking, reroll=True), rerolled=True)
+    contest = replace(contest, attacker=side) if attacking else replace(contest, defender=side)
+    tx.emit(ev.PhaseReplaced(phase=contest))
+
+
+def successes(side: Side, attacking: bool, neutral_axes: bool) -> int:
+    total = 0
+    for face in sorted(set(side.dice)):
+        base = BASE_VALUE[face]
+        if face == "ATTACKER_HIT" and attacking:
+            base = 1
+        elif face == "HIT_CONAN" and side.conan:
+            base = 2
+        elif face == "AXE" and neutral_axes:
+            base = 1
+        mods = sorted((m for m in side.faces if m[0] == face), key=lambda m: -m[1])
+        caps = [m[2] or 99 for m in mods]
+        for _ in range(side.dice.count(face)):
+            best = base
+            for i, m in enumerate(mods):
+                if caps[i] > 0 and m[1] > best:
+                    best = m[1]
+                    caps[i] -= 1
+                    break
+            total += best
+        # an unlimited mod applies to every die: handled as caps of 99 above
+    return total
+
+
+def attacker_wins(state: State, contest: Contest) -> tuple[bool, int, int]:
+    neutral = contest.defender.seat == NEUTRAL
+    axes = neutral and prov(state, contest.province).raiders > 0
+    a = successes(contest.attacker, True, False)
+    d = successes(contest.defender, False, axes)
+    won = a > d
+    if a == d and a > 0 and contest.kind in MILITARY:
+        sword_a = has_artifact_op(state, contest.attacker.seat, "win_ties", contest="military") > 0
+        sword_d = (
+            not neutral and has_artifact_op(state, contest.defender.seat, "win_ties", contest="military") > 0
+        )
+        won = sword_a and not sword_d
+    return won, a, d

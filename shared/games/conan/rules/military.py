@@ -1,0 +1,116 @@
+"""The Military action (2.5): raise troops, or up to two army movements then
+one contest (campaign, siege or battle) with its forced marches."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from shared.games.conan import events as ev
+from shared.games.conan.rules import contest as ct
+from shared.games.conan.rules.board import (
+    NEUTRAL,
+    Tx,
+    friendly,
+    friendly_provinces,
+    home_owner,
+    in_play,
+    pack_of,
+    prov,
+    reserve,
+    room,
+)
+from shared.games.conan.state import Military, State
+
+
+def raise_options(state: State, phase: Military) -> list[tuple[str, ...]]:
+    if phase.moved or phase.fought:
+        return []
+    spots = [p for p in friendly_provinces(state, phase.seat) if room(state, phase.seat, p) > 0]
+    left = reserve(state, phase.seat)
+    out: list[tuple[str, ...]] = [(p,) for p in spots] if left >= 1 else []
+    if left >= 2:
+        out += [(a, b) for i, a in enumerate(spots) for b in spots[i + 1 :]]
+    return out
+
+
+def raise_troops(tx: Tx, seat: int, provinces: tuple[str, ...]) -> None:
+    for p in provinces:
+        tx.emit(ev.UnitsChanged(seat=seat, province=p, delta=1))
+    tx.emit(ev.PhasePopped())  # raising troops ends the turn
+
+
+def army_moves(state: State, phase: Military) -> list[tuple[str, str, int]]:
+    if phase.moves_left <= 0 or phase.fought:
+        return []
+    seat = phase.seat
+    out = []
+    first_dest = phase.moved[0][1] if phase.moved else None
+    for p in pack_of(state).provinces:
+        have = prov(state, p.id).units[seat]
+        if have == 0:
+            continue
+        if first_dest == p.id and not state.options.one_army_two_moves:
+            continue  # the army that moved first may not move again
+        for to in p.adjacent:
+            if not _may_enter(state, seat, to):
+                continue
+            most = min(have, pack_of(state).header.stack_limit, room(state, seat, to))
+            out += [(p.id, to, n) for n in range(1, most + 1)]
+    return out
+
+
+def _may_enter(state: State, seat: int, pid: str) -> bool:
+    if not in_play(state, pid):
+        return False  # armies never enter out-of-play zones
+    owner_home = home_owner(state, pid)
+    return owner_home in (NEUTRAL, seat)
+
+
+def move_army(tx: Tx, phase: Military, frm: str, to: str, units: int) -> None:
+    seat = phase.seat
+    tx.emit(
+        ev.UnitsChanged(seat=seat, province=frm, delta=-units),
+        ev.UnitsChanged(seat=seat, province=to, delta=units),
+    )
+    p = prov(tx.state, frm)
+    if p.units[seat] == 0 and p.campaign_owner == seat:
+        tx.emit(ev.CampaignSet(province=frm, owner=NEUTRAL, pos=0))
+    moved = (*phase.moved, (frm, to))
+    tx.emit(ev.PhaseReplaced(phase=replace(phase, moves_left=phase.moves_left - 1, moved=moved)))
+
+
+def targets(state: State, phase: Military) -> list[str]:
+    if phase.fought:
+        return []
+    seat = phase.seat
+    moved_into = {to for _, to in phase.moved}
+    out = []
+    for p in pack_of(state).provinces:
+        here = prov(state, p.id)
+        if here.units[seat] == 0 or friendly(state, seat, p.id) or not in_play(state, p.id):
+            continue
+        if home_owner(state, p.id) != NEUTRAL:
+            continue
+        ongoing = here.campaign_owner == seat or here.owner not in (NEUTRAL, seat)
+        if p.id in moved_into or ongoing:
+            out.append(p.id)
+    return out
+
+
+def attack(tx: Tx, phase: Military, pid: str) -> None:
+    seat = phase.seat
+    here = prov(tx.state, pid)
+    split = len({frm for frm, to in phase.moved if to == pid}) >= 2
+    tx.emit(ev.PhaseReplaced(phase=replace(phase, fought=True)))
+    if here.owner not in (NEUTRAL, seat):
+        ct.start(tx, "siege", seat, here.owner, pid, 0, split)
+        return
+    others = [i for i, n in enumerate(here.units) if n and i != seat]
+    if others:
+        defender = here.campaign_owner if here.campaign_owner in others else others[0]
+        pos = here.campaign_pos if here.campaign_owner == defender else 0
+        ct.start(tx, "battle", seat, defender, pid, pos, split)
+        return
+    if here.campaign_owner != seat:
+        tx.emit(ev.CampaignSet(province=pid, owner=seat, pos=0))
+    ct.start(tx, "campaign", seat, NEUTRAL, pid, prov(tx.state, pid).campaign_pos, split)

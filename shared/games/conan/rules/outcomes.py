@@ -1,0 +1,186 @@
+"""What a contest result does: campaign, siege, battle (2.8), alliance and
+breaking one (2.9), then forced marches and withdrawals."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from shared.games.conan import events as ev
+from shared.games.conan.rules import contest as ct
+from shared.games.conan.rules.board import NEUTRAL, Tx, has_artifact_op, prov, room, supply_left
+from shared.games.conan.state import AfterContest, Contest
+
+
+def resolve(tx: Tx, contest: Contest) -> None:
+    won, a, d = ct.attacker_wins(tx.state, contest)
+    tx.emit(
+        ev.ContestResolved(
+            province=contest.province,
+            kind=contest.kind,
+            attacker_successes=a,
+            defender_successes=d,
+            attacker_won=won,
+        ),
+        ev.PhasePopped(),
+    )
+    if contest.defender.seat == NEUTRAL and prov(tx.state, contest.province).raiders > 0:
+        tx.emit(ev.RaidersChanged(province=contest.province, delta=-1))
+    seat = contest.attacker.seat
+    match contest.kind:
+        case "campaign":
+            _campaign(tx, contest, won)
+        case "siege":
+            _siege(tx, contest, won)
+        case "battle":
+            _battle(tx, contest, won)
+        case "alliance":
+            _alliance(tx, seat, contest.province, won)
+        case "break":
+            _break(tx, contest, won)
+
+
+def _crom(tx: Tx, seat: int) -> None:
+    if supply_left(tx.state, "crom") > 0:
+        tx.emit(ev.ResourcesChanged(seat=seat, reason="crom", crom=1))
+
+
+def _lose_unit(tx: Tx, seat: int, province: str) -> int:
+    """Remove one unit; returns how many remain."""
+    n = min(tx.state.options.units_lost_per_contest, prov(tx.state, province).units[seat])
+    if n:
+        tx.emit(ev.UnitsChanged(seat=seat, province=province, delta=-n))
+    return prov(tx.state, province).units[seat]
+
+
+def _after(tx: Tx, contest: Contest, won: bool) -> None:
+    seat = contest.attacker.seat
+    if prov(tx.state, contest.province).units[seat] == 0:
+        return
+    phase = AfterContest(
+        seat=seat, province=contest.province, kind=contest.kind, won=won, split=contest.split
+    )
+    tx.emit(ev.PhasePushed(phase=phase))
+
+
+def _campaign(tx: Tx, contest: Contest, won: bool) -> None:
+    seat, pid = contest.attacker.seat, contest.province
+    p = prov(tx.state, pid)
+    if not won:
+        if _lose_unit(tx, seat, pid) == 0:
+            tx.emit(ev.CampaignSet(province=pid, owner=NEUTRAL, pos=0))
+        return
+    info = tx.pack.province(pid)
+    if p.campaign_pos + 1 < len(info.track):
+        tx.emit(ev.CampaignSet(province=pid, owner=seat, pos=p.campaign_pos + 1))
+        _after(tx, contest, True)
+        return
+    # Subjugated: one unit becomes the fort; the province value is the reward.
+    tx.emit(
+        ev.UnitsChanged(seat=seat, province=pid, delta=-1),
+        ev.MarkerSet(province=pid, owner=seat, marker="fort"),
+        ev.CampaignSet(province=pid, owner=NEUTRAL, pos=0),
+        ev.ResourcesChanged(seat=seat, reason="subjugation", ep=info.value),
+    )
+
+
+def _siege(tx: Tx, contest: Contest, won: bool) -> None:
+    seat, defender, pid = contest.attacker.seat, contest.defender.seat, contest.province
+    if not won:
+        if _lose_unit(tx, seat, pid) == 0:
+            _crom(tx, defender)
+            return
+        _after(tx, contest, False)
+        return
+    if prov(tx.state, pid).units[defender] > 0:
+        _lose_unit(tx, defender, pid)
+    else:
+        tx.emit(ev.MarkerSet(province=pid, owner=NEUTRAL, marker=""))
+        if tx.state.options.crom_when_marker_falls:
+            _crom(tx, seat)
+        tx.emit(ev.CampaignSet(province=pid, owner=seat, pos=0))
+    _after(tx, contest, True)
+
+
+def _battle(tx: Tx, contest: Contest, won: bool) -> None:
+    seat, defender, pid = contest.attacker.seat, contest.defender.seat, contest.province
+    if not won:
+        if _lose_unit(tx, seat, pid) == 0:
+            _crom(tx, defender)
+            return
+        _after(tx, contest, False)
+        return
+    if _lose_unit(tx, defender, pid) == 0:
+        _crom(tx, seat)
+        tx.emit(ev.CampaignSet(province=pid, owner=seat, pos=0))
+    _after(tx, contest, True)
+
+
+def _alliance(tx: Tx, seat: int, pid: str, won: bool) -> None:
+    if not won:
+        return
+    gold = tx.pack.province(pid).value + has_artifact_op(tx.state, seat, "gold_bonus", trigger="alliance")
+    tx.emit(
+        ev.EmissariesChanged(seat=seat, province=pid, delta=-1),
+        ev.MarkerSet(province=pid, owner=seat, marker="tower"),
+        ev.ResourcesChanged(seat=seat, reason="alliance", gold=gold),
+    )
+
+
+def _break(tx: Tx, contest: Contest, won: bool) -> None:
+    pid = contest.province
+    if won:
+        tx.emit(ev.MarkerSet(province=pid, owner=NEUTRAL, marker=""))
+    else:
+        tx.emit(ev.EmissariesChanged(seat=contest.attacker.seat, province=pid, delta=-1))
+
+
+def can_march(tx_state, phase: AfterContest) -> bool:
+    if not phase.won or (phase.split and not tx_state.options.forced_march_after_split_attack):
+        return False
+    units = prov(tx_state, phase.province).units[phase.seat]
+    return units >= (1 if phase.march_free else 2)
+
+
+def forced_march(tx: Tx, phase: AfterContest) -> None:
+    seat, pid = phase.seat, phase.province
+    tx.emit(ev.PhasePopped())
+    if not phase.march_free:
+        tx.emit(ev.UnitsChanged(seat=seat, province=pid, delta=-1))
+    p = prov(tx.state, pid)
+    split = phase.split
+    if p.owner not in (NEUTRAL, seat):
+        ct.start(tx, "siege", seat, p.owner, pid, 0, split)
+        return
+    others = [i for i, n in enumerate(p.units) if n and i != seat]
+    if others:
+        ct.start(tx, "battle", seat, others[0], pid, _battle_pos(tx, pid), split)
+        return
+    ct.start(tx, "campaign", seat, NEUTRAL, pid, p.campaign_pos, split)
+
+
+def _battle_pos(tx: Tx, pid: str) -> int:
+    p = prov(tx.state, pid)
+    return p.campaign_pos if p.campaign_owner != NEUTRAL else 0
+
+
+def withdraw(tx: Tx, phase: AfterContest, to: str) -> None:
+    seat, pid = phase.seat, phase.province
+    moving = prov(tx.state, pid).units[seat]
+    fits = min(moving, room(tx.state, seat, to))
+    tx.emit(ev.UnitsChanged(seat=seat, province=pid, delta=-moving))
+    if fits:
+        tx.emit(ev.UnitsChanged(seat=seat, province=to, delta=fits))
+    p = prov(tx.state, pid)
+    if p.campaign_owner == seat:
+        tx.emit(ev.CampaignSet(province=pid, owner=NEUTRAL, pos=0))
+    if p.owner not in (NEUTRAL, seat):
+        _crom(tx, p.owner)  # the defender of a siege takes Crom when the attacker withdraws
+    else:
+        others = [i for i, n in enumerate(p.units) if n and i != seat]
+        if others and phase.kind == "battle":
+            _crom(tx, others[0])
+    tx.emit(ev.PhasePopped())
+
+
+def mark_free(tx: Tx, phase: AfterContest) -> None:
+    tx.emit(ev.PhaseReplaced(phase=replace(phase, march_free=True)))

@@ -1,0 +1,160 @@
+"""Income, objectives, artifacts by secret category, and final scoring."""
+
+from __future__ import annotations
+
+from shared.games.conan import events as ev
+from shared.games.conan.content import CATEGORIES, Objective
+from shared.games.conan.rules.adventure import category_total
+from shared.games.conan.rules.board import (
+    NEUTRAL,
+    Tx,
+    active_seats,
+    clockwise,
+    emissaries_on_map,
+    in_play,
+    pack_of,
+    units_on_map,
+)
+from shared.games.conan.state import Standing, State
+
+
+def ep_loss(state: State, seat: int, amount: int) -> int:
+    """EP actually lost: all of it, or down to zero when negatives are off."""
+    return amount if state.options.negative_ep else min(amount, max(0, state.seats[seat].ep))
+
+
+def markers(state: State, seat: int, kind: str | None = None) -> list[str]:
+    pack = pack_of(state)
+    return [
+        p.id
+        for i, p in enumerate(pack.provinces)
+        if state.provinces[i].owner == seat
+        and in_play(state, p.id)
+        and kind in (None, state.provinces[i].marker)
+    ]
+
+
+def income(tx: Tx, seat: int, flat: bool) -> None:
+    rates = tx.pack.header.age_change_income
+    gold = (rates["flat"] if flat else 0) + rates["per_tower"] * len(markers(tx.state, seat, "tower"))
+    gold += rates["per_city"] * len(markers(tx.state, seat, "city"))
+    if gold:
+        tx.emit(ev.ResourcesChanged(seat=seat, reason="income", gold=gold))
+
+
+def meets(state: State, seat: int, objective: Objective) -> bool:
+    c = objective.condition
+    s = state.seats[seat]
+    pack = pack_of(state)
+    value = {
+        "forts_at_least": lambda: len(markers(state, seat, "fort")),
+        "towers_at_least": lambda: len(markers(state, seat, "tower")),
+        "cities_at_least": lambda: len(markers(state, seat, "city")),
+        "gold_at_least": lambda: s.gold,
+        "crom_at_least": lambda: s.crom,
+        "provinces_at_least": lambda: len(markers(state, seat)),
+        "units_at_least": lambda: units_on_map(state, seat),
+        "emissaries_at_least": lambda: emissaries_on_map(state, seat),
+        "provinces_in_region_at_least": lambda: sum(
+            pack.province(p).region == c.region for p in markers(state, seat)
+        ),
+        "adventure_tokens_at_least": lambda: len(s.tokens),
+        "sorcery_at_least": lambda: s.sorcery,
+    }[c.type]()
+    return value >= c.n
+
+
+def objectives(tx: Tx) -> None:
+    for oid in tx.state.objectives:
+        obj = tx.pack.objectives[oid]
+        winners = tuple(s for s in active_seats(tx.state) if meets(tx.state, s, obj))
+        if not winners:
+            continue
+        for s in winners:
+            tx.emit(ev.ResourcesChanged(seat=s, reason="objective", ep=obj.ep))
+        tx.emit(ev.ObjectiveMet(objective=oid, seats=winners))
+        if tx.state.options.replace_objectives and tx.state.objective_deck:
+            tx.emit(ev.ObjectiveDrawn(objective=tx.state.objective_deck[0]))
+
+
+def assign_artifacts(tx: Tx) -> None:
+    """Step 5: reveal the secret choices; the sole leader of a category takes
+    its artifact, the fewest EP takes the bonus card."""
+    state = tx.state
+    totals: dict[str, dict[int, int]] = {c: {} for c in CATEGORIES}
+    for seat in active_seats(state):
+        category = state.seats[seat].sealed_category
+        values = category_total(state, seat, category)
+        tx.emit(ev.TokensRevealed(seat=seat, category=category, values=values))
+        totals[category][seat] = sum(values)
+    held: dict[int, list[str]] = {s: [] for s in range(len(state.seats))}
+    for art in tx.pack.artifacts.values():
+        lead = _sole_leader(totals[art.category])
+        if lead is not None:
+            held[lead].append(art.id)
+    bonus = _bonus_holder(tx.state)
+    for seat in range(len(state.seats)):
+        tx.emit(ev.ArtifactsSet(seat=seat, artifacts=tuple(sorted(held[seat])), bonus=seat == bonus))
+
+
+def _sole_leader(totals: dict[int, int]) -> int | None:
+    if not totals:
+        return None
+    best = max(totals.values())
+    leaders = [s for s, v in totals.items() if v == best]
+    return leaders[0] if len(leaders) == 1 and best > 0 else None
+
+
+def _bonus_holder(state: State) -> int | None:
+    if len(state.seats) < 4 and not state.options.bonus_card_small_games:
+        return None
+    seats = clockwise(state, state.first_player)  # further ties: clockwise order [U]
+    return min(seats, key=lambda s: (state.seats[s].ep, len(state.seats[s].tokens), seats.index(s)))
+
+
+def _award(tx: Tx, values: dict[int, int], sole: int, tied: int, reason: str, only: int = NEUTRAL) -> None:
+    if not values:
+        return
+    best = max(values.values())
+    leaders = [s for s, v in values.items() if v == best]
+    if best <= 0:
+        return
+    for s in leaders:
+        if only == NEUTRAL or s == only:
+            tx.emit(ev.ResourcesChanged(seat=s, reason=reason, ep=sole if len(leaders) == 1 else tied))
+
+
+def final(tx: Tx) -> None:
+    state = tx.state
+    alive = active_seats(state)
+    for s in alive:
+        forts, cities = len(markers(state, s, "fort")), len(markers(state, s, "city"))
+        ep = forts * state.options.ep_per_fort + cities * state.options.ep_per_city
+        if ep:
+            tx.emit(ev.ResourcesChanged(seat=s, reason="final_markers", ep=ep))
+        income(tx, s, flat=tx.state.options.final_flat_income)
+    objectives(tx)
+    _award(tx, {s: tx.state.seats[s].gold for s in alive}, 3, 1, "richest")
+    _award(tx, {s: tx.state.seats[s].crom for s in alive}, 3, 1, "crom")
+    for category in CATEGORIES:
+        values = {s: sum(category_total(tx.state, s, category)) for s in alive}
+        _award(tx, values, 5, 2, f"majority_{category}", only=tx.state.crowned)
+    tx.emit(ev.GameEnded(standings=standings(tx.state), reason="age_three_complete"))
+
+
+def standings(state: State) -> tuple[Standing, ...]:
+    alive = active_seats(state)
+
+    def key(s: int) -> tuple[int, int]:
+        return (state.seats[s].ep, len(state.seats[s].tokens))
+
+    out = []
+    for s in sorted(range(len(state.seats)), key=lambda s: (s not in alive, [-k for k in key(s)], s)):
+        if s in alive:
+            place = 1 + sum(key(o) > key(s) for o in alive)
+        else:
+            place = len(alive) + 1  # killed by Conan: out of the scoring
+        out.append(
+            Standing(seat=s, place=place, score=state.seats[s].ep, tiebreak=(len(state.seats[s].tokens),))
+        )
+    return tuple(out)

@@ -1,0 +1,75 @@
+"""Setup (2.1): kingdoms, objectives, hands, Conan and the adventure deck,
+artifacts, the fate pool, then the opening bid for Conan."""
+
+from __future__ import annotations
+
+from shared.games.conan import events as ev
+from shared.games.conan.loader import get_pack
+from shared.games.conan.options import Options
+from shared.games.conan.rules.adventure import reveal_next
+from shared.games.conan.rules.bidding import start_bidding
+from shared.games.conan.rules.board import Tx
+from shared.games.conan.rules.cards import draw
+from shared.games.conan.rules.turn import roll_pool
+from shared.kernel.rng import Rng
+
+
+def kingdoms_for(options: Options, seats: int) -> tuple[str, ...]:
+    setups = get_pack(options.pack).header.setups
+    if options.recommended_kingdoms:
+        return setups[seats]
+    return setups[max(setups)][:seats]
+
+
+def create(options: Options, seats: int, rng: Rng) -> list[ev.AnyEvent]:
+    pack = get_pack(options.pack)
+    kingdoms = kingdoms_for(options, seats)
+    zones = tuple(sorted({*pack.header.always_in_play, *(pack.kingdoms[k].zone for k in kingdoms)}))
+    tx = Tx(None, rng)
+    tx.emit(ev.Started(seats=seats, options=options, kingdoms=kingdoms, zones=zones))
+    _kingdoms(tx, kingdoms)
+    tx.emit(ev.DeckShuffled(deck="objectives", order=tuple(rng.shuffled(sorted(pack.objectives)))))
+    for _ in range(seats):
+        tx.emit(ev.ObjectiveDrawn(objective=tx.state.objective_deck[0]))
+    tx.emit(ev.DeckShuffled(deck="strategy", order=tuple(rng.shuffled(sorted(pack.strategy_deck())))))
+    for seat in range(seats):
+        draw(tx, seat, "kingdom", pack.header.starting_hand["kingdom"])
+        draw(tx, seat, "strategy", pack.header.starting_hand["strategy"])
+    tx.emit(ev.DeckShuffled(deck="adventure", order=tuple(rng.shuffled(sorted(pack.adventures)))))
+    tx.emit(ev.TokensShuffled(order=tuple(rng.shuffled(range(len(pack.tokens))))))
+    tx.emit(ev.AgeStarted(age=1))
+    reveal_next(tx)
+    _artifacts(tx, seats)
+    roll_pool(tx)
+    start_bidding(tx)
+    return tx.events
+
+
+def _kingdoms(tx: Tx, kingdoms: tuple[str, ...]) -> None:
+    pack = tx.pack
+    tokens = tuple(sorted(pack.header.bidding_tokens))
+    for seat, kid in enumerate(kingdoms):
+        k = pack.kingdoms[kid]
+        order = tuple(tx.rng.shuffled(sorted(pack.kingdom_deck(kid))))
+        tx.emit(
+            ev.DeckShuffled(deck="kingdom", order=order, seat=seat),
+            ev.ResourcesChanged(seat=seat, reason="setup", gold=k.start_gold, sorcery=k.start_sorcery),
+            ev.UnitsChanged(seat=seat, province=k.home, delta=k.start_units),
+            ev.EmissariesChanged(seat=seat, province=k.home, delta=k.start_emissaries),
+            ev.BidTokensSet(seat=seat, available=tokens, spent=()),
+        )
+
+
+def _artifacts(tx: Tx, seats: int) -> None:
+    # The bonus card joins the deal only at four players (2.2); with two, one
+    # artifact stays out for Age I.
+    cards = sorted(tx.pack.artifacts)
+    if seats >= 4:
+        cards.append(tx.pack.bonus.id)
+    dealt = tx.rng.shuffled(cards)
+    for seat in range(seats):
+        if seat >= len(dealt):
+            break
+        card = dealt[seat]
+        bonus = card == tx.pack.bonus.id
+        tx.emit(ev.ArtifactsSet(seat=seat, artifacts=() if bonus else (card,), bonus=bonus))
