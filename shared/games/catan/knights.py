@@ -127,9 +127,9 @@ def move(ctx: Ctx, spot: int, to: int) -> None:
     if victim is not None:
         ctx.emit(ev.KnightRemoved(spot=to))
     ctx.emit(ev.KnightSet(knight=replace(k, spot=to, active=False)))
+    refresh(ctx)
     if victim is not None:
         displaced(ctx, victim)
-    refresh(ctx)
 
 
 def retreat_spots(state: State, k: Knight) -> list[int]:

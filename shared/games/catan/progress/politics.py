@@ -94,14 +94,14 @@ def play(ctx: Ctx, seat: int, c: P) -> None:
         case "diplomat":
             mine = s.roads[c.a] == seat
             ctx.emit(ev.RoadRemoved(path=c.a))
+            refresh(ctx)
             if mine:
                 open_task(ctx, "diplomat", (seat,), owner=seat, data=(c.a,))
-            refresh(ctx)
         case "intrigue":
             k = knight_at(s, c.a)
             ctx.emit(ev.KnightRemoved(spot=c.a))
-            knights.displaced(ctx, k)
             refresh(ctx)
+            knights.displaced(ctx, k)
         case "saboteur":
             targets = tuple(saboteur_targets(s, seat))
             open_task(ctx, "discard", targets, amounts=tuple(total(s.players[o].hand) // 2 for o in targets))
