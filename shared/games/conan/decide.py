@@ -50,7 +50,7 @@ def decide(state: State, seat: int, command: c.AnyCommand, rng: Rng) -> list[Any
     return tx.events
 
 
-def _dispatch(tx: Tx, seat: int, cmd: c.AnyCommand) -> None:  # noqa: C901 - one arm per pair
+def _dispatch(tx: Tx, seat: int, cmd: c.AnyCommand) -> None:
     phase = tx.state.phase
     match phase, cmd:
         case Bidding(), c.PlaceBid():
@@ -168,7 +168,7 @@ def settle(tx: Tx) -> None:
     raise AssertionError("automatic steps did not settle")
 
 
-def _auto_step(tx: Tx) -> bool:  # noqa: C901
+def _auto_step(tx: Tx) -> bool:
     from shared.games.conan.events import PhasePopped, PhaseReplaced
 
     state = tx.state

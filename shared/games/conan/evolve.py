@@ -189,7 +189,7 @@ def evolve(state: State | None, e: ev.AnyEvent) -> State:
     return _fold(state, e)
 
 
-def _fold(state: State, e: ev.AnyEvent) -> State:  # noqa: C901 - one arm per event type
+def _fold(state: State, e: ev.AnyEvent) -> State:
     match e:
         case ev.DeckShuffled():
             return _shuffled(state, e)
@@ -225,7 +225,7 @@ def _fold(state: State, e: ev.AnyEvent) -> State:  # noqa: C901 - one arm per ev
             return _simple(state, e)
 
 
-def _simple(state: State, e: ev.AnyEvent) -> State:  # noqa: C901
+def _simple(state: State, e: ev.AnyEvent) -> State:
     match e:
         case ev.ConanMoved():
             return replace(state, conan_at=e.to)

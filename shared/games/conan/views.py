@@ -129,7 +129,7 @@ def view(state: State, audience: Audience) -> View:
     )
 
 
-def visibility(event: ev.AnyEvent) -> Visibility:  # noqa: C901 - one arm per event
+def visibility(event: ev.AnyEvent) -> Visibility:
     match event:
         case ev.CardsDrawn(seat=seat) | ev.BidSealed(seat=seat) | ev.ContestCardCommitted(seat=seat):
             return seat_only(seat)

@@ -9,6 +9,7 @@ from msgspec.structs import replace
 from shared.games.conan import events as ev
 from shared.games.conan.rules import scoring
 from shared.games.conan.rules.adventure import reveal_next
+from shared.games.conan.rules.bidding import start_bidding
 from shared.games.conan.rules.board import (
     Tx,
     active_seats,
@@ -23,7 +24,6 @@ from shared.games.conan.rules.board import (
     reserve,
     room,
 )
-from shared.games.conan.rules.bidding import start_bidding
 from shared.games.conan.rules.cards import draw
 from shared.games.conan.rules.turn import roll_pool
 from shared.games.conan.state import AgeChange, GameOver, State, Turn

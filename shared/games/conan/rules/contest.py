@@ -38,9 +38,7 @@ def start(tx: Tx, kind: str, attacker: int, defender: int, province: str, pos: i
     if state.conan_at == province:
         if attacker == state.conan_player:
             a = replace(a, conan=True)
-        elif defender != NEUTRAL and defender == state.conan_player:
-            d = replace(d, conan=True)
-        elif defender == NEUTRAL:
+        elif (defender != NEUTRAL and defender == state.conan_player) or defender == NEUTRAL:
             d = replace(d, conan=True)
     if kind not in MILITARY:
         a = replace(
