@@ -39,6 +39,10 @@ def start_if_any(em: Emitter, seat: int, index: int) -> bool:
 
 def resolve(em: Emitter, phase: Support, winner: int, loser: int, totals: tuple[int, int]) -> None:
     em.emit(
+        ev.LeaderReturned(seat=loser, leader=phase.colour.leader, reason="revolt"),
+        # A revolt always pays a red point, whatever the leaders' colour.
+        ev.PointsScored(seat=winner, colour=Colour.RED, amount=1, reason="revolt"),
+        # Closes the conflict: the outcome is on record once its effects are.
         ev.ConflictResolved(
             conflict="revolt",
             colour=phase.colour,
@@ -47,8 +51,5 @@ def resolve(em: Emitter, phase: Support, winner: int, loser: int, totals: tuple[
             attacker_total=totals[0],
             defender_total=totals[1],
         ),
-        ev.LeaderReturned(seat=loser, leader=phase.colour.leader, reason="revolt"),
-        # A revolt always pays a red point, whatever the leaders' colour.
-        ev.PointsScored(seat=winner, colour=Colour.RED, amount=1, reason="revolt"),
     )
     resume(em, "wars")

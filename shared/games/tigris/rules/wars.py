@@ -91,6 +91,13 @@ def casualties(state: State, loser: int, colour: Colour) -> tuple[int, ...]:
 
 def resolve(em: Emitter, phase: Support, winner: int, loser: int, totals: tuple[int, int]) -> None:
     removed = casualties(em.state, loser, phase.colour)
+    em.emit(ev.LeaderReturned(seat=loser, leader=phase.colour.leader, reason="war"))
+    if removed:
+        em.emit(ev.TilesRemoved(colour=phase.colour, squares=removed))
+    # One point for the beaten leader and one per tile actually removed.
+    em.emit(ev.PointsScored(seat=winner, colour=phase.colour, amount=1 + len(removed), reason="war"))
+    for seat, index in stranded(em.state):
+        em.emit(ev.LeaderReturned(seat=seat, leader=LEADERS[index], reason="no_temple"))
     em.emit(
         ev.ConflictResolved(
             conflict="war",
@@ -99,13 +106,6 @@ def resolve(em: Emitter, phase: Support, winner: int, loser: int, totals: tuple[
             loser=loser,
             attacker_total=totals[0],
             defender_total=totals[1],
-        ),
-        ev.LeaderReturned(seat=loser, leader=phase.colour.leader, reason="war"),
+        )
     )
-    if removed:
-        em.emit(ev.TilesRemoved(colour=phase.colour, squares=removed))
-    # One point for the beaten leader and one per tile actually removed.
-    em.emit(ev.PointsScored(seat=winner, colour=phase.colour, amount=1 + len(removed), reason="war"))
-    for seat, index in stranded(em.state):
-        em.emit(ev.LeaderReturned(seat=seat, leader=LEADERS[index], reason="no_temple"))
     resume(em, "wars")

@@ -1,0 +1,156 @@
+"""The generic game-module checks, run on random self-play of the registered game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+from msgspec.structs import replace
+
+from shared.games import registry
+from shared.games.tigris import GAME
+from shared.games.tigris import events as ev
+from shared.games.tigris.evolve import handled_event_types
+from shared.games.tigris.state import State
+from shared.kernel.playout import Playout
+from shared.kernel.rng import Rng
+from tests.games.contract_checks import (
+    check_codec_round_trip,
+    check_decide_is_pure_and_legal_matches,
+    check_non_interference,
+    check_playouts,
+    check_views_are_canonical,
+    check_visibility_total,
+)
+from tests.games.tigris.invariants import check
+from tests.games.tigris.samples import EVERY_COMMAND, EVERY_EVENT
+
+_cache: dict[int, list[Playout]] = {}
+
+
+def playouts(seats: int) -> list[Playout]:
+    # 30 games by default: 10 for each table size, shared by the tests below.
+    if seats not in _cache:
+        _cache[seats] = check_playouts(GAME, seats, 10, invariant=check)
+    return _cache[seats]
+
+
+def test_registered_under_its_key() -> None:
+    assert registry.get("tigris") is GAME
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_random_games_end_by_the_rules_with_invariants(seats: int) -> None:
+    games = playouts(seats)
+    reasons = {GAME.result(p.state).reason for p in games}  # type: ignore[union-attr]
+    assert reasons <= {"treasures", "bag_empty"}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_a_thousand_random_games(seats: int) -> None:
+    check_playouts(GAME, seats, {2: 334, 3: 333, 4: 333}[seats], invariant=check)
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_codec_visibility_and_views(seats: int) -> None:
+    games = playouts(seats)
+    check_codec_round_trip(GAME, games)
+    check_visibility_total(GAME, games)
+    check_views_are_canonical(GAME, games)
+
+
+def test_decide_is_pure_and_agrees_with_legal() -> None:
+    check_decide_is_pure_and_legal_matches(GAME, playouts(2)[:2], samples=12)
+    check_decide_is_pure_and_legal_matches(GAME, playouts(4)[:1], samples=12)
+
+
+def test_every_event_type_is_folded_and_has_an_audience() -> None:
+    members = {t.cls for t in msgspec.inspect.type_info(GAME.event_type).types}
+    assert handled_event_types() == members
+    for sample in EVERY_EVENT:
+        assert GAME.visibility(sample) is not None
+    assert {type(e) for e in EVERY_EVENT} == members
+
+
+def _states(seats: int) -> list[State]:
+    """Mid-game states (including conflict phases) from the sample games."""
+    out = []
+    for p in playouts(seats)[:3]:
+        state = None
+        for i, event in enumerate(p.events):
+            state = GAME.evolve(state, event)
+            if i % 97 == 50 or isinstance(event, ev.RevoltStarted | ev.WarStarted):
+                out.append(state)
+    return out
+
+
+def _other_hand(state: State, owner: int, rng: Rng) -> State:
+    """Another multiset of the same size in ``owner``'s hand."""
+    size = sum(state.hands[owner])
+    hand = [0, 0, 0, 0]
+    for _ in range(size):
+        hand[rng.below(4)] += 1
+    hands = list(state.hands)
+    hands[owner] = tuple(hand)  # type: ignore[call-overload]
+    return replace(state, hands=tuple(hands))
+
+
+def _other_secrets(state: State, owner: int, rng: Rng) -> State:
+    points = list(state.points)
+    points[owner] = tuple(rng.below(9) for _ in range(4))  # type: ignore[call-overload]
+    won = list(state.treasures_won)
+    won[owner] = rng.below(5)
+    return replace(_other_hand(state, owner, rng), points=tuple(points), treasures_won=tuple(won))
+
+
+def _other_bag(state: State, owner: int, rng: Rng) -> State:
+    return replace(state, bag=tuple(rng.shuffled(state.bag)))
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_non_interference(seats: int) -> None:
+    for state in _states(seats):
+        for owner in range(seats):
+            check_non_interference(GAME, state, _other_secrets, owner, seats)
+        check_non_interference(GAME, state, _other_bag, None, seats)
+
+
+def test_bots_use_only_what_their_seat_sees() -> None:
+    for state in _states(2):
+        for seat in GAME.actors(state):
+            for name, bot in GAME.bots.items():
+                chosen = msgspec.json.encode(bot(state, seat, Rng(b"\3" * 32, 1)))
+                for trial in range(3):
+                    other = _other_bag(
+                        _other_secrets(state, 1 - seat, Rng(b"\4" * 32, trial)), -1, Rng(b"\5" * 32, trial)
+                    )
+                    again = msgspec.json.encode(bot(other, seat, Rng(b"\3" * 32, 1)))
+                    assert again == chosen, f"{name} bot peeked at hidden information"
+
+
+def test_replay_from_the_log_equals_the_live_state() -> None:
+    for p in playouts(3)[:3]:
+        assert GAME.fold(p.events) == p.state
+        again: Any = GAME.fold(
+            msgspec.msgpack.Decoder(GAME.event_type).decode(msgspec.msgpack.encode(e)) for e in p.events
+        )
+        assert again == p.state
+
+
+def test_codec_round_trip_of_every_command_and_event() -> None:
+    for codec in (msgspec.json, msgspec.msgpack):
+        events = codec.Decoder(GAME.event_type)
+        commands = codec.Decoder(GAME.command_type)
+        for event in EVERY_EVENT:
+            assert events.decode(codec.encode(event)) == event
+        for command in EVERY_COMMAND:
+            assert commands.decode(codec.encode(command)) == command
+    members = {t.cls for t in msgspec.inspect.type_info(GAME.command_type).types}
+    assert {type(c) for c in EVERY_COMMAND} == members
+
+
+def test_unknown_command_fields_are_refused() -> None:
+    with pytest.raises(msgspec.ValidationError):
+        msgspec.json.decode(b'{"type":"tigris.pass","extra":1}', type=GAME.command_type)
