@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from shared.games.catan import board, development, improvements, knights, progress, trade, turn
 from shared.games.catan import commands as cmd
+from shared.games.catan import development, improvements, knights, progress, trade, turn
 from shared.games.catan import events as ev
 from shared.games.catan.building import city_spots, road_spots, settlement_spots, wall_spots
 from shared.games.catan.cards import CITY, ROAD, SETTLEMENT, WALL, covers
@@ -81,6 +81,10 @@ def _discard_one(ctx: Ctx, seat: int, c: cmd.DiscardProgress) -> None:
     draws.discard(ctx, seat, c.cards)
 
 
+def _knight_options(kind: type) -> Options:
+    return _ck_only(lambda state, seat: [c for c in knights.options(state, seat) if isinstance(c, kind)])
+
+
 def _base(state: State) -> bool:
     return not state.options.ck
 
@@ -104,11 +108,11 @@ MAIN: dict[type, tuple[Options, Apply]] = {
     ),
     cmd.PlayDevCard: (_base_only(development.play_options), development.play),
     cmd.BuildWall: (_walls, _build_wall),
-    cmd.BuildKnight: (_ck_only(lambda s, seat: [c for c in knights.options(s, seat) if isinstance(c, cmd.BuildKnight)]), knights.apply),
-    cmd.ActivateKnight: (_ck_only(lambda s, seat: [c for c in knights.options(s, seat) if isinstance(c, cmd.ActivateKnight)]), knights.apply),
-    cmd.PromoteKnight: (_ck_only(lambda s, seat: [c for c in knights.options(s, seat) if isinstance(c, cmd.PromoteKnight)]), knights.apply),
-    cmd.MoveKnight: (_ck_only(lambda s, seat: [c for c in knights.options(s, seat) if isinstance(c, cmd.MoveKnight)]), knights.apply),
-    cmd.ChaseRobber: (_ck_only(lambda s, seat: [c for c in knights.options(s, seat) if isinstance(c, cmd.ChaseRobber)]), knights.apply),
+    cmd.BuildKnight: (_knight_options(cmd.BuildKnight), knights.apply),
+    cmd.ActivateKnight: (_knight_options(cmd.ActivateKnight), knights.apply),
+    cmd.PromoteKnight: (_knight_options(cmd.PromoteKnight), knights.apply),
+    cmd.MoveKnight: (_knight_options(cmd.MoveKnight), knights.apply),
+    cmd.ChaseRobber: (_knight_options(cmd.ChaseRobber), knights.apply),
     cmd.BuyImprovement: (_ck_only(improvements.options), improvements.buy),
     cmd.PlayProgress: (_ck_only(progress.options), progress.play),
     cmd.HarborExchange: (_ck_only(trade_deck.harbor_options), trade_deck.harbor),
@@ -125,7 +129,7 @@ def _roll_options(state: State, seat: int) -> list[Any]:
     if state.options.ck:
         out += science.alchemist_options(state, seat)
     else:
-        out += [c for c in development.play_options(state, seat) if c.card == "knight"]
+        out += development.play_options(state, seat)  # any development card may precede the roll
     return out
 
 
@@ -148,4 +152,3 @@ def main_options(state: State, seat: int) -> list[Any]:
 
 
 ROLL = (_roll_options, _roll_apply)
-_ = board

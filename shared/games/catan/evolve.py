@@ -6,8 +6,8 @@ from msgspec.structs import replace
 
 from shared.games.catan import board
 from shared.games.catan import events as ev
-from shared.games.catan.cards import COMMODITIES, RESOURCES, Hand, add, deck_cards, sub, track_of
-from shared.games.catan.state import Effects, Knight, Player, State
+from shared.games.catan.cards import COMMODITIES, RESOURCES, Hand, add, sub, track_of
+from shared.games.catan.state import Knight, Player, State
 
 
 def _set(items: tuple, i: int, value: object) -> tuple:
@@ -207,6 +207,3 @@ def _apply(state: State, e: ev.CatanEvent) -> State:
             | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.Started()
         ):  # fmt: skip
             return state
-
-
-__all__ = ["Effects", "deck_cards", "evolve"]

@@ -45,6 +45,8 @@ def reachable(state: State, seat: int, start: int) -> set[int]:
 
 
 def can_act(state: State, k: Knight) -> bool:
+    if not state.options.promoted_knight_may_act and k.promoted_turn == state.turn:
+        return False
     return k.active and k.activated_turn != state.turn
 
 

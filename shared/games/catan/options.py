@@ -32,6 +32,8 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     # Knight-Errant variant (unverified); not implemented, must stay off.
     knight_errant_variant: Literal[False] = False
     # 2025: a player with no basic knight piece may not recruit (must promote first) - same in 2020.
+    # Ruling 14: a promoted knight keeps its eligibility to act; False forbids acting after promotion.
+    promoted_knight_may_act: bool = True
     # Progress hand limit outside one's own turn, and by the end of it.
     progress_hand_limit: int = 4
     # Barbarian ship moves needed to reach Catan.

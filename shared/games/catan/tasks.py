@@ -10,8 +10,8 @@ from shared.games.catan import barbarians, knights, production, robber, trade
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.building import road_spots
-from shared.games.catan.cards import COMMODITIES, EMPTY, KINDS, Hand, covers, one, total
-from shared.games.catan.flow import Ctx, amount, close, submit
+from shared.games.catan.cards import COMMODITIES, Hand, covers, one, total
+from shared.games.catan.flow import Ctx, amount, clockwise, close, submit
 from shared.games.catan.longest_road import refresh
 from shared.games.catan.progress import draws, politics
 from shared.games.catan.state import Answer, State, Task
@@ -161,7 +161,9 @@ def _confirm(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
 
 def _each(fn: Callable[[Ctx, Task, Answer], None]) -> Callable[[Ctx, Task, tuple[Answer, ...]], None]:
     def run(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
-        for a in answers:
+        # Effects that touch a deck (tied defenders' draws) go clockwise from the active seat.
+        order = clockwise(ctx.state, ctx.state.active)
+        for a in sorted(answers, key=lambda a: order.index(a.seat)):
             fn(ctx, task, a)
 
     return run
@@ -182,8 +184,14 @@ RESOLVE: dict[str, Callable[[Ctx, Task, tuple[Answer, ...]], None]] = {
     "spy": _each(lambda ctx, t, a: _spy(ctx, t, a)),
     "gift": _each(lambda ctx, t, a: _give(ctx, a.seat, t.owner, a.cards)),
     "master_merchant": _each(lambda ctx, t, a: _give(ctx, t.data[0], a.seat, a.cards)),
-    "harbor": _each(lambda ctx, t, a: (_give(ctx, t.owner, a.seat, one(t.data[0])), _give(ctx, a.seat, t.owner, one(a.choice)))),
+    "harbor": _each(lambda ctx, t, a: _exchange(ctx, t, a)),
 }  # fmt: skip
+
+
+def _exchange(ctx: Ctx, task: Task, a: Answer) -> None:
+    """Commercial Harbor: a resource face down for a commodity of the opponent's choice."""
+    _give(ctx, task.owner, a.seat, one(task.data[0]))
+    _give(ctx, a.seat, task.owner, one(a.choice))
 
 
 def _deserter_place(ctx: Ctx, task: Task, a: Answer) -> None:
@@ -208,6 +216,3 @@ def _spy(ctx: Ctx, task: Task, a: Answer) -> None:
         ctx.emit(
             ev.CardStolen(src=src, dst=a.seat, card=a.names[0]), ev.CardStolenShadow(src=src, dst=a.seat)
         )
-
-
-_ = (EMPTY, KINDS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.cards import COMMODITIES, EMPTY, KINDS, RESOURCES, TRADE, Hand, add, covers, one
+from shared.games.catan.cards import COMMODITIES, KINDS, RESOURCES, TRADE, Hand, covers, one
 from shared.games.catan.flow import Ctx, open_task
 from shared.games.catan.state import State
 from shared.kernel.rejection import require
@@ -116,6 +116,3 @@ def execute(ctx: Ctx, owner: int, data: tuple[int, ...], partner: int) -> None:
     ctx.emit(
         ev.CardsPassed(src=owner, dst=partner, cards=give), ev.CardsPassed(src=partner, dst=owner, cards=get)
     )
-
-
-__all__ = ["EMPTY", "add"]

@@ -30,6 +30,9 @@ class PendingView(Record, frozen=True):
     data: tuple[int, ...]
     awaiting: tuple[int, ...]
     mine: Answer | None = None
+    # What the deciding seat looks at (Spy, Master Merchant): shown to that seat only.
+    peek_hand: Hand | None = None
+    peek_cards: tuple[str, ...] | None = None
 
 
 class View(Record, frozen=True):
@@ -137,7 +140,8 @@ def visibility(event: ev.CatanEvent) -> Visibility:
             return _pair(src, dst)
         case (
             ev.Started() | ev.BoardLaid() | ev.PhaseSet() | ev.EffectsSet() | ev.TodoSet() | ev.TaskOpened()
-            | ev.AnsweredShadow() | ev.TaskClosed() | ev.BuildingPlaced() | ev.CityPillaged() | ev.RoadPlaced()
+            | ev.AnsweredShadow() | ev.TaskClosed() | ev.BuildingPlaced() | ev.CityPillaged()
+            | ev.RoadPlaced()
             | ev.RoadRemoved() | ev.WallPlaced() | ev.KnightSet() | ev.KnightRemoved() | ev.CardsPaid()
             | ev.CardsGained() | ev.CardsPassed() | ev.CardsTakenShadow() | ev.DiceRolled() | ev.RobberMoved()
             | ev.MerchantMoved() | ev.NumbersSwapped() | ev.BarbarianMoved() | ev.BarbariansAttacked()

@@ -5,12 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from shared.games.catan import board
-from shared.games.catan.building import CITIES, ROADS, SETTLEMENTS, WALLS, cities_built, roads_built
-from shared.games.catan.building import settlements_built
+from shared.games.catan.building import (
+    CITIES,
+    ROADS,
+    SETTLEMENTS,
+    WALLS,
+    cities_built,
+    roads_built,
+    settlements_built,
+)
 from shared.games.catan.longest_road import lengths
 from shared.games.catan.state import State
 from shared.games.catan.victory import points, public_points
-
 
 QUIET = {"PhaseSet", "TaskOpened", "DiceRolled", "LongestRoadSet", "GameWon"}
 

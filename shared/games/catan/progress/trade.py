@@ -36,9 +36,13 @@ def options(state: State, seat: int) -> list[P]:
     held = set(state.players[seat].cards)
     hand = state.players[seat].hand
     out: list[P] = []
-    if "commercial_harbor" in held and any(hand[k] for k in RESOURCES):
-        if any(commodities(state, o) for o in others(state, seat)):
-            out.append(P(card="commercial_harbor"))
+    has_resource = any(hand[k] for k in RESOURCES)
+    if (
+        "commercial_harbor" in held
+        and has_resource
+        and any(commodities(state, o) for o in others(state, seat))
+    ):
+        out.append(P(card="commercial_harbor"))
     if "master_merchant" in held:
         out += [P(card="master_merchant", a=o) for o in richer(state, seat) if total(state.players[o].hand)]
     if "merchant" in held:
