@@ -24,7 +24,7 @@ from shared.games.tigris.commands import (
     WithdrawLeader,
 )
 from shared.games.tigris.rules import catastrophes, placement, support, treasures
-from shared.games.tigris.rules.kingdoms import Regions, flipped, leader_squares
+from shared.games.tigris.rules.kingdoms import Regions, flipped
 from shared.games.tigris.state import (
     Acting,
     ChooseMonument,
@@ -96,8 +96,7 @@ def leader_actions(state: State, seat: int) -> list[TigrisCommand]:
 
 def tile_actions(state: State, seat: int) -> list[TigrisCommand]:
     regions = Regions(state)
-    pieces = leader_squares(state)
-    free = [sq for sq in range(SQUARES) if placement.empty(state, sq, pieces)]
+    free = [sq for sq in range(SQUARES) if placement.empty(state, sq, regions.pieces)]
     out: list[TigrisCommand] = []
     for colour in COLOURS:
         if state.hands[seat][INDEX[colour]] == 0:
@@ -111,10 +110,11 @@ def tile_actions(state: State, seat: int) -> list[TigrisCommand]:
 def catastrophe_actions(state: State, seat: int) -> list[TigrisCommand]:
     if state.catastrophes_left[seat] == 0:
         return []
+    regions = Regions(state)
     return [
         PlaceCatastrophe(square=sq)
         for sq in range(SQUARES)
-        if catastrophes.catastrophe_problem(state, seat, sq) is None
+        if catastrophes.catastrophe_problem(state, seat, sq, regions) is None
     ]
 
 

@@ -41,12 +41,14 @@ def adjacent_temples(state: State, sq: int, down: frozenset[int]) -> int:
 class Regions:
     """Region labels of every square (``-1`` = empty) with members and leaders."""
 
-    __slots__ = ("label", "leaders", "members")
+    __slots__ = ("down", "label", "leaders", "members", "pieces")
 
     def __init__(self, state: State, gap: int | None = None, lifted: int | None = None) -> None:
         pieces = leader_squares(state)
         if lifted is not None:
             pieces.pop(lifted, None)
+        self.pieces = pieces
+        self.down = flipped(state)
         tiles = state.tiles
         occupied = [tiles[sq] is not None or sq in pieces for sq in range(SQUARES)]
         if gap is not None:

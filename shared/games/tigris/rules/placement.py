@@ -6,7 +6,7 @@ from shared.games.tigris import events as ev
 from shared.games.tigris.board import INDEX, RIVER, SQUARES
 from shared.games.tigris.rules import revolts
 from shared.games.tigris.rules.flow import Emitter, resume
-from shared.games.tigris.rules.kingdoms import Regions, adjacent_temples, flipped, leader_squares
+from shared.games.tigris.rules.kingdoms import Regions, adjacent_temples
 from shared.games.tigris.state import State
 from shared.games.tigris_common.colours import COLOURS, LEADERS, Colour
 
@@ -31,14 +31,12 @@ def leader_problem(state: State, regions: Regions, seat: int, index: int, sq: in
     current = state.leaders[seat][index]
     if current == sq and not state.options.allow_move_in_place:
         return "same_square"
-    pieces = leader_squares(state)
-    if current is not None and state.options.judge_move_with_leader_lifted:
-        pieces.pop(current, None)
-    if not empty(state, sq, pieces):
+    # ``regions`` was built with the moving leader lifted when the option says so.
+    if not empty(state, sq, regions.pieces):
         return "square_occupied"
     if sq in RIVER:
         return "leader_on_river"
-    if adjacent_temples(state, sq, flipped(state)) == 0:
+    if adjacent_temples(state, sq, regions.down) == 0:
         return "no_adjacent_temple"
     if len(regions.adjacent_kingdoms(sq)) > 1:
         return "joins_kingdoms"
@@ -62,7 +60,7 @@ def tile_problem(state: State, regions: Regions, seat: int, colour: Colour, sq: 
         return "off_board"
     if state.hands[seat][INDEX[colour]] == 0:
         return "tile_not_in_hand"
-    if not empty(state, sq, leader_squares(state)):
+    if not empty(state, sq, regions.pieces):
         return "square_occupied"
     if (colour is Colour.BLUE) != (sq in RIVER):
         return "farm_off_river" if colour is Colour.BLUE else "tile_on_river"
