@@ -1,0 +1,149 @@
+"""Bad input gets a stable code and a clear message, appends nothing, and is counted."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import httpx
+import pytest
+
+from shared.cli import botclient
+from shared.eventstore.keys import GameKeys, partition_of
+from shared.eventstore.store import EventStore
+from shared.infra.launcher import Stack
+from shared.infra.redis_client import connect
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
+
+
+async def rejection_count(api: httpx.AsyncClient, code: str) -> float:
+    text = (await api.get("/metrics")).text
+    pattern = rf'^ziggurat_rejections_total{{code="{code}",service="gateway"}} (\S+)$'
+    found = re.search(pattern, text, re.MULTILINE)
+    return float(found.group(1)) if found else 0.0
+
+
+async def test_every_kind_of_bad_input_is_refused_cleanly(stack: Stack) -> None:
+    redis = connect(stack.redis_url or "")
+    store = EventStore(redis)
+    async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
+        table = await botclient.open_table(api, "highcard", 2)
+        keys = GameKeys(table.table_id, partition_of(table.table_id, stack.partitions))
+        before = await store.version(keys)
+        me = await botclient.view(api, table, 0)
+        other_seat = 1 - me["actors"][0]
+        actor = me["actors"][0]
+        url = f"/v1/tables/{table.table_id}/commands"
+        token = botclient.auth(table.tokens[actor])
+        cases: list[tuple[str, dict[str, Any], int, str]] = [
+            ("malformed json", {"content": b"{not json", "headers": token}, 400, "bad_json"),
+            ("wrong body shape", {"json": {"cmd": 1}, "headers": token}, 400, "bad_request"),
+            (
+                "unknown command type",
+                {"json": {"command": {"type": "highcard.cheat"}}, "headers": token},
+                400,
+                "bad_command",
+            ),
+            (
+                "missing token",
+                {"json": {"command": {"type": "highcard.play", "card": 1}}},
+                401,
+                "missing_token",
+            ),
+            (
+                "wrong token",
+                {
+                    "json": {"command": {"type": "highcard.play", "card": 1}},
+                    "headers": botclient.auth("forged"),
+                },
+                403,
+                "bad_token",
+            ),
+            (
+                "out of turn",
+                {
+                    "json": {"command": {"type": "highcard.play", "card": 1}},
+                    "headers": botclient.auth(table.tokens[other_seat]),
+                },
+                422,
+                "not_your_turn",
+            ),
+            (
+                "illegal move",
+                {"json": {"command": {"type": "highcard.play", "card": 999}}, "headers": token},
+                422,
+                "card_not_in_hand",
+            ),
+            (
+                "oversized body",
+                {"content": b'{"command":"' + b"x" * 200_000 + b'"}', "headers": token},
+                413,
+                "body_too_large",
+            ),
+            (
+                "stale version",
+                {
+                    "json": {
+                        "command": me["legal"][0] if actor == 0 else {"type": "highcard.play", "card": 1},
+                        "expected_version": 1,
+                    },
+                    "headers": token,
+                },
+                409,
+                "stale_version",
+            ),
+        ]
+        for name, kwargs, status, code in cases:
+            counted = await rejection_count(api, code)
+            r = await api.post(url, **kwargs)
+            body = r.json()
+            assert (r.status_code, body["code"]) == (status, code), f"{name}: {r.status_code} {body}"
+            assert body["status"] == "rejected" and len(body["message"]) > 10, name
+            assert await rejection_count(api, code) == counted + 1, f"{name} was not counted"
+        assert await store.version(keys) == before, "a rejected command appended something"
+
+        unknown = await api.post("/v1/tables/nope/commands", json={"command": {}}, headers=token)
+        assert (unknown.status_code, unknown.json()["code"]) == (404, "unknown_table")
+        for body, code in [
+            ({"game": "chess", "seats": 2}, "unknown_game"),
+            ({"game": "highcard", "seats": 9}, "bad_seat_count"),
+            ({"game": "highcard", "seats": 2, "options": {"hand_size": "many"}}, "bad_options"),
+        ]:
+            r = await api.post("/v1/tables", json=body)
+            assert r.json()["code"] == code, r.text
+        assert (await api.get("/v1/tables/nope/view")).json()["code"] == "unknown_table"
+        assert (await api.get(f"/v1/tables/{table.table_id}/log")).json()["code"] == "game_not_over"
+        assert (await api.get("/no/such/route")).json()["code"] == "not_found"
+    await redis.aclose()
+
+
+async def test_a_flooding_token_is_throttled_without_hurting_others(tmp_path: Any) -> None:
+    throttled = Stack(
+        tmp_path, partitions=2, env={"ZIGGURAT_RATE_PER_S": "5", "ZIGGURAT_RATE_BURST": "10"}
+    ).start()
+    try:
+        async with httpx.AsyncClient(base_url=throttled.api, timeout=30) as api:
+            flood = await botclient.open_table(api, "highcard", 2)
+            calm = await botclient.open_table(api, "highcard", 2)
+            codes = []
+            for _ in range(30):
+                r = await api.post(
+                    f"/v1/tables/{flood.table_id}/commands",
+                    json={"command": {"type": "highcard.play", "card": 999}},
+                    headers=botclient.auth(flood.tokens[0]),
+                )
+                codes.append(r.json()["code"])
+            assert codes.count("rate_limited") >= 15
+            assert (await api.get(f"/v1/tables/{flood.table_id}/view")).status_code == 200
+            mine = await botclient.view(api, calm, 0)
+            seat = mine["actors"][0]
+            legal = (await botclient.view(api, calm, seat))["legal"][0]
+            r = await api.post(
+                f"/v1/tables/{calm.table_id}/commands",
+                json={"command": legal},
+                headers=botclient.auth(calm.tokens[seat]),
+            )
+            assert r.status_code == 200, r.text
+    finally:
+        throttled.stop()
