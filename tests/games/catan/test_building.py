@@ -46,7 +46,7 @@ def test_no_settlement_on_a_knights_spot_even_ones_own():
 
 
 def test_city_returns_the_settlement_piece_and_supplies_are_hard_caps():
-    spots = [corner(h, 0) for h in (0, 2, 7, 11, 16)]
+    spots = [corner(h, 0) for h in (0, 2, 7, 11, 18)]
     open_spot = corner(13, 3)
     state = rich(given(fresh(ck=False), *(town(0, s) for s in spots), road(0, board.SPOT_PATHS[open_spot][0])))
     assert not [c for c in legal(state, 0) if isinstance(c, cmd.BuildSettlement)]
