@@ -39,9 +39,9 @@ def test_no_trader_no_treasures() -> None:
 
 def test_another_seat_may_collect_during_my_turn() -> None:
     state = build("r* T1 . r*", origin="E4", hands={0: "r"})
-    state, events = run(state, (0, PlaceTile(colour=Colour.RED, square=at("G4"))))
+    state, _ = run(state, (0, PlaceTile(colour=Colour.RED, square=at("G4"))))
     assert GAME.actors(state) == {1}  # two plain treasures: Bull picks which one
-    state, _events = run(state, (1, TakeTreasures(squares=(at("H4"),))))
+    state, _ = run(state, (1, TakeTreasures(squares=(at("H4"),))))
     assert state.treasures_won == (0, 1) and GAME.actors(state) == {0}
 
 
