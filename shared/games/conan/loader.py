@@ -114,7 +114,7 @@ def _convert(file: str, raw: Any, kind: type[T], entry: str) -> T:
         return msgspec.convert(raw, kind, strict=False)
     except msgspec.ValidationError as exc:
         text = str(exc)
-        found = re.search(r"`\$\.?([^`]*)`", text)
+        found = re.search(r"unknown field `([^`]*)`", text) or re.search(r"`\$\.?([^`]*)`", text)
         field = found.group(1) if found and found.group(1) else "-"
         raise PackError(file, entry, field, text.split(" - at ")[0]) from exc
 

@@ -1,0 +1,128 @@
+"""Age change in seven steps (2.11), coronation (2.10), final scoring (2.12)."""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from shared.games.conan import GAME
+from shared.games.conan import commands as c
+from shared.games.conan import events as ev
+from shared.games.conan.loader import get_pack
+from shared.games.conan.state import AgeChange, Bidding, Coronation, GameOver, Turn
+from tests.games.conan.helpers import edit_province, edit_seat, of_type, opening, province, set_units, when
+
+PACK = get_pack("ziggurat")
+
+
+def _token(category: str, value: int, skip: int = 0) -> int:
+    return [i for i, t in enumerate(PACK.tokens) if t == (category, value)][skip]
+
+
+def _age_change(final=False):
+    state = opening(2)
+    state = edit_province(state, "zingara", owner=0, marker="tower")
+    state = edit_province(state, "ophir", owner=0, marker="fort", raiders=2)
+    state = set_units(state, "ophir", 0, 1)
+    state = edit_province(state, "nemedia", owner=0, marker="fort", raiders=1)
+    for seat in (0, 1):
+        state = edit_seat(state, seat, gold=0, ep=4, artifacts=(), bonus=False)
+    return replace(state, phases=(AgeChange(final=final),), first_player=0, age=3 if final else 1)
+
+
+def test_raids_sacrifice_a_unit_or_lose_ep_per_raider():
+    state = _age_change()
+    assert GAME.actors(state) == frozenset({0})
+    assert c.ResolveRaids(sacrifice_in=("ophir",)) in GAME.legal(state, 0)
+    state, events = when(state, 0, c.ResolveRaids(sacrifice_in=("ophir",)))
+    assert province(state, "ophir").raiders == 0 and province(state, "ophir").units[0] == 0
+    assert all(p.raiders == 0 for p in state.provinces), "all raiders leave the board"
+    assert state.seats[0].ep == 4 - 1 + sum(
+        e.ep for e in of_type(events, ev.ResourcesChanged) if e.seat == 0 and e.reason == "objective"
+    )
+
+
+def test_income_is_five_plus_two_per_tower_and_city():
+    state = _age_change()
+    state, events = when(state, 0, c.ResolveRaids(sacrifice_in=()))
+    income = [e.gold for e in of_type(events, ev.ResourcesChanged) if e.reason == "income"]
+    assert income == [7, 5]
+
+
+def test_cities_and_troops_then_purchases_then_secret_categories():
+    state = _age_change()
+    state, _ = when(state, 0, c.ResolveRaids(sacrifice_in=()))
+    assert state.phase.step == 3 and GAME.actors(state) == frozenset({0})
+    home_before = province(state, "aquilonia").units[0]
+    state, _ = when(state, 0, c.BuildCities(provinces=("ophir",)))
+    assert province(state, "ophir").marker == "city"
+    assert province(state, "nemedia").units[0] == 1, "a unit at the other fort"
+    assert province(state, "aquilonia").units[0] == home_before + 1
+    assert state.phase.step == 4
+    gold = state.seats[0].gold
+    state, _ = when(state, 0, c.Buy(item="strategy"))
+    assert state.seats[0].gold == gold - 1
+    state, _ = when(state, 0, c.EndAction())
+    state, _ = when(state, 1, c.EndAction())
+    assert state.phase.step == 5 and GAME.actors(state) == frozenset({0, 1})
+    state = edit_seat(state, 0, tokens=(_token("monsters", 3),))
+    state = edit_seat(state, 1, tokens=(_token("monsters", 1), _token("women", 2)))
+    state, _ = when(state, 0, c.ChooseCategory(category="monsters"))
+    assert GAME.view(state, 1).seats[0].category_chosen and GAME.view(state, 1).me.sealed_category == ""
+    state, events = when(state, 1, c.ChooseCategory(category="women"))
+    assert state.seats[0].artifacts == ("sword_of_atlantis",)
+    assert state.seats[1].artifacts == ("heart_of_tammuz",)
+    assert isinstance(state.phase, Bidding) and state.age == 2
+    bonus = [s for s in range(2) if state.seats[s].bonus]
+    assert len(bonus) == 1, "the bonus card goes to the fewest EP"
+
+
+def test_new_age_refreshes_table_cards_and_starts_with_first_player():
+    state = _age_change()
+    from shared.games.conan.state import TableCard
+
+    state = edit_seat(state, 1, table=(TableCard(card="tu_cavalry", exhausted=True),))
+    for _ in range(50):
+        if isinstance(state.phase, Turn):
+            break
+        seat = min(GAME.actors(state))
+        state, _ = when(state, seat, GAME.legal(state, seat)[-1])
+    assert state.seats[1].table[0].exhausted is False
+    assert state.phase.seat == state.first_player
+
+
+def test_coronation_success_scores_three_and_failure_kills():
+    state = opening(2)
+    state = replace(state, phases=(Turn(seat=1, step="cards"), Coronation(seat=0)), age=3)
+    state = edit_seat(state, 0, tokens=(_token("treasures", 3),))
+    state = edit_seat(state, 1, tokens=(_token("treasures", 2),))
+    won, events = when(state, 0, c.Crown(category="treasures"))
+    assert won.crowned == 0 and won.seats[0].ep == state.seats[0].ep + 3
+    lost, _ = when(state, 0, c.Crown(category="monsters"))
+    assert lost.seats[0].dead and lost.crowned == -1, "no higher monsters total: Conan kills the claimant"
+    state = edit_seat(state, 1, tokens=(_token("treasures", 3, 1),))
+    tie, _ = when(state, 0, c.Crown(category="treasures"))
+    assert tie.seats[0].dead, "a tie fails by default"
+
+
+def test_final_scoring_bonuses_and_winner():
+    state = _age_change(final=True)
+    state = edit_seat(state, 0, gold=9, crom=2, ep=10, tokens=(_token("monsters", 3),))
+    state = edit_seat(state, 1, gold=1, crom=2, ep=10, tokens=(_token("women", 1),))
+    state, events = when(state, 0, c.ResolveRaids(sacrifice_in=("ophir",)))
+    assert isinstance(state.phase, GameOver)
+    reasons = {(e.seat, e.reason): e.ep for e in of_type(events, ev.ResourcesChanged) if e.ep}
+    assert reasons[(0, "richest")] == 3
+    assert reasons[(0, "crom")] == 1 and reasons[(1, "crom")] == 1, "tied Crom leaders get 1"
+    assert reasons[(0, "majority_monsters")] == 5 and reasons[(1, "majority_women")] == 5
+    result = GAME.result(state)
+    assert result is not None and result.standings[0].seat == 0 and result.standings[0].place == 1
+
+
+def test_crowned_player_alone_takes_token_majorities():
+    state = _age_change(final=True)
+    state = replace(state, crowned=1)
+    state = edit_seat(state, 0, tokens=(_token("monsters", 3),))
+    state = edit_seat(state, 1, tokens=(_token("women", 1),))
+    _, events = when(state, 0, c.ResolveRaids(sacrifice_in=()))
+    majorities = [e for e in of_type(events, ev.ResourcesChanged) if e.reason.startswith("majority")]
+    assert [(e.seat, e.reason) for e in majorities] == [(1, "majority_women")]
