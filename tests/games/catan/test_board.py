@@ -15,7 +15,11 @@ def test_standard_island_has_54_intersections_and_72_paths():
 
 
 def test_thirty_coastal_paths_and_every_harbor_on_the_coast():
-    coastal = [p for p, (a, b) in enumerate(board.PATH_ENDS) if len(set(board.SPOT_HEXES[a]) & set(board.SPOT_HEXES[b])) == 1]
+    coastal = [
+        p
+        for p, (a, b) in enumerate(board.PATH_ENDS)
+        if len(set(board.SPOT_HEXES[a]) & set(board.SPOT_HEXES[b])) == 1
+    ]
     assert len(coastal) == 30
     assert set(board.HARBOR_PATHS) <= set(coastal) and len(set(board.HARBOR_PATHS)) == 9
 

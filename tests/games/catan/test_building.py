@@ -7,7 +7,19 @@ from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import CITY, ROAD, SETTLEMENT, add
 from shared.games.catan.decide import legal
-from tests.games.catan.helpers import corner, fresh, gain, given, knight, of, path_spots, rejected, road, town, when
+from tests.games.catan.helpers import (
+    corner,
+    fresh,
+    gain,
+    given,
+    knight,
+    of,
+    path_spots,
+    rejected,
+    road,
+    town,
+    when,
+)
 
 RING = [corner(4, k) for k in range(6)]  # around hex 4
 
@@ -48,7 +60,9 @@ def test_no_settlement_on_a_knights_spot_even_ones_own():
 def test_city_returns_the_settlement_piece_and_supplies_are_hard_caps():
     spots = [corner(h, 0) for h in (0, 2, 7, 11, 18)]
     open_spot = corner(13, 3)
-    state = rich(given(fresh(ck=False), *(town(0, s) for s in spots), road(0, board.SPOT_PATHS[open_spot][0])))
+    state = rich(
+        given(fresh(ck=False), *(town(0, s) for s in spots), road(0, board.SPOT_PATHS[open_spot][0]))
+    )
     assert not [c for c in legal(state, 0) if isinstance(c, cmd.BuildSettlement)]
     state, _ = when(state, 0, cmd.BuildCity(spot=spots[0]))
     assert state.level[spots[0]] == 2

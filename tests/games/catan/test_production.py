@@ -28,7 +28,9 @@ def test_robber_hex_produces_nothing():
 def test_ck_city_gives_a_commodity_on_forest_pasture_mountains_but_two_on_hills():
     state = given(fresh(ck=False), town(0, corner(4, 0)))
     state = replace(state, options=replace(state.options, expansion="ck"), bank=(19,) * 5 + (12,) * 3)
-    state = given(state, town(1, corner(2, 3), level=2), town(2, corner(4, 2), level=2), town(3, corner(0, 5)))
+    state = given(
+        state, town(1, corner(2, 3), level=2), town(2, corner(4, 2), level=2), town(3, corner(0, 5))
+    )
     assert gained(produce(state, 9)) == {1: cards(lumber=1, paper=1)}
     assert gained(produce(state, 6)) == {0: cards(brick=1), 2: cards(brick=2)}
     assert gained(produce(state, 10)) == {0: cards(ore=1), 1: cards(brick=2), 3: cards(ore=1)}
