@@ -1,0 +1,548 @@
+"""The deployment files agree with the code: no docker or cluster needed.
+
+Every YAML and JSON file under deploy/ parses; every module and ``ziggurat``
+subcommand the compose file and the k8s manifests run exists; every
+``ZIGGURAT_*`` variable is a settings field; every metric a dashboard queries
+is one shared/observability/metrics.py exports; Prometheus scrapes every
+service.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import shlex
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+import yaml
+from prometheus_client.metrics import MetricWrapperBase
+
+from shared.cli.main import main as cli_main
+from shared.infra.settings import Settings
+from shared.observability import metrics
+
+REPO = Path(__file__).resolve().parents[2]
+DEPLOY = REPO / "deploy"
+K8S = DEPLOY / "k8s"
+DASHBOARDS = DEPLOY / "grafana" / "dashboards"
+WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"}
+MODULE_RE = re.compile(r"(?<![\w.])services\.([A-Za-z_]\w*)")
+SUBCOMMAND_RE = re.compile(r"(?:^|[\s/])ziggurat\s+([a-z][\w-]*)")
+ENV_RE = re.compile(r"\bZIGGURAT_[A-Z0-9_]+\b")
+
+
+def service_modules() -> list[str]:
+    """Every ``services/<name>`` that can be run with ``python -m``."""
+    return sorted(p.parent.name for p in (REPO / "services").glob("*/__main__.py"))
+
+
+def deploy_files(*suffixes: str) -> list[Path]:
+    return sorted(p for p in DEPLOY.rglob("*") if p.is_file() and p.suffix in suffixes)
+
+
+def text_files() -> list[Path]:
+    return sorted(p for p in DEPLOY.rglob("*") if p.is_file())
+
+
+@functools.cache
+def compose() -> dict[str, Any]:
+    return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
+
+
+@functools.cache
+def k8s_docs() -> list[dict[str, Any]]:
+    docs: list[dict[str, Any]] = []
+    for path in sorted(K8S.glob("*.yaml")):
+        docs += [d for d in yaml.safe_load_all(path.read_text()) if d]
+    return docs
+
+
+def image_default_argv() -> tuple[list[str], list[str]]:
+    """The Dockerfile's ENTRYPOINT and CMD (exec form)."""
+    entrypoint: list[str] = []
+    cmd: list[str] = []
+    for line in (DEPLOY / "Dockerfile").read_text().splitlines():
+        if line.startswith("ENTRYPOINT "):
+            entrypoint = json.loads(line.split(" ", 1)[1])
+        elif line.startswith("CMD "):
+            cmd = json.loads(line.split(" ", 1)[1])
+    return entrypoint, cmd
+
+
+def as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return shlex.split(value)
+    return [str(v) for v in value]
+
+
+def compose_ziggurat_services() -> dict[str, dict[str, Any]]:
+    """The compose services that run the Ziggurat image."""
+    return {
+        name: svc
+        for name, svc in compose()["services"].items()
+        if "build" in svc or str(svc.get("image", "")).split(":")[0].endswith("ziggurat")
+    }
+
+
+def compose_argv(svc: dict[str, Any]) -> list[str]:
+    entrypoint, cmd = image_default_argv()
+    if "entrypoint" in svc:
+        return as_list(svc["entrypoint"]) + as_list(svc.get("command"))
+    return entrypoint + (as_list(svc["command"]) if "command" in svc else cmd)
+
+
+def pod_spec(doc: dict[str, Any]) -> dict[str, Any]:
+    spec = doc["spec"]
+    if doc["kind"] == "CronJob":
+        spec = spec["jobTemplate"]["spec"]
+    return spec["template"]
+
+
+def k8s_ziggurat_containers() -> list[tuple[dict[str, Any], dict[str, Any], dict[str, Any]]]:
+    """(workload, pod template, container) for every container of the Ziggurat image."""
+    found = []
+    for doc in k8s_docs():
+        if doc["kind"] not in WORKLOAD_KINDS:
+            continue
+        template = pod_spec(doc)
+        for container in template["spec"]["containers"]:
+            repo = container["image"].rsplit("/", 1)[-1].split(":")[0]
+            if repo == "ziggurat":
+                found.append((doc, template, container))
+    return found
+
+
+def k8s_argv(container: dict[str, Any]) -> list[str]:
+    entrypoint, cmd = image_default_argv()
+    if "command" in container:
+        return as_list(container["command"]) + as_list(container.get("args"))
+    return entrypoint + (as_list(container["args"]) if "args" in container else cmd)
+
+
+def programs(argv: list[str]) -> tuple[set[str], set[str]]:
+    """The service modules and ``ziggurat`` subcommands a command line runs."""
+    line = " ".join(argv)
+    return set(MODULE_RE.findall(line)), set(SUBCOMMAND_RE.findall(line))
+
+
+def all_argvs() -> dict[str, list[str]]:
+    argvs = {f"compose:{name}": compose_argv(svc) for name, svc in compose_ziggurat_services().items()}
+    for doc, _, container in k8s_ziggurat_containers():
+        argvs[f"k8s:{doc['kind']}/{doc['metadata']['name']}/{container['name']}"] = k8s_argv(container)
+    return argvs
+
+
+# --------------------------------------------------------------------- parsing
+
+
+def test_every_yaml_and_json_file_parses() -> None:
+    yamls = deploy_files(".yaml", ".yml")
+    jsons = deploy_files(".json")
+    assert len(yamls) >= 10 and len(jsons) >= 2
+    for path in yamls:
+        docs = [d for d in yaml.safe_load_all(path.read_text()) if d is not None]
+        assert docs, f"{path} is empty"
+        assert all(isinstance(d, dict) for d in docs), path
+    for path in jsons:
+        assert isinstance(json.loads(path.read_text()), dict), path
+
+
+def test_k8s_documents_have_kind_name_and_namespace() -> None:
+    for doc in k8s_docs():
+        assert {"apiVersion", "kind"} <= doc.keys()
+        if doc["kind"] in ("Kustomization", "Namespace"):
+            continue
+        assert doc["metadata"]["name"], doc
+        assert doc["metadata"].get("namespace") == "ziggurat", doc["metadata"]["name"]
+
+
+def test_kustomization_lists_existing_files() -> None:
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    for resource in kustomization["resources"]:
+        assert (K8S / resource).is_file(), resource
+
+
+# ------------------------------------------------------- services and commands
+
+
+def test_there_are_services_to_deploy() -> None:
+    assert {"gateway", "validator", "reducer", "projector"} <= set(service_modules())
+
+
+def test_every_container_runs_a_real_module_or_subcommand() -> None:
+    argvs = all_argvs()
+    assert len(argvs) >= 8
+    for where, argv in argvs.items():
+        modules, subcommands = programs(argv)
+        assert modules or subcommands, f"{where} runs neither a service nor a ziggurat command: {argv}"
+        for module in modules:
+            assert "python -m services." in " ".join(argv), f"{where}: {argv}"
+            assert (REPO / "services" / module / "__main__.py").is_file(), f"{where}: no services.{module}"
+
+
+def test_every_module_named_anywhere_in_deploy_exists() -> None:
+    for path in text_files():
+        for module in MODULE_RE.findall(path.read_text()):
+            assert (REPO / "services" / module / "__main__.py").is_file(), f"{path}: services.{module}"
+
+
+def test_every_ziggurat_subcommand_named_exists(capsys: pytest.CaptureFixture[str]) -> None:
+    named = set().union(*(programs(argv)[1] for argv in all_argvs().values()))
+    assert named, "expected at least one ziggurat command (the rebuild tool)"
+    for sub in sorted(named):
+        with pytest.raises(SystemExit) as exit_:
+            cli_main([sub, "--help"])
+        assert exit_.value.code == 0, f"`ziggurat {sub}` is not a command"
+    capsys.readouterr()
+
+
+def test_the_subcommand_check_rejects_unknown_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli_main(["no-such-command", "--help"])
+    assert exit_.value.code != 0
+    capsys.readouterr()
+
+
+def test_compose_and_k8s_run_every_service() -> None:
+    in_compose = set().union(*(programs(compose_argv(s))[0] for s in compose_ziggurat_services().values()))
+    in_k8s = set().union(*(programs(k8s_argv(c))[0] for _, _, c in k8s_ziggurat_containers()))
+    assert in_compose == set(service_modules())
+    assert in_k8s == set(service_modules())
+
+
+def test_compose_services_have_replica_counts_and_build_from_the_dockerfile() -> None:
+    for name, svc in compose_ziggurat_services().items():
+        assert isinstance(svc["deploy"]["replicas"], int), name
+        build = svc["build"]
+        assert (DEPLOY / build["context"] / build["dockerfile"]).resolve() == DEPLOY / "Dockerfile", name
+
+
+def test_dockerfile_installs_the_package_on_python_311_slim() -> None:
+    text = (DEPLOY / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.11-slim\b", text, re.M)
+    assert re.search(r"\bpip install \.(\s|$)", text)
+    entrypoint, cmd = image_default_argv()
+    assert entrypoint == ["python", "-m"]
+    assert MODULE_RE.findall(" ".join(cmd))
+
+
+# -------------------------------------------------------------------- settings
+
+
+def test_every_ziggurat_variable_is_a_settings_field() -> None:
+    fields = set(Settings.__struct_fields__)
+    seen = set()
+    for path in text_files():
+        for var in ENV_RE.findall(path.read_text()):
+            seen.add(var)
+            assert var.removeprefix("ZIGGURAT_").lower() in fields, f"{path.relative_to(REPO)}: {var}"
+    assert {"ZIGGURAT_REDIS_URL", "ZIGGURAT_REDUCER_INDEX", "ZIGGURAT_REDUCER_COUNT"} <= seen
+
+
+def settings_from(env: dict[str, Any]) -> Settings:
+    """What ``shared.infra.settings.load`` would make of these variables."""
+    raw = {k.removeprefix("ZIGGURAT_").lower(): str(v) for k, v in env.items() if k.startswith("ZIGGURAT_")}
+    return msgspec.convert(raw, Settings, strict=False)
+
+
+def k8s_settings() -> dict[str, str]:
+    (configmap,) = [
+        d for d in k8s_docs() if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "ziggurat-settings"
+    ]
+    return configmap["data"]
+
+
+def test_settings_values_are_valid() -> None:
+    for name, svc in compose_ziggurat_services().items():
+        settings = settings_from(svc["environment"])
+        assert settings.http_host == "0.0.0.0", name
+        assert "valkey" in settings.redis_url, name
+    settings = settings_from(k8s_settings())
+    assert settings.http_host == "0.0.0.0"
+    for _, _, container in k8s_ziggurat_containers():
+        refs = [e["configMapRef"]["name"] for e in container.get("envFrom", [])]
+        assert refs == ["ziggurat-settings"], container["name"]
+
+
+def test_every_compose_service_agrees_on_partitions() -> None:
+    counts = {settings_from(s["environment"]).partitions for s in compose_ziggurat_services().values()}
+    assert len(counts) == 1
+
+
+def test_compose_reducers_cover_every_index_once() -> None:
+    reducers = {
+        name: settings_from(svc["environment"])
+        for name, svc in compose_ziggurat_services().items()
+        if programs(compose_argv(svc))[0] == {"reducer"}
+    }
+    assert len(reducers) >= 2
+    counts = {s.reducer_count for s in reducers.values()}
+    assert counts == {len(reducers)}
+    assert sorted(s.reducer_index for s in reducers.values()) == list(range(len(reducers)))
+    for name in reducers:
+        assert compose()["services"][name]["deploy"]["replicas"] == 1, name
+
+
+def k8s_reducer() -> tuple[dict[str, Any], dict[str, Any]]:
+    (found,) = [(d, c) for d, _, c in k8s_ziggurat_containers() if programs(k8s_argv(c))[0] == {"reducer"}]
+    return found
+
+
+def test_k8s_reducer_replicas_match_the_reducer_count() -> None:
+    workload, _ = k8s_reducer()
+    assert workload["kind"] == "StatefulSet"
+    assert workload["spec"]["replicas"] == settings_from(k8s_settings()).reducer_count
+
+
+@pytest.mark.parametrize(("pod", "index"), [("reducer-0", "0"), ("reducer-1", "1"), ("reducer-12", "12")])
+def test_k8s_reducer_entrypoint_reads_its_index_from_the_pod_name(pod: str, index: str) -> None:
+    _, container = k8s_reducer()
+    argv = k8s_argv(container)
+    assert argv[:2] == ["sh", "-c"]
+    script = argv[2].replace("exec python -m services.reducer", 'echo "$ZIGGURAT_REDUCER_INDEX"')
+    assert script != argv[2]
+    done = subprocess.run(["sh", "-c", script], env={"POD_NAME": pod}, capture_output=True, text=True)
+    assert done.returncode == 0 and done.stdout.strip() == index
+
+
+def test_k8s_reducer_entrypoint_refuses_a_pod_name_without_ordinal() -> None:
+    _, container = k8s_reducer()
+    script = k8s_argv(container)[2].replace("exec python -m services.reducer", "echo started")
+    done = subprocess.run(["sh", "-c", script], env={"POD_NAME": "reducer"}, capture_output=True, text=True)
+    assert done.returncode != 0 and "started" not in done.stdout
+    env = {e["name"]: e for e in container["env"]}
+    assert env["POD_NAME"]["valueFrom"]["fieldRef"]["fieldPath"] == "metadata.name"
+
+
+def test_stateless_services_are_k8s_deployments_with_replicas() -> None:
+    for doc, _, container in k8s_ziggurat_containers():
+        modules = programs(k8s_argv(container))[0]
+        if modules & {"gateway", "validator", "projector"}:
+            assert doc["kind"] == "Deployment" and doc["spec"]["replicas"] >= 1, doc["metadata"]["name"]
+
+
+# ---------------------------------------------------------------------- valkey
+
+
+def valkey_settings(text: str) -> dict[str, str]:
+    pairs = (line.split(None, 1) for line in text.splitlines() if line.strip() and not line.startswith("#"))
+    return {p[0]: (p[1] if len(p) > 1 else "") for p in pairs}
+
+
+def test_valkey_keeps_an_append_only_file() -> None:
+    conf = valkey_settings((DEPLOY / "valkey.conf").read_text())
+    assert conf["appendonly"] == "yes"
+    assert conf["appendfsync"] == "everysec"
+    assert re.search(r"#.*\balways\b", (DEPLOY / "valkey.conf").read_text())
+    valkey = compose()["services"]["valkey"]
+    assert any(v.startswith("./valkey.conf:") for v in valkey["volumes"])
+    assert any(v.split(":")[0] in compose()["volumes"] and ":/data" in v for v in valkey["volumes"])
+
+
+def test_k8s_valkey_config_matches_deploy_valkey_conf() -> None:
+    (configmap,) = [
+        d for d in k8s_docs() if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "valkey-config"
+    ]
+    inline = valkey_settings(configmap["data"]["valkey.conf"])
+    assert inline == valkey_settings((DEPLOY / "valkey.conf").read_text())
+    (statefulset,) = [
+        d for d in k8s_docs() if d["kind"] == "StatefulSet" and d["metadata"]["name"] == "valkey"
+    ]
+    claims = [t["metadata"]["name"] for t in statefulset["spec"]["volumeClaimTemplates"]]
+    mounts = statefulset["spec"]["template"]["spec"]["containers"][0]["volumeMounts"]
+    assert any(m["name"] in claims and m["mountPath"] == inline["dir"] for m in mounts)
+
+
+# ------------------------------------------------------------------ prometheus
+
+
+def scrape_targets() -> dict[str, set[str]]:
+    """job name -> the host:port targets it scrapes (static or DNS)."""
+    config = yaml.safe_load((DEPLOY / "prometheus.yml").read_text())
+    jobs: dict[str, set[str]] = {}
+    for job in config["scrape_configs"]:
+        targets = jobs.setdefault(job["job_name"], set())
+        assert job.get("metrics_path", "/metrics") == "/metrics", job["job_name"]
+        for static in job.get("static_configs", []):
+            targets.update(static["targets"])
+        for dns in job.get("dns_sd_configs", []):
+            assert dns.get("type", "SRV") == "A", job["job_name"]
+            targets.update(f"{name}:{dns['port']}" for name in dns["names"])
+    return jobs
+
+
+def test_prometheus_scrapes_every_compose_service_on_its_metrics_port() -> None:
+    targets = set().union(*scrape_targets().values())
+    for name, svc in compose_ziggurat_services().items():
+        modules = programs(compose_argv(svc))[0]
+        if not modules:
+            continue  # a one-off tool, not a service
+        settings = settings_from(svc["environment"])
+        port = settings.http_port if modules == {"gateway"} else settings.metrics_port
+        assert f"{name}:{port}" in targets, f"{name} is not scraped on :{port}"
+
+
+def test_prometheus_has_a_job_for_every_service() -> None:
+    jobs = scrape_targets()
+    for module in service_modules():
+        assert module in jobs, f"no scrape job for {module}"
+
+
+def test_k8s_pods_carry_scrape_annotations_for_their_metrics_port() -> None:
+    defaults = settings_from(k8s_settings())
+    for doc, template, container in k8s_ziggurat_containers():
+        modules = programs(k8s_argv(container))[0]
+        port = defaults.http_port if modules == {"gateway"} else defaults.metrics_port
+        annotations = template["metadata"]["annotations"]
+        assert annotations["prometheus.io/scrape"] == "true", doc["metadata"]["name"]
+        assert annotations["prometheus.io/port"] == str(port), doc["metadata"]["name"]
+        assert port in [p["containerPort"] for p in container["ports"]], doc["metadata"]["name"]
+
+
+def test_servicemonitors_select_a_service_of_every_workload() -> None:
+    docs = k8s_docs()
+    services = [d for d in docs if d["kind"] == "Service"]
+    monitors = [d for d in docs if d["kind"] == "ServiceMonitor"]
+    assert monitors
+
+    def selects(monitor: dict[str, Any], service: dict[str, Any]) -> bool:
+        labels = service["metadata"].get("labels", {})
+        selector = monitor["spec"]["selector"]
+        if any(labels.get(k) != v for k, v in selector.get("matchLabels", {}).items()):
+            return False
+        for expr in selector.get("matchExpressions", []):
+            assert expr["operator"] == "In"
+            if labels.get(expr["key"]) not in expr["values"]:
+                return False
+        ports = {p.get("name") for p in service["spec"]["ports"]}
+        return any(e["port"] in ports for e in monitor["spec"]["endpoints"])
+
+    for doc, template, _ in k8s_ziggurat_containers():
+        pod_labels = template["metadata"]["labels"]
+        matching = [
+            s for s in services if all(pod_labels.get(k) == v for k, v in s["spec"]["selector"].items())
+        ]
+        assert any(selects(m, s) for m in monitors for s in matching), doc["metadata"]["name"]
+
+
+# --------------------------------------------------------------------- grafana
+
+PROMQL_WORDS = {"by", "without", "on", "ignoring", "group_left", "group_right", "and", "or", "unless", "bool"}
+
+
+def promql_metric_names(expr: str) -> set[str]:
+    """Metric names a PromQL expression selects (not functions, labels or keywords)."""
+    text = re.sub(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', '""', expr)
+    text = re.sub(r"\{[^}]*\}", " ", text)  # label matchers
+    text = re.sub(r"\[[^\]]*\]", " ", text)  # ranges and subqueries
+    text = re.sub(r"\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)", " ", text)
+    text = re.sub(r"\boffset\s+-?\S+", " ", text)
+    text = re.sub(r"\$\{?\w+\}?", " ", text)  # Grafana variables
+    names = set()
+    for match in re.finditer(r"(?<![\w.:$])([A-Za-z_:][\w:]*)(\s*\()?", text):
+        if match.group(2) or match.group(1).lower() in PROMQL_WORDS | {"inf", "nan"}:
+            continue
+        names.add(match.group(1))
+    return names
+
+
+def exported_series() -> dict[str, str]:
+    """Every series name the code exports -> the metric it belongs to."""
+    suffixes = {
+        "counter": ["_total", "_created"],
+        "gauge": [""],
+        "histogram": ["_bucket", "_sum", "_count", "_created"],
+        "summary": ["", "_sum", "_count", "_created"],
+        "info": ["_info"],
+        "stateset": [""],
+        "enum": [""],
+    }
+    series: dict[str, str] = {}
+    for obj in vars(metrics).values():
+        if isinstance(obj, MetricWrapperBase):
+            for family in obj.describe():
+                for suffix in suffixes[family.type]:
+                    series[family.name + suffix] = family.name
+    return series
+
+
+def dashboard_queries() -> dict[str, list[str]]:
+    """Dashboard file name -> every PromQL expression of its panels (rows included)."""
+
+    def walk(panels: list[dict[str, Any]]) -> list[str]:
+        exprs = []
+        for panel in panels:
+            exprs += [t["expr"] for t in panel.get("targets", []) if t.get("expr")]
+            exprs += walk(panel.get("panels", []))
+        return exprs
+
+    return {p.name: walk(json.loads(p.read_text())["panels"]) for p in sorted(DASHBOARDS.glob("*.json"))}
+
+
+def test_the_promql_reader_finds_metrics_and_nothing_else() -> None:
+    expr = (
+        'histogram_quantile(0.99, sum by (le, stage) (rate(ziggurat_stage_seconds_bucket{stage="x"}'
+        "[$__rate_interval]))) / on (stage) group_left sum(up offset 5m) * 1e3 + vector(0)"
+    )
+    assert promql_metric_names(expr) == {"ziggurat_stage_seconds_bucket", "up"}
+    assert promql_metric_names("sum(a_total) by (x) or b:recorded") == {"a_total", "b:recorded"}
+
+
+def test_the_exported_series_include_suffixes_by_type() -> None:
+    series = exported_series()
+    assert series["ziggurat_commands_total"] == "ziggurat_commands"
+    assert {"ziggurat_stage_seconds_bucket", "ziggurat_stage_seconds_count"} <= series.keys()
+    assert "ziggurat_stage_seconds" not in series and "ziggurat_live_games" in series
+
+
+def test_every_dashboard_query_uses_only_exported_metrics() -> None:
+    series = exported_series()
+    queries = dashboard_queries()
+    assert {"pipeline.json", "tournaments.json"} <= queries.keys()
+    for name, exprs in queries.items():
+        assert exprs, name
+        for expr in exprs:
+            names = promql_metric_names(expr)
+            assert names, f"{name}: no metric in {expr!r}"
+            unknown = names - series.keys()
+            assert not unknown, f"{name}: {sorted(unknown)} not exported by metrics.py, in {expr!r}"
+
+
+def test_every_exported_metric_is_on_a_dashboard() -> None:
+    series = exported_series()
+    queried = {n for exprs in dashboard_queries().values() for e in exprs for n in promql_metric_names(e)}
+    missing = set(series.values()) - {series[n] for n in queried if n in series}
+    assert not missing, f"metrics no dashboard shows: {sorted(missing)}"
+
+
+def test_dashboards_use_the_provisioned_datasource_and_unique_ids() -> None:
+    datasources = yaml.safe_load((DEPLOY / "grafana/provisioning/datasources/prometheus.yaml").read_text())
+    (uid,) = [d["uid"] for d in datasources["datasources"] if d["type"] == "prometheus"]
+    uids = []
+    for path in sorted(DASHBOARDS.glob("*.json")):
+        board = json.loads(path.read_text())
+        uids.append(board["uid"])
+        ids = [p["id"] for p in board["panels"]]
+        assert len(ids) == len(set(ids)), path.name
+        for panel in board["panels"]:
+            if panel["type"] != "row":
+                assert panel["datasource"]["uid"] == uid, (path.name, panel["title"])
+                assert all(t["datasource"]["uid"] == uid for t in panel["targets"]), panel["title"]
+    assert len(uids) == len(set(uids))
+
+
+def test_compose_provisions_grafana_with_the_dashboards() -> None:
+    provider = yaml.safe_load((DEPLOY / "grafana/provisioning/dashboards/ziggurat.yaml").read_text())
+    (path,) = [p["options"]["path"] for p in provider["providers"]]
+    volumes = compose()["services"]["grafana"]["volumes"]
+    assert f"./grafana/dashboards:{path}:ro" in volumes
+    assert "./grafana/provisioning:/etc/grafana/provisioning:ro" in volumes
+    prometheus = compose()["services"]["prometheus"]["volumes"]
+    assert "./prometheus.yml:/etc/prometheus/prometheus.yml:ro" in prometheus
