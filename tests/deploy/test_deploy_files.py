@@ -228,6 +228,7 @@ def test_dockerfile_installs_the_package_on_python_311_slim() -> None:
     text = (DEPLOY / "Dockerfile").read_text()
     assert re.search(r"^FROM python:3\.11-slim\b", text, re.M)
     assert re.search(r"\bpip install \.(\s|$)", text)
+    assert re.search(r"^USER [1-9]\d*$", text, re.M), "a numeric non-root user, for runAsNonRoot"
     entrypoint, cmd = image_default_argv()
     assert entrypoint == ["python", "-m"]
     assert MODULE_RE.findall(" ".join(cmd))
