@@ -178,7 +178,7 @@ def _auto_step(tx: Tx) -> bool:
             bidding.resolve(tx, phase)
         case AdventureEnd():
             adventure.adventure_end(tx, phase)
-        case Turn(step="conan") if phase.seat != state.conan_player:
+        case Turn(step="conan") if phase.seat != state.conan_player or not state.options.conan_move_first:
             from msgspec.structs import replace
 
             tx.emit(PhaseReplaced(phase=replace(phase, step="cards")))

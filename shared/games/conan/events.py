@@ -268,7 +268,7 @@ AnyEvent = (
     | MarkerSet | RaidersChanged | CampaignSet | ConanMoved | ConanPlayerSet | FirstPlayerSet
     | FatePoolRolled | FateDieTaken | AdventureRevealed | TrackFilled | TokenTaken | TokenTakenCount
     | TokenKept | TokenExchanged | TokenDiscarded | BidSealed | BidPlaced | BidsRevealed | BidTokensSet
-    | ContestCardCommitted | ContestCardDeclared | ContestCardsRevealed | ContestRolled | ContestResolved | PhasePushed
-    | PhaseReplaced | PhasePopped | ArtifactsSet | CategoryChosen | CategoryChoiceMade | TokensRevealed
-    | ObjectiveDrawn | ObjectiveMet | AgeStarted | AgeEnding | Crowned | GameEnded
+    | ContestCardCommitted | ContestCardDeclared | ContestCardsRevealed | ContestRolled | ContestResolved
+    | PhasePushed | PhaseReplaced | PhasePopped | ArtifactsSet | CategoryChosen | CategoryChoiceMade
+    | TokensRevealed | ObjectiveDrawn | ObjectiveMet | AgeStarted | AgeEnding | Crowned | GameEnded
 )  # fmt: skip

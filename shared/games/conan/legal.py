@@ -75,7 +75,7 @@ def legal(state: State, seat: int) -> list[c.AnyCommand]:
         case Turn(step="conan"):
             return [c.MoveConan(to=None), *(c.MoveConan(to=p) for p in conan_moves(state))]
         case Turn():
-            return _turn_cards(state, seat)
+            return _turn_cards(state, seat, phase)
         case Military():
             return _military(state, phase)
         case Intrigue():
@@ -95,7 +95,7 @@ def legal(state: State, seat: int) -> list[c.AnyCommand]:
     return []
 
 
-def _turn_cards(state: State, seat: int) -> list[c.AnyCommand]:
+def _turn_cards(state: State, seat: int, phase: Turn) -> list[c.AnyCommand]:
     pack = pack_of(state)
     s = state.seats[seat]
     out: list[c.AnyCommand] = []
@@ -106,6 +106,9 @@ def _turn_cards(state: State, seat: int) -> list[c.AnyCommand]:
     for t in s.table:
         if t.exhausted and s.gold >= table_cost(state, seat, pack.kingdom_cards[t.card]):
             out.append(c.RefreshTableCard(card=t.card))
+    if seat == state.conan_player and not phase.conan_done:
+        # Conan's move after the table cards (3.1 #23 option): the die waits for it.
+        return [*out, c.MoveConan(to=None), *(c.MoveConan(to=p) for p in conan_moves(state))]
     return out + [c.TakeDie(action=a) for a in turn.actions(state)]
 
 

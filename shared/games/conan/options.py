@@ -18,6 +18,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     forced_march_after_split_attack: bool = False
     #: 3.1 #5: the siege Crom token goes to the attacker when the marker falls.
     crom_when_marker_falls: bool = True
+    #: 3.1 #6: an adventure completed mid-turn is resolved (and bid for) at once,
+    #: else at the end of that turn.
+    bid_immediately: bool = True
     #: 3.1 #7: a sideways Conan move (equal distance) discards the token.
     sideways_move_discards: bool = True
     #: 3.1 #8: raiders may be placed in home provinces.
@@ -37,7 +40,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     ep_per_city: int = 0
     #: 3.1 #15: the flat age-change income is also paid at final scoring.
     final_flat_income: bool = True
-    #: 3.1 #17: strategy cards per participant per contest.
+    #: 3.1 #16: adventure-token majorities compare values (else token counts).
+    majorities_by_value: bool = True
+    #: 3.1 #17: strategy cards per participant per contest (0 or 1).
     strategy_cards_per_contest: int = 1
     #: 3.1 #18: hand limit per card kind (0 = none).
     hand_limit: int = 0
@@ -49,6 +54,8 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     conan_enters_out_of_play: bool = True
     #: 3.1 #22: EP may go below zero.
     negative_ep: bool = True
+    #: 3.1 #23: the Conan move comes before table-card payments at turn start.
+    conan_move_first: bool = True
     #: 3.1 #24: an adjacent province holding your emissary adds an intrigue die.
     intrigue_counts_emissaries: bool = True
     #: 2.2: enforce the recommended kingdoms for 2 and 3 players.

@@ -88,7 +88,8 @@ class AdventureEnd(Phase, frozen=True, tag="adventure_end"):
 
 class Turn(Phase, frozen=True, tag="turn"):
     seat: int
-    step: str = "conan"  # conan | cards | die | done
+    step: str = "conan"  # conan | cards | die
+    conan_done: bool = False  # the Conan player's free move is made
 
 
 class Military(Phase, frozen=True, tag="military"):
@@ -128,7 +129,9 @@ class Contest(Phase, frozen=True, tag="contest"):
     kind: str  # campaign | siege | battle | alliance | break
     province: str
     terrain: str
-    step: str  # attacker_card | defender_card | before_attacker | before_defender | after_attacker | after_defender
+    #: attacker_card | defender_card | before_attacker | after_attacker | before_defender
+    #: | after_defender | resolve
+    step: str
     attacker: Side
     defender: Side
     split: bool = False  # launched from two provinces: no forced march

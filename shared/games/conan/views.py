@@ -78,7 +78,8 @@ class View(Record, frozen=True):
 def _public(s: SeatState) -> SeatPublic:
     return SeatPublic(
         kingdom=s.kingdom, gold=s.gold, sorcery=s.sorcery, ep=s.ep, crom=s.crom,
-        strategy_cards=len(s.strategy_hand), kingdom_cards=len(s.kingdom_hand), kingdom_deck=len(s.kingdom_deck),
+        strategy_cards=len(s.strategy_hand), kingdom_cards=len(s.kingdom_hand),
+        kingdom_deck=len(s.kingdom_deck),
         kingdom_discard=tuple(sorted(s.kingdom_discard)), table=s.table, bid_available=s.bid_available,
         bid_spent=s.bid_spent, adventure_tokens=len(s.tokens), token_pending=s.pending_token >= 0,
         artifacts=s.artifacts, bonus=s.bonus, dead=s.dead, bid_placed=s.sealed_bid is not None,

@@ -68,7 +68,7 @@ def test_cities_and_troops_then_purchases_then_secret_categories():
     state = edit_seat(state, 1, tokens=(_token("monsters", 1), _token("women", 2)))
     state, _ = when(state, 0, c.ChooseCategory(category="monsters"))
     assert GAME.view(state, 1).seats[0].category_chosen and GAME.view(state, 1).me.sealed_category == ""
-    state, events = when(state, 1, c.ChooseCategory(category="women"))
+    state, _events = when(state, 1, c.ChooseCategory(category="women"))
     assert state.seats[0].artifacts == ("sword_of_atlantis",)
     assert state.seats[1].artifacts == ("heart_of_tammuz",)
     assert isinstance(state.phase, Bidding) and state.age == 2
@@ -95,7 +95,7 @@ def test_coronation_success_scores_three_and_failure_kills():
     state = replace(state, phases=(Turn(seat=1, step="cards"), Coronation(seat=0)), age=3)
     state = edit_seat(state, 0, tokens=(_token("treasures", 3),))
     state = edit_seat(state, 1, tokens=(_token("treasures", 2),))
-    won, events = when(state, 0, c.Crown(category="treasures"))
+    won, _events = when(state, 0, c.Crown(category="treasures"))
     assert won.crowned == 0 and won.seats[0].ep == state.seats[0].ep + 3
     lost, _ = when(state, 0, c.Crown(category="monsters"))
     assert lost.seats[0].dead and lost.crowned == -1, "no higher monsters total: Conan kills the claimant"

@@ -22,7 +22,12 @@ from tests.games.conan.helpers import (
 
 
 def _turn(state, seat, pool=("MILITARY", "INTRIGUE"), conan_player=-1):
-    return replace(state, phases=(Turn(seat=seat, step="cards"),), fate_pool=pool, conan_player=conan_player)
+    return replace(
+        state,
+        phases=(Turn(seat=seat, step="cards", conan_done=True),),
+        fate_pool=pool,
+        conan_player=conan_player,
+    )
 
 
 def test_success_counting_by_face_and_side():
@@ -66,7 +71,7 @@ def test_siege_marker_is_the_last_life_and_falls_to_a_campaign():
     state, _ = when(state, 0, c.Proceed(), ["HIT", "HIT", "BLANK"])
     state, _ = when(state, 0, c.Proceed())
     state, _ = when(state, 1, c.Proceed(), ["BLANK", "BLANK", "BLANK"])
-    state, events = when(state, 1, c.Proceed())
+    state, _events = when(state, 1, c.Proceed())
     nemedia = province(state, "nemedia")
     assert (nemedia.owner, nemedia.marker) == (-1, "")
     assert (nemedia.campaign_owner, nemedia.campaign_pos) == (0, 0), "a new campaign begins"
@@ -157,7 +162,7 @@ def test_breaking_an_alliance_defender_rolls_value_plus_one():
     state, _ = when(state, 1, c.CommitCard(card=None))
     state, _ = when(state, 0, c.Proceed(), ["BLANK", "BLANK"])
     state, _ = when(state, 0, c.Proceed())
-    state, events = when(state, 1, c.Proceed(), ["BLANK", "BLANK", "BLANK"])
+    state, _events = when(state, 1, c.Proceed(), ["BLANK", "BLANK", "BLANK"])
     assert len(state.phase.defender.dice) == 3
     state, _ = when(state, 1, c.Proceed())
     assert province(state, "zingara").emissaries[0] == 0, "a failed break costs the emissary"
@@ -180,6 +185,6 @@ def test_sorcery_rerolls_all_dice_once_before_the_defender_rolls():
     state = _siege(1)
     state = edit_seat(state, 0, sorcery=2)
     state, _ = when(state, 0, c.Proceed(), ["BLANK"] * 3)
-    state, events = when(state, 0, c.Sorcery(), ["HIT"] * 3)
+    state, _events = when(state, 0, c.Sorcery(), ["HIT"] * 3)
     assert state.phase.attacker.dice == ("HIT",) * 3 and state.seats[0].sorcery == 1
     assert c.Sorcery() not in GAME.legal(state, 0)

@@ -12,7 +12,12 @@ from tests.games.conan.helpers import of_type, opening, when
 
 
 def _turn(state, seat=0, pool=("MILITARY",), step="cards", conan_player=1):
-    return replace(state, phases=(Turn(seat=seat, step=step),), fate_pool=pool, conan_player=conan_player)
+    return replace(
+        state,
+        phases=(Turn(seat=seat, step=step, conan_done=True),),
+        fate_pool=pool,
+        conan_player=conan_player,
+    )
 
 
 def test_mandatory_die_order_for_military():
@@ -62,7 +67,11 @@ def test_non_conan_player_with_court_conan_takes_the_leftmost_token():
 def _conan_turn(conan_at, destination="zamora"):
     state = opening(2)
     return replace(
-        state, phases=(Turn(seat=0, step="conan"),), conan_player=0, conan_at=conan_at, destination=destination
+        state,
+        phases=(Turn(seat=0, step="conan"),),
+        conan_player=0,
+        conan_at=conan_at,
+        destination=destination,
     )
 
 

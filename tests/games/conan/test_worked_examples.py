@@ -22,7 +22,9 @@ from tests.games.conan.helpers import (
 
 def _turn_of(state, seat, pool=("MILITARY", "INTRIGUE", "COURT_CONAN")):
     conan = (seat + 1) % len(state.seats)
-    return replace(state, phases=(Turn(seat=seat, step="cards"),), fate_pool=pool, conan_player=conan)
+    return replace(
+        state, phases=(Turn(seat=seat, step="cards", conan_done=True),), fate_pool=pool, conan_player=conan
+    )
 
 
 def _hyperborea_in_steppes():

@@ -37,7 +37,7 @@ def move_conan(tx: Tx, seat: int, to: str | None) -> None:
         tx.emit(ev.ConanMoved(to=to))
     turn = state.phase
     assert isinstance(turn, Turn)
-    tx.emit(ev.PhaseReplaced(phase=replace(turn, step="cards")))
+    tx.emit(ev.PhaseReplaced(phase=replace(turn, step="cards", conan_done=True)))
     if take:
         take_leftmost(tx, seat)
     else:
@@ -51,7 +51,7 @@ def take_leftmost(tx: Tx, seat: int) -> None:
     tx.emit(
         ev.TokenTaken(seat=seat, token=token, source="track"), ev.TokenTakenCount(seat=seat, source="track")
     )
-    if not tx.state.track:
+    if not tx.state.track and tx.state.options.bid_immediately:
         tx.emit(ev.PhasePushed(phase=AdventureEnd()))
     tx.emit(ev.PhasePushed(phase=TokenChoice(seat=seat)))
 
@@ -60,7 +60,7 @@ def discard_leftmost(tx: Tx) -> None:
     if not tx.state.track:
         return
     tx.emit(ev.TokenDiscarded())
-    if not tx.state.track:
+    if not tx.state.track and tx.state.options.bid_immediately:
         tx.emit(ev.PhasePushed(phase=AdventureEnd()))
 
 
@@ -147,6 +147,11 @@ def category_total(state: State, seat: int, category: str) -> tuple[int, ...]:
     return tuple(sorted(tokens[t][1] for t in state.seats[seat].tokens if tokens[t][0] == category))
 
 
+def tally(state: State, values: tuple[int, ...]) -> int:
+    """A category total for majorities: by value, or by count (3.1 #16)."""
+    return sum(values) if state.options.majorities_by_value else len(values)
+
+
 def crown(tx: Tx, seat: int, category: str | None) -> None:
     tx.emit(ev.PhasePopped())
     if category is None:
@@ -155,7 +160,7 @@ def crown(tx: Tx, seat: int, category: str | None) -> None:
     for s in active_seats(tx.state):
         values = category_total(tx.state, s, category)
         tx.emit(ev.TokensRevealed(seat=s, category=category, values=values))
-        totals[s] = sum(values)
+        totals[s] = tally(tx.state, values)
     best_other = max((v for s, v in totals.items() if s != seat), default=-1)
     mine = totals[seat]
     ok = mine > best_other or (mine == best_other and tx.state.options.coronation_tie_succeeds)

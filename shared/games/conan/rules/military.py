@@ -56,6 +56,19 @@ def army_moves(state: State, phase: Military) -> list[tuple[str, str, int]]:
                 continue
             most = min(have, pack_of(state).header.stack_limit, room(state, seat, to))
             out += [(p.id, to, n) for n in range(1, most + 1)]
+        if not state.options.redeploy_adjacent_only:
+            out += _long_redeploys(state, seat, p.id, have)
+    return out
+
+
+def _long_redeploys(state: State, seat: int, frm: str, have: int) -> list[tuple[str, str, int]]:
+    # Variant (3.1 #3): a redeploy may reach any friendly province.
+    near = set(pack_of(state).neighbours(frm))
+    out = []
+    for to in friendly_provinces(state, seat):
+        if to != frm and to not in near:
+            most = min(have, pack_of(state).header.stack_limit, room(state, seat, to))
+            out += [(frm, to, n) for n in range(1, most + 1)]
     return out
 
 

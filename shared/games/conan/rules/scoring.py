@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shared.games.conan import events as ev
 from shared.games.conan.content import CATEGORIES, Objective
-from shared.games.conan.rules.adventure import category_total
+from shared.games.conan.rules.adventure import category_total, tally
 from shared.games.conan.rules.board import (
     NEUTRAL,
     Tx,
@@ -86,7 +86,7 @@ def assign_artifacts(tx: Tx) -> None:
         category = state.seats[seat].sealed_category
         values = category_total(state, seat, category)
         tx.emit(ev.TokensRevealed(seat=seat, category=category, values=values))
-        totals[category][seat] = sum(values)
+        totals[category][seat] = tally(state, values)
     held: dict[int, list[str]] = {s: [] for s in range(len(state.seats))}
     for art in tx.pack.artifacts.values():
         lead = _sole_leader(totals[art.category])
@@ -137,7 +137,7 @@ def final(tx: Tx) -> None:
     _award(tx, {s: tx.state.seats[s].gold for s in alive}, 3, 1, "richest")
     _award(tx, {s: tx.state.seats[s].crom for s in alive}, 3, 1, "crom")
     for category in CATEGORIES:
-        values = {s: sum(category_total(tx.state, s, category)) for s in alive}
+        values = {s: tally(tx.state, category_total(tx.state, s, category)) for s in alive}
         _award(tx, values, 5, 2, f"majority_{category}", only=tx.state.crowned)
     tx.emit(ev.GameEnded(standings=standings(tx.state), reason="age_three_complete"))
 

@@ -9,7 +9,16 @@ from shared.games.conan import events as ev
 from shared.games.conan.rules.adventure import take_leftmost
 from shared.games.conan.rules.board import Tx, clockwise, home_owner, in_play, pack_of, supply_left
 from shared.games.conan.rules.cards import draw, hand_limit, resolve_event
-from shared.games.conan.state import AgeChange, ConanCourt, Court, Intrigue, Military, State, Turn
+from shared.games.conan.state import (
+    AdventureEnd,
+    AgeChange,
+    ConanCourt,
+    Court,
+    Intrigue,
+    Military,
+    State,
+    Turn,
+)
 
 #: The mandatory die order per action: dual and wild faces are last resorts.
 PREFERENCE = {
@@ -95,6 +104,9 @@ def end_turn(tx: Tx, turn: Turn) -> None:
     """Pass the turn on, or change the age once its last adventure is done."""
     state = tx.state
     nxt = clockwise(state, (turn.seat + 1) % len(state.seats))[0]
+    if state.adventure and not state.track:
+        tx.emit(ev.PhasePushed(phase=AdventureEnd()))  # deferred to the end of the turn
+        return
     if state.age_over:
         final = state.age == tx.pack.header.ages
         tx.emit(ev.FirstPlayerSet(seat=nxt), ev.PhaseReplaced(phase=AgeChange(final=final)))
