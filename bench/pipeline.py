@@ -1,0 +1,507 @@
+"""Load benchmark of the whole pipeline (``make bench``).
+
+Starts Valkey and every service as separate processes (``shared.infra.launcher.Stack``),
+drives N concurrent games of random bots through the HTTP API, and prints:
+
+* throughput: accepted commands/s (client side), tables opened, games finished;
+* end-to-end latency p50/p95/p99 measured by the client: POST -> accepted
+  reply, and POST -> the new version visible in the seat's view;
+* per-stage latency from the services' own histograms
+  (``ziggurat_stage_seconds``: validated, appended, replied), as quantiles of
+  the bucket deltas between a scrape before and after the measured window;
+* rejections by code, append conflicts, duplicates, mean batch sizes;
+* CPU seconds per service (and for the drivers, Valkey, and everything else
+  on the machine, since other work on a shared box skews every figure);
+* the reference: the same Redis operations per command issued by a bare
+  redis-py loop (``bench.reference``), serially and with the batch size the
+  reducer actually saw, and our throughput as a ratio of it.
+
+By default it runs twice, AOF ``everysec`` and ``always``. ``--partitions-sweep``
+runs 1, 2 and 4 partitions with as many reducers. Figures go to the terminal
+and to ``var/bench/<name>.json``. It never asserts a timing.
+
+    python -m bench.pipeline                     # everysec + always, flat out
+    python -m bench.pipeline --fsync always --duration 30 --games 64
+    python -m bench.pipeline --rate 300          # target 300 commands/s
+    python -m bench.pipeline --partitions-sweep --fsync everysec
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing as mp
+import os
+import queue
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from bench import driver as drv
+from bench.common import (
+    OUT_DIR,
+    CpuMeter,
+    counter_by,
+    counter_total,
+    default_game,
+    delta,
+    ensure_extra_games,
+    fmt,
+    histogram_quantiles,
+    machine,
+    scrape_all,
+    summary_ms,
+    write_json,
+)
+
+console = Console()
+STAGES = ("validated", "appended", "replied")
+
+
+@dataclass
+class RunConfig:
+    label: str
+    game: str
+    seats: int
+    games: int
+    drivers: int
+    rate: float
+    duration: float
+    warmup: float
+    partitions: int
+    validators: int
+    reducers: int
+    projectors: int
+    fsync: str
+    log_level: str
+    reference_s: float
+
+
+def _busy_cpu() -> float:
+    import psutil
+
+    t = psutil.cpu_times()
+    return float(t.user + t.nice + t.system + getattr(t, "irq", 0) + getattr(t, "softirq", 0))
+
+
+def run_once(cfg: RunConfig) -> dict[str, Any]:
+    from shared.infra.launcher import Stack
+
+    OUT_DIR.mkdir(parents=True, exist_ok=True)
+    root = Path(tempfile.mkdtemp(prefix=f"run-{cfg.label}-", dir=OUT_DIR))
+    env = {
+        "ZIGGURAT_EXTRA_GAMES": os.environ["ZIGGURAT_EXTRA_GAMES"],
+        # The per-token limiter is a product guard, not what is measured here.
+        "ZIGGURAT_RATE_PER_S": "1000000",
+        "ZIGGURAT_RATE_BURST": "1000000",
+        "ZIGGURAT_LOG_LEVEL": cfg.log_level,
+    }
+    stack = Stack(
+        root,
+        partitions=cfg.partitions,
+        validators=cfg.validators,
+        reducers=cfg.reducers,
+        projectors=cfg.projectors,
+        fsync=cfg.fsync,
+        env=env,
+    )
+    console.rule(
+        f"[bold]{cfg.label}[/]: {cfg.game}, {cfg.games} games, fsync {cfg.fsync}, "
+        f"{cfg.partitions} partitions, {cfg.validators}v/{cfg.reducers}r/{cfg.projectors}p, "
+        f"{'flat out' if cfg.rate <= 0 else f'{cfg.rate:g} commands/s'}"
+    )
+    result: dict[str, Any] = {"config": asdict(cfg)}
+    try:
+        with console.status("starting Valkey and the services"):
+            stack.start(timeout=90)
+        result.update(_drive(cfg, stack))
+    finally:
+        with console.status("stopping the services"):
+            stack.stop()
+        shutil.rmtree(root / "valkey", ignore_errors=True)
+    result["logs"] = str(root / "logs")
+    if cfg.reference_s > 0:
+        result["reference"] = _reference(cfg, root, result)
+        ours = result["throughput"]["commands_per_s"]
+        result["ratio"] = {
+            name: (ours / ref["commands_per_s"]) if ref["commands_per_s"] else math.nan
+            for name, ref in result["reference"].items()
+        }
+    return result
+
+
+def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
+    ctx = mp.get_context("spawn")
+    shared = ctx.Array("d", drv.SLOTS * cfg.drivers, lock=False)
+    phase = ctx.Value("i", drv.WARMUP, lock=False)
+    results: Any = ctx.Queue()
+    per_driver_games = _split(cfg.games, cfg.drivers)
+    procs = []
+    for i in range(cfg.drivers):
+        dcfg = drv.DriverConfig(
+            index=i,
+            api=stack.api,
+            game=cfg.game,
+            seats=cfg.seats,
+            games=per_driver_games[i],
+            rate=cfg.rate / cfg.drivers if cfg.rate > 0 else 0.0,
+            seed=i + 1,
+        )
+        p = ctx.Process(target=drv.run, args=(dcfg, shared, phase, results), daemon=True)
+        p.start()
+        procs.append(p)
+
+    def totals() -> list[float]:
+        return [sum(shared[d * drv.SLOTS + s] for d in range(cfg.drivers)) for s in range(drv.SLOTS)]
+
+    pids = {name: proc.process.pid for name, proc in stack.procs.items() if proc.process is not None}
+    if stack.valkey is not None and stack.valkey.process is not None:
+        pids["valkey"] = stack.valkey.process.pid
+    for i, p in enumerate(procs):
+        pids[f"driver-{i}"] = p.pid
+    pids["bench"] = os.getpid()
+    meter = CpuMeter(pids)
+    urls = stack.metrics_urls()
+
+    progress = Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TimeElapsedColumn(),
+        TextColumn("{task.fields[info]}"),
+        console=console,
+        transient=False,
+    )
+    before: dict[str, Any] = {}
+    start_counts: list[float] = []
+    busy0 = 0.0
+    with progress:
+        warm = progress.add_task("warm-up", total=cfg.warmup, info="")
+        t0 = time.perf_counter()
+        while (elapsed := time.perf_counter() - t0) < cfg.warmup:
+            c = totals()
+            progress.update(warm, completed=elapsed, info=_info(c, elapsed))
+            time.sleep(0.25)
+        progress.update(warm, completed=cfg.warmup)
+        before = scrape_all(urls)
+        start_counts = totals()
+        busy0 = _busy_cpu()
+        meter.start()
+        phase.value = drv.MEASURE
+        task = progress.add_task("measuring", total=cfg.duration, info="")
+        t1 = time.perf_counter()
+        while (elapsed := time.perf_counter() - t1) < cfg.duration:
+            c = [a - b for a, b in zip(totals(), start_counts, strict=True)]
+            progress.update(task, completed=elapsed, info=_info(c, elapsed))
+            if not any(p.is_alive() for p in procs):
+                break
+            time.sleep(0.25)
+        cpu = meter.stop()
+        busy = _busy_cpu() - busy0
+        after = scrape_all(urls)
+        end_counts = totals()
+        phase.value = drv.STOP
+        progress.update(task, completed=cfg.duration)
+
+    collected: list[drv.DriverResult] = []
+    deadline = time.monotonic() + 30
+    while len(collected) < len(procs) and time.monotonic() < deadline:
+        try:
+            collected.append(results.get(timeout=1))
+        except queue.Empty:
+            if not any(p.is_alive() for p in procs):
+                break
+    for p in procs:
+        p.join(timeout=5)
+        if p.is_alive():
+            p.terminate()
+            p.join(timeout=5)
+    return _summarise(cfg, collected, cpu, busy, delta(before, after), start_counts, end_counts)
+
+
+def _split(n: int, k: int) -> list[int]:
+    return [n // k + (1 if i < n % k else 0) for i in range(k)]
+
+
+def _info(c: list[float], elapsed: float) -> str:
+    rate = c[drv.ACCEPTED] / elapsed if elapsed > 0 else 0.0
+    return (
+        f"accepted {int(c[drv.ACCEPTED]):>7,}  {rate:>7,.0f}/s  rejected {int(c[drv.REJECTED]):,}  "
+        f"games {int(c[drv.FINISHED]):,}/{int(c[drv.OPENED]):,}  errors {int(c[drv.ERRORS])}"
+    )
+
+
+def _summarise(
+    cfg: RunConfig,
+    results: list[drv.DriverResult],
+    cpu: dict[str, float],
+    busy: float,
+    d: dict[Any, float],
+    start_counts: list[float],
+    end_counts: list[float],
+) -> dict[str, Any]:
+    wall = cpu.pop("wall")
+    accept = [x for r in results for x in r.accept_s]
+    visible = [x for r in results for x in r.visible_s]
+    accepted = sum(r.accepted for r in results)
+    rejected: dict[str, int] = {}
+    for r in results:
+        for code, n in r.rejected.items():
+            rejected[code] = rejected.get(code, 0) + n
+    counts = [a - b for a, b in zip(end_counts, start_counts, strict=True)]
+    ours = sum(cpu.values())
+    stages = {s: histogram_quantiles(d, "ziggurat_stage_seconds", {"stage": s}) for s in STAGES}
+    http = {
+        route: histogram_quantiles(d, "ziggurat_http_request_seconds", {"route": route})
+        for route in ("/v1/tables/{table_id}/commands", "/v1/tables/{table_id}/view", "/v1/tables")
+    }
+    batch = {}
+    for service in ("validator", "reducer"):
+        n = d.get(("ziggurat_batch_size_count", (("service", service),)), 0.0)
+        s = d.get(("ziggurat_batch_size_sum", (("service", service),)), 0.0)
+        batch[service] = s / n if n else math.nan
+    return {
+        "wall_s": wall,
+        "throughput": {
+            "commands_per_s": accepted / wall,
+            "accepted": accepted,
+            "tables_opened_per_s": counts[drv.OPENED] / wall,
+            "games_finished": counts[drv.FINISHED],
+            "http_requests_per_s": counts[drv.REQUESTS] / wall,
+            "view_polls_per_command": (sum(r.polls for r in results) / accepted) if accepted else math.nan,
+            "driver_errors": int(counts[drv.ERRORS]),
+            "error_samples": [e for r in results for e in r.errors][:5],
+        },
+        "latency": {"accepted": summary_ms(accept), "visible": summary_ms(visible)},
+        "stages": stages,
+        "http_server": http,
+        "rejections_client": rejected,
+        "rejections_services": counter_by(d, "ziggurat_rejections_total", "code"),
+        "append_conflicts": counter_total(d, "ziggurat_append_conflicts_total"),
+        "duplicates": counter_total(d, "ziggurat_duplicate_commands_total"),
+        "mean_batch": batch,
+        "cpu_s": cpu,
+        "cpu_pct": {name: 100 * s / wall for name, s in cpu.items()},
+        "cpu_ms_per_command": {
+            name: (1e3 * s / accepted) if accepted else math.nan for name, s in cpu.items()
+        },
+        "cpu_other_pct": 100 * max(0.0, busy - ours) / wall,
+        "machine_busy_pct": 100 * busy / wall,
+        "loadavg": os.getloadavg(),
+    }
+
+
+def _reference(cfg: RunConfig, root: Path, result: dict[str, Any]) -> dict[str, Any]:
+    from bench import reference
+    from shared.infra.valkey_server import ValkeyServer, free_port
+
+    observed = result.get("mean_batch", {}).get("reducer", math.nan)
+    batched = max(1, round(observed)) if not math.isnan(observed) else 8
+    server = ValkeyServer(root / "reference-valkey", port=free_port(), fsync=cfg.fsync)
+    out: dict[str, Any] = {}
+    try:
+        server.start()
+        with console.status(f"reference: planning {cfg.game} games"):
+            plans = reference.prepare(cfg.game, cfg.seats)
+        with Progress(
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            TextColumn("{task.fields[info]}"),
+            console=console,
+        ) as progress:
+            for name, b in (("serial", 1), ("batched", batched)):
+                task = progress.add_task(f"reference {name} (batch {b})", total=cfg.reference_s, info="")
+                t0 = time.perf_counter()
+
+                def tick(done: int, task: Any = task, t0: float = t0) -> None:
+                    el = time.perf_counter() - t0
+                    progress.update(
+                        task, completed=min(el, cfg.reference_s), info=f"{done / el:,.0f} commands/s"
+                    )
+
+                out[name] = reference.run(server.url, cfg.game, cfg.seats, b, cfg.reference_s, plans, tick)
+                progress.update(task, completed=cfg.reference_s)
+    finally:
+        server.stop()
+        shutil.rmtree(root / "reference-valkey", ignore_errors=True)
+    return out
+
+
+# -- printing ------------------------------------------------------------------
+
+
+def print_run(r: dict[str, Any]) -> None:
+    cfg = r["config"]
+    t = r["throughput"]
+    table = Table(title=f"{cfg['label']}: {cfg['game']}, fsync {cfg['fsync']}", show_header=True)
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    table.add_column("notes")
+    table.add_row(
+        "accepted commands/s", fmt(t["commands_per_s"]), f"{t['accepted']:,} in {r['wall_s']:.1f} s"
+    )
+    table.add_row(
+        "tables opened/s", fmt(t["tables_opened_per_s"]), f"{int(t['games_finished'])} games finished"
+    )
+    table.add_row(
+        "HTTP requests/s",
+        fmt(t["http_requests_per_s"]),
+        f"{fmt(t['view_polls_per_command'], 2)} view GETs/command",
+    )
+    for name, key in (("POST -> accepted", "accepted"), ("POST -> visible in view", "visible")):
+        s = r["latency"][key]
+        table.add_row(
+            f"{name} p50/p95/p99 ms",
+            f"{fmt(s['p50_ms'], 2)} / {fmt(s['p95_ms'], 2)} / {fmt(s['p99_ms'], 2)}",
+            f"max {fmt(s['max_ms'], 1)}",
+        )
+    for stage, s in r["stages"].items():
+        table.add_row(
+            f"stage {stage} p50/p95/p99 ms",
+            f"{fmt(s['p50_ms'], 2)} / {fmt(s['p95_ms'], 2)} / {fmt(s['p99_ms'], 2)}",
+            f"n={int(s['n']):,}, from gateway receipt (histogram buckets)",
+        )
+    table.add_row("mean batch validator/reducer", f"{fmt(r['mean_batch']['validator'], 1)} / "
+                  f"{fmt(r['mean_batch']['reducer'], 1)}", "")  # fmt: skip
+    rej = r["rejections_client"] or {}
+    table.add_row(
+        "rejections (client)", str(sum(rej.values())), ", ".join(f"{k}={v}" for k, v in rej.items()) or "-"
+    )
+    srv = r["rejections_services"] or {}
+    table.add_row("rejections (services)", fmt(sum(srv.values()), 0),
+                  ", ".join(f"{k}={int(v)}" for k, v in srv.items()) or "-")  # fmt: skip
+    table.add_row(
+        "append conflicts / duplicates", f"{int(r['append_conflicts'])} / {int(r['duplicates'])}", ""
+    )
+    for name in sorted(r["cpu_pct"]):
+        table.add_row(
+            f"CPU {name}",
+            f"{fmt(r['cpu_pct'][name])} %",
+            f"{fmt(r['cpu_ms_per_command'][name], 3)} ms/command",
+        )
+    table.add_row("CPU everything else", f"{fmt(r['cpu_other_pct'])} %", "other work on this machine")
+    if "reference" in r:
+        for name, ref in r["reference"].items():
+            table.add_row(
+                f"reference {name} (batch {ref['batch']})",
+                f"{fmt(ref['commands_per_s'])}/s",
+                f"ours = {fmt(r['ratio'][name], 2)}x; "
+                f"{fmt(ref['round_trips_per_command'], 1)} round trips/command",
+            )
+    if t["driver_errors"]:
+        table.add_row("driver errors", str(t["driver_errors"]), "; ".join(t["error_samples"])[:200])
+    console.print(table)
+
+
+def print_comparison(runs: list[dict[str, Any]]) -> None:
+    table = Table(title="summary")
+    for col in (
+        "run",
+        "fsync",
+        "parts/reducers",
+        "cmd/s",
+        "accept p50/p95/p99 ms",
+        "visible p50/p99 ms",
+        "ref serial/batched cmd/s",
+        "ratio",
+        "busy %",
+    ):
+        table.add_column(col, justify="right" if col not in ("run", "fsync") else "left")
+    for r in runs:
+        c, a, v = r["config"], r["latency"]["accepted"], r["latency"]["visible"]
+        ref = r.get("reference", {})
+        table.add_row(
+            c["label"],
+            c["fsync"],
+            f"{c['partitions']}/{c['reducers']}",
+            fmt(r["throughput"]["commands_per_s"]),
+            f"{fmt(a['p50_ms'], 1)}/{fmt(a['p95_ms'], 1)}/{fmt(a['p99_ms'], 1)}",
+            f"{fmt(v['p50_ms'], 1)}/{fmt(v['p99_ms'], 1)}",
+            f"{fmt(ref.get('serial', {}).get('commands_per_s'), 0)}/"
+            f"{fmt(ref.get('batched', {}).get('commands_per_s'), 0)}",
+            f"{fmt(r.get('ratio', {}).get('serial'), 2)}/{fmt(r.get('ratio', {}).get('batched'), 2)}",
+            fmt(r["machine_busy_pct"], 0),
+        )
+    console.print(table)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ensure_extra_games()
+    ap = argparse.ArgumentParser(prog="python -m bench.pipeline", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--game", default=None, help="game key (default: tigris if available, else highcard)")
+    ap.add_argument(
+        "--seats", type=int, default=None, help="seats per table (default: the game's minimum, >= 2)"
+    )
+    ap.add_argument("--games", type=int, default=32, help="concurrent games (default 32)")
+    ap.add_argument("--drivers", type=int, default=1, help="load-driver processes (default 1)")
+    ap.add_argument("--rate", type=float, default=0.0, help="target commands/s in total; 0 = flat out")
+    ap.add_argument("--duration", type=float, default=20.0, help="measured seconds per run (default 20)")
+    ap.add_argument("--warmup", type=float, default=4.0, help="unmeasured seconds first (default 4)")
+    ap.add_argument("--partitions", type=int, default=4)
+    ap.add_argument("--validators", type=int, default=1)
+    ap.add_argument("--reducers", type=int, default=1)
+    ap.add_argument("--projectors", type=int, default=1)
+    ap.add_argument("--fsync", default="everysec,always", help="AOF fsync modes to run, comma-separated")
+    ap.add_argument("--log-level", default="info", help="services' log level (default info, as deployed)")
+    ap.add_argument("--reference-seconds", type=float, default=4.0, help="per reference variant; 0 = skip")
+    ap.add_argument("--partitions-sweep", action="store_true", help="run 1, 2 and 4 partitions (= reducers)")
+    ap.add_argument("--name", default=None, help="result file var/bench/<name>.json")
+    args = ap.parse_args(argv)
+
+    from shared.games import registry
+
+    game_key = args.game or default_game()
+    game = registry.get(game_key)
+    seats = args.seats or max(2, game.min_seats)
+    base = {
+        "game": game_key,
+        "seats": seats,
+        "games": args.games,
+        "drivers": args.drivers,
+        "rate": args.rate,
+        "duration": args.duration,
+        "warmup": args.warmup,
+        "validators": args.validators,
+        "projectors": args.projectors,
+        "log_level": args.log_level,
+        "reference_s": args.reference_seconds,
+    }
+    configs: list[RunConfig] = []
+    for fsync in [f.strip() for f in args.fsync.split(",") if f.strip()]:
+        if args.partitions_sweep:
+            for p in (1, 2, 4):
+                configs.append(
+                    RunConfig(label=f"p{p}-{fsync}", partitions=p, reducers=p, fsync=fsync, **base)
+                )
+        else:
+            configs.append(
+                RunConfig(
+                    label=fsync, partitions=args.partitions, reducers=args.reducers, fsync=fsync, **base
+                )
+            )
+    runs = []
+    for cfg in configs:
+        r = run_once(cfg)
+        print_run(r)
+        runs.append(r)
+    print_comparison(runs)
+    if args.partitions_sweep and runs:
+        first = runs[0]["throughput"]["commands_per_s"]
+        scaling = ", ".join(
+            f"{r['config']['partitions']}p: {r['throughput']['commands_per_s'] / first:.2f}x" for r in runs
+        )
+        console.print(f"scaling against 1 partition: {scaling} (2 cores: bounded by CPU, not by partitions)")
+    name = args.name or ("pipeline-sweep" if args.partitions_sweep else "pipeline")
+    path = write_json(name, {"machine": machine(), "runs": runs})
+    console.print(f"figures written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
