@@ -24,6 +24,7 @@ from shared.games.conan.state import (
     GameOver,
     Intrigue,
     Military,
+    Retreat,
     State,
     TokenChoice,
     Turn,
@@ -83,6 +84,10 @@ def _dispatch(tx: Tx, seat: int, cmd: c.AnyCommand) -> None:
             _contest(tx, phase, seat, cmd)
         case AfterContest(), _:
             _after(tx, phase, cmd)
+        case Retreat(), c.Withdraw():
+            outcomes.retreat(tx, phase, cmd.to)
+        case Retreat(), c.Proceed():
+            tx.emit(_pop())
         case AgeChange(), _:
             _age_change(tx, phase, seat, cmd)
 

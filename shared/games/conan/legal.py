@@ -27,6 +27,7 @@ from shared.games.conan.state import (
     Court,
     Intrigue,
     Military,
+    Retreat,
     State,
     TokenChoice,
     Turn,
@@ -42,7 +43,10 @@ def actors(state: State) -> frozenset[int]:
             return frozenset(bidding.awaited(state, phase))
         case Bidding(step="swap"):
             return frozenset(b.seat for b in phase.revealed if state.seats[b.seat].bonus)
-        case TokenChoice() | Coronation() | Military() | Intrigue() | ConanCourt() | Court() | AfterContest():
+        case (
+            TokenChoice() | Coronation() | Military() | Intrigue() | ConanCourt() | Court() | AfterContest()
+            | Retreat()
+        ):  # fmt: skip
             return frozenset((phase.seat,))
         case Turn(step="conan") if phase.seat == state.conan_player:
             return frozenset((phase.seat,))
@@ -88,6 +92,9 @@ def legal(state: State, seat: int) -> list[c.AnyCommand]:
             return _contest(state, phase, seat)
         case AfterContest():
             return _after(state, phase)
+        case Retreat():
+            spots = outcomes.retreat_spots(state, seat, phase.province)
+            return [*(c.Withdraw(to=p) for p in spots), c.Proceed()]
         case AgeChange():
             return _age_change(state, phase, seat)
         case AdventureEnd():

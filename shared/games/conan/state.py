@@ -146,6 +146,14 @@ class AfterContest(Phase, frozen=True, tag="after_contest"):
     march_free: bool = False
 
 
+class Retreat(Phase, frozen=True, tag="retreat"):
+    """A battle defender may withdraw to an adjacent friendly province."""
+
+    seat: int
+    province: str
+    attacker: int
+
+
 class AgeChange(Phase, frozen=True, tag="age_change"):
     step: int = 1
     pos: int = 0  # index into the clockwise order from the first player
@@ -158,7 +166,7 @@ class GameOver(Phase, frozen=True, tag="game_over"):
 
 AnyPhase = (
     Bidding | TokenChoice | Coronation | AdventureEnd | Turn | Military | Intrigue | ConanCourt | Court
-    | Contest | AfterContest | AgeChange | GameOver
+    | Contest | AfterContest | Retreat | AgeChange | GameOver
 )  # fmt: skip
 
 

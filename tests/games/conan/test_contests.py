@@ -188,3 +188,26 @@ def test_sorcery_rerolls_all_dice_once_before_the_defender_rolls():
     state, _events = when(state, 0, c.Sorcery(), ["HIT"] * 3)
     assert state.phase.attacker.dice == ("HIT",) * 3 and state.seats[0].sorcery == 1
     assert c.Sorcery() not in GAME.legal(state, 0)
+
+
+def test_battle_defender_may_withdraw_and_the_attacker_campaigns():
+    state = opening(2)
+    state = set_units(state, "ophir", 1, 3)
+    state = edit_province(state, "koth", owner=1, marker="tower")
+    state = _turn(state, 0)
+    state, _ = when(state, 0, c.TakeDie(action="military"))
+    state, _ = when(state, 0, c.MoveArmy(frm="aquilonia", to="ophir", units=3))
+    state, _ = when(state, 0, c.Attack(province="ophir"))
+    state, _ = when(state, 0, c.CommitCard(card=None))
+    state, _ = when(state, 1, c.CommitCard(card=None))
+    state, _ = when(state, 0, c.Proceed(), ["HIT", "HIT", "BLANK"])
+    state, _ = when(state, 0, c.Proceed())
+    state, _ = when(state, 1, c.Proceed(), ["BLANK", "BLANK", "BLANK"])
+    state, _ = when(state, 1, c.Proceed())
+    assert GAME.actors(state) == frozenset({1})
+    assert c.Withdraw(to="koth") in GAME.legal(state, 1)
+    state, _ = when(state, 1, c.Withdraw(to="koth"))
+    ophir = province(state, "ophir")
+    assert ophir.units[1] == 0 and province(state, "koth").units[1] == 2
+    assert ophir.campaign_owner == 0 and state.seats[0].crom == 1
+    assert isinstance(state.phase, AfterContest)

@@ -8,7 +8,7 @@ from msgspec.structs import replace
 from shared.games.conan import events as ev
 from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.board import NEUTRAL, Tx, has_artifact_op, prov, room, supply_left
-from shared.games.conan.state import AfterContest, Contest
+from shared.games.conan.state import AfterContest, Contest, Retreat
 
 
 def resolve(tx: Tx, contest: Contest) -> None:
@@ -108,11 +108,38 @@ def _battle(tx: Tx, contest: Contest, won: bool) -> None:
             _crom(tx, defender)
             return
         _after(tx, contest, False)
+        _offer_retreat(tx, contest)
         return
     if _lose_unit(tx, defender, pid) == 0:
         _crom(tx, seat)
         tx.emit(ev.CampaignSet(province=pid, owner=seat, pos=0))
     _after(tx, contest, True)
+    _offer_retreat(tx, contest)
+
+
+def _offer_retreat(tx: Tx, contest: Contest) -> None:
+    seat, defender, pid = contest.attacker.seat, contest.defender.seat, contest.province
+    p = prov(tx.state, pid)
+    if p.units[seat] and p.units[defender] and retreat_spots(tx.state, defender, pid):
+        tx.emit(ev.PhasePushed(phase=Retreat(seat=defender, province=pid, attacker=seat)))
+
+
+def retreat_spots(state, seat: int, pid: str) -> list[str]:
+    from shared.games.conan.rules.board import friendly, pack_of
+
+    return [n for n in pack_of(state).neighbours(pid) if friendly(state, seat, n)]
+
+
+def retreat(tx: Tx, phase: Retreat, to: str) -> None:
+    """The defender leaves the battle: the attacker's campaign begins."""
+    seat, pid = phase.seat, phase.province
+    moving = prov(tx.state, pid).units[seat]
+    fits = min(moving, room(tx.state, seat, to))
+    tx.emit(ev.UnitsChanged(seat=seat, province=pid, delta=-moving))
+    if fits:
+        tx.emit(ev.UnitsChanged(seat=seat, province=to, delta=fits))
+    _crom(tx, phase.attacker)
+    tx.emit(ev.CampaignSet(province=pid, owner=phase.attacker, pos=0), ev.PhasePopped())
 
 
 def _alliance(tx: Tx, seat: int, pid: str, won: bool) -> None:
