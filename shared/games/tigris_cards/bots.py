@@ -31,7 +31,7 @@ from shared.games.tigris_cards.legal import legal
 from shared.games.tigris_cards.rules.kingdoms import kingdom, leader_of_colour
 from shared.games.tigris_cards.rules.playing import vp_recipient
 from shared.games.tigris_cards.rules.scoring import colour_points
-from shared.games.tigris_cards.state import State, Token
+from shared.games.tigris_cards.state import State
 from shared.games.tigris_common.colours import Colour
 from shared.kernel.rng import Rng
 
@@ -46,54 +46,63 @@ def random_bot(state: State, seat: int, rng: Rng) -> TigrisCardsCommand:
 
 def greedy_bot(state: State, seat: int, rng: Rng) -> TigrisCardsCommand:
     options = legal(state, seat)
-    scored = [(_value(state, seat, c) + rng.below(1000) / 100_000, i) for i, c in enumerate(options)]
+    view = _Outlook(state, seat)
+    scored = [(view.value(c) + rng.below(1000) / 100_000, i) for i, c in enumerate(options)]
     return options[max(scored)[1]]
 
 
-def _weakness(state: State, seat: int) -> dict:
-    """How much one more point of each colour is worth: most for the weakest."""
-    points = colour_points(state.players[seat])
-    low = min(points.values())
-    return {c: 1.0 / (1 + points[c] - low) for c in points}
+class _Outlook:
+    """What the greedy bot works out once per decision, then reuses for
+    every candidate command."""
 
+    def __init__(self, state: State, seat: int) -> None:
+        self.state, self.seat = state, seat
+        self.hand = state.players[seat].hand
+        points = colour_points(state.players[seat])
+        low = min(points.values())
+        # One more point is worth most in the weakest colour (it is the score).
+        self.weakness = {c: 1.0 / (1 + points[c] - low) for c in points}
+        self.spans = [kingdom(state.table, c) for c in range(len(state.table.columns))]
+        self.placed = {t.leader for _, s in tb.slots(state.table) if (t := s.leader) and t.seat == seat}
 
-def _value(state: State, seat: int, command: TigrisCardsCommand) -> float:
-    match command:
-        case ScoreCard() | BuildShip() | TakeTreasure():
-            return 10.0
-        case Decline() | Pass():
-            return -1.0
-        case PlayCard(colour=colour, column=column):
-            return _card_value(state, seat, colour, column)
-        case PlaceLeader():
-            return _leader_value(state, seat, command)
-        case CommitSupport(count=n):
-            return _support_value(state, seat, n)
-        case ChooseConflictColour():
-            return 0.0
-        case PlayConnector() | PlayCatastrophe() | WithdrawLeader():
-            return -0.5
-    return 0.0
+    def value(self, command: TigrisCardsCommand) -> float:
+        match command:
+            case ScoreCard() | BuildShip() | TakeTreasure():
+                return 10.0
+            case Decline() | Pass():
+                return -1.0
+            case PlayCard(colour=colour, column=column):
+                return self.card(colour, column)
+            case PlaceLeader():
+                return self.leader(command)
+            case CommitSupport(count=n):
+                return _support_value(self.state, self.seat, n)
+            case PlayConnector():
+                return 0.3
+            case ChooseConflictColour():
+                return 0.0
+            case PlayCatastrophe() | WithdrawLeader():
+                return -0.5
+        return 0.0
 
+    def card(self, colour: Colour, column: int) -> float:
+        receiver = vp_recipient(self.state, column, colour)
+        if receiver == self.seat and count(self.hand, colour) >= 2:
+            return 2.0 + self.weakness[colour]
+        if receiver is not None and receiver != self.seat:
+            return -0.8
+        # A plain card still grows a kingdom and keeps the draw pile moving.
+        return 0.5
 
-def _card_value(state: State, seat: int, colour, column: int) -> float:
-    receiver = vp_recipient(state, column, colour)
-    if receiver == seat and count(state.players[seat].hand, colour) >= 2:
-        return 2.0 + _weakness(state, seat)[colour]
-    if receiver is not None and receiver != seat:
-        return -0.8
-    return 0.1
-
-
-def _leader_value(state: State, seat: int, command: PlaceLeader) -> float:
-    token = Token(seat=seat, leader=command.leader)
-    here = tb.find_leader(state.table, token)
-    span = kingdom(state.table, command.spot.column)
-    rival = leader_of_colour(state.table, span, command.leader)
-    if rival is not None and rival[1].seat != seat:
-        return 0.3 if count(state.players[seat].hand, Colour.RED) >= 3 else -0.6
-    size = sum(len(state.table.columns[c]) for c in range(span[0], span[1] + 1))
-    return (0.8 if here is None else 0.2) + size / 100
+    def leader(self, command: PlaceLeader) -> float:
+        span = self.spans[command.spot.column]
+        rival = leader_of_colour(self.state.table, span, command.leader)
+        if rival is not None and rival[1].seat != self.seat:
+            return 0.3 if count(self.hand, Colour.RED) >= 3 else -0.6
+        size = sum(len(self.state.table.columns[c]) for c in range(span[0], span[1] + 1))
+        if command.leader in self.placed:
+            return 0.05 + size / 1000  # shuffling leaders about rarely pays
+        return 0.8 + size / 100
 
 
 def _support_value(state: State, seat: int, n: int) -> float:

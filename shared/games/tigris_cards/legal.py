@@ -73,7 +73,7 @@ def legal(state: State, seat: int) -> list[TigrisCardsCommand]:
 
 def actions_of(state: State, seat: int) -> list[TigrisCardsCommand]:
     """The real actions of the active seat (passing aside)."""
-    hosts = [spot for spot, _ in tb.slots(state.table) if can_host(state, spot)]
+    hosts = [spot for spot, slot in tb.slots(state.table) if can_host(state, spot, slot)]
     out: list[TigrisCardsCommand] = [PlaceLeader(leader=ld, spot=s) for ld in LEADERS for s in hosts]
     if state.options.allow_withdrawal:
         out += [
@@ -82,7 +82,8 @@ def actions_of(state: State, seat: int) -> list[TigrisCardsCommand]:
             if tb.find_leader(state.table, Token(seat=seat, leader=ld)) is not None
         ]
     held = [c for c in COLOURS if count(state.players[seat].hand, c)]
-    out += [PlayCard(colour=c, column=k) for c in held for k in range(COLUMNS) if has_room(state, k)]
+    rooms = [k for k in range(COLUMNS) if has_room(state, k)]
+    out += [PlayCard(colour=c, column=k) for c in held for k in rooms]
     gaps = [g for g in range(GAPS) if can_connect(state, g)]
     out += [PlayConnector(colour=c, gap=g) for c in held for g in gaps]
     if state.players[seat].catastrophe:

@@ -20,13 +20,13 @@ from shared.games.tigris_cards.events import (
 from shared.games.tigris_cards.rules.draft import Draft
 from shared.games.tigris_cards.rules.kingdoms import kingdom, leaders_in, stands_on_red
 from shared.games.tigris_cards.rules.turns import end_action
-from shared.games.tigris_cards.state import GAP, Conflict, Spot, State, Support, Token
+from shared.games.tigris_cards.state import GAP, Conflict, Slot, Spot, State, Support, Token
 from shared.games.tigris_common.colours import Colour
 from shared.kernel.rejection import require
 
 
-def can_host(state: State, spot: Spot) -> bool:
-    slot = tb.slot_at(state.table, spot)
+def can_host(state: State, spot: Spot, slot: Slot | None = None) -> bool:
+    slot = slot or tb.slot_at(state.table, spot)
     if slot is None or slot.leader is not None or is_ship(slot.card):
         return False
     return spot.row != GAP or state.options.leaders_on_connectors
