@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import pytest
@@ -91,7 +92,7 @@ def of(events: list[Any], kind: type) -> list[Any]:
 
 def path_spots(*spots: int) -> list[int]:
     """The paths joining consecutive spots of a trail."""
-    return [board.path_between(a, b) for a, b in zip(spots, spots[1:], strict=False)]
+    return [board.path_between(a, b) for a, b in itertools.pairwise(spots)]
 
 
 def roll_until(state: State, want: Any, seat: int = 0) -> tuple[State, list[ev.CatanEvent]]:

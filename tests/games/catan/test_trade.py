@@ -21,7 +21,7 @@ def test_four_to_one_then_harbors():
     state = given(fresh(ck=False), gain(0, ore=4))
     assert rate(state, 0, ORE) == 4
     assert cmd.TradeBank(give=ORE, get=BRICK) in legal(state, 0)
-    state, events = when(state, 0, cmd.TradeBank(give=ORE, get=BRICK))
+    state, _events = when(state, 0, cmd.TradeBank(give=ORE, get=BRICK))
     assert state.players[0].hand == cards(brick=1)
     generic = given(fresh(ck=False), town(0, GENERIC_SPOT))
     assert rate(generic, 0, ORE) == 3
