@@ -70,10 +70,24 @@ def test_active_seat_may_hold_five_until_the_end_of_its_turn():
 
 
 def test_cards_with_no_possible_effect_cannot_be_played():
-    names = (
-        "mining irrigation warlord engineer medicine crane bishop master_merchant wedding saboteur spy"
-        " deserter intrigue diplomat commercial_harbor smith"
-    ).split()
+    names = [
+        "mining",
+        "irrigation",
+        "warlord",
+        "engineer",
+        "medicine",
+        "crane",
+        "bishop",
+        "master_merchant",
+        "wedding",
+        "saboteur",
+        "spy",
+        "deserter",
+        "intrigue",
+        "diplomat",
+        "commercial_harbor",
+        "smith",
+    ]
     state = hold(fresh(), 0, *names)
     assert plays(state) == []
     assert {c.card for c in plays(hold(fresh(), 0, "resource_monopoly", "trade_monopoly"))} == {
