@@ -44,6 +44,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     head_in_ship_series: bool = False
     # 2.15: a run already longer than four, extended by the new card, still buys a ship.
     ship_on_longer_run: bool = True
+    # 2.15 / Q9: the trigger is laying a card, so a series made by cards sliding up
+    # buys nothing; if on, a catastrophe that closes up such a series offers the ship.
+    ship_after_slide: bool = False
     # 2.15: the English text removes the losing leader before the spoils are taken.
     loser_leader_first: bool = True
     # 2.15: the rule names the trader's owner, who need not be the active player.

@@ -93,6 +93,7 @@ class ShipOffer(Phase, frozen=True, tag="ship_offer"):
     column: int
     colour: Colour
     ships: tuple[Card, ...]
+    slid: bool = False  # the series formed by cards sliding up (an option)
 
 
 class TreasureOffer(Phase, frozen=True, tag="treasure_offer"):

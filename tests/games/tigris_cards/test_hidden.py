@@ -160,6 +160,8 @@ def test_feeds_do_not_depend_on_another_seats_hand() -> None:
         for trial in range(3):
             varied = _new_hand(state, 1, Rng(b"\x0b" * 32, trial))
             assert _feeds_and_views(varied, 12) == baseline
+            shuffled = _feeds_and_views(_new_deck(state, -1, Rng(b"\x0f" * 32, trial)), 12)
+            assert shuffled[None] == baseline[None]  # seats see their own new draws only
     assert checked
 
 

@@ -63,7 +63,12 @@ def test_state_and_views_survive_the_codec() -> None:
 VARIANTS: list[dict[str, Any]] = [
     {"internal_reward": "winner_played", "external_reward": "winner_played"},
     {"connect_rule": "kingdoms", "ship_counts_for_threshold": False, "column_capacity": 7},
-    {"vp_before_ship": False, "head_in_ship_series": True, "ship_on_longer_run": False},
+    {
+        "vp_before_ship": False,
+        "head_in_ship_series": True,
+        "ship_on_longer_run": False,
+        "ship_after_slide": True,
+    },
     {"loser_leader_first": False, "exchange_keeps_leader": False, "inactive_trader_exchanges": False},
     {"allow_pass": True, "allow_withdrawal": True, "leaders_on_connectors": False, "open_piles": True},
 ]

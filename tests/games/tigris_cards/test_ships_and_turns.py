@@ -139,3 +139,20 @@ def test_scoring_uses_treasures_as_jokers_and_shares_exact_ties() -> None:
     assert result is not None and result.reason == "treasures"
     places = {s.seat: (s.place, s.score) for s in result.standings}
     assert places == {LION: (1, 2), BULL: (1, 2), BOW: (3, 0)}
+
+
+@pytest.mark.parametrize("on", [False, True])
+def test_a_series_closed_up_by_a_catastrophe_buys_a_ship_only_by_option(on: bool) -> None:
+    state = make_state(columns={5: "TGGRGG"}, ship_after_slide=on)
+    run = Run(state).do(LION, PlayCatastrophe(spot=spot(5, 3)))
+    if not on:
+        assert run.state.phase == Act(seat=LION)
+        return
+    assert run.state.phase == ShipOffer(
+        seat=LION, column=5, colour=Colour.GREEN, ships=(Card.SHIP_GREEN,), slid=True
+    )
+    run.do(LION, BuildShip(ship=Card.SHIP_GREEN))
+    assert column_text(run.state, 5) == "T2" and run.state.phase == Act(seat=LION)
+    # Removing the bottom card slides nothing, so it builds nothing.
+    bottom = Run(make_state(columns={5: "TGGGGR"}, ship_after_slide=True))
+    assert bottom.do(LION, PlayCatastrophe(spot=spot(5, 5))).state.phase == Act(seat=LION)

@@ -7,12 +7,13 @@ splits its kingdom and leaves the gap free to be filled again.
 from __future__ import annotations
 
 from shared.games.tigris_cards import table as tb
-from shared.games.tigris_cards.cards import is_ship
+from shared.games.tigris_cards.cards import colour_of, is_ship
 from shared.games.tigris_cards.commands import PlayCatastrophe
-from shared.games.tigris_cards.events import ActionTaken, CatastropheStruck
+from shared.games.tigris_cards.events import ActionTaken, Awaiting, CatastropheStruck
 from shared.games.tigris_cards.rules.draft import Draft
+from shared.games.tigris_cards.rules.ships import bottom_run, ship_choices
 from shared.games.tigris_cards.rules.turns import end_action
-from shared.games.tigris_cards.state import Spot, State
+from shared.games.tigris_cards.state import GAP, ShipOffer, Spot, State
 from shared.kernel.rejection import require
 
 
@@ -35,4 +36,22 @@ def play_catastrophe(d: Draft, seat: int, command: PlayCatastrophe) -> None:
         ActionTaken(seat=seat, left=d.state.actions_left - 1),
         CatastropheStruck(seat=seat, spot=command.spot, card=slot.card),
     )
-    end_action(d)
+    if d.state.options.ship_after_slide and command.spot.row != GAP:
+        offer_slid_ship(d, command.spot)
+    else:
+        end_action(d)
+
+
+def offer_slid_ship(d: Draft, removed: Spot) -> None:
+    """Only a series that closed up across the gap counts: cards from above
+    the removed one must have slid down into the bottom run."""
+    slots = d.state.table.columns[removed.column]
+    bottom = colour_of(slots[-1].card)
+    run = 0 if bottom is None else bottom_run(d.state, removed.column, bottom)
+    joined = removed.row < len(slots) and len(slots) - run < removed.row
+    choices = ship_choices(d.state, removed.column, bottom) if joined and bottom else ()
+    if bottom is not None and choices:
+        offer = ShipOffer(seat=d.state.active, column=removed.column, colour=bottom, ships=choices, slid=True)
+        d.emit(Awaiting(phase=offer))
+    else:
+        end_action(d)

@@ -35,7 +35,7 @@ def decline(d: Draft, seat: int) -> None:
         case VpOffer():
             _continue(d, offer)
         case ShipOffer():
-            playing.after_ship(d, offer.column, offer.colour)
+            playing.after_ship(d, offer.column, offer.colour, offer.slid)
         case TreasureOffer():
             turns.end_action(d)
         case _:

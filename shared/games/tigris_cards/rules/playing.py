@@ -74,8 +74,8 @@ def after_card_vp(d: Draft, column: int, colour: Colour) -> None:
         end_action(d)
 
 
-def after_ship(d: Draft, column: int, colour: Colour) -> None:
-    if d.state.options.vp_before_ship:
+def after_ship(d: Draft, column: int, colour: Colour, slid: bool = False) -> None:
+    if slid or d.state.options.vp_before_ship:
         end_action(d)
     else:
         offer_vp(d, column, colour)
@@ -92,4 +92,4 @@ def offer_ship(d: Draft, column: int, colour: Colour) -> None:
 
 def build_ship(d: Draft, seat: int, command: BuildShip) -> None:
     offer = ships.build_ship(d, seat, command)
-    after_ship(d, offer.column, offer.colour)
+    after_ship(d, offer.column, offer.colour, offer.slid)
