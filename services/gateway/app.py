@@ -7,6 +7,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
@@ -14,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from services.gateway import commands, reads
+from services.gateway import commands, reads, tournaments
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import ApiError, error_response
 from services.gateway.openapi import spec
@@ -73,6 +75,11 @@ async def on_api_error(_: Request, exc: Exception) -> Response:
     return error_response(exc.code, exc.message, exc.details)
 
 
+async def on_store_down(_: Request, exc: Exception) -> Response:
+    metrics.ERRORS.labels("gateway", "store_unreachable").inc()
+    return error_response("unavailable", "The store is unreachable right now; retry shortly.")
+
+
 async def on_not_found(_: Request, exc: Exception) -> Response:
     return error_response("not_found", "There is nothing at this address.")
 
@@ -99,6 +106,19 @@ ROUTES = [
     Route("/v1/tables/{table_id}/feed", reads.feed),
     Route("/v1/tables/{table_id}/log", reads.public_log),
     Route("/v1/tables/{table_id}/audit", reads.audit_log),
+    Route("/v1/tournaments", tournaments.create, methods=["POST"]),
+    Route("/v1/tournaments/{tournament_id}/players", tournaments.register, methods=["POST"]),
+    Route(
+        "/v1/tournaments/{tournament_id}/players/{player_id}/withdraw", tournaments.withdraw, methods=["POST"]
+    ),
+    Route("/v1/tournaments/{tournament_id}/start", tournaments.start, methods=["POST"]),
+    Route("/v1/tournaments/{tournament_id}/rounds", tournaments.pair_round, methods=["POST"]),
+    Route("/v1/tournaments/{tournament_id}/finish", tournaments.finish, methods=["POST"]),
+    Route("/v1/tournaments/{tournament_id}/standings", tournaments.standings),
+    Route("/v1/tournaments/{tournament_id}/pairings", tournaments.pairings),
+    Route("/v1/tournaments/{tournament_id}/log", tournaments.log),
+    Route("/v1/tournaments/{tournament_id}/feed", tournaments.feed),
+    Route("/v1/tournaments/{tournament_id}/me", tournaments.my_table),
 ]
 
 
@@ -134,5 +154,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=ROUTES,
         lifespan=lifespan,
         middleware=[Middleware(Timing)],
-        exception_handlers={ApiError: on_api_error, 404: on_not_found, 405: on_not_found},
+        exception_handlers={
+            ApiError: on_api_error,
+            RedisConnectionError: on_store_down,
+            RedisTimeoutError: on_store_down,
+            404: on_not_found,
+            405: on_not_found,
+        },
     )

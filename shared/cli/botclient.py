@@ -16,6 +16,9 @@ from typing import Any
 
 import httpx
 
+RETRIES = 60
+RETRY_PAUSE_S = 0.25
+
 
 @dataclass
 class Table:
@@ -29,6 +32,8 @@ class Stats:
     accepted: int = 0
     rejected: dict[str, int] = field(default_factory=dict)
     latencies: list[float] = field(default_factory=list)  # seconds, accepted commands
+    #: (idempotency key, final status, version when accepted) of every command sent
+    sent: list[tuple[str, int, int | None]] = field(default_factory=list)
 
 
 async def open_table(
@@ -46,7 +51,16 @@ def auth(token: str) -> dict[str, str]:
 
 async def view(client: httpx.AsyncClient, table: Table, seat: int | None) -> dict[str, Any]:
     headers = auth(table.tokens[seat]) if seat is not None else {}
-    r = await client.get(f"/v1/tables/{table.table_id}/view", headers=headers)
+    for attempt in range(RETRIES):
+        try:
+            r = await client.get(f"/v1/tables/{table.table_id}/view", headers=headers)
+            if r.status_code < 500:
+                r.raise_for_status()
+                return r.json()
+        except httpx.TransportError:
+            if attempt == RETRIES - 1:
+                raise
+        await asyncio.sleep(RETRY_PAUSE_S)
     r.raise_for_status()
     return r.json()
 
@@ -81,14 +95,24 @@ async def submit(
 ) -> httpx.Response:
     started = time.perf_counter()
     key = uuid.uuid4().hex
-    for _ in range(5):
-        r = await client.post(
-            f"/v1/tables/{table.table_id}/commands",
-            json={"command": command, "expected_version": version},
-            headers={**auth(table.tokens[seat]), "idempotency-key": key},
-        )
-        if r.status_code not in (503, 504):  # busy or outcome unknown: retry, same key
-            break
+    r: httpx.Response | None = None
+    for attempt in range(RETRIES):
+        # A lost connection, a busy game or an unknown outcome: ask again with the
+        # same idempotency key, which returns the first outcome if it was applied.
+        try:
+            r = await client.post(
+                f"/v1/tables/{table.table_id}/commands",
+                json={"command": command, "expected_version": version},
+                headers={**auth(table.tokens[seat]), "idempotency-key": key},
+            )
+            if r.status_code not in (502, 503, 504):
+                break
+        except httpx.TransportError:
+            if attempt == RETRIES - 1:
+                raise
+        await asyncio.sleep(RETRY_PAUSE_S)
+    assert r is not None
+    stats.sent.append((key, r.status_code, r.json().get("version") if r.status_code == 200 else None))
     if r.status_code == 200:
         stats.accepted += 1
         stats.latencies.append(time.perf_counter() - started)

@@ -1,0 +1,109 @@
+"""Faults under load: kill -9 each service, and Valkey itself, while bots play.
+
+The short form runs in ``make test``; ``make test-slow`` (the ``slow`` marker)
+plays more games and kills more often. Afterwards: no acknowledged command is
+lost, none is applied twice, every projection equals a rebuild from the log,
+and nothing is left pending in any consumer group.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from pathlib import Path
+
+import httpx
+import pytest
+
+from shared.cli import botclient
+from shared.eventstore.keys import GameKeys, command_stream, partition_feed, partition_of, validated_stream
+from shared.eventstore.store import EventStore
+from shared.infra.launcher import Stack
+from shared.infra.redis_client import connect
+from tests.e2e.checks import check_finished_table
+
+pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
+FAST_RECLAIM = {
+    "ZIGGURAT_RECLAIM_IDLE_MS": "1000",
+    "ZIGGURAT_REPLY_TIMEOUT_S": "3",
+    "ZIGGURAT_RATE_PER_S": "1000",
+    "ZIGGURAT_RATE_BURST": "1000",
+}
+
+
+async def run_with_faults(root: Path, games: int, victims: list[str], pause_s: float) -> None:
+    stack = Stack(root, partitions=2, fsync="always", env=FAST_RECLAIM).start()
+    try:
+        async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
+            tables = [
+                await botclient.open_table(api, "highcard", 3, {"deck_size": 60, "hand_size": 12})
+                for _ in range(games)
+            ]
+            stats = botclient.Stats()
+            players = asyncio.gather(
+                *(botclient.play(api, t, random.Random(i), stats, pace_s=0.02) for i, t in enumerate(tables))
+            )
+            for victim in victims:
+                await asyncio.sleep(pause_s)
+                assert not players.done(), f"the games ended before {victim} could be killed under load"
+                await asyncio.to_thread(_crash_and_restart, stack, victim)
+            finals = await players
+            assert all(f["over"] for f in finals)
+            await _check(stack, api, tables, stats)
+    finally:
+        stack.stop()
+
+
+def _crash_and_restart(stack: Stack, victim: str) -> None:
+    if victim == "valkey":
+        assert stack.valkey is not None
+        stack.valkey.kill()
+        stack.valkey.start()
+        return
+    stack.procs[victim].kill()
+    stack.procs[victim].start()
+    stack.wait_healthy(names=[victim])
+
+
+async def _check(
+    stack: Stack, api: httpx.AsyncClient, tables: list[botclient.Table], stats: botclient.Stats
+) -> None:
+    redis = connect(stack.redis_url or "")
+    accepted = {key for key, status, _ in stats.sent if status == 200}
+    assert accepted, "no command was accepted"
+    applied: set[str] = set()
+    for table in tables:
+        await check_finished_table(api, redis, table.table_id, stack.partitions)
+        keys = GameKeys(table.table_id, partition_of(table.table_id, stack.partitions))
+        applied |= {c.command_id for c in await EventStore(redis).commands(keys)}
+    assert accepted <= applied, f"acknowledged but lost: {sorted(accepted - applied)[:5]}"
+    for _ in range(100):  # give the reclaimers a moment to drain what the dead left pending
+        if await _pending(redis, stack.partitions) == 0:
+            break
+        await asyncio.sleep(0.2)
+    assert await _pending(redis, stack.partitions) == 0
+    await redis.aclose()
+
+
+async def _pending(redis: object, partitions: int) -> int:
+    total = 0
+    for p in range(partitions):
+        for stream, group in (
+            (command_stream(p), "validator"),
+            (validated_stream(p), "reducer"),
+            (partition_feed(p), "projector"),
+        ):
+            info = await redis.xpending(stream, group)  # type: ignore[attr-defined]
+            total += int(info["pending"])
+    return total
+
+
+async def test_killing_each_process_in_turn_loses_and_duplicates_nothing(tmp_path: Path) -> None:
+    victims = ["validator-0", "reducer-0", "projector-0", "gateway", "valkey"]
+    await run_with_faults(tmp_path, games=4, victims=victims, pause_s=0.7)
+
+
+@pytest.mark.slow
+async def test_killing_repeatedly_under_longer_load(tmp_path: Path) -> None:
+    victims = ["validator-0", "reducer-0", "projector-0", "gateway", "valkey"] * 3
+    await run_with_faults(tmp_path, games=12, victims=victims, pause_s=0.7)
