@@ -1,0 +1,362 @@
+"""Tournament routes: organiser commands, public standings and feeds, a player's seat.
+
+Organiser commands go to the tournament service on its command stream and
+are answered within the request, like a game's commands. Creating a
+tournament returns the organiser token (its hash is kept); registering a
+player returns that player's token, which later fetches their current table
+and seat token. Reads come from the read models the tournament service
+writes; the live feed streams the tournament's own events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import re
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any, Literal
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response, StreamingResponse
+
+from services.gateway.body import bearer, read_json
+from services.gateway.context import Gateway
+from services.gateway.errors import STATUS, ApiError, error_response
+from services.gateway.reads import HEARTBEAT_S
+from services.tournaments.messages import TournamentMsg
+from services.tournaments.messages import encode as encode_msg
+from shared.eventstore.store import decode_envelope
+from shared.eventstore.tournament_keys import (
+    TournamentKeys,
+    changes_key,
+    tournament_command_stream,
+    tournament_keys,
+)
+from shared.kernel.auth import new_token, token_hash
+from shared.messaging.messages import Outcome, encode
+from shared.observability import metrics
+from shared.tournaments.commands import Create, Finish, PairRound, Register, Start, Withdraw
+from shared.tournaments.settings import Clock, Format, SpectatorDelay
+
+UNKNOWN_TOURNAMENT = "unknown_tournament"
+#: Codes of these routes that are not a tournament rule (those answer 422).
+STATUS.setdefault(UNKNOWN_TOURNAMENT, 404)
+_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+_PAUSE_S = 0.05
+
+
+class NewTournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    tournament_id: str | None = None
+    name: str = ""
+    game: str
+    game_options: dict[str, Any] = {}
+    format: Format = "swiss"
+    seats_per_table: int = 2
+    min_table_size: int | None = None
+    rounds: int = 0
+    clock: Clock | None = None
+    points: tuple[int, ...] | None = None
+    bye_points: int | None = None
+    delay: SpectatorDelay = SpectatorDelay()
+    qualifiers: int = 1
+
+
+class NewPlayer(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    name: str
+    kind: Literal["human", "bot"] = "human"
+    #: The bot that plays a bot entry (default ``random``: a random legal move).
+    bot: str | None = None
+    player_id: str | None = None
+
+
+# -- organiser ----------------------------------------------------------------
+
+
+async def create(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    body = await read_json(request, NewTournament, gw.settings.max_body_bytes)
+    tid = body.tournament_id or "t" + uuid.uuid4().hex[:12]
+    _check_id(tid, "tournament_id")
+    keys = tournament_keys(tid, gw.settings.partitions)
+    token = new_token()
+    if not await gw.redis.set(keys.auth, token_hash(token), nx=True):
+        raise ApiError("already_created", f"Tournament {tid} already exists.", tournament_id=tid)
+    fields = msgspec.structs.asdict(body)
+    fields["tournament_id"] = tid
+    command = Create(**fields)
+    outcome = await _submit(gw, request, tid, command, f"create-{tid}")
+    if outcome.status == "rejected":
+        await gw.redis.delete(keys.auth)
+        return _rejection(outcome)
+    out = {
+        "tournament_id": tid,
+        "organiser_token": token,
+        "version": outcome.last,
+        "events": outcome.events,
+    }
+    return Response(encode(out), status_code=201, media_type="application/json")
+
+
+async def register(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    tid, keys = await _organiser(gw, request)
+    body = await read_json(request, NewPlayer, gw.settings.max_body_bytes)
+    player_id = body.player_id or "p" + uuid.uuid4().hex[:10]
+    _check_id(player_id, "player_id")
+    bot = (body.bot or "random") if body.kind == "bot" else body.bot
+    command = Register(player_id=player_id, name=body.name, kind=body.kind, bot=bot)
+    outcome = await _submit(gw, request, tid, command)
+    if outcome.status == "rejected":
+        return _rejection(outcome)
+    token = new_token()
+    await gw.redis.hset(keys.players, token_hash(token), player_id)
+    out = {"player_id": player_id, "player_token": token, "version": outcome.last}
+    return Response(encode(out), status_code=201, media_type="application/json")
+
+
+async def withdraw(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    tid, _ = await _organiser(gw, request)
+    return await _simple(gw, request, tid, Withdraw(player_id=request.path_params["player_id"]))
+
+
+async def start(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    tid, _ = await _organiser(gw, request)
+    return await _simple(gw, request, tid, Start())
+
+
+async def pair_round(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    tid, _ = await _organiser(gw, request)
+    return await _simple(gw, request, tid, PairRound())
+
+
+async def finish(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    tid, _ = await _organiser(gw, request)
+    return await _simple(gw, request, tid, Finish())
+
+
+async def _simple(gw: Gateway, request: Request, tid: str, command: Any) -> Response:
+    outcome = await _submit(gw, request, tid, command)
+    if outcome.status == "rejected":
+        return _rejection(outcome)
+    out = {
+        "status": "accepted",
+        "command_id": outcome.command_id,
+        "version": outcome.last,
+        "duplicate": outcome.duplicate,
+        "events": outcome.events,
+    }
+    return Response(encode(out), media_type="application/json")
+
+
+async def _organiser(gw: Gateway, request: Request) -> tuple[str, TournamentKeys]:
+    tid = request.path_params["tournament_id"]
+    keys = tournament_keys(tid, gw.settings.partitions)
+    stored = await gw.redis.get(keys.auth)
+    if stored is None:
+        raise ApiError(UNKNOWN_TOURNAMENT, f"There is no tournament {tid}.")
+    token = bearer(request)
+    if token is None:
+        raise ApiError("missing_token", "Send the organiser token as 'Authorization: Bearer <token>'.")
+    if not hmac.compare_digest(stored.decode(), token_hash(token)):
+        raise ApiError("bad_token", "This is not the organiser token of this tournament.")
+    return tid, keys
+
+
+async def _submit(
+    gw: Gateway, request: Request, tid: str, command: Any, command_id: str | None = None
+) -> Outcome:
+    command_id = request.headers.get("idempotency-key") or command_id or uuid.uuid4().hex
+    if len(command_id) > 128:
+        raise ApiError("bad_request", "The Idempotency-Key header is longer than 128 characters.")
+    msg = TournamentMsg(
+        tournament_id=tid,
+        command_id=command_id,
+        correlation_id=request.headers.get("x-correlation-id") or uuid.uuid4().hex,
+        reply_to=gw.settings.node,
+        received_ns=time.time_ns(),
+        command=msgspec.Raw(msgspec.json.encode(command)),
+    )
+    future = gw.replies.expect(command_id)
+    try:
+        await gw.broker.publish(encode_msg(msg), stream=tournament_command_stream())
+        outcome = await asyncio.wait_for(future, timeout=gw.settings.reply_timeout_s)
+    except TimeoutError as exc:
+        raise ApiError(
+            "outcome_unknown",
+            "No outcome arrived in time; retry with the same Idempotency-Key to learn it.",
+            command_id=command_id,
+        ) from exc
+    finally:
+        gw.replies.forget(command_id)
+    metrics.COMMANDS.labels("gateway", "tournament", outcome.status).inc()
+    if outcome.status == "rejected":
+        metrics.REJECTIONS.labels("gateway", outcome.code).inc()
+    return outcome
+
+
+def _rejection(outcome: Outcome) -> Response:
+    return error_response(outcome.code, outcome.message, outcome.details)
+
+
+def _check_id(value: str, name: str) -> None:
+    if not _ID.match(value):
+        raise ApiError(
+            "bad_request",
+            f"{name} must be 1 to 64 letters, digits, '-' or '_', starting with a letter or digit.",
+        )
+
+
+# -- public -------------------------------------------------------------------
+
+
+async def _model(gw: Gateway, tid: str, name: str) -> bytes:
+    keys = tournament_keys(tid, gw.settings.partitions)
+    # The creator may ask before the first read model is written: wait briefly.
+    for _ in range(20):
+        raw = await gw.redis.get(keys.view(name))
+        if raw is not None:
+            return bytes(raw)
+        if await gw.redis.get(keys.auth) is None:
+            break
+        await asyncio.sleep(_PAUSE_S)
+    raise ApiError(UNKNOWN_TOURNAMENT, f"There is no tournament {tid}.")
+
+
+async def standings(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    doc = await _model(gw, request.path_params["tournament_id"], "standings")
+    return Response(doc, media_type="application/json")
+
+
+async def pairings(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    doc = await _model(gw, request.path_params["tournament_id"], "pairings")
+    return Response(doc, media_type="application/json")
+
+
+def _entry(raw: bytes) -> tuple[int, bytes, str]:
+    """(version, JSON ``{version, server_time, event}``, event type) of a stored event."""
+    env = decode_envelope(raw)
+    event = msgspec.msgpack.decode(env.payload)
+    body = encode({"version": env.version, "server_time": env.server_time, "event": event})
+    return env.version, body, str(event.get("type", ""))
+
+
+async def log(request: Request) -> Response:
+    """Every event of the tournament: anyone can recompute standings and ratings."""
+    gw: Gateway = request.app.state.gateway
+    tid = request.path_params["tournament_id"]
+    await _model(gw, tid, "standings")
+    rows = await gw.redis.xrange(tournament_keys(tid, gw.settings.partitions).events)
+    entries = [_entry(fields[b"e"])[1] for _, fields in rows]
+    body = b'{"tournament_id":%s,"events":[%s]}' % (encode(tid), b",".join(entries))
+    return Response(body, media_type="application/json")
+
+
+async def feed(request: Request) -> Response:
+    """Server-sent events: the tournament's events from ``after`` on, live."""
+    gw: Gateway = request.app.state.gateway
+    tid = request.path_params["tournament_id"]
+    await _model(gw, tid, "standings")
+    raw_after = request.query_params.get("after", "0")
+    if not raw_after.isdigit():
+        raise ApiError("bad_request", "Query parameter 'after' must be a non-negative integer.")
+    keys = tournament_keys(tid, gw.settings.partitions)
+    return StreamingResponse(_events(gw, keys, int(raw_after)), media_type="text/event-stream")
+
+
+async def _events(gw: Gateway, keys: TournamentKeys, after: int) -> AsyncIterator[bytes]:
+    metrics.FEED_SUBSCRIBERS.labels("tournament").inc()
+    try:
+        while True:
+            wake = gw.changes.waiter(changes_key(keys.tournament_id))
+            rows = await gw.redis.xrange(keys.events, min=f"(0-{after}", max="+")
+            for _, fields in rows:
+                after, body, kind = _entry(fields[b"e"])
+                yield b"id: %d\nevent: tournament-event\ndata: %s\n\n" % (after, body)
+                if kind == "tournament.finished":
+                    yield b"event: end\ndata: {}\n\n"
+                    return
+            if not rows and await _over(gw, keys, after):
+                yield b"event: end\ndata: {}\n\n"
+                return
+            try:
+                await asyncio.wait_for(wake.wait(), timeout=HEARTBEAT_S)
+            except TimeoutError:
+                yield b": heartbeat\n\n"
+    finally:
+        metrics.FEED_SUBSCRIBERS.labels("tournament").dec()
+
+
+class _Status(msgspec.Struct):
+    status: str = ""
+
+
+async def _over(gw: Gateway, keys: TournamentKeys, delivered: int) -> bool:
+    raw = await gw.redis.get(keys.view("standings"))
+    if raw is None or msgspec.json.decode(raw, type=_Status).status != "finished":
+        return False
+    return delivered >= int(await gw.redis.get(keys.checkpoint) or 0)
+
+
+# -- player -------------------------------------------------------------------
+
+
+class _Table(msgspec.Struct):
+    table: int
+    players: list[str]
+    game_id: str | None = None
+    places: list[int] | None = None
+
+
+class _Round(msgspec.Struct):
+    number: int
+    tables: list[_Table]
+    byes: list[str] = []
+
+
+class _Pairings(msgspec.Struct):
+    status: str
+    rounds: list[_Round] = []
+
+
+async def my_table(request: Request) -> Response:
+    """The player's table in the current round, with their seat token."""
+    gw: Gateway = request.app.state.gateway
+    tid = request.path_params["tournament_id"]
+    keys = tournament_keys(tid, gw.settings.partitions)
+    doc = msgspec.json.decode(await _model(gw, tid, "pairings"), type=_Pairings)
+    token = bearer(request)
+    if token is None:
+        raise ApiError("missing_token", "Send your player token as 'Authorization: Bearer <token>'.")
+    raw = await gw.redis.hget(keys.players, token_hash(token))
+    if raw is None:
+        raise ApiError("bad_token", "This is not a player token of this tournament.")
+    player_id = raw.decode()
+    out: dict[str, Any] = {
+        "tournament_id": tid,
+        "player_id": player_id,
+        "status": doc.status,
+        "round": doc.rounds[-1].number if doc.rounds else 0,
+        "bye": bool(doc.rounds) and player_id in doc.rounds[-1].byes,
+        "table": None,
+        "table_id": None,
+        "seat": None,
+        "seat_token": None,
+        "over": None,
+    }
+    table = next((t for t in doc.rounds[-1].tables if player_id in t.players), None) if doc.rounds else None
+    if table is not None:
+        seat = table.players.index(player_id)
+        out.update(table=table.table, seat=seat, table_id=table.game_id, over=table.places is not None)
+        if table.game_id is not None:
+            seat_token = await gw.redis.hget(keys.seat_tokens, f"{table.game_id}:{seat}")
+            out["seat_token"] = seat_token.decode() if seat_token is not None else None
+    return Response(encode(out), media_type="application/json")

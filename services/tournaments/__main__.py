@@ -1,0 +1,71 @@
+"""``python -m services.tournaments``: tournament writer, process manager, bot runner.
+
+One instance runs (the single writer of tournament streams; a second one
+would be safe, since every append carries the expected version, only
+wasteful). ``ZIGGURAT_API_URL`` is the gateway the bot runner plays through;
+``ZIGGURAT_BOT_PACE_MS`` slows the bots down (for watching a demo).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+from services.gateway.replies import Replies
+from services.tournaments.bots import BotRunner
+from services.tournaments.handlers import CommandHandler
+from services.tournaments.manager import GROUP, Manager, consume_partition, ensure_group
+from services.tournaments.writer import Tournaments
+from shared.eventstore.tournament_keys import tournament_command_stream
+from shared.infra.redis_client import connect
+from shared.infra.settings import load
+from shared.messaging.broker import consume, make_broker
+from shared.observability import health
+from shared.observability.logging import configure
+
+
+async def main() -> None:
+    settings = load()
+    log = configure("tournaments", settings.node, settings.log_level)
+    redis = connect(settings.redis_url, settings.cluster)
+    broker = make_broker(settings)
+    replies = Replies(redis, settings.node)
+    tournaments = Tournaments(redis, settings.partitions)
+    manager = Manager(tournaments, redis, broker, replies, settings.node)
+    handler = CommandHandler(tournaments, manager, redis)
+    consume(broker, tournament_command_stream(), GROUP, settings, handler.handle)
+    for p in range(settings.partitions):
+        await ensure_group(redis, p)
+    stopping = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stopping.set)
+    await replies.start()
+    await broker.start()
+    api_url = os.environ.get("ZIGGURAT_API_URL", f"http://127.0.0.1:{settings.http_port}")
+    pace_s = float(os.environ.get("ZIGGURAT_BOT_PACE_MS", "0")) / 1000
+    bots = BotRunner(redis, api_url, pace_s)
+    tasks = [
+        asyncio.create_task(
+            consume_partition(
+                manager, redis, p, settings.node, settings.batch, settings.reclaim_idle_ms, stopping
+            )
+        )
+        for p in range(settings.partitions)
+    ]
+    tasks.append(asyncio.create_task(bots.run(stopping)))
+    tasks.append(asyncio.create_task(manager.recover()))
+    server = await health.serve(settings.http_host, settings.metrics_port, lambda: not stopping.is_set())
+    log.info("started", metrics_port=settings.metrics_port, partitions=settings.partitions, api=api_url)
+    await stopping.wait()
+    log.info("stopping")
+    server.close()
+    await broker.stop()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    await replies.stop()
+    await redis.aclose()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

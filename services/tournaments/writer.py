@@ -1,0 +1,242 @@
+"""The single writer of tournament streams: decide, append, publish read models.
+
+Every change to a tournament, whether an organiser's command from a gateway
+or the process manager's own, goes through :meth:`Tournaments.execute`:
+under the tournament's lock it brings the cached state up to the store's
+version, runs the pure ``decide`` with the tournament's randomness at that
+version, and appends with the expected version and the command id (the
+store's dedup makes a repeated command id answer its first outcome). After
+each append it rewrites the public read models (standings, pairings) and
+announces the change.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import structlog
+
+from shared.eventstore.envelope import AppendOutcome, CommandRecord, EventEnvelope
+from shared.eventstore.keys import CHANGES_CHANNEL
+from shared.eventstore.store import AppendRequest, EventStore
+from shared.eventstore.tournament_keys import (
+    TOURNAMENTS_INDEX,
+    TournamentKeys,
+    changes_key,
+    tournament_keys,
+)
+from shared.kernel.rejection import RuleViolation
+from shared.kernel.rng import SEED_BYTES, Rng, new_seed
+from shared.messaging.messages import Outcome
+from shared.observability import metrics
+from shared.tournaments import codes
+from shared.tournaments.commands import Create, PairRound, TournamentCommandUnion
+from shared.tournaments.decide import decide
+from shared.tournaments.events import TournamentEventUnion
+from shared.tournaments.evolve import evolve
+from shared.tournaments.state import TournamentState
+from shared.tournaments.views import pairings_view, standings_view
+
+log = structlog.get_logger()
+SERVICE = "tournaments"
+MAX_ATTEMPTS = 5
+#: The gateway answers 404 with this code for a tournament nobody created.
+UNKNOWN_TOURNAMENT = "unknown_tournament"
+
+_encode_msgpack = msgspec.msgpack.Encoder().encode
+decode_event = msgspec.msgpack.Decoder(TournamentEventUnion).decode  # type: ignore[arg-type]
+_encode_json = msgspec.json.Encoder().encode
+
+
+def event_json(event: Any) -> msgspec.Raw:
+    return msgspec.Raw(_encode_json(event))
+
+
+class Tournaments:
+    """Cached tournament states and the one way to change them."""
+
+    def __init__(
+        self,
+        redis: Any,
+        partitions: int,
+        clock_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
+    ) -> None:
+        self.redis = redis
+        self.store = EventStore(redis)
+        self.partitions = partitions
+        self.clock_ms = clock_ms
+        self._states: dict[str, tuple[int, TournamentState | None]] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._seeds: dict[str, bytes] = {}
+
+    def keys(self, tournament_id: str) -> TournamentKeys:
+        return tournament_keys(tournament_id, self.partitions)
+
+    def lock(self, tournament_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(tournament_id, asyncio.Lock())
+
+    async def current(self, tournament_id: str) -> tuple[int, TournamentState | None]:
+        """The state as of the store's latest event (reads only the tail)."""
+        version, state = self._states.get(tournament_id, (0, None))
+        for env in await self.store.read(self.keys(tournament_id), after=version):
+            if env.version != version + 1:
+                raise ValueError(f"tournament {tournament_id}: event {env.version} after {version}")
+            state = evolve(state, decode_event(env.payload))
+            version = env.version
+        self._states[tournament_id] = (version, state)
+        return version, state
+
+    def cached(self) -> list[TournamentState]:
+        return [s for _, s in self._states.values() if s is not None]
+
+    async def _seed(self, keys: TournamentKeys, creating: bool) -> bytes:
+        seed = self._seeds.get(keys.tournament_id)
+        if seed is not None:
+            return seed
+        if creating:
+            await self.redis.set(keys.seed, new_seed().hex(), nx=True)
+        raw = await self.redis.get(keys.seed)
+        if raw is None:
+            return bytes(SEED_BYTES)  # no tournament yet: decide rejects before drawing
+        seed = bytes.fromhex(raw.decode())
+        self._seeds[keys.tournament_id] = seed
+        return seed
+
+    async def execute(
+        self,
+        tournament_id: str,
+        command: TournamentCommandUnion,
+        command_id: str,
+        correlation_id: str = "",
+    ) -> Outcome:
+        """Decide and append ``command``; the outcome a gateway would answer with."""
+        keys = self.keys(tournament_id)
+        async with self.lock(tournament_id):
+            for _ in range(MAX_ATTEMPTS):
+                version, state = await self.current(tournament_id)
+                seen = await self.redis.hget(keys.dedup, command_id)
+                if seen is not None:
+                    first, last = (int(x) for x in seen.decode().split(":"))
+                    return await self._first_outcome(keys, command_id, first, last)
+                if isinstance(command, Create) and command.tournament_id != tournament_id:
+                    return _rejected(command_id, codes.INVALID_SETTINGS, "The tournament id does not match.")
+                seed = await self._seed(keys, isinstance(command, Create))
+                started = time.perf_counter()
+                try:
+                    events = decide(state, command, Rng(seed, version))
+                except RuleViolation as exc:
+                    metrics.REJECTIONS.labels(SERVICE, exc.code).inc()
+                    code = UNKNOWN_TOURNAMENT if exc.code == codes.NO_TOURNAMENT else exc.code
+                    return _rejected(command_id, code, exc.message, **exc.details)
+                if isinstance(command, PairRound):
+                    metrics.PAIRING_SECONDS.observe(time.perf_counter() - started)
+                if not events:  # already true (an idempotent record or open): nothing to append
+                    return Outcome(command_id=command_id, status="accepted", first=version + 1, last=version)
+                outcome = await self._append(keys, version, command, command_id, correlation_id, events)
+                if outcome.status == "conflict":
+                    metrics.APPEND_CONFLICTS.inc()
+                    self._states.pop(tournament_id, None)
+                    continue
+                if outcome.status == "duplicate":
+                    self._states.pop(tournament_id, None)
+                    return await self._first_outcome(keys, command_id, outcome.first, outcome.last)
+                for event in events:
+                    state = evolve(state, event)
+                self._states[tournament_id] = (outcome.last, state)
+                assert state is not None
+                await self.publish(keys, outcome.last, state, created=isinstance(command, Create))
+                metrics.COMMANDS.labels(SERVICE, "tournament", "accepted").inc()
+                log.info(
+                    "appended",
+                    tournament_id=tournament_id,
+                    command_id=command_id,
+                    correlation_id=correlation_id,
+                    version=outcome.last,
+                    events=[type(e).__name__ for e in events],
+                )
+                return Outcome(
+                    command_id=command_id,
+                    status="accepted",
+                    first=outcome.first,
+                    last=outcome.last,
+                    events=[event_json(e) for e in events],
+                )
+        return _rejected(command_id, "busy", "The tournament is changing too fast; retry.")
+
+    async def _append(
+        self,
+        keys: TournamentKeys,
+        version: int,
+        command: TournamentCommandUnion,
+        command_id: str,
+        correlation_id: str,
+        events: list[Any],
+    ) -> AppendOutcome:
+        now = self.clock_ms()
+        envelopes = [
+            EventEnvelope(
+                game_id=keys.tournament_id,
+                partition=keys.partition,
+                version=version + i,
+                event_id=f"{keys.tournament_id}:{version + i}",
+                command_id=command_id,
+                correlation_id=correlation_id,
+                server_time=now,
+                seat=None,
+                payload=_encode_msgpack(event),
+            )
+            for i, event in enumerate(events, start=1)
+        ]
+        record = CommandRecord(
+            command_id=command_id, seat=None, version=version, payload=_encode_msgpack(command)
+        )
+        return await self.store.append(
+            AppendRequest(
+                keys=keys, expected=version, command_id=command_id, command=record, envelopes=envelopes
+            )
+        )
+
+    async def _first_outcome(self, keys: TournamentKeys, command_id: str, first: int, last: int) -> Outcome:
+        metrics.DUPLICATES.inc()
+        envelopes = await self.store.read_range(keys, first, last) if last >= first else []
+        return Outcome(
+            command_id=command_id,
+            status="accepted",
+            first=first,
+            last=last,
+            events=[msgspec.Raw(_encode_json(msgspec.msgpack.decode(e.payload))) for e in envelopes],
+            duplicate=True,
+        )
+
+    async def publish(
+        self, keys: TournamentKeys, version: int, state: TournamentState, created: bool
+    ) -> None:
+        """Rewrite the public read models and announce the new version."""
+        standings = _encode_json(standings_view(state))
+        pairings = _encode_json(pairings_view(state))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.set(keys.view("standings"), standings)
+            pipe.set(keys.view("pairings"), pairings)
+            pipe.set(keys.checkpoint, version)
+            if created:
+                pipe.zadd(TOURNAMENTS_INDEX, {keys.tournament_id: self.clock_ms()}, nx=True)
+            pipe.publish(CHANGES_CHANNEL, f"{changes_key(keys.tournament_id)} {version}")
+            await pipe.execute()
+        metrics.TABLES_LIVE.set(
+            sum(
+                1
+                for s in self.cached()
+                if s.status == "running"
+                for r in s.rounds
+                for t in r.tables
+                if t.game_id is not None and t.placings is None
+            )
+        )
+
+
+def _rejected(command_id: str, code: str, message: str, **details: Any) -> Outcome:
+    return Outcome(command_id=command_id, status="rejected", code=code, message=message, details=details)
