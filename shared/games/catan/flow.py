@@ -49,11 +49,17 @@ def submit(ctx: Ctx, answer: Answer) -> bool:
     return not awaited(ctx.state.task)
 
 
+# Answers that stay secret when a task closes: cards handed face down or discarded unseen.
+SECRET_ANSWERS = frozenset({"progress_discard", "gift", "master_merchant", "spy", "harbor"})
+
+
 def close(ctx: Ctx) -> tuple[Answer, ...]:
+    """Close the task; answers are revealed to all unless their content is secret."""
     task = ctx.state.task
     assert task is not None
     answers = tuple(sorted(task.answers, key=lambda a: a.seat))
-    ctx.emit(ev.TaskClosed(kind=task.kind, answers=answers))
+    shown = () if task.kind in SECRET_ANSWERS else answers
+    ctx.emit(ev.TaskClosed(kind=task.kind, answers=shown))
     return answers
 
 

@@ -40,8 +40,8 @@ def _choices(state: State, task: Task, seat: int) -> list[int]:
     match task.kind:
         case "trade_confirm":
             return [-1, *task.data[16:]]
-        case "aqueduct":
-            return production.aqueduct_choices(state)
+        case "aqueduct":  # optional: -1 declines
+            return [-1, *production.aqueduct_choices(state)]
         case "pillage":
             return barbarians.pillageable(state, seat)
         case "defender_draw":
@@ -173,7 +173,7 @@ RESOLVE: dict[str, Callable[[Ctx, Task, tuple[Answer, ...]], None]] = {
     "discard": _pay_all,
     "trade": _trade,
     "trade_confirm": _confirm,
-    "aqueduct": _each(lambda ctx, t, a: ctx.emit(ev.CardsGained(seat=a.seat, cards=one(a.choice)))),
+    "aqueduct": _each(lambda ctx, t, a: _aqueduct(ctx, a)),
     "pillage": _each(lambda ctx, t, a: barbarians.pillage(ctx, a.seat, a.choice)),
     "defender_draw": _each(lambda ctx, t, a: draws.draw(ctx, a.seat, a.choice)),
     "progress_discard": _each(lambda ctx, t, a: draws.discard(ctx, a.seat, a.names)),
@@ -186,6 +186,11 @@ RESOLVE: dict[str, Callable[[Ctx, Task, tuple[Answer, ...]], None]] = {
     "master_merchant": _each(lambda ctx, t, a: _give(ctx, t.data[0], a.seat, a.cards)),
     "harbor": _each(lambda ctx, t, a: _exchange(ctx, t, a)),
 }  # fmt: skip
+
+
+def _aqueduct(ctx: Ctx, a: Answer) -> None:
+    if a.choice >= 0:
+        ctx.emit(ev.CardsGained(seat=a.seat, cards=one(a.choice)))
 
 
 def _exchange(ctx: Ctx, task: Task, a: Answer) -> None:

@@ -91,14 +91,20 @@ def _pending(state: State, audience: Audience) -> PendingView | None:
     if t is None:
         return None
     mine = next((a for a in t.answers if a.seat == audience), None)
+    peeking = t.kind in ("spy", "master_merchant") and audience == t.owner
+    target = state.players[t.data[0]] if peeking else None
+    # The resource offered by a Commercial Harbor is handed over face down.
+    party = audience is not None and (audience == t.owner or audience in t.seats)
     return PendingView(
         kind=t.kind,
         owner=t.owner,
         seats=t.seats,
         amounts=t.amounts,
-        data=t.data,
+        data=t.data if t.kind != "harbor" or party else (),
         awaiting=awaited(t),
         mine=mine,
+        peek_hand=target.hand if target is not None and t.kind == "master_merchant" else None,
+        peek_cards=target.cards if target is not None and t.kind == "spy" else None,
     )
 
 
