@@ -31,6 +31,8 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     collect_gold_extra: int = 0
     #: 3.1 #10: bid value of a bid made without a strategy card.
     empty_hand_bid_value: int = 0
+    #: 2.6.4 [D]: bidding tokens are not reset at age change (the seed names no reset).
+    bid_tokens_reset_each_age: bool = False
     #: 3.1 #12: met objectives are replaced from the deck.
     replace_objectives: bool = True
     #: 3.1 #13: a coronation tie counts as success.

@@ -101,6 +101,10 @@ def auto(tx: Tx, phase: AgeChange) -> None:
             pass  # awaiting the secret category choices
         case 6:
             tx.emit(ev.AgeStarted(age=tx.state.age + 1))
+            if tx.state.options.bid_tokens_reset_each_age:
+                tokens = tuple(sorted(tx.pack.header.bidding_tokens))
+                for s in range(len(tx.state.seats)):
+                    tx.emit(ev.BidTokensSet(seat=s, available=tokens, spent=()))
             reveal_next(tx)
             _step(tx, phase, 7)
             start_bidding(tx)
