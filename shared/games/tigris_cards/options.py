@@ -57,6 +57,8 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     two_player_removal: int = 30
     # 2.3: hand size after every refill.
     hand_size: int = 8
+    # 2.3: the players choose a start player; None draws one at random (recorded in an event).
+    first_seat: int | None = None
     # Engine safeguard, not in the printed rules: a table on which nobody can
     # or will spend a card would loop forever online, so the game ends after
     # this many full rounds in which no hand lost a card (0 switches it off).

@@ -22,6 +22,9 @@ def create(options: Options, seats: int, rng: Rng) -> list[TigrisCardsEvent]:
         deal(d, seat, options.hand_size)
     if seats == 2 and options.two_player_removal:
         d.emit(CardsSetAside(count=options.two_player_removal))
-    # The start player is chosen at random; the draw is recorded in TurnStarted.
-    start_turn(d, rng.below(seats))
+    # Unless fixed by option the start player is drawn; TurnStarted records it.
+    first = options.first_seat if options.first_seat is not None else rng.below(seats)
+    if not 0 <= first < seats:
+        raise ValueError(f"first_seat must be a seat of this table (0..{seats - 1})")
+    start_turn(d, first)
     return d.events

@@ -18,6 +18,7 @@ from shared.games.tigris_cards.commands import (
 from shared.games.tigris_cards.state import Act, Over, ShipOffer, VpOffer
 from shared.games.tigris_common.colours import Colour, Leader
 from shared.kernel.rejection import RuleViolation
+from shared.kernel.rng import Rng
 from tests.games.tigris_cards.tables import (
     BOW,
     BULL,
@@ -156,3 +157,10 @@ def test_a_series_closed_up_by_a_catastrophe_buys_a_ship_only_by_option(on: bool
     # Removing the bottom card slides nothing, so it builds nothing.
     bottom = Run(make_state(columns={5: "TGGGGR"}, ship_after_slide=True))
     assert bottom.do(LION, PlayCatastrophe(spot=spot(5, 5))).state.phase == Act(seat=LION)
+
+
+def test_the_start_player_is_drawn_unless_fixed() -> None:
+    firsts = {GAME.fold(GAME.create(GAME.options(), 4, Rng(bytes([i]) * 32, 0))).active for i in range(12)}
+    assert len(firsts) > 1
+    fixed = GAME.fold(GAME.create(GAME.options({"first_seat": 2}), 3, Rng(b"\x01" * 32, 0)))
+    assert fixed.active == 2 and fixed.phase == Act(seat=2)
