@@ -1,4 +1,21 @@
-"""Euphrates & Tigris, the card game (Hans im Glück 2005): the pure rules engine."""
+"""Euphrates & Tigris, the card game (Hans im Glück 2005): the pure rules engine.
+
+Map of the package (the spec is Part 2 of the Tigris rules digest):
+
+- ``cards``: the 193 civilisation cards, the three ships, hand counting.
+- ``options``: every open point of the rules as a named option with its default.
+- ``state``, ``commands``, ``events``: the records; phases say who is awaited.
+- ``setup``, ``evolve``, ``decide``, ``legal``: the contract's functions.
+- ``rules/``: one module per concept (kingdoms, leaders, playing cards and VP,
+  connecting and the treasure exchange, catastrophes, conflicts, ships, turns
+  and refilling, scoring). Rules emit events into a ``Draft`` that folds them
+  at once, so each step sees the effects of the previous one.
+- ``views``: per-audience views and the visibility of every event.
+- ``bots``: ``random`` and the one-ply ``greedy``.
+
+Shared with the board game through ``tigris_common``: colours, leaders and the
+weakest-colour scoring with jokers.
+"""
 
 from __future__ import annotations
 
