@@ -24,6 +24,8 @@ from shared.messaging.broker import consume, make_broker
 from shared.observability import health
 from shared.observability.logging import configure
 
+STOP_S = 5.0
+
 
 async def main() -> None:
     settings = load()
@@ -61,8 +63,12 @@ async def main() -> None:
     await stopping.wait()
     log.info("stopping")
     server.close()
-    await broker.stop()
+    # The feeds and the bots first (they may still publish), then the broker.
+    _, late = await asyncio.wait(tasks, timeout=STOP_S)
+    for task in late:
+        task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+    await broker.stop()
     await replies.stop()
     await redis.aclose()
 
