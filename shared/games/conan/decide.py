@@ -4,6 +4,7 @@ then run the automatic steps until someone must decide again."""
 from __future__ import annotations
 
 import msgspec
+from msgspec.structs import replace
 
 from shared.games.conan import commands as c
 from shared.games.conan.events import AnyEvent
@@ -184,11 +185,13 @@ def _auto_step(tx: Tx) -> bool:
         case AdventureEnd():
             adventure.adventure_end(tx, phase)
         case Turn(step="conan") if phase.seat != state.conan_player or not state.options.conan_move_first:
-            from msgspec.structs import replace
-
             tx.emit(PhaseReplaced(phase=replace(phase, step="cards")))
         case Turn(step="die"):
             turn.end_turn(tx, phase)
+        case Turn() | Court() if state.seats[phase.seat].dead:
+            # Killed by Conan mid-turn: the rest of that turn is lost.
+            replacement = replace(phase, step="die") if isinstance(phase, Turn) else None
+            tx.emit(PhaseReplaced(phase=replacement) if replacement else PhasePopped())
         case Military(fought=True) | Intrigue(fought=True):
             tx.emit(PhasePopped())
         case Contest(step="resolve"):

@@ -126,3 +126,12 @@ def test_crowned_player_alone_takes_token_majorities():
     _, events = when(state, 0, c.ResolveRaids(sacrifice_in=()))
     majorities = [e for e in of_type(events, ev.ResourcesChanged) if e.reason.startswith("majority")]
     assert [(e.seat, e.reason) for e in majorities] == [(1, "majority_women")]
+
+
+def test_a_player_killed_by_conan_loses_the_rest_of_the_turn_and_scoring():
+    state = opening(2)
+    state = replace(state, phases=(Turn(seat=0, step="cards", conan_done=True), Coronation(seat=0)), age=3)
+    state = edit_seat(state, 1, tokens=(_token("monsters", 1),))
+    state, _ = when(state, 0, c.Crown(category="monsters"))
+    assert state.seats[0].dead and isinstance(state.phase, Turn) and state.phase.seat == 1
+    assert GAME.actors(state) == frozenset({1})
