@@ -116,3 +116,16 @@ def test_non_interference(playouts, seats):
     for state in _midgame_states(playouts[seats][0])[:12]:
         for owner in [None, *range(seats)]:
             check_non_interference(GAME, state, _shuffle_private, owner, seats, trials=2)
+
+
+@pytest.mark.parametrize("bot", ["random", "heuristic"])
+def test_bots_ignore_what_their_seat_may_not_see(playouts, bot):
+    from shared.kernel.rng import Rng
+
+    choose = GAME.bots[bot]
+    for state in _midgame_states(playouts[4][1], every=15)[:30]:
+        for seat in GAME.actors(state):
+            baseline = choose(state, seat, Rng(b"\x02" * 32, 1))
+            for owner in [-1, *(s for s in range(4) if s != seat)]:
+                other = _shuffle_private(state, owner, Rng(b"\x03" * 32, owner + 5))
+                assert choose(other, seat, Rng(b"\x02" * 32, 1)) == baseline
