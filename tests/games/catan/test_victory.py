@@ -64,7 +64,7 @@ def test_knight_moves_the_robber_and_the_third_takes_largest_army():
     state = given(fresh(ck=False), ev.PhaseSet(phase="roll", active=0, turn=1))
     state = hold(state, 0, "knight", "knight", "knight")
     state = given(state, ev.CardPlayed(seat=0, card="knight"), ev.CardPlayed(seat=0, card="knight"))
-    state, events = when(state, 0, cmd.PlayDevCard(card="knight"))
+    state, _ = when(state, 0, cmd.PlayDevCard(card="knight"))
     assert state.largest_army == 0 and state.task.kind == "robber"
     state, _ = when(state, 0, legal(state, 0)[0])
     assert state.phase == "roll" and cmd.RollDice() in legal(state, 0)
