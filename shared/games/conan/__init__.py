@@ -17,16 +17,13 @@ from shared.games.conan.options import Options
 from shared.games.conan.setup import create
 from shared.games.conan.state import GameOver, State
 from shared.games.conan.views import view, visibility
-from shared.kernel.contract import GameModule, Result, Standing
+from shared.kernel.contract import GameModule, Result
 
 
 def result(state: State) -> Result | None:
     if not state.phases or not isinstance(state.phase, GameOver):
         return None
-    standings = tuple(
-        Standing(seat=s.seat, place=s.place, score=s.score, tiebreak=s.tiebreak) for s in state.standings
-    )
-    return Result(standings=standings, reason=state.end_reason)
+    return Result(standings=state.standings, reason=state.end_reason)
 
 
 GAME: GameModule[State, AnyCommand, AnyEvent, Options] = GameModule(

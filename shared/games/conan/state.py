@@ -8,7 +8,9 @@ orders) live here too; ``views.py`` decides who sees them.
 from __future__ import annotations
 
 from shared.games.conan.options import Options
+from shared.kernel.contract import Standing
 from shared.kernel.messages import Record
+
 
 NEUTRAL = -1
 
@@ -168,13 +170,6 @@ AnyPhase = (
     Bidding | TokenChoice | Coronation | AdventureEnd | Turn | Military | Intrigue | ConanCourt | Court
     | Contest | AfterContest | Retreat | AgeChange | GameOver
 )  # fmt: skip
-
-
-class Standing(Record, frozen=True):
-    seat: int
-    place: int
-    score: int
-    tiebreak: tuple[int, ...] = ()
 
 
 class State(Record, frozen=True):
