@@ -11,7 +11,6 @@ from shared.games.conan.options import Options
 from shared.kernel.contract import Standing
 from shared.kernel.messages import Record
 
-
 NEUTRAL = -1
 
 
