@@ -98,3 +98,11 @@ def test_many_random_games(seats: int) -> None:
     playouts = cc.check_playouts(GAME, seats, games=334, invariant=invariants.check)
     cc.check_codec_round_trip(GAME, playouts)
     cc.check_decide_is_pure_and_legal_matches(GAME, playouts[:20], samples=20)
+
+
+@pytest.mark.parametrize("seats", [3, 4])
+def test_mixed_bot_tables_finish(seats: int) -> None:
+    bots = {s: GAME.bots["greedy" if s % 2 else "random"] for s in range(seats)}
+    for seed in cc.seeds(2, salt=40 + seats):
+        p = play(GAME, seats, seed, bots=bots, after_event=invariants.check)
+        assert GAME.is_over(p.state) and GAME.fold(p.events) == p.state
