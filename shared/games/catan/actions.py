@@ -143,10 +143,14 @@ def _roll_apply(ctx: Ctx, seat: int, c: Any) -> None:
         development.play(ctx, seat, c)
 
 
+KNIGHT_COMMANDS = (cmd.BuildKnight, cmd.ActivateKnight, cmd.PromoteKnight, cmd.MoveKnight, cmd.ChaseRobber)
+
+
 def main_options(state: State, seat: int) -> list[Any]:
-    out: list[Any] = []
-    for options, _ in MAIN.values():
-        out += options(state, seat)
+    out: list[Any] = knights.options(state, seat) if state.options.ck else []
+    for kind, (options, _) in MAIN.items():
+        if kind not in KNIGHT_COMMANDS:
+            out += options(state, seat)
     out += trade.offer_options(state, seat)
     return out
 

@@ -43,8 +43,15 @@ def covers(a: Hand, b: Hand) -> bool:
     return all(x >= y for x, y in zip(a, b, strict=True))
 
 
-def one(kind: int, n: int = 1) -> Hand:
+def _one(kind: int, n: int) -> Hand:
     return tuple(n if k == kind else 0 for k in KINDS)
+
+
+_SINGLE = tuple(_one(k, 1) for k in KINDS)
+
+
+def one(kind: int, n: int = 1) -> Hand:
+    return _SINGLE[kind] if n == 1 else _one(kind, n)
 
 
 def total(hand: Hand) -> int:

@@ -25,8 +25,8 @@ def _harbors(state: State, seat: int) -> set[int]:
     return out
 
 
-def rate(state: State, seat: int, kind: int) -> int:
-    harbors = _harbors(state, seat)
+def rate(state: State, seat: int, kind: int, harbors: set[int] | None = None) -> int:
+    harbors = _harbors(state, seat) if harbors is None else harbors
     best = 3 if board.GENERIC in harbors else 4
     if kind in RESOURCES and kind in harbors:
         best = 2
@@ -44,9 +44,10 @@ def rate(state: State, seat: int, kind: int) -> int:
 def bank_options(state: State, seat: int) -> list[cmd.TradeBank]:
     hand = state.players[seat].hand
     ks = kinds(state)
+    harbors = _harbors(state, seat)
     out = []
     for give in ks:
-        if hand[give] >= rate(state, seat, give):
+        if hand[give] >= rate(state, seat, give, harbors):
             out.extend(cmd.TradeBank(give=give, get=get) for get in ks if get != give and state.bank[get] > 0)
     return out
 
