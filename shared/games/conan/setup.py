@@ -4,6 +4,7 @@ artifacts, the fate pool, then the opening bid for Conan."""
 from __future__ import annotations
 
 from shared.games.conan import events as ev
+from shared.games.conan.content import FATE_FACES
 from shared.games.conan.loader import get_pack
 from shared.games.conan.options import Options
 from shared.games.conan.rules.adventure import reveal_next
@@ -23,6 +24,11 @@ def kingdoms_for(options: Options, seats: int) -> tuple[str, ...]:
 
 def create(options: Options, seats: int, rng: Rng) -> list[ev.AnyEvent]:
     pack = get_pack(options.pack)
+    unknown = set(options.fate_faces) - set(FATE_FACES)
+    if unknown or seats not in pack.header.setups:
+        raise ValueError(
+            f"bad options: fate faces {sorted(unknown)}, or no setup for {seats} seats in the pack"
+        )
     kingdoms = kingdoms_for(options, seats)
     zones = tuple(sorted({*pack.header.always_in_play, *(pack.kingdoms[k].zone for k in kingdoms)}))
     tx = Tx(None, rng)

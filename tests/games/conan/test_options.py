@@ -60,3 +60,12 @@ def test_conan_move_after_table_cards_blocks_the_die_until_moved():
     while 0 in GAME.actors(state) and not isinstance(state.phase, Turn):
         state, _ = when(state, 0, GAME.legal(state, 0)[0])
     assert c.TakeDie(action="military") in GAME.legal(state, 0)
+
+
+def test_bad_options_are_refused_at_creation():
+    import pytest as _pytest
+
+    from shared.kernel.rng import Rng
+
+    with _pytest.raises(ValueError, match="fate faces"):
+        GAME.create(GAME.options({"fate_faces": ["SKULL"]}), 2, Rng(b"\x00" * 32, 0))
