@@ -63,9 +63,7 @@ def test_conan_move_after_table_cards_blocks_the_die_until_moved():
 
 
 def test_bad_options_are_refused_at_creation():
-    import pytest as _pytest
-
     from shared.kernel.rng import Rng
 
-    with _pytest.raises(ValueError, match="fate faces"):
+    with pytest.raises(ValueError, match="fate faces"):
         GAME.create(GAME.options({"fate_faces": ["SKULL"]}), 2, Rng(b"\x00" * 32, 0))
