@@ -118,6 +118,14 @@ def evolve(state: State | None, event: ev.CatanEvent) -> State:
 
 
 def _apply(state: State, e: ev.CatanEvent) -> State:
+    for group in (_flow, _board, _cards):
+        out = group(state, e)
+        if out is not None:
+            return out
+    raise AssertionError(f"unhandled event {e!r}")
+
+
+def _flow(state: State, e: ev.CatanEvent) -> State | None:
     match e:
         case ev.BoardLaid():
             robber = e.terrain.index(board.DESERT)
@@ -141,6 +149,20 @@ def _apply(state: State, e: ev.CatanEvent) -> State:
             return _task_answered(state, e)
         case ev.TaskClosed():
             return replace(state, task=None)
+        case ev.DiceRolled():
+            return replace(state, dice=(e.yellow, e.red, e.event))
+        case ev.GameWon():
+            return replace(state, phase="over", winner=e.seat, task=None)
+        case (
+            ev.AnsweredShadow() | ev.CardsTakenShadow() | ev.HandShown() | ev.CardDrawnShadow()
+            | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.Started()
+        ):  # fmt: skip
+            return state
+    return None
+
+
+def _board(state: State, e: ev.CatanEvent) -> State | None:
+    match e:
         case ev.BuildingPlaced():
             return _building(state, e)
         case ev.CityPillaged():
@@ -155,14 +177,6 @@ def _apply(state: State, e: ev.CatanEvent) -> State:
             return _put_knight(state, e.knight)
         case ev.KnightRemoved():
             return replace(state, knights=tuple(k for k in state.knights if k.spot != e.spot))
-        case ev.CardsPaid():
-            return _hand_change(state, e.seat, e.cards, -1)
-        case ev.CardsGained():
-            return _hand_change(state, e.seat, e.cards, +1)
-        case ev.CardsPassed() | ev.CardsTaken():
-            return _move_cards(state, e.src, e.dst, e.cards)
-        case ev.DiceRolled():
-            return replace(state, dice=(e.yellow, e.red, e.event))
         case ev.RobberMoved():
             return replace(state, robber=e.hex)
         case ev.MerchantMoved():
@@ -174,19 +188,28 @@ def _apply(state: State, e: ev.CatanEvent) -> State:
             return replace(state, barbarian=e.position)
         case ev.BarbariansAttacked():
             return _attacked(state)
-        case ev.DefenderAwarded():
-            p = state.players[e.seat]
-            state = replace(state, defenders_left=max(0, state.defenders_left - 1))
-            return _with_player(state, e.seat, defender=p.defender + 1)
-        case ev.ImprovementBought():
-            levels = _set(state.players[e.seat].levels, e.track, e.level)
-            return _with_player(state, e.seat, levels=levels)
         case ev.MetropolisPlaced():
             return replace(state, metropolis=_set(state.metropolis, e.track, e.spot))
         case ev.LongestRoadSet():
             return replace(state, longest=e.holder, road_lengths=e.lengths)
         case ev.LargestArmySet():
             return replace(state, largest_army=e.holder)
+    return None
+
+
+def _cards(state: State, e: ev.CatanEvent) -> State | None:
+    match e:
+        case ev.CardsPaid():
+            return _hand_change(state, e.seat, e.cards, -1)
+        case ev.CardsGained():
+            return _hand_change(state, e.seat, e.cards, +1)
+        case ev.CardsPassed() | ev.CardsTaken():
+            return _move_cards(state, e.src, e.dst, e.cards)
+        case ev.DefenderAwarded():
+            state = replace(state, defenders_left=max(0, state.defenders_left - 1))
+            return _with_player(state, e.seat, defender=state.players[e.seat].defender + 1)
+        case ev.ImprovementBought():
+            return _with_player(state, e.seat, levels=_set(state.players[e.seat].levels, e.track, e.level))
         case ev.CardDrawn():
             return _draw(state, e)
         case ev.CardRevealed():
@@ -200,10 +223,4 @@ def _apply(state: State, e: ev.CatanEvent) -> State:
         case ev.CardStolen():
             state = _with_player(state, e.src, cards=_remove_card(state.players[e.src].cards, e.card))
             return _with_player(state, e.dst, cards=tuple(sorted((*state.players[e.dst].cards, e.card))))
-        case ev.GameWon():
-            return replace(state, phase="over", winner=e.seat, task=None)
-        case (
-            ev.AnsweredShadow() | ev.CardsTakenShadow() | ev.HandShown() | ev.CardDrawnShadow()
-            | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.Started()
-        ):  # fmt: skip
-            return state
+    return None

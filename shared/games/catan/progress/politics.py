@@ -82,9 +82,7 @@ def play(ctx: Ctx, seat: int, c: P) -> None:
     s = ctx.state
     match c.card:
         case "bishop":
-            ctx.emit(ev.RobberMoved(hex=c.a))
-            for victim in robber.adjacent_opponents(ctx.state, seat, c.a):
-                robber.steal(ctx, seat, victim)
+            _bishop(ctx, seat, c.a)
         case "deserter":
             theirs = knights.own(s, c.a)
             if len(theirs) == 1:
@@ -115,10 +113,22 @@ def play(ctx: Ctx, seat: int, c: P) -> None:
                 if not k.active:
                     ctx.emit(ev.KnightSet(knight=replace(k, active=True, activated_turn=s.turn)))
         case "wedding":
-            givers = tuple(o for o in richer(s, seat) if total(s.players[o].hand))
-            if givers:
-                amounts = tuple(min(2, total(s.players[o].hand)) for o in givers)
-                open_task(ctx, "gift", givers, owner=seat, amounts=amounts)
+            _wedding(ctx, seat)
+
+
+def _bishop(ctx: Ctx, seat: int, hex_: int) -> None:
+    """Robber moves; one random card from each opponent with a building beside it."""
+    ctx.emit(ev.RobberMoved(hex=hex_))
+    for victim in robber.adjacent_opponents(ctx.state, seat, hex_):
+        robber.steal(ctx, seat, victim)
+
+
+def _wedding(ctx: Ctx, seat: int) -> None:
+    s = ctx.state
+    givers = tuple(o for o in richer(s, seat) if total(s.players[o].hand))
+    if givers:
+        amounts = tuple(min(2, total(s.players[o].hand)) for o in givers)
+        open_task(ctx, "gift", givers, owner=seat, amounts=amounts)
 
 
 def deserter_strength(state: State, seat: int, strength: int) -> int:
