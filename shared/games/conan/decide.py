@@ -136,10 +136,7 @@ def _after(tx: Tx, phase: AfterContest, cmd: c.AnyCommand) -> None:
         case c.ForcedMarch():
             outcomes.forced_march(tx, phase)
         case c.UseCard():
-            from shared.games.conan import events as ev
-
-            tx.emit(ev.CardsDiscarded(seat=phase.seat, deck="kingdom", cards=(cmd.card,)))
-            outcomes.mark_free(tx, phase)
+            outcomes.use_after_card(tx, phase, pack_of(tx.state).kingdom_cards[cmd.card])
         case c.Withdraw():
             outcomes.withdraw(tx, phase, cmd.to)
         case c.Proceed():

@@ -12,7 +12,7 @@ import yaml
 from shared.games.conan import GAME
 from shared.games.conan.loader import PackError, get_pack, load_pack, register_pack_dir
 from tests.games.conan.invariants import check
-from tests.games.contract_checks import check_playouts
+from tests.games.contract_checks import check_decide_is_pure_and_legal_matches, check_playouts
 
 TINY = Path(__file__).parent / "packs" / "tiny"
 ZIGGURAT = Path(__file__).parents[3] / "shared" / "games" / "conan" / "content" / "ziggurat"
@@ -69,6 +69,7 @@ def test_a_tiny_pack_plays_without_code_change():
     playouts = check_playouts(GAME, 2, games=3, invariant=check, options={"pack": "tiny"})
     for p in playouts:
         assert p.state.seats[0].kingdom == "west" and GAME.is_over(p.state)
+    check_decide_is_pure_and_legal_matches(GAME, playouts[:1], samples=40)
 
 
 def _broken(tmp_path: Path, file: str, edit) -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from shared.games.conan import events as ev
+from shared.games.conan.content import KingdomCard
 from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.board import NEUTRAL, Tx, has_artifact_op, prov, room, supply_left
 from shared.games.conan.state import AfterContest, Contest, Retreat
@@ -209,5 +210,11 @@ def withdraw(tx: Tx, phase: AfterContest, to: str) -> None:
     tx.emit(ev.PhasePopped())
 
 
-def mark_free(tx: Tx, phase: AfterContest) -> None:
-    tx.emit(ev.PhaseReplaced(phase=replace(phase, march_free=True)))
+def use_after_card(tx: Tx, phase: AfterContest, card: KingdomCard) -> None:
+    """A card of the ``contest.after`` window: the next forced march is free."""
+    if card.type == "table":
+        tx.emit(ev.TableCardTurned(seat=phase.seat, card=card.id, exhausted=True))
+    else:
+        tx.emit(ev.CardsDiscarded(seat=phase.seat, deck="kingdom", cards=(card.id,)))
+    if any(e.op == "forced_march_free" for e in card.effects):
+        tx.emit(ev.PhaseReplaced(phase=replace(phase, march_free=True)))
