@@ -26,6 +26,16 @@ OUT_DIR = REPO / "var" / "bench"
 EXTRA_GAMES = "tests.fixtures.highcard"
 
 
+def make_console() -> Any:
+    """A rich console wide enough for the result tables even when piped."""
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal and console.width < 160:
+        console = Console(width=160)
+    return console
+
+
 def ensure_extra_games() -> None:
     """Make the fixture game importable here and in every child process."""
     current = [p for p in os.environ.get("ZIGGURAT_EXTRA_GAMES", "").split(",") if p]

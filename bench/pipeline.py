@@ -40,7 +40,6 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -56,12 +55,13 @@ from bench.common import (
     fmt,
     histogram_quantiles,
     machine,
+    make_console,
     scrape_all,
     summary_ms,
     write_json,
 )
 
-console = Console()
+console = make_console()
 STAGES = ("validated", "appended", "replied")
 
 
