@@ -147,6 +147,8 @@ def _alliance(tx: Tx, seat: int, pid: str, won: bool) -> None:
     if not won:
         return
     gold = tx.pack.province(pid).value + has_artifact_op(tx.state, seat, "gold_bonus", trigger="alliance")
+    if prov(tx.state, pid).campaign_owner == seat:
+        tx.emit(ev.CampaignSet(province=pid, owner=NEUTRAL, pos=0))  # now friendly: nothing to subjugate
     tx.emit(
         ev.EmissariesChanged(seat=seat, province=pid, delta=-1),
         ev.MarkerSet(province=pid, owner=seat, marker="tower"),
