@@ -28,11 +28,10 @@ from shared.games.tigris_cards.commands import (
     WithdrawLeader,
 )
 from shared.games.tigris_cards.legal import legal
-from shared.games.tigris_cards.rules.kingdoms import kingdom, leader_of_colour
-from shared.games.tigris_cards.rules.playing import vp_recipient
+from shared.games.tigris_cards.rules.kingdoms import kingdom, leaders_in
 from shared.games.tigris_cards.rules.scoring import colour_points
 from shared.games.tigris_cards.state import State
-from shared.games.tigris_common.colours import Colour
+from shared.games.tigris_common.colours import Colour, Leader
 from shared.kernel.rng import Rng
 
 
@@ -46,9 +45,11 @@ def random_bot(state: State, seat: int, rng: Rng) -> TigrisCardsCommand:
 
 def greedy_bot(state: State, seat: int, rng: Rng) -> TigrisCardsCommand:
     options = legal(state, seat)
-    view = _Outlook(state, seat)
-    scored = [(view.value(c) + rng.below(1000) / 100_000, i) for i, c in enumerate(options)]
-    return options[max(scored)[1]]
+    outlook = _Outlook(state, seat)
+    values = [outlook.value(c) for c in options]
+    best = max(values)
+    # One draw breaks ties, not one per candidate: the generator is a hash.
+    return rng.choice([c for c, v in zip(options, values, strict=True) if v == best])
 
 
 class _Outlook:
@@ -64,17 +65,24 @@ class _Outlook:
         self.weakness = {c: 1.0 / (1 + points[c] - low) for c in points}
         self.spans = [kingdom(state.table, c) for c in range(len(state.table.columns))]
         self.placed = {t.leader for _, s in tb.slots(state.table) if (t := s.leader) and t.seat == seat}
+        self.rulers = {
+            span: {t.leader: t.seat for _, t in leaders_in(state.table, span)} for span in set(self.spans)
+        }
+        self.sizes = {
+            span: sum(len(state.table.columns[c]) for c in range(span[0], span[1] + 1))
+            for span in set(self.spans)
+        }
 
     def value(self, command: TigrisCardsCommand) -> float:
-        match command:
+        match command:  # the most frequent kinds first: this runs for every candidate
+            case PlaceLeader():
+                return self.leader(command)
+            case PlayCard(colour=colour, column=column):
+                return self.card(colour, column)
             case ScoreCard() | BuildShip() | TakeTreasure():
                 return 10.0
             case Decline() | Pass():
                 return -1.0
-            case PlayCard(colour=colour, column=column):
-                return self.card(colour, column)
-            case PlaceLeader():
-                return self.leader(command)
             case CommitSupport(count=n):
                 return _support_value(self.state, self.seat, n)
             case PlayConnector():
@@ -86,7 +94,8 @@ class _Outlook:
         return 0.0
 
     def card(self, colour: Colour, column: int) -> float:
-        receiver = vp_recipient(self.state, column, colour)
+        rulers = self.rulers[self.spans[column]]
+        receiver = rulers.get(colour.leader, rulers.get(Leader.KING))
         if receiver == self.seat and count(self.hand, colour) >= 2:
             return 2.0 + self.weakness[colour]
         if receiver is not None and receiver != self.seat:
@@ -96,10 +105,10 @@ class _Outlook:
 
     def leader(self, command: PlaceLeader) -> float:
         span = self.spans[command.spot.column]
-        rival = leader_of_colour(self.state.table, span, command.leader)
-        if rival is not None and rival[1].seat != self.seat:
+        rival = self.rulers[span].get(command.leader)
+        if rival is not None and rival != self.seat:
             return 0.3 if count(self.hand, Colour.RED) >= 3 else -0.6
-        size = sum(len(self.state.table.columns[c]) for c in range(span[0], span[1] + 1))
+        size = self.sizes[span]
         if command.leader in self.placed:
             return 0.05 + size / 1000  # shuffling leaders about rarely pays
         return 0.8 + size / 100
