@@ -9,6 +9,7 @@ from msgspec.structs import replace
 from shared.games.conan import commands as c
 from shared.games.conan.events import AnyEvent
 from shared.games.conan.legal import actors, legal
+from shared.games.conan.rejections import explain
 from shared.games.conan.rules import adventure, agechange, bidding, intrigue, military, outcomes, turn
 from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.board import Tx, pack_of
@@ -30,7 +31,7 @@ from shared.games.conan.state import (
     TokenChoice,
     Turn,
 )
-from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, RuleViolation, require
+from shared.kernel.rejection import GAME_OVER, NOT_YOUR_TURN, require
 from shared.kernel.rng import Rng
 
 _enc = msgspec.msgpack.Encoder()
@@ -39,13 +40,10 @@ _enc = msgspec.msgpack.Encoder()
 def decide(state: State, seat: int, command: c.AnyCommand, rng: Rng) -> list[AnyEvent]:
     require(not isinstance(state.phase, GameOver), GAME_OVER, "The game is over.")
     require(seat in actors(state), NOT_YOUR_TURN, "Nobody is waiting for you to act now.", seat=seat)
+    options = legal(state, seat)
     wanted = _enc.encode(command)
-    if not any(_enc.encode(x) == wanted for x in legal(state, seat)):
-        raise RuleViolation(
-            ILLEGAL_MOVE,
-            f"{type(command).__name__} is not allowed now (phase {type(state.phase).__name__}).",
-            phase=type(state.phase).__name__,
-        )
+    if not any(_enc.encode(x) == wanted for x in options):
+        raise explain(state, seat, command, options)
     tx = Tx(state, rng)
     _dispatch(tx, seat, command)
     settle(tx)

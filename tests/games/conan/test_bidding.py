@@ -96,3 +96,16 @@ def test_empty_hand_bids_with_card_value_zero():
     state, events = when(state, 0, c.PlaceBid(token=5, card=None))
     state, events = when(state, 1, c.PlaceBid(token=3, card="shield_wall"))
     assert of_type(events, ev.BidsRevealed)[0].bids[0].value == 5
+
+
+def test_rejections_carry_stable_codes():
+    state = _two_player_bid()
+    state = edit_seat(state, 0, bid_available=(0, 3))
+    for command, code in [
+        (c.PlaceBid(token=6, card="shield_wall"), "bid_token_unavailable"),
+        (c.PlaceBid(token=3, card="sappers"), "card_not_in_hand"),
+        (c.TakeDie(action="military"), "wrong_phase"),
+    ]:
+        with pytest.raises(RuleViolation) as err:
+            GAME.decide(state, 0, command, None)
+        assert err.value.code == code and err.value.message

@@ -211,3 +211,20 @@ def test_battle_defender_may_withdraw_and_the_attacker_campaigns():
     assert ophir.units[1] == 0 and province(state, "koth").units[1] == 2
     assert ophir.campaign_owner == 0 and state.seats[0].crom == 1
     assert isinstance(state.phase, AfterContest)
+
+
+def test_army_move_rejections_name_the_reason():
+    import pytest
+
+    from shared.kernel.rejection import RuleViolation
+
+    state = _turn(opening(2), 0)
+    state, _ = when(state, 0, c.TakeDie(action="military"))
+    for command, code in [
+        (c.MoveArmy(frm="aquilonia", to="koth", units=1), "not_adjacent"),
+        (c.MoveArmy(frm="aquilonia", to="ophir", units=9), "not_enough_units"),
+        (c.MoveArmy(frm="aquilonia", to="atlantis", units=1), "unknown_province"),
+    ]:
+        with pytest.raises(RuleViolation) as err:
+            GAME.decide(state, 0, command, None)
+        assert err.value.code == code

@@ -1,0 +1,59 @@
+"""Why a command is refused: stable codes and a sentence a player understands.
+
+``legal`` alone decides what is allowed; this module only names the most
+likely reason once a command was found not to be legal.
+"""
+
+from __future__ import annotations
+
+from shared.games.conan import commands as c
+from shared.games.conan.rules.board import pack_of, prov, room
+from shared.games.conan.rules.turn import die_for
+from shared.games.conan.state import State
+from shared.kernel.rejection import ILLEGAL_MOVE, WRONG_PHASE, RuleViolation
+
+BID_TOKEN_UNAVAILABLE = "bid_token_unavailable"
+CARD_NOT_IN_HAND = "card_not_in_hand"
+NO_SUCH_DIE = "no_such_die"
+UNKNOWN_PROVINCE = "unknown_province"
+NOT_ADJACENT = "not_adjacent"
+STACK_LIMIT = "stack_limit"
+NOT_ENOUGH_UNITS = "not_enough_units"
+
+
+def explain(state: State, seat: int, command: c.AnyCommand, legal: list[c.AnyCommand]) -> RuleViolation:
+    phase = type(state.phase).__name__
+    if not any(type(x) is type(command) for x in legal):
+        return RuleViolation(
+            WRONG_PHASE, f"{type(command).__name__} cannot be used now ({phase}).", phase=phase
+        )
+    s = state.seats[seat]
+    pack = pack_of(state)
+    match command:
+        case c.PlaceBid(token=token) if token not in s.bid_available:
+            return RuleViolation(
+                BID_TOKEN_UNAVAILABLE, f"Your {token} bidding token is set aside.", token=token
+            )
+        case c.PlaceBid(card=card) | c.CommitCard(card=card) if card and card not in s.strategy_hand:
+            return RuleViolation(CARD_NOT_IN_HAND, f"You do not hold the strategy card {card}.", card=card)
+        case c.TakeDie(action=action) if action not in ("military", "intrigue", "court") or not die_for(
+            state, action
+        ):
+            return RuleViolation(
+                NO_SUCH_DIE, f"No fate die in the pool allows a {action} action.", action=action
+            )
+        case c.MoveArmy(frm=frm, to=to) if frm not in pack.index or to not in pack.index:
+            return RuleViolation(UNKNOWN_PROVINCE, "There is no such province.", frm=frm, to=to)
+        case c.MoveArmy(frm=frm, to=to) if (
+            to not in pack.neighbours(frm) and state.options.redeploy_adjacent_only
+        ):
+            return RuleViolation(NOT_ADJACENT, f"{to} does not border {frm}.", frm=frm, to=to)
+        case c.MoveArmy(frm=frm, units=n) if prov(state, frm).units[seat] < n:
+            return RuleViolation(NOT_ENOUGH_UNITS, f"You have fewer than {n} units in {frm}.", units=n)
+        case c.MoveArmy(to=to, units=n) if room(state, seat, to) < n:
+            return RuleViolation(
+                STACK_LIMIT, f"At most {pack.header.stack_limit} of your units fit in {to}.", to=to
+            )
+    return RuleViolation(
+        ILLEGAL_MOVE, f"{type(command).__name__} is not allowed here now ({phase}).", phase=phase
+    )
