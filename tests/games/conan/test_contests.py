@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
 from shared.games.conan import GAME
@@ -9,6 +10,7 @@ from shared.games.conan import commands as c
 from shared.games.conan import events as ev
 from shared.games.conan.rules.contest import successes
 from shared.games.conan.state import AfterContest, Side, Turn
+from shared.kernel.rejection import RuleViolation
 from tests.games.conan.helpers import (
     edit_province,
     edit_seat,
@@ -214,10 +216,6 @@ def test_battle_defender_may_withdraw_and_the_attacker_campaigns():
 
 
 def test_army_move_rejections_name_the_reason():
-    import pytest
-
-    from shared.kernel.rejection import RuleViolation
-
     state = _turn(opening(2), 0)
     state, _ = when(state, 0, c.TakeDie(action="military"))
     for command, code in [
