@@ -37,7 +37,7 @@ def test_every_event_and_command_kind_occurs() -> None:
     """The sample of games is rich enough to exercise every rule path."""
     events: Counter = Counter()
     commands: Counter = Counter()
-    for seed in cc.seeds(24, salt=7):
+    for seed in cc.seeds(16, salt=7):
         p = play(GAME, 2 + seed[-1] % 3, seed, options={"allow_withdrawal": True, "allow_pass": True})
         events.update(type(e).__name__ for e in p.events)
         commands.update(type(s.command).__name__ for s in p.steps)
@@ -106,3 +106,11 @@ def test_mixed_bot_tables_finish(seats: int) -> None:
     for seed in cc.seeds(2, salt=40 + seats):
         p = play(GAME, seats, seed, bots=bots, after_event=invariants.check)
         assert GAME.is_over(p.state) and GAME.fold(p.events) == p.state
+
+
+def test_the_invariants_catch_a_lost_card() -> None:
+    p = play(GAME, 3, cc.seeds(1, salt=8)[0], max_steps=80)
+    invariants.check(p.state)
+    lost = msgspec.structs.replace(p.state, deck=p.state.deck[1:])
+    with pytest.raises(AssertionError, match="created or lost"):
+        invariants.check(lost)
