@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.games.catan import commands as cmd
-from shared.games.catan import development, improvements, knights, progress, trade, turn
+from shared.games.catan import development, domestic, improvements, knights, progress, trade, turn
 from shared.games.catan import events as ev
 from shared.games.catan.building import city_spots, road_spots, settlement_spots, wall_spots
 from shared.games.catan.cards import CITY, ROAD, SETTLEMENT, WALL, covers
@@ -121,7 +121,7 @@ MAIN: dict[type, tuple[Options, Apply]] = {
 }  # fmt: skip
 
 # Commands checked by a predicate in their handler (their family is too large to list).
-OPEN = {cmd.OfferTrade: trade.offer}
+OPEN = {cmd.OfferTrade: domestic.offer}
 
 
 def _roll_options(state: State, seat: int) -> list[Any]:
@@ -151,7 +151,7 @@ def main_options(state: State, seat: int) -> list[Any]:
     for kind, (options, _) in MAIN.items():
         if kind not in KNIGHT_COMMANDS:
             out += options(state, seat)
-    out += trade.offer_options(state, seat)
+    out += domestic.offer_options(state, seat)
     return out
 
 

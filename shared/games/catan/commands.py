@@ -56,6 +56,13 @@ class OfferTrade(Command, tag="catan.offer_trade"):
     to: int = -1  # -1: every other seat
 
 
+class CounterTrade(Command, tag="catan.counter_trade"):
+    """Answer an offer with other terms: the cards this seat gives and those it wants."""
+
+    give: Hand
+    get: Hand
+
+
 class BuyDevCard(Command, tag="catan.buy_dev_card"):
     pass
 
@@ -122,7 +129,7 @@ class HarborExchange(Command, tag="catan.harbor_exchange"):
 
 CatanCommand = (
     BuildSettlement | BuildCity | BuildRoad | RollDice | EndTurn | MoveRobber | SelectCards | Choose
-    | TradeBank | OfferTrade | BuyDevCard | PlayDevCard | BuildWall | BuildKnight | ActivateKnight
-    | PromoteKnight | MoveKnight | ChaseRobber | BuyImprovement | PlayProgress | DiscardProgress | TakeCard
-    | HarborExchange
+    | TradeBank | OfferTrade | CounterTrade | BuyDevCard | PlayDevCard | BuildWall | BuildKnight
+    | ActivateKnight | PromoteKnight | MoveKnight | ChaseRobber | BuyImprovement | PlayProgress
+    | DiscardProgress | TakeCard | HarborExchange
 )  # fmt: skip

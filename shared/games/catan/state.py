@@ -34,6 +34,7 @@ class Answer(Record, frozen=True):
     cards: Hand = EMPTY
     choice: int = -1
     names: tuple[str, ...] = ()
+    counter: Hand = ()  # a counter-offer: the cards asked for in return for ``cards``
 
 
 class Task(Record, frozen=True):

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from itertools import product
 from typing import Any
 
-from shared.games.catan import barbarians, knights, production, robber, trade
+from shared.games.catan import barbarians, domestic, knights, production, robber
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.building import road_spots
@@ -39,7 +39,7 @@ def _pick_source(state: State, task: Task, seat: int) -> Hand:
 def _choices(state: State, task: Task, seat: int) -> list[int]:
     match task.kind:
         case "trade_confirm":
-            return [-1, *task.data[16:]]
+            return domestic.confirm_choices(state)
         case "aqueduct":  # optional: -1 declines
             return [-1, *production.aqueduct_choices(state)]
         case "pillage":
@@ -72,7 +72,7 @@ def options(state: State, seat: int) -> list[Any]:
         case "free_roads":
             return [cmd.BuildRoad(path=p) for p in road_spots(state, seat)]
         case "trade":
-            return trade.answer_options(state, seat)
+            return domestic.answer_options(state, seat)
         case "progress_discard":
             return [
                 cmd.DiscardProgress(cards=c) for c in draws.discard_options(state, seat, amount(task, seat))
@@ -91,6 +91,8 @@ def valid(state: State, seat: int, c: Any) -> bool:
             isinstance(c, cmd.SelectCards) and len(c.cards) == 8 and min(c.cards) >= 0
             and total(c.cards) == amount(task, seat) and covers(_pick_source(state, task, seat), c.cards)
         )  # fmt: skip
+    if task.kind == "trade" and isinstance(c, cmd.CounterTrade):
+        return domestic.counter_valid(state, seat, c)
     if task.kind == "progress_discard":
         return isinstance(c, cmd.DiscardProgress) and draws.discard_valid(
             state, seat, c.cards, amount(task, seat)
@@ -111,6 +113,8 @@ def handle(ctx: Ctx, seat: int, c: Any) -> None:
         answer = Answer(seat=seat, choice=c.choice)
     elif isinstance(c, cmd.DiscardProgress):
         answer = Answer(seat=seat, names=c.cards)
+    elif isinstance(c, cmd.CounterTrade):
+        answer = Answer(seat=seat, choice=2, cards=c.give, counter=c.get)
     elif isinstance(c, cmd.TakeCard):
         answer = Answer(seat=seat, names=(c.card,) if c.card else ())
     if submit(ctx, answer):
@@ -151,12 +155,12 @@ def _give(ctx: Ctx, src: int, dst: int, cards: Hand) -> None:
 
 
 def _trade(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
-    trade.answers_closed(ctx, task.owner, task.data, tuple(a.seat for a in answers if a.choice == 1))
+    domestic.answers_closed(ctx, task.owner, task.data, answers)
 
 
 def _confirm(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
     if answers[0].choice >= 0:
-        trade.execute(ctx, task.owner, task.data, answers[0].choice)
+        domestic.execute(ctx, task.owner, task.data, answers[0].choice)
 
 
 def _each(fn: Callable[[Ctx, Task, Answer], None]) -> Callable[[Ctx, Task, tuple[Answer, ...]], None]:

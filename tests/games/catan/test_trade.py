@@ -71,10 +71,11 @@ def test_domestic_offer_answers_and_confirmation():
     state, _ = when(state, 2, cmd.Choose(choice=1))
     state, events = when(state, 3, cmd.Choose(choice=0))
     assert of(events, ev.TaskClosed)[0].answers[0].choice == 1
+    # Deals are numbered in seat order: 0 is seat 1's acceptance, 1 is seat 2's.
     assert state.task.kind == "trade_confirm" and legal(state, 0) == [
-        cmd.Choose(choice=c) for c in (-1, 1, 2)
+        cmd.Choose(choice=c) for c in (-1, 0, 1)
     ]
-    state, events = when(state, 0, cmd.Choose(choice=2))
+    state, events = when(state, 0, cmd.Choose(choice=1))
     assert state.players[0].hand == cards(ore=1) and state.players[2].hand == cards(brick=2)
 
 
@@ -91,5 +92,27 @@ def test_commodities_trade_between_players_in_ck():
     state, _ = when(state, 0, cmd.OfferTrade(give=cards(coin=1), get=cards(grain=1), to=1))
     assert actors(state) == frozenset({1})
     state, _ = when(state, 1, cmd.Choose(choice=1))
-    state, _ = when(state, 0, cmd.Choose(choice=1))
+    state, _ = when(state, 0, cmd.Choose(choice=0))
     assert state.players[1].hand == cards(coin=1)
+
+
+def test_a_counter_offer_can_be_confirmed_instead():
+    state = given(fresh(ck=False), gain(0, brick=2, wool=1), gain(1, grain=1))
+    state, _ = when(state, 0, cmd.OfferTrade(give=cards(brick=1), get=cards(ore=1), to=1))
+    counter = cmd.CounterTrade(give=cards(grain=1), get=cards(brick=1))
+    assert counter in legal(state, 1)
+    bigger = cmd.CounterTrade(give=cards(grain=1), get=cards(brick=1, wool=1))
+    assert bigger not in legal(state, 1)  # outside the listed family, yet a valid counter
+    state, events = when(state, 1, bigger)
+    assert of(events, ev.TaskClosed)[0].answers[0].counter == cards(brick=1, wool=1)
+    state, _ = when(state, 0, cmd.Choose(choice=0))
+    assert state.players[0].hand == cards(brick=1, grain=1) and state.players[1].hand == cards(
+        brick=1, wool=1
+    )
+
+
+def test_a_counter_the_active_seat_cannot_pay_is_not_offered_for_confirmation():
+    state = given(fresh(ck=False), gain(0, brick=1), gain(1, grain=1))
+    state, _ = when(state, 0, cmd.OfferTrade(give=cards(brick=1), get=cards(ore=1), to=1))
+    state, _ = when(state, 1, cmd.CounterTrade(give=cards(grain=1), get=cards(wool=1)))
+    assert state.task is None

@@ -1,0 +1,100 @@
+"""Domestic trade: the active seat offers to one seat or all; each answers at
+once (accept, decline, or counter); the active seat then confirms one deal.
+
+The answers are hidden until every addressed seat has answered. Legal lists a
+bounded canonical family of offers and counters (one card for one card); decide
+accepts any valid offer or counter.
+"""
+
+from __future__ import annotations
+
+from shared.games.catan import commands as cmd
+from shared.games.catan import events as ev
+from shared.games.catan.cards import KINDS, Hand, covers, one
+from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.state import Answer, State
+from shared.games.catan.trade import kinds
+from shared.kernel.rejection import require
+
+DEAL = 17  # a confirmable deal in task data: partner seat, cards the active seat gives, cards it gets
+
+
+def terms_valid(state: State, give: Hand, get: Hand) -> bool:
+    """Cards both ways, no gifts, nothing swapped for itself, only tradable kinds."""
+    allowed = set(kinds(state))
+    if len(give) != 8 or len(get) != 8 or min(give) < 0 or min(get) < 0:
+        return False
+    if not any(give) or not any(get) or any(give[k] and get[k] for k in KINDS):
+        return False
+    return all(k in allowed for k in KINDS if give[k] or get[k])
+
+
+def offer_valid(state: State, seat: int, c: cmd.OfferTrade) -> bool:
+    if c.to != -1 and (c.to == seat or not 0 <= c.to < state.seats):
+        return False
+    if state.effects.trade_offers >= state.options.trade_offers_per_turn:
+        return False
+    return terms_valid(state, c.give, c.get) and covers(state.players[seat].hand, c.give)
+
+
+def offer_options(state: State, seat: int) -> list[cmd.OfferTrade]:
+    """One card for one card, to every other seat."""
+    if state.effects.trade_offers >= state.options.trade_offers_per_turn:
+        return []
+    hand = state.players[seat].hand
+    ks = kinds(state)
+    return [cmd.OfferTrade(give=one(g), get=one(w)) for g in ks if hand[g] for w in ks if w != g]
+
+
+def offer(ctx: Ctx, seat: int, c: cmd.OfferTrade) -> None:
+    require(offer_valid(ctx.state, seat, c), "invalid_trade", "This trade offer is not allowed.")
+    ctx.effects(trade_offers=ctx.state.effects.trade_offers + 1)
+    others = tuple(s for s in range(ctx.state.seats) if s != seat) if c.to == -1 else (c.to,)
+    open_task(ctx, "trade", others, owner=seat, data=c.give + c.get)
+
+
+def answer_options(state: State, seat: int) -> list[cmd.Choose | cmd.CounterTrade]:
+    """Decline, accept if one holds the asked cards, or counter: one held card for what was offered."""
+    task = state.task
+    assert task is not None
+    hand, offered, asked = state.players[seat].hand, task.data[:8], task.data[8:16]
+    out: list[cmd.Choose | cmd.CounterTrade] = [cmd.Choose(choice=0)]
+    if covers(hand, asked):
+        out.append(cmd.Choose(choice=1))
+    for k in kinds(state):
+        counter = cmd.CounterTrade(give=one(k), get=offered)
+        if hand[k] and one(k) != asked and terms_valid(state, counter.give, counter.get):
+            out.append(counter)
+    return out
+
+
+def counter_valid(state: State, seat: int, c: cmd.CounterTrade) -> bool:
+    return terms_valid(state, c.give, c.get) and covers(state.players[seat].hand, c.give)
+
+
+def answers_closed(ctx: Ctx, owner: int, data: tuple[int, ...], answers: tuple[Answer, ...]) -> None:
+    """Offer the active seat every deal it can still afford: acceptances and counters."""
+    offered, asked = data[:8], data[8:16]
+    hand = ctx.state.players[owner].hand
+    deals: list[int] = []
+    for a in answers:
+        if a.choice == 1:
+            deals += (a.seat, *offered, *asked)
+        elif a.choice == 2 and covers(hand, a.counter):
+            deals += (a.seat, *a.counter, *a.cards)
+    if deals:
+        open_task(ctx, "trade_confirm", (owner,), owner=owner, data=tuple(deals))
+
+
+def confirm_choices(state: State) -> list[int]:
+    task = state.task
+    assert task is not None
+    return [-1, *range(len(task.data) // DEAL)]
+
+
+def execute(ctx: Ctx, owner: int, data: tuple[int, ...], index: int) -> None:
+    deal = data[index * DEAL : (index + 1) * DEAL]
+    partner, give, get = deal[0], deal[1:9], deal[9:17]
+    ctx.emit(
+        ev.CardsPassed(src=owner, dst=partner, cards=give), ev.CardsPassed(src=partner, dst=owner, cards=get)
+    )
