@@ -120,19 +120,35 @@ def spiral_numbers(terrain: tuple[int, ...], start: int) -> tuple[int, ...]:
     return tuple(numbers)
 
 
-def random_numbers(terrain: tuple[int, ...], rng: Rng) -> tuple[int, ...]:
+def house_ok(numbers: tuple[int, ...], no_2_12: bool, no_equal: bool) -> bool:
+    for h in range(19):
+        for o in HEX_NEIGHBOURS[h]:
+            a, b = numbers[h], numbers[o]
+            if a and b and ((no_2_12 and {a, b} == {2, 12}) or (no_equal and a == b)):
+                return False
+    return True
+
+
+def random_numbers(
+    terrain: tuple[int, ...], rng: Rng, no_2_12: bool = False, no_equal: bool = False
+) -> tuple[int, ...]:
     """Shuffled tokens, reshuffled until no two red numbers touch (the official alternative)."""
     while True:
         tokens = iter(rng.shuffled(SPIRAL_NUMBERS))
         numbers = tuple(0 if t == DESERT else next(tokens) for t in terrain)
-        if reds_apart(numbers):
+        if reds_apart(numbers) and house_ok(numbers, no_2_12, no_equal):
             return numbers
 
 
-def variable_layout(rng: Rng, spiral: bool) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
+def variable_layout(
+    rng: Rng, spiral: bool, no_2_12: bool = False, no_equal: bool = False
+) -> tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]:
     terrain = tuple(rng.shuffled(TERRAIN_POOL))
     harbors = tuple(rng.shuffled(HARBOR_POOL))
-    numbers = spiral_numbers(terrain, rng.below(6)) if spiral else random_numbers(terrain, rng)
+    if spiral:
+        numbers = spiral_numbers(terrain, rng.below(6))
+    else:
+        numbers = random_numbers(terrain, rng, no_2_12, no_equal)
     if not reds_apart(numbers):
         numbers = random_numbers(terrain, rng)
     return terrain, numbers, harbors

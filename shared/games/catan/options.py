@@ -15,6 +15,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     layout: Literal["variable", "beginner"] = "variable"
     # Official A-R spiral, or shuffled tokens with no adjacent 6/8 (both official).
     numbers: Literal["spiral", "random"] = "spiral"
+    # House rules for shuffled tokens (not official): no 2 beside 12, no equal numbers side by side.
+    house_no_adjacent_2_12: bool = False
+    house_no_adjacent_equal: bool = False
     # 5th edition: a lone recipient takes what the bank has left; 4th edition: nobody.
     bank_shortage: Literal["nobody_unless_single", "nobody"] = "nobody_unless_single"
     # House rule: robber may not target seats with <= 2 visible VP.
@@ -36,6 +39,8 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     promoted_knight_may_act: bool = True
     # Progress hand limit outside one's own turn, and by the end of it.
     progress_hand_limit: int = 4
+    # 2025 and the seed: the active seat may exceed it until its turn ends; "immediate": discard at once.
+    own_turn_progress_limit: Literal["end_of_turn", "immediate"] = "end_of_turn"
     # Barbarian ship moves needed to reach Catan.
     barbarian_track: int = 7
     # Domestic trade offers the active seat may make per turn; bounds self-play (platform rule).

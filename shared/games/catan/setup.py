@@ -20,7 +20,10 @@ def _layout(options: Options, rng: Rng) -> ev.BoardLaid:
     elif options.layout == "beginner":
         t, n, h = board.BEGINNER_TERRAIN, board.BEGINNER_NUMBERS, board.BEGINNER_HARBORS
     else:
-        t, n, h = board.variable_layout(rng, options.numbers == "spiral")
+        spiral = options.numbers == "spiral"
+        t, n, h = board.variable_layout(
+            rng, spiral, options.house_no_adjacent_2_12, options.house_no_adjacent_equal
+        )
     return ev.BoardLaid(terrain=t, numbers=n, harbors=h)
 
 

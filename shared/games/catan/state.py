@@ -56,7 +56,6 @@ class Effects(Record, frozen=True):
     cranes: int = 0
     fleet: tuple[int, ...] = ()  # card kinds tradable 2:1 this turn (Merchant Fleet)
     harbor_targets: tuple[int, ...] = ()  # seats still open to a Commercial Harbor exchange
-    alchemist: bool = False
 
 
 class State(Record, frozen=True):

@@ -35,7 +35,12 @@ def excess(state: State, seat: int) -> int:
 def open_limit_discards(ctx: Ctx) -> None:
     """Off-turn seats above the limit discard at once; the active seat may wait for its turn's end."""
     s = ctx.state
-    over = [(seat, excess(s, seat)) for seat in range(s.seats) if seat != s.active and excess(s, seat)]
+    waits = s.options.own_turn_progress_limit == "end_of_turn"
+    over = [
+        (seat, excess(s, seat))
+        for seat in range(s.seats)
+        if not (waits and seat == s.active) and excess(s, seat)
+    ]
     if over:
         open_task(ctx, "progress_discard", tuple(o[0] for o in over), amounts=tuple(o[1] for o in over))
 
