@@ -40,14 +40,21 @@ class Projector:
         for _, fields in entries:
             env = decode_envelope(fields[b"e"])
             by_game.setdefault(env.game_id, []).append(env)
-        touched = await self._fold(partition, by_game)
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for game_id, (models, _) in touched.items():
-                await self.writer.add(pipe, GameKeys(game_id, partition), models)
-                pipe.publish(CHANGES_CHANNEL, f"{game_id} {models.version}")
-            if entries:
-                pipe.xack(partition_feed(partition), GROUP, *(entry_id for entry_id, _ in entries))
-            await pipe.execute()
+        try:
+            touched = await self._fold(partition, by_game)
+            async with self.redis.pipeline(transaction=False) as pipe:
+                for game_id, (models, _) in touched.items():
+                    await self.writer.add(pipe, GameKeys(game_id, partition), models)
+                    pipe.publish(CHANGES_CHANNEL, f"{game_id} {models.version}")
+                if entries:
+                    pipe.xack(partition_feed(partition), GROUP, *(entry_id for entry_id, _ in entries))
+                await pipe.execute()
+        except BaseException:
+            # The cache ran ahead of the read models; forget those games so the
+            # retry re-reads them from the store (the checkpoint dedups writes).
+            for game_id in by_game:
+                self.cache.forget(game_id)
+            raise
         self._observe(partition, touched)
         return len(touched)
 

@@ -23,3 +23,45 @@ def test_each_audience_gets_its_own_view_and_only_its_events() -> None:
         dealt = [msgspec.json.decode(entry)["event"] for _, entry in feed]
         seats = {d["seat"] for d in dealt if d["type"] == "highcard.dealt"}
         assert seats == (set() if name == "spectator" else {int(name[-1])})
+
+
+async def test_a_failed_write_does_not_let_the_cache_run_ahead_of_the_read_models(redis: object) -> None:
+    """Regression: after a write failed, the retry skipped events the cache had
+    already folded, acknowledged them, and the projection stayed behind forever."""
+    import pytest
+
+    from services.projector.handlers import Projector
+    from services.reducer.handlers import Reducer
+    from shared.eventstore.keys import GameKeys, partition_feed
+    from shared.eventstore.store import EventStore
+    from shared.eventstore.tables import TableCache
+    from shared.messaging.messages import CommandMsg, OpenTable, encode
+
+    store = EventStore(redis)
+    opening = CommandMsg(
+        kind="open",
+        game_id="g",
+        partition=0,
+        command_id="o",
+        correlation_id="c",
+        reply_to="gw",
+        received_ns=0,
+        open=OpenTable(game="highcard", seats=2),
+    )
+    await Reducer(store, TableCache(store)).handle(b"[" + encode(opening) + b"]")
+    projector = Projector(TableCache(store), redis)
+    entries = await redis.xrange(partition_feed(0))  # type: ignore[attr-defined]
+
+    class Broken(Exception):
+        pass
+
+    async def fail(*_: object, **__: object) -> None:
+        raise Broken
+
+    real_add = projector.writer.add
+    projector.writer.add = fail  # type: ignore[method-assign]
+    with pytest.raises(Broken):
+        await projector.handle(0, entries)
+    projector.writer.add = real_add  # type: ignore[method-assign]
+    await projector.handle(0, entries)
+    assert int(await redis.get(GameKeys("g", 0).checkpoint)) == await store.version(GameKeys("g", 0))  # type: ignore[attr-defined]
