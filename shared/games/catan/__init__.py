@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.games.catan.bots import greedy_bot, random_bot
+from shared.games.catan.bots import greedy_bot, random_bot, zombie_bot
 from shared.games.catan.commands import CatanCommand
 from shared.games.catan.decide import actors, decide, legal
 from shared.games.catan.events import CatanEvent
@@ -35,7 +35,7 @@ def _module(
         view=view,
         visibility=visibility,
         result=result,
-        bots={"random": random_bot, "greedy": greedy_bot},
+        bots={"random": random_bot, "greedy": greedy_bot, "zombie": zombie_bot},
         default_options=defaults,
     )
 

@@ -42,3 +42,12 @@ def greedy_bot(state: State, seat: int, rng: Rng) -> Any:
     if trades and rng.below(2) == 0:
         return rng.choice(trades)
     return ends[0] if ends else rng.choice(options)
+
+
+def zombie_bot(state: State, seat: int, rng: Rng) -> Any:
+    """For a seat whose clock ran out: roll, end the turn, decline, else the first listed answer."""
+    options = legal(state, seat)
+    for wanted in (cmd.RollDice(), cmd.EndTurn(), cmd.Choose(choice=0), cmd.Choose(choice=-1)):
+        if wanted in options:
+            return wanted
+    return options[0]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import product
 from typing import Any
 
 from shared.games.catan import barbarians, domestic, knights, production, robber
@@ -17,18 +16,25 @@ from shared.games.catan.progress import draws, politics
 from shared.games.catan.state import Answer, State, Task
 
 # Beyond this many ways to pick cards, legal lists a canonical subset (decide accepts all).
-PICK_CAP = 400
+PICK_CAP = 3000
 
 
 def picks(hand: Hand, n: int) -> list[Hand]:
-    """Every way to choose ``n`` cards from ``hand`` (capped)."""
+    """Every way to choose ``n`` cards from ``hand``, in a fixed order (capped)."""
     out: list[Hand] = []
-    ranges = [range(min(h, n) + 1) for h in hand]
-    for combo in product(*ranges):
-        if sum(combo) == n:
-            out.append(tuple(combo))
-            if len(out) >= PICK_CAP:
-                break
+
+    def walk(i: int, left: int, chosen: tuple[int, ...]) -> None:
+        if len(out) >= PICK_CAP:
+            return
+        if i == len(hand):
+            if left == 0:
+                out.append(chosen)
+            return
+        rest = sum(hand[i + 1 :])
+        for take in range(max(0, left - rest), min(hand[i], left) + 1):
+            walk(i + 1, left - take, (*chosen, take))
+
+    walk(0, n, ())
     return out
 
 

@@ -25,3 +25,21 @@ def test_greedy_bot_beats_random_bots_in_most_games(game):
 def test_three_greedy_bots_finish_a_three_seat_game(game):
     p = play(game, 3, seeds(1, salt=5)[0], bots=dict.fromkeys(range(3), greedy_bot))
     assert game.is_over(p.state)
+
+
+@pytest.mark.parametrize("game", [CATAN, CATAN_CK], ids=lambda g: g.key)
+def test_zombie_bot_only_plays_legal_moves(game):
+    from shared.games.catan import zombie_bot
+
+    p = play(game, 4, seeds(1, salt=6)[0], bots={1: zombie_bot}, max_steps=1500)
+    assert p.steps
+
+
+def test_card_picks_are_complete_and_ordered():
+    from shared.games.catan.tasks import picks
+
+    got = picks((2, 1, 0, 0, 0, 0, 0, 1), 2)
+    assert set(got) == {
+        (2, 0, 0, 0, 0, 0, 0, 0), (1, 1, 0, 0, 0, 0, 0, 0), (1, 0, 0, 0, 0, 0, 0, 1), (0, 1, 0, 0, 0, 0, 0, 1),
+    }  # fmt: skip
+    assert len(got) == 4
