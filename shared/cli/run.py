@@ -1,23 +1,26 @@
 """``ziggurat run`` (``make run``): the whole system on the embedded default,
-with bots playing a complete game and the spectator feed live in the terminal."""
+with small Swiss tournaments of bots (one per hosted demo game) run to the end
+by the tournament service, live standings and the spectator feed in the terminal."""
 
 from __future__ import annotations
 
 import asyncio
 import os
-import random
 import signal
 import socket
 
 import httpx
 from rich.console import Console
 
-from shared.cli.botclient import open_table, play
-from shared.cli.feed import describe, follow
+from shared.cli.tournament_demo import run_tournaments
 from shared.infra.launcher import REPO, Stack
 from shared.infra.valkey_server import free_port
 
-DEMO_GAMES = ("tigris", "tigris-cards", "catan-ck", "conan")
+#: The tournament demo's games: random bots finish these in a few hundred
+#: moves; Catan takes thousands (``--game catan-ck`` still runs it).
+TOURNAMENT_GAMES = ("tigris", "conan", "tigris-cards")
+DEMO_BOTS = 8
+DEMO_ROUNDS = 2
 
 
 def port_or_free(preferred: int) -> int:
@@ -42,8 +45,8 @@ def run_command(game: str | None, seats: int, once: bool) -> int:
     try:
         stack.start()
         _print_urls(console, stack)
-        chosen = game or _first_available(stack.api)
-        asyncio.run(_demo(console, stack.api, chosen, seats))
+        games = _demo_games(stack.api, game, seats)
+        asyncio.run(_demo(console, stack.api, games))
         if not once:
             console.print("\nEverything keeps running; press [bold]Ctrl-C[/] to stop.")
             _wait_for_interrupt()
@@ -67,30 +70,32 @@ def _print_urls(console: Console, stack: Stack) -> None:
     console.print(f"  logs:     {stack.root / 'logs'}")
 
 
-def _first_available(api: str) -> str:
-    hosted = {g["key"] for g in httpx.get(f"{api}/v1/games", timeout=30).json()}
-    for key in DEMO_GAMES:
-        if key in hosted:
-            return key
-    return sorted(hosted)[0]
+def _demo_games(api: str, chosen: str | None, seats: int) -> dict[str, int]:
+    """game -> seats per table: the chosen game, or every hosted demo game."""
+    hosted = {g["key"]: g for g in httpx.get(f"{api}/v1/games", timeout=30).json()}
+    keys = [chosen] if chosen else [k for k in TOURNAMENT_GAMES if k in hosted] or sorted(hosted)[:1]
+    out = {}
+    for key in keys:
+        info = hosted.get(key, {"min_seats": 2, "max_seats": 4})
+        out[key] = max(2, info["min_seats"], min(seats, 4, info["max_seats"]))
+    return out
 
 
-async def _demo(console: Console, api: str, game: str, seats: int) -> None:
-    async with httpx.AsyncClient(base_url=api, timeout=30) as client:
-        table = await open_table(client, game, seats)
-        console.print(f"\n[bold]Bots are playing {game}[/] at table {table.table_id} ({seats} seats).")
-        console.print(f"Spectator feed: {api}/v1/tables/{table.table_id}/feed\n")
-        bots = asyncio.create_task(play(client, table, random.Random(), pace_s=0.01))
-        async for entry in follow(client, table.table_id):
-            console.print(describe(entry, console.width), highlight=False, markup=False)
-        final = await bots
-        console.print("\n[bold]Game over.[/]")
-        for s in final["result"]["standings"]:
-            console.print(
-                f"  place {s['place']}: seat {s['seat']}  score {s['score']}  tie-break {s['tiebreak']}"
-            )
-        console.print(f"Seed revealed: {final['seed']}")
-        console.print(f"Check it yourself: [bold]ziggurat verify {table.table_id} --api {api}[/]")
+async def _demo(console: Console, api: str, games: dict[str, int]) -> None:
+    console.print(f"\n[bold]Swiss tournaments of bots[/] over {', '.join(games)}; the tournament service")
+    console.print("pairs each round, opens its tables as games and records the results as games end.\n")
+    done = await run_tournaments(console, api, list(games), games, DEMO_BOTS, DEMO_ROUNDS)
+    console.print("\n[bold]Final standings[/]")
+    for w in done:
+        top = ", ".join(
+            f"{line['line']['rank']}. {line['line']['name']}" for line in w.standings["lines"][:3]
+        )
+        console.print(f"  {w.game:<14} {top}   ({api}/v1/tournaments/{w.tournament_id}/standings)")
+    if done and done[0].tables:
+        table_id = done[0].tables[0]
+        console.print(
+            f"Every table reveals its seed; check one: [bold]ziggurat verify {table_id} --api {api}[/]"
+        )
 
 
 def _wait_for_interrupt() -> None:
