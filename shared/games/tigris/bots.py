@@ -43,6 +43,9 @@ def _gain(points: Counts, colour: Colour, amount: int = 1) -> Counts:
     return (*points[:i], points[i] + amount, *points[i + 1 :])  # type: ignore[return-value]
 
 
+_IDLE = -5.0
+
+
 class _Rater:
     """Rates commands for one seat from public facts plus its own hand and points."""
 
@@ -53,6 +56,7 @@ class _Rater:
         self.down = flipped(state)
         self.points = state.points[seat]
         self.treasures = state.treasures_won[seat]
+        self._memo: dict[Counts, tuple[int, ...]] = {}
 
     def rate(self, command: TigrisCommand) -> tuple[tuple[int, ...], float]:
         points, bonus = self.points, 0.0
@@ -66,14 +70,18 @@ class _Rater:
             case PlaceCatastrophe():
                 bonus = -2.0
             case SwapTiles():
-                bonus = -0.5 - 0.1 * (command.red + command.blue + command.green + command.black)
+                drawn = command.red + command.blue + command.green + command.black
+                bonus = -0.5 - 0.1 * drawn if drawn else _IDLE
             case Pass():
-                bonus = -1.0
+                # Last resort: bots that all pass would never finish a game.
+                bonus = _IDLE
             case BuildMonument():
                 bonus = 1.0
             case TakeTreasures():
                 bonus = 0.0
-        return _strength(points, self.treasures), bonus
+        if points not in self._memo:
+            self._memo[points] = _strength(points, self.treasures)
+        return self._memo[points], bonus
 
     def _tile(self, colour: Colour, sq: int) -> tuple[Counts, float]:
         kingdoms = self.regions.adjacent_kingdoms(sq)
@@ -97,7 +105,7 @@ class _Rater:
         weakest = sorted(range(4), key=lambda i: self.points[i]).index(index)
         temples = adjacent_temples(s, sq, self.down)
         size = sum(len(self.regions.members[k]) for k in kingdoms)
-        return (0.2 if moving else 1.0) + 0.1 * temples + 0.02 * min(size, 10) + 0.05 * (3 - weakest)
+        return (-1.2 if moving else 1.0) + 0.1 * temples + 0.02 * min(size, 10) + 0.05 * (3 - weakest)
 
 
 def _support(state: State, seat: int, phase: Support) -> CommitSupport:
