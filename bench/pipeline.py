@@ -34,6 +34,7 @@ import multiprocessing as mp
 import os
 import queue
 import shutil
+import signal
 import tempfile
 import time
 from dataclasses import asdict, dataclass
@@ -46,6 +47,7 @@ from rich.table import Table
 from bench import driver as drv
 from bench.common import (
     OUT_DIR,
+    REPO,
     CpuMeter,
     counter_by,
     counter_total,
@@ -82,6 +84,7 @@ class RunConfig:
     fsync: str
     log_level: str
     reference_s: float
+    profile: bool = False
 
 
 def _busy_cpu() -> float:
@@ -103,6 +106,13 @@ def run_once(cfg: RunConfig) -> dict[str, Any]:
         "ZIGGURAT_RATE_BURST": "1000000",
         "ZIGGURAT_LOG_LEVEL": cfg.log_level,
     }
+    profiles = root / "profiles"
+    if cfg.profile:
+        # bench/_profile/sitecustomize.py profiles each service (cProfile slows them down a lot:
+        # read the profiles for where the time goes, not the throughput of that run)
+        profiles.mkdir(parents=True, exist_ok=True)
+        env["PYTHONPATH"] = f"{Path(__file__).parent / '_profile'}{os.pathsep}{REPO}"
+        env["BENCH_PROFILE_DIR"] = str(profiles)
     stack = Stack(
         root,
         partitions=cfg.partitions,
@@ -127,6 +137,8 @@ def run_once(cfg: RunConfig) -> dict[str, Any]:
             stack.stop()
         shutil.rmtree(root / "valkey", ignore_errors=True)
     result["logs"] = str(root / "logs")
+    if cfg.profile:
+        result["profiles"] = _print_profiles(profiles)
     if cfg.reference_s > 0:
         result["reference"] = _reference(cfg, root, result)
         ours = result["throughput"]["commands_per_s"]
@@ -190,6 +202,8 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
             time.sleep(0.25)
         progress.update(warm, completed=cfg.warmup)
         before = scrape_all(urls)
+        if cfg.profile:
+            _signal_services(stack, signal.SIGUSR2)
         start_counts = totals()
         busy0 = _busy_cpu()
         meter.start()
@@ -206,6 +220,8 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
         busy = _busy_cpu() - busy0
         after = scrape_all(urls)
         end_counts = totals()
+        if cfg.profile:
+            _signal_services(stack, signal.SIGUSR1)
         phase.value = drv.STOP
         progress.update(task, completed=cfg.duration)
 
@@ -223,6 +239,12 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
             p.terminate()
             p.join(timeout=5)
     return _summarise(cfg, collected, cpu, busy, delta(before, after), start_counts, end_counts)
+
+
+def _signal_services(stack: Any, sig: int) -> None:
+    for proc in stack.procs.values():
+        if proc.alive():
+            proc.process.send_signal(sig)
 
 
 def _split(n: int, k: int) -> list[int]:
@@ -330,6 +352,26 @@ def _reference(cfg: RunConfig, root: Path, result: dict[str, Any]) -> dict[str, 
     finally:
         server.stop()
         shutil.rmtree(root / "reference-valkey", ignore_errors=True)
+    return out
+
+
+def _print_profiles(folder: Path, top: int = 25) -> dict[str, str]:
+    import io
+    import pstats
+
+    out = {}
+    time.sleep(2)  # the services write their profiles on SIGUSR1
+    for path in sorted(folder.glob("*.prof")):
+        buf = io.StringIO()
+        try:
+            stats = pstats.Stats(str(path), stream=buf)
+        except (EOFError, ValueError, OSError) as exc:
+            console.print(f"profile {path.name} unreadable: {exc}")
+            continue
+        stats.strip_dirs().sort_stats("tottime").print_stats(top)
+        console.rule(f"profile of {path.stem} (cProfile, by own time)")
+        console.print(buf.getvalue(), markup=False, highlight=False)
+        out[path.stem] = str(path)
     return out
 
 
@@ -452,6 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reference-seconds", type=float, default=4.0, help="per reference variant; 0 = skip")
     ap.add_argument("--partitions-sweep", action="store_true", help="run 1, 2 and 4 partitions (= reducers)")
     ap.add_argument("--name", default=None, help="result file var/bench/<name>.json")
+    ap.add_argument("--profile", action="store_true", help="cProfile every service; print the top functions")
     args = ap.parse_args(argv)
 
     from shared.games import registry
@@ -471,6 +514,7 @@ def main(argv: list[str] | None = None) -> int:
         "projectors": args.projectors,
         "log_level": args.log_level,
         "reference_s": args.reference_seconds,
+        "profile": args.profile,
     }
     configs: list[RunConfig] = []
     for fsync in [f.strip() for f in args.fsync.split(",") if f.strip()]:
