@@ -166,8 +166,9 @@ class Demo:
     async def _table_feed(self, w: Watched, game_id: str) -> None:
         try:
             async for entry in sse(self.client, f"/v1/tables/{game_id}/feed"):
-                line = Text(f"{game_id[-6:]:>6} ", style="dim")
-                line.append(describe(entry, max(40, self.console.width - 10)))
+                where = f"{w.game} {'-'.join(game_id.split('-')[-2:])}"
+                line = Text(f"{where:<18} ", style="dim")
+                line.append(describe(entry, max(40, self.console.width - 24)))
                 self.feed.append(line)
         except httpx.HTTPError:
             return
