@@ -49,7 +49,9 @@ GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameMod
     view=view,
     visibility=visibility,
     result=result,
-    bots={"random": random_bot, "greedy": greedy_bot},
+    # A seat whose clock ran out plays on sensibly rather than at random, so a
+    # dropped player neither stalls the table nor throws cards away.
+    bots={"random": random_bot, "greedy": greedy_bot, "zombie": greedy_bot},
 )
 
 GAMES = (GAME,)
