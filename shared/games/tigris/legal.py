@@ -24,7 +24,7 @@ from shared.games.tigris.commands import (
     WithdrawLeader,
 )
 from shared.games.tigris.rules import catastrophes, placement, support, treasures
-from shared.games.tigris.rules.kingdoms import Regions, flipped
+from shared.games.tigris.rules.kingdoms import Regions
 from shared.games.tigris.state import (
     Acting,
     ChooseMonument,
@@ -69,20 +69,20 @@ def legal(state: State, seat: int) -> list[TigrisCommand]:
 
 
 def actions(state: State, seat: int) -> list[TigrisCommand]:
-    out: list[TigrisCommand] = [*leader_actions(state, seat), *tile_actions(state, seat)]
-    out += catastrophe_actions(state, seat)
+    base = Regions(state)  # one flood fill serves every check that lifts no leader
+    out: list[TigrisCommand] = [*leader_actions(state, seat, base), *tile_actions(state, seat, base)]
+    out += catastrophe_actions(state, seat, base)
     out += swap_actions(state, seat)
     if state.options.allow_pass or not out:
         out.append(Pass())
     return out
 
 
-def leader_actions(state: State, seat: int) -> list[TigrisCommand]:
-    down = flipped(state)
+def leader_actions(state: State, seat: int, base: Regions) -> list[TigrisCommand]:
+    down = base.down
     temples = [sq for sq in range(SQUARES) if state.tiles[sq] is Colour.RED and sq not in down]
     near = sorted({n for t in temples for n in NEIGHBOURS[t]})
     out: list[TigrisCommand] = []
-    base = Regions(state)
     for index, leader in enumerate(LEADERS):
         current = state.leaders[seat][index]
         regions = base if current is None else placement.judged_regions(state, seat, index)
@@ -94,8 +94,7 @@ def leader_actions(state: State, seat: int) -> list[TigrisCommand]:
     return out
 
 
-def tile_actions(state: State, seat: int) -> list[TigrisCommand]:
-    regions = Regions(state)
+def tile_actions(state: State, seat: int, regions: Regions) -> list[TigrisCommand]:
     free = [sq for sq in range(SQUARES) if placement.empty(state, sq, regions.pieces)]
     out: list[TigrisCommand] = []
     for colour in COLOURS:
@@ -107,10 +106,9 @@ def tile_actions(state: State, seat: int) -> list[TigrisCommand]:
     return out
 
 
-def catastrophe_actions(state: State, seat: int) -> list[TigrisCommand]:
+def catastrophe_actions(state: State, seat: int, regions: Regions) -> list[TigrisCommand]:
     if state.catastrophes_left[seat] == 0:
         return []
-    regions = Regions(state)
     return [
         PlaceCatastrophe(square=sq)
         for sq in range(SQUARES)
