@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from shared.games.tigris import GAME
 from shared.games.tigris import events as ev
-from shared.games.tigris.commands import CommitSupport, PlaceTile, PositionLeader
+from shared.games.tigris.commands import ChooseWarColour, CommitSupport, PlaceTile, PositionLeader
 from shared.games.tigris.legal import legal
-from shared.games.tigris.state import Support
+from shared.games.tigris.state import ChooseWar, Support
 from shared.games.tigris_common.colours import Colour, Leader
 from tests.games.tigris.boards import at, build, of_type, points, run, with_options
 from tests.games.tigris.test_examples import b1_state
@@ -66,3 +66,34 @@ def test_revolt_winner_scores_red_whatever_the_colour() -> None:
     )
     assert points(state, 0) == {"red": 1}
     assert state.leaders[1][3] is None and state.leaders[0][3] == at("F5")
+
+
+SPLIT = """
+K0 r  .  k  K1 r
+r  P0 r  .  P1 r
+T0 r  .  g  T1 r
+"""
+
+
+def test_a_side_split_in_two_still_fights_from_both_pieces() -> None:
+    # Ruling 1.21 #22: after the priest war the east side falls apart into the king's
+    # piece and the trader's piece, both touching the unification square.
+    state = build(SPLIT, origin="E4", hands={0: "k"})
+    state, _ = run(state, (0, PlaceTile(colour=Colour.BLACK, square=at("H5"))))
+    assert state.phase == ChooseWar(colours=(Colour.RED, Colour.GREEN, Colour.BLACK))
+    state, events = run(
+        state,
+        (0, ChooseWarColour(colour=Colour.RED)),
+        (0, CommitSupport(count=0)),
+        (1, CommitSupport(count=0)),
+    )
+    assert of_type(events, ev.TilesRemoved)[0].squares == (at("J5"),)
+    assert points(state, 0) == {"red": 2}
+    assert state.phase == ChooseWar(colours=(Colour.GREEN, Colour.BLACK))
+    state, _ = run(
+        state,
+        (0, ChooseWarColour(colour=Colour.BLACK)),
+        (0, CommitSupport(count=0)),
+        (1, CommitSupport(count=0)),
+    )
+    assert isinstance(state.phase, Support) and state.phase.colour is Colour.GREEN

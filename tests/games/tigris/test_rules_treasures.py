@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shared.games.tigris import GAME
 from shared.games.tigris import events as ev
-from shared.games.tigris.commands import Pass, PlaceTile, PositionLeader, TakeTreasures
+from shared.games.tigris.commands import DeclineMonument, Pass, PlaceTile, PositionLeader, TakeTreasures
 from shared.games.tigris.legal import legal
 from shared.games.tigris.rules.treasures import choices
 from shared.games.tigris.state import ChooseTreasures
@@ -53,3 +53,25 @@ def test_collection_at_end_of_turn_option() -> None:
     assert GAME.actors(state) == {1} and not of_type(events, ev.TilesDrawn)
     state, events = run(state, (1, TakeTreasures(squares=(at("E4"),))))
     assert of_type(events, ev.TilesDrawn) and state.active == 1  # the turn then ends as usual
+
+
+ORDER = """
+r* r  T0
+r  .  .
+.  r* .
+"""
+
+
+def test_monument_before_treasures_unless_the_option_swaps_them() -> None:
+    place = (0, PlaceTile(colour=Colour.RED, square=at("F5")))
+    state, events = run(build(ORDER, origin="E4", hands={0: "r"}), place)
+    assert of_type(events, ev.MonumentOffered) and not of_type(events, ev.TreasureChoiceOffered)
+    state, events = run(state, (0, DeclineMonument()))
+    assert of_type(events, ev.TreasureChoiceOffered)
+    swapped = with_options(build(ORDER, origin="E4", hands={0: "r"}), treasures_before_monument=True)
+    swapped, events = run(swapped, place)
+    assert of_type(events, ev.TreasureChoiceOffered) and not of_type(events, ev.MonumentOffered)
+    swapped, events = run(swapped, (0, TakeTreasures(squares=(at("E4"),))))
+    assert of_type(events, ev.MonumentOffered) and not of_type(events, ev.ActionEnded)
+    swapped, events = run(swapped, (0, DeclineMonument()))
+    assert of_type(events, ev.ActionEnded) and swapped.treasures_won == (1, 0)
