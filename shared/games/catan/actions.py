@@ -128,6 +128,8 @@ def _roll_options(state: State, seat: int) -> list[Any]:
     out: list[Any] = [cmd.RollDice()]
     if state.options.ck:
         out += science.alchemist_options(state, seat)
+        if state.options.knight_errant_variant and not state.effects.errant:
+            out += [c for c in knights.options(state, seat) if isinstance(c, cmd.ChaseRobber)]
     else:
         out += development.play_options(state, seat)  # any development card may precede the roll
     return out
@@ -139,6 +141,9 @@ def _roll_apply(ctx: Ctx, seat: int, c: Any) -> None:
     elif isinstance(c, cmd.PlayProgress):  # Alchemist: the chosen dice are the roll
         ctx.emit(ev.CardPlayed(seat=seat, card=c.card))
         turn.roll(ctx, c.a, c.b)
+    elif isinstance(c, cmd.ChaseRobber):  # Knight-Errant variant
+        knights.apply(ctx, seat, c)
+        ctx.effects(errant=True)
     else:
         development.play(ctx, seat, c)
 

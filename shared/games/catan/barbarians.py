@@ -13,12 +13,17 @@ def strength(state: State) -> int:
     return sum(1 for lvl in state.level if lvl == 2)
 
 
-def contributions(state: State) -> tuple[int, ...]:
+def contributions(state: State, fighters: tuple[int, ...] | None = None) -> tuple[int, ...]:
+    """Active knights' strength per seat (only ``fighters`` in the "meanies" variant)."""
     out = [0] * state.seats
     for k in state.knights:
-        if k.active:
+        if k.active and (fighters is None or k.spot in fighters):
             out[k.owner] += k.strength
     return tuple(out)
+
+
+def active_knights(state: State, seat: int) -> list[int]:
+    return [k.spot for k in state.knights if k.owner == seat and k.active]
 
 
 def pillageable(state: State, seat: int) -> list[int]:
@@ -31,15 +36,34 @@ def pillageable(state: State, seat: int) -> list[int]:
 def advance_ship(ctx: Ctx) -> None:
     position = ctx.state.barbarian + 1
     ctx.emit(ev.BarbarianMoved(position=position))
-    if position >= ctx.state.options.barbarian_track:
+    if position < ctx.state.options.barbarian_track:
+        return
+    mustering = tuple(seat for seat in range(ctx.state.seats) if active_knights(ctx.state, seat))
+    if ctx.state.options.meanies_variant and mustering:
+        open_task(ctx, "muster", mustering)
+    else:
         attack(ctx)
 
 
-def attack(ctx: Ctx) -> None:
+def muster_choices(state: State, seat: int) -> list[int]:
+    """Bit i set: the seat's i-th active knight (by spot) fights."""
+    return list(range(1 << len(active_knights(state, seat))))
+
+
+def mustered(state: State, answers: tuple[tuple[int, int], ...]) -> tuple[int, ...]:
+    spots: list[int] = []
+    for seat, mask in answers:
+        spots += [spot for i, spot in enumerate(active_knights(state, seat)) if mask >> i & 1]
+    return tuple(sorted(spots))
+
+
+def attack(ctx: Ctx, fighters: tuple[int, ...] | None = None) -> None:
     s = ctx.state
-    barbs, contrib = strength(s), contributions(s)
+    barbs, contrib = strength(s), contributions(s, fighters)
     knights = sum(contrib)
-    ctx.emit(ev.BarbariansAttacked(barbarians=barbs, knights=knights, contributions=contrib))
+    ctx.emit(
+        ev.BarbariansAttacked(barbarians=barbs, knights=knights, contributions=contrib, fighters=fighters)
+    )
     if barbs > knights:
         _pillage(ctx, contrib)
     else:

@@ -161,11 +161,12 @@ class BarbarianMoved(Event, tag="catan.barbarian_moved"):
 
 
 class BarbariansAttacked(Event, tag="catan.barbarians_attacked"):
-    """Resets the ship and deactivates every knight, whatever the outcome."""
+    """Resets the ship and deactivates every knight (or every fighter), whatever the outcome."""
 
     barbarians: int
     knights: int
     contributions: tuple[int, ...]
+    fighters: tuple[int, ...] | None = None  # "meanies" variant: only these knights fought
 
 
 class DefenderAwarded(Event, tag="catan.defender_awarded"):

@@ -93,8 +93,10 @@ def _pillaged(state: State, e: ev.CityPillaged) -> State:
     return state
 
 
-def _attacked(state: State) -> State:
-    knights = tuple(replace(k, active=False) for k in state.knights)
+def _attacked(state: State, fighters: tuple[int, ...] | None) -> State:
+    knights = tuple(
+        replace(k, active=False) if fighters is None or k.spot in fighters else k for k in state.knights
+    )
     return replace(state, knights=knights, barbarian=0, attacks=state.attacks + 1)
 
 
@@ -187,7 +189,7 @@ def _board(state: State, e: ev.CatanEvent) -> State | None:
         case ev.BarbarianMoved():
             return replace(state, barbarian=e.position)
         case ev.BarbariansAttacked():
-            return _attacked(state)
+            return _attacked(state, e.fighters)
         case ev.MetropolisPlaced():
             return replace(state, metropolis=_set(state.metropolis, e.track, e.spot))
         case ev.LongestRoadSet():

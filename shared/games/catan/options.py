@@ -30,10 +30,10 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     zero_strength_defense_reward: Literal["all_tied_draw", "none"] = "all_tied_draw"
     # The merchant may stand on the desert (a land hex with no trade benefit).
     merchant_on_desert: bool = True
-    # Official "meanies" variant; not implemented, must stay off.
-    meanies_variant: Literal[False] = False
-    # Knight-Errant variant (unverified); not implemented, must stay off.
-    knight_errant_variant: Literal[False] = False
+    # Official "meanies" variant: each seat picks which active knights fight; only those deactivate.
+    meanies_variant: bool = False
+    # Knight-Errant variant (unverified): one active knight may chase the robber before the roll.
+    knight_errant_variant: bool = False
     # 2025: a player with no basic knight piece may not recruit (must promote first) - same in 2020.
     # Ruling 14: a promoted knight keeps its eligibility to act; False forbids acting after promotion.
     promoted_knight_may_act: bool = True

@@ -56,6 +56,7 @@ class Effects(Record, frozen=True):
     cranes: int = 0
     fleet: tuple[int, ...] = ()  # card kinds tradable 2:1 this turn (Merchant Fleet)
     harbor_targets: tuple[int, ...] = ()  # seats still open to a Commercial Harbor exchange
+    errant: bool = False  # a knight already chased the robber before this turn's roll
 
 
 class State(Record, frozen=True):

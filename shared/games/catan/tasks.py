@@ -52,6 +52,8 @@ def _choices(state: State, task: Task, seat: int) -> list[int]:
             return barbarians.pillageable(state, seat)
         case "defender_draw":
             return barbarians.deck_choices(state)
+        case "muster":
+            return barbarians.muster_choices(state, seat)
         case "retreat":
             return knights.retreat_options(state, seat, task.data)
         case "deserter":
@@ -181,6 +183,9 @@ def _each(fn: Callable[[Ctx, Task, Answer], None]) -> Callable[[Ctx, Task, tuple
 
 RESOLVE: dict[str, Callable[[Ctx, Task, tuple[Answer, ...]], None]] = {
     "discard": _pay_all,
+    "muster": lambda ctx, t, answers: barbarians.attack(
+        ctx, barbarians.mustered(ctx.state, tuple((a.seat, a.choice) for a in answers))
+    ),
     "trade": _trade,
     "trade_confirm": _confirm,
     "aqueduct": _each(lambda ctx, t, a: _aqueduct(ctx, a)),

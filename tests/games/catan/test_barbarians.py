@@ -109,3 +109,18 @@ def test_event_die_resolves_before_production():
     kinds = [type(e).__name__ for e in events]
     assert kinds.index("CityPillaged") < kinds.index("CardsGained")
     assert of(events, ev.CardsGained)[0].cards[0] == 1
+
+
+def test_meanies_variant_lets_each_seat_pick_its_fighters_and_only_they_rest():
+    state = given(fresh(meanies_variant=True), NEAR, town(0, A, 2), knight(0, B, 1, active=True))
+    state = given(state, knight(1, C, 2, active=True), knight(1, D, 1, active=True))
+    state, _ = roll_until(state, lambda d: SHIP(d) and d.yellow + d.red != 7)
+    assert state.task.kind == "muster" and actors(state) == frozenset({0, 1})
+    assert len(legal(state, 1)) == 4
+    state, _ = when(state, 0, cmd.Choose(choice=1))
+    first = min(C, D)
+    state, events = when(state, 1, cmd.Choose(choice=1))  # only seat 1's knight on the lower spot fights
+    attack = of(events, ev.BarbariansAttacked)[0]
+    assert attack.fighters == tuple(sorted((B, first)))
+    resting = [k for k in state.knights if k.active]
+    assert [k.spot for k in resting] == [max(C, D)]

@@ -106,3 +106,16 @@ def test_chase_robber_needs_an_active_robber_and_an_adjacent_knight():
     assert chases and all(state.terrain[c.hex] != 5 for c in chases)  # 2020: a numbered hex
     state, _ = when(state, 0, cmd.ChaseRobber(spot=spot, hex=4, victim=1))
     assert state.robber == 4 and not knight_at(state, spot).active and state.players[0].hand[4] == 1
+
+
+def test_knight_errant_variant_chases_once_before_the_roll():
+    desert = fresh().robber
+    spot = corner(desert, 0)
+    attacked = ev.BarbariansAttacked(barbarians=0, knights=0, contributions=(0,) * 4)
+    base = given(fresh(), attacked, knight(0, spot, active=True), ev.PhaseSet(phase="roll", active=0, turn=3))
+    assert not [c for c in legal(base, 0) if isinstance(c, cmd.ChaseRobber)]
+    state = given(fresh(knight_errant_variant=True), attacked, knight(0, spot, 1, True))
+    state = given(state, ev.PhaseSet(phase="roll", active=0, turn=3), knight(0, corner(desert, 3), 1, True))
+    chase = next(c for c in legal(state, 0) if isinstance(c, cmd.ChaseRobber))
+    state, _ = when(state, 0, chase)
+    assert state.phase == "roll" and not [c for c in legal(state, 0) if isinstance(c, cmd.ChaseRobber)]

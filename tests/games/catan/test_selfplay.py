@@ -32,3 +32,29 @@ def test_decide_is_pure_and_agrees_with_legal(game):
 def test_many_random_games(game):
     outcomes = cc.check_playouts(game, 4, games=40, invariant=check)
     cc.check_decide_is_pure_and_legal_matches(game, outcomes[:10], samples=200)
+
+
+VARIANTS = {
+    "meanies_variant": True,
+    "knight_errant_variant": True,
+    "chased_robber_may_go_to_desert": True,
+    "deserter_replacement": "same_or_lower",
+    "own_turn_progress_limit": "immediate",
+    "numbers": "random",
+    "house_no_adjacent_2_12": True,
+    "bank_shortage": "nobody",
+    "friendly_robber": True,
+    "zero_strength_defense_reward": "none",
+    "merchant_on_desert": False,
+    "promoted_knight_may_act": False,
+}
+
+
+def test_every_variant_option_together_still_plays_out():
+    outcomes = cc.check_playouts(CATAN_CK, 4, games=1, invariant=check, options=VARIANTS)
+    cc.check_decide_is_pure_and_legal_matches(CATAN_CK, outcomes, samples=30)
+
+
+def test_beginner_layouts_play_out():
+    cc.check_playouts(CATAN, 3, games=1, invariant=check, options={"layout": "beginner"})
+    cc.check_playouts(CATAN_CK, 3, games=1, invariant=check, options={"layout": "beginner"})
