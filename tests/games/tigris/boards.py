@@ -39,22 +39,10 @@ def at(name: str) -> int:
     return parse(name)
 
 
-def build(
-    grid: str,
-    origin: str = "A10",
-    seats: int = 2,
-    hands: Mapping[int, str] | None = None,
-    active: int = 0,
-    options: Mapping[str, object] | None = None,
-    bag: str = "kkkkkkkkkkkk",
-    spare_treasures: bool = True,
-) -> State:
-    """``spare_treasures`` puts three lone treasure temples in the far south-east
-    so that the game does not end at the first end of turn."""
+def _lay(grid: str, top: int, seats: int) -> tuple[list, list, list, list]:
     tiles: list[Colour | None] = [None] * SQUARES
     treasures, catastrophes = [], []
     leaders = [[None] * 4 for _ in range(seats)]
-    top = parse(origin)
     for dy, line in enumerate(row for row in grid.strip("\n").splitlines() if row.strip()):
         for dx, token in enumerate(line.split()):
             sq = top + dy * WIDTH + dx
@@ -68,6 +56,22 @@ def build(
                     treasures.append(sq)
             else:
                 leaders[int(token[1])][LEADER[token[0]]] = sq  # type: ignore[call-overload]
+    return tiles, treasures, catastrophes, leaders
+
+
+def build(
+    grid: str,
+    origin: str = "A10",
+    seats: int = 2,
+    hands: Mapping[int, str] | None = None,
+    active: int = 0,
+    options: Mapping[str, object] | None = None,
+    bag: str = "kkkkkkkkkkkk",
+    spare_treasures: bool = True,
+) -> State:
+    """``spare_treasures`` puts three lone treasure temples in the far south-east
+    so that the game does not end at the first end of turn."""
+    tiles, treasures, catastrophes, leaders = _lay(grid, parse(origin), seats)
     if spare_treasures:
         for name in SPARE:
             tiles[parse(name)] = Colour.RED

@@ -45,6 +45,7 @@ def stages(state: State) -> tuple[Stage, ...]:
 
 def resume(em: Emitter, start: Stage) -> None:
     """Run the stages from ``start`` until a seat is awaited or the turn is over."""
+    # Imported here because those rules call back into this walk when they resume.
     from shared.games.tigris.rules import monuments, treasures, turn, wars
 
     order = stages(em.state)

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from shared.games.tigris import events as ev
-from shared.games.tigris.board import block
 from shared.games.tigris.rules.flow import Emitter, refill
 from shared.games.tigris.rules.kingdoms import Regions
 from shared.games.tigris_common.colours import COLOURS
@@ -32,7 +31,7 @@ def monument_income(em: Emitter) -> None:
     regions = Regions(s)
     mine = s.leaders[s.active]
     for built in s.monuments:
-        rid = regions.label[block(built.top_left)[0]]  # type: ignore[index]
+        rid = regions.label[built.top_left]  # flipped tiles always occupy their squares
         for colour in built.monument.colours:
             i = COLOURS.index(colour)
             if mine[i] is not None and regions.label[mine[i]] == rid:
