@@ -55,4 +55,7 @@ def check(state: State, event: Any = None) -> None:
     if state.road_lengths and type(event).__name__ in QUIET:
         assert state.road_lengths == lengths(state), "incremental road lengths differ from a recount"
     assert 0 <= state.robber < 19
+    if type(event).__name__ == "GameWon":  # only the active seat wins, and only at the target
+        assert event.seat == state.active and event.points[event.seat] >= state.options.target
+        assert event.points == tuple(points(state, s) for s in range(state.seats))
     _ = board
