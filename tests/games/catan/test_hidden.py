@@ -94,3 +94,33 @@ def test_spy_sees_the_targets_cards_through_its_own_view_only():
     state, _ = when(state, 0, cmd.PlayProgress(card="spy", a=1))
     assert view(state, 0).pending.peek_cards == ("crane",)
     assert view(state, 2).pending.peek_cards is None and view(state, None).pending.peek_cards is None
+
+
+def _sample(kind):
+    """An instance of an event type with placeholder values, built from its field types."""
+    import msgspec
+
+    from shared.games.catan.options import Options
+    from shared.games.catan.state import Effects, Knight, Task
+
+    placeholders = {int: 0, str: "", bool: False}
+    records = {
+        Options: Options(), Knight: Knight(spot=0, owner=0, strength=1), Effects: Effects(),
+        Task: Task(kind="discard", seats=(0,)), Answer: Answer(seat=0),
+    }  # fmt: skip
+    values = {}
+    for f in msgspec.structs.fields(kind):
+        if f.default is not msgspec.NODEFAULT:
+            continue
+        t = f.type
+        values[f.name] = records.get(t, placeholders.get(t, ()))
+    return kind(**values)
+
+
+def test_every_event_type_has_an_audience():
+    import typing
+
+    from shared.games.catan.events import CatanEvent
+
+    for kind in typing.get_args(CatanEvent):
+        assert isinstance(visibility(_sample(kind)), Public | Seats | ServerOnly), kind
