@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from shared.games.tigris.board import INDEX, NEIGHBOURS, SQUARES
+from shared.games.tigris.board import INDEX, NEIGHBOURS, RIVER, SQUARES
 from shared.games.tigris.commands import (
     BuildMonument,
     ChooseWarColour,
@@ -79,15 +79,21 @@ def actions(state: State, seat: int) -> list[TigrisCommand]:
 
 
 def leader_actions(state: State, seat: int, base: Regions) -> list[TigrisCommand]:
-    down = base.down
-    temples = [sq for sq in range(SQUARES) if state.tiles[sq] is Colour.RED and sq not in down]
+    """Every square next to a face-up temple, then the checks of
+    ``placement.leader_problem`` that depend on which leader moves."""
+    down, tiles, gone = base.down, state.tiles, set(state.catastrophes)
+    temples = [sq for sq in range(SQUARES) if tiles[sq] is Colour.RED and sq not in down]
     near = sorted({n for t in temples for n in NEIGHBOURS[t]})
+    near = [sq for sq in near if tiles[sq] is None and sq not in RIVER and sq not in gone]
+    stay = state.options.allow_move_in_place
     out: list[TigrisCommand] = []
     for index, leader in enumerate(LEADERS):
         current = state.leaders[seat][index]
         regions = base if current is None else placement.judged_regions(state, seat, index)
         for sq in near:
-            if placement.leader_problem(state, regions, seat, index, sq) is None:
+            if sq in regions.pieces or (sq == current and not stay):
+                continue
+            if len(regions.adjacent_kingdoms(sq)) <= 1:
                 out.append(PositionLeader(leader=leader, square=sq))
         if current is not None:
             out.append(WithdrawLeader(leader=leader))
@@ -95,14 +101,15 @@ def leader_actions(state: State, seat: int, base: Regions) -> list[TigrisCommand
 
 
 def tile_actions(state: State, seat: int, regions: Regions) -> list[TigrisCommand]:
+    """The checks of ``placement.tile_problem``, with the kingdom count shared by colours."""
     free = [sq for sq in range(SQUARES) if placement.empty(state, sq, regions.pieces)]
+    fits = [sq for sq in free if len(regions.adjacent_kingdoms(sq)) <= 2]
     out: list[TigrisCommand] = []
     for colour in COLOURS:
         if state.hands[seat][INDEX[colour]] == 0:
             continue
-        for sq in free:
-            if placement.tile_problem(state, regions, seat, colour, sq) is None:
-                out.append(PlaceTile(colour=colour, square=sq))
+        wet = colour is Colour.BLUE
+        out += [PlaceTile(colour=colour, square=sq) for sq in fits if (sq in RIVER) == wet]
     return out
 
 
