@@ -20,6 +20,7 @@ STATUS: dict[str, int] = {
     "bad_token": 403,
     "unknown_game": 404,
     "unknown_table": 404,
+    "unknown_tournament": 404,
     "not_found": 404,
     "body_too_large": 413,
     "stale_version": 409,

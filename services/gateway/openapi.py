@@ -322,6 +322,12 @@ def _organiser_post(
     return {"post": op}
 
 
+def _with_player_id(path_item: dict[str, Any]) -> dict[str, Any]:
+    player = {"name": "player_id", "in": "path", "required": True, "schema": {"type": "string"}}
+    path_item["post"]["parameters"] = [*path_item["post"]["parameters"], player]
+    return path_item
+
+
 def _public_get(summary: str, schema: dict[str, Any], *codes: str, **extra: Any) -> dict[str, Any]:
     return {
         "get": {
@@ -374,8 +380,8 @@ def _tournament_paths() -> dict[str, Any]:
             body="NewPlayer",
             created="PlayerRegistered",
         ),
-        f"{base}/players/{{player_id}}/withdraw": _organiser_post(
-            "Withdraw a player from later rounds", "unknown_player", "already_withdrawn"
+        f"{base}/players/{{player_id}}/withdraw": _with_player_id(
+            _organiser_post("Withdraw a player from later rounds", "unknown_player", "already_withdrawn")
         ),
         f"{base}/start": _organiser_post(
             "Close registration and start; the first round is paired and its tables opened",

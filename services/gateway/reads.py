@@ -8,6 +8,7 @@ no token means the spectator's.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 
 import msgspec
@@ -51,13 +52,22 @@ async def audience(gw: Gateway, request: Request, game_id: str) -> str:
 
 async def read_view(gw: Gateway, keys: GameKeys, name: str) -> bytes:
     # A table answers its creator before the projector has stored its first
-    # view; wait briefly rather than claim the table does not exist.
-    for _ in range(20):
+    # view. If the table exists (its seats are registered), wait for that view
+    # rather than claim the table does not exist.
+    raw = await gw.redis.get(keys.view(name))
+    if raw is not None:
+        return raw
+    if not await gw.redis.exists(keys.auth):
+        raise ApiError("unknown_table", f"There is no table {keys.game_id}.")
+    deadline = asyncio.get_running_loop().time() + gw.settings.reply_timeout_s
+    while asyncio.get_running_loop().time() < deadline:
+        wake = gw.changes.waiter(keys.game_id)
         raw = await gw.redis.get(keys.view(name))
         if raw is not None:
             return raw
-        await asyncio.sleep(0.05)
-    raise ApiError("unknown_table", f"There is no table {keys.game_id}.")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(wake.wait(), timeout=0.25)
+    raise ApiError("unavailable", "The table exists but its view is not ready yet; retry shortly.")
 
 
 async def view(request: Request) -> Response:

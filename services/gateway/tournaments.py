@@ -24,7 +24,7 @@ from starlette.responses import Response, StreamingResponse
 
 from services.gateway.body import bearer, read_json
 from services.gateway.context import Gateway
-from services.gateway.errors import STATUS, ApiError, error_response
+from services.gateway.errors import ApiError, error_response
 from services.gateway.reads import HEARTBEAT_S
 from services.tournaments.messages import TournamentMsg
 from services.tournaments.messages import encode as encode_msg
@@ -42,8 +42,6 @@ from shared.tournaments.commands import Create, Finish, PairRound, Register, Sta
 from shared.tournaments.settings import Clock, Format, SpectatorDelay
 
 UNKNOWN_TOURNAMENT = "unknown_tournament"
-#: Codes of these routes that are not a tournament rule (those answer 422).
-STATUS.setdefault(UNKNOWN_TOURNAMENT, 404)
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _PAUSE_S = 0.05
 

@@ -9,7 +9,6 @@ wasteful). ``ZIGGURAT_API_URL`` is the gateway the bot runner plays through;
 from __future__ import annotations
 
 import asyncio
-import os
 import signal
 
 from services.gateway.replies import Replies
@@ -45,8 +44,8 @@ async def main() -> None:
         loop.add_signal_handler(sig, stopping.set)
     await replies.start()
     await broker.start()
-    api_url = os.environ.get("ZIGGURAT_API_URL", f"http://127.0.0.1:{settings.http_port}")
-    pace_s = float(os.environ.get("ZIGGURAT_BOT_PACE_MS", "0")) / 1000
+    api_url = settings.api_url or f"http://127.0.0.1:{settings.http_port}"
+    pace_s = settings.bot_pace_ms / 1000
     bots = BotRunner(redis, api_url, pace_s)
     tasks = [
         asyncio.create_task(

@@ -31,6 +31,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     rate_per_s: float = 50.0
     rate_burst: int = 100
     log_level: str = "info"
+    #: The gateway the tournament service's bots play through ("" = this host's http_port).
+    api_url: str = ""
+    #: Pause between a tournament bot's moves, so people can follow the games.
+    bot_pace_ms: int = 0
 
 
 def load() -> Settings:

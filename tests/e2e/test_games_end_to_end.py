@@ -34,7 +34,9 @@ def hosted_games() -> list[tuple[str, int]]:
 async def test_bots_play_complete_games_and_everything_checks_out(stack: Stack) -> None:
     redis = connect(stack.redis_url or "")
     async with httpx.AsyncClient(base_url=stack.api, timeout=60) as api:
-        tables_ = [await botclient.open_table(api, game, seats) for game, seats in hosted_games()]
+        tables_ = [
+            await botclient.open_table(api, game, seats, options) for game, seats, options in hosted_games()
+        ]
         spectators = [asyncio.create_task(_collect(api, t.table_id)) for t in tables_]
         stats = botclient.Stats()
         finals = await asyncio.gather(
