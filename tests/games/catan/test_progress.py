@@ -295,3 +295,29 @@ def test_crane_is_playable_only_when_a_discounted_improvement_is_affordable():
 def test_progress_cards_are_not_playable_on_another_seats_turn():
     state = hold(fresh(), 1, "resource_monopoly")
     assert rejected(state, 1, P(card="resource_monopoly", a=0)) == "not_your_turn"
+
+
+def test_gate_draws_follow_the_red_die_and_the_level_clockwise_from_the_roller():
+    levels = [
+        ev.ImprovementBought(seat=s, track=2, level=n)
+        for s, top in ((1, 1), (2, 3), (3, 5))
+        for n in range(1, top + 1)
+    ]
+    state = given(fresh(), *levels)
+    for red in range(1, 7):
+        _, events = roll_until(
+            state, lambda d, r=red: d.event == "science" and d.red == r and d.yellow + d.red != 7
+        )
+        drawn = [e.seat for e in of(events, ev.CardDrawnShadow)]
+        expected = [s for s, level in ((1, 1), (2, 3), (3, 5)) if red <= level + 1]
+        assert drawn == expected, red
+
+
+def test_aqueduct_choice_takes_a_resource_or_declines():
+    state = given(
+        fresh(), town(1, corner(12, 3)), *(ev.ImprovementBought(seat=1, track=2, level=n) for n in (1, 2, 3))
+    )
+    state, _ = roll_until(state, lambda d: d.event != "ship" and d.yellow + d.red not in (7, 9, 10))
+    assert state.task.kind == "aqueduct" and cmd.Choose(choice=-1) in legal(state, 1)
+    state, _ = when(state, 1, cmd.Choose(choice=4))
+    assert state.players[1].hand[4] == 1
