@@ -23,7 +23,7 @@ from shared.games.tigris.commands import (
 )
 from shared.games.tigris.legal import legal
 from shared.games.tigris.rules import placement
-from shared.games.tigris.rules.kingdoms import Regions, adjacent_temples, flipped
+from shared.games.tigris.rules.kingdoms import Regions, adjacent_temples
 from shared.games.tigris.state import Counts, State, Support
 from shared.games.tigris_common.colours import COLOURS, Colour
 from shared.games.tigris_common.scoring import strength
@@ -53,7 +53,7 @@ class _Rater:
         self.state = state
         self.seat = seat
         self.regions = Regions(state)
-        self.down = flipped(state)
+        self.down = self.regions.down
         self.points = state.points[seat]
         self.treasures = state.treasures_won[seat]
         self._memo: dict[Counts, tuple[int, ...]] = {}
