@@ -154,3 +154,27 @@ def test_codec_round_trip_of_every_command_and_event() -> None:
 def test_unknown_command_fields_are_refused() -> None:
     with pytest.raises(msgspec.ValidationError):
         msgspec.json.decode(b'{"type":"tigris.pass","extra":1}', type=GAME.command_type)
+
+
+ALTERNATIVES = {
+    "allow_pass": False,
+    "treasures_before_monument": True,
+    "allow_move_in_place": True,
+    "monument_new_square_new_chance": False,
+    "treasure_timing": "turn",
+    "refill_order": "table_order",
+    "end_when_bag_emptied": True,
+    "shared_full_ties": False,
+    "judge_move_with_leader_lifted": False,
+    "choose_monument_square": False,
+    "empty_swap_is_pass": False,
+    "treasure_end_check": "end_of_action",
+    "open_scoring": True,
+    "support_variant": "english",
+}
+
+
+def test_random_games_under_every_alternative_option() -> None:
+    games = check_playouts(GAME, 3, 4, invariant=check, options=ALTERNATIVES)
+    check_decide_is_pure_and_legal_matches(GAME, games[:1], samples=8)
+    check_codec_round_trip(GAME, games)
