@@ -109,3 +109,28 @@ def test_house_rules_for_shuffled_numbers():
     for i in range(10):
         _, numbers, _ = board.variable_layout(Rng(bytes(32), i), False, True, True)
         assert board.house_ok(numbers, True, True) and board.reds_apart(numbers)
+
+
+def test_5_nobody_acts_while_others_decide():
+    state = given(fresh(), gain(1, ore=9), gain(0, wool=1, ore=1))
+    state, _ = roll_until(state, lambda d: d.event != "ship" and d.yellow + d.red == 7)
+    assert actors(state) == frozenset({1}) and legal(state, 0) == []
+    assert rejected(state, 0, cmd.EndTurn()) == "not_your_turn"
+
+
+def test_14_a_promoted_knight_keeps_its_right_to_act_unless_the_option_forbids():
+    def setup(**options):
+        s = given(fresh(**options), *(road(0, p) for p in path_spots(*TOP)), gain(0, wool=1, ore=1))
+        s = given(s, knight(0, TOP[0], 1, active=True))
+        s, _ = when(s, 0, cmd.PromoteKnight(spot=TOP[0]))
+        return [c for c in legal(s, 0) if isinstance(c, cmd.MoveKnight)]
+
+    assert setup()
+    assert not setup(promoted_knight_may_act=False)
+
+
+def test_50_at_most_three_walls():
+    spots = [corner(h, 0) for h in (0, 2, 7, 11)]
+    state = given(fresh(), *(town(0, s, 2) for s in spots), gain(0, brick=2))
+    state = given(state, *(ev.WallPlaced(seat=0, spot=s) for s in spots[:3]))
+    assert not [c for c in legal(state, 0) if isinstance(c, cmd.BuildWall)]
