@@ -60,14 +60,34 @@ class _Stop(Exception):
     pass
 
 
+class Pacer:
+    """Spaces this process's commands evenly at ``rate`` per second (0 = no pacing),
+    shared by all its bots."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self._next_slot = time.perf_counter()
+
+    async def wait(self) -> None:
+        if self.rate <= 0:
+            return
+        now = time.perf_counter()
+        slot = max(now, self._next_slot)
+        self._next_slot = slot + 1.0 / self.rate
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+
 class Bot:
-    def __init__(self, cfg: DriverConfig, shared: Any, phase: Any, result: DriverResult) -> None:
+    def __init__(
+        self, cfg: DriverConfig, shared: Any, phase: Any, result: DriverResult, pacer: Pacer
+    ) -> None:
         self.cfg = cfg
         self.shared = shared
         self.phase = phase
         self.result = result
+        self.pacer = pacer
         self.base = cfg.index * SLOTS
-        self._next_slot = time.perf_counter()
 
     def count(self, slot: int, n: int = 1) -> None:
         self.shared[self.base + slot] += n
@@ -79,16 +99,6 @@ class Bot:
     def check(self) -> None:
         if self.phase.value == STOP:
             raise _Stop
-
-    async def pace(self) -> None:
-        """Open-loop pacing of this process's commands when a rate is set."""
-        if self.cfg.rate <= 0:
-            return
-        now = time.perf_counter()
-        slot = max(now, self._next_slot)
-        self._next_slot = slot + 1.0 / self.cfg.rate
-        if slot > now:
-            await asyncio.sleep(slot - now)
 
     async def request(self, client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> httpx.Response:
         self.count(REQUESTS)
@@ -155,7 +165,7 @@ class Bot:
                 doc, _ = await self.view_at(client, table, tokens[seat], known + 1)
                 continue
             command = rng.choice(doc["legal"])
-            await self.pace()
+            await self.pacer.wait()
             started = time.perf_counter()
             r = await self.request(
                 client,
@@ -209,6 +219,7 @@ async def _main(cfg: DriverConfig, shared: Any, phase: Any, results: Any) -> Non
     # connections for every request, which grows with the pool's size.
     limits = httpx.Limits(max_connections=2, max_keepalive_connections=2)
     timeout = httpx.Timeout(30.0)
+    pacer = Pacer(cfg.rate)
     async with contextlib.AsyncExitStack() as stack:
         bots = []
         for i in range(cfg.games):
@@ -216,7 +227,7 @@ async def _main(cfg: DriverConfig, shared: Any, phase: Any, results: Any) -> Non
                 # plain HTTP on loopback: verify=False skips loading a CA bundle per client
                 httpx.AsyncClient(base_url=cfg.api, limits=limits, timeout=timeout, verify=False)
             )
-            bot = Bot(cfg, shared, phase, result)
+            bot = Bot(cfg, shared, phase, result, pacer)
             rng = random.Random(cfg.seed * 10_007 + i)
             bots.append(asyncio.create_task(bot.play_forever(client, rng)))
         await asyncio.gather(*bots)
