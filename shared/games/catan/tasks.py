@@ -204,7 +204,8 @@ RESOLVE: dict[str, Callable[[Ctx, Task, tuple[Answer, ...]], None]] = {
 
 
 def _aqueduct(ctx: Ctx, a: Answer) -> None:
-    if a.choice >= 0:
+    # Seats choose at once; one served earlier (clockwise) may have taken the bank's last card.
+    if a.choice >= 0 and ctx.state.bank[a.choice] > 0:
         ctx.emit(ev.CardsGained(seat=a.seat, cards=one(a.choice)))
 
 

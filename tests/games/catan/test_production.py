@@ -63,3 +63,21 @@ def test_aqueduct_not_triggered_when_the_roll_paid_something():
     # Hex 12 is pasture 10 on the C&K beginner board.
     assert gained(produce(state, 10)) == {1: cards(wool=1)}
     assert not of(produce(state, 10), ev.TaskOpened)
+
+
+def test_aqueduct_seats_choosing_the_banks_last_card_are_served_clockwise():
+    from msgspec.structs import replace as rep
+
+    from shared.games.catan import commands as cmd
+    from tests.games.catan.helpers import when
+
+    state = given(fresh(), town(1, corner(12, 3)), town(2, corner(2, 0)))
+    for seat in (1, 2):
+        state = given(state, *(ev.ImprovementBought(seat=seat, track=2, level=n) for n in (1, 2, 3)))
+    state = rep(state, bank=(19, 19, 19, 19, 1, 12, 12, 12))
+    events = produce(rep(state, phase="main"), 12)
+    state = given(state, *events)
+    assert state.task.kind == "aqueduct" and state.task.seats == (1, 2)
+    state, _ = when(state, 2, cmd.Choose(choice=4))
+    state, _ = when(state, 1, cmd.Choose(choice=4))
+    assert state.players[1].hand[4] == 1 and state.players[2].hand[4] == 0 and state.bank[4] == 0
