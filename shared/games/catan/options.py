@@ -7,6 +7,12 @@ from typing import Literal
 
 from shared.kernel.messages import Record
 
+# Edition differences that need no option because both editions play the same here:
+# the robber waits (on the desert / beside the track) until the first attack; a pillaged
+# city with no settlement piece lies on its side and is the next one upgraded; with no
+# basic knight piece one must promote first; Inventor leaves the robber where it is;
+# Irrigation and Mining take what the bank has left. Card names are a view concern.
+
 
 class Options(Record, frozen=True, forbid_unknown_fields=True):
     # "ck" plays Cities & Knights; "none" is the base game (registered as `catan`).
@@ -34,7 +40,6 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     meanies_variant: bool = False
     # Knight-Errant variant (unverified): one active knight may chase the robber before the roll.
     knight_errant_variant: bool = False
-    # 2025: a player with no basic knight piece may not recruit (must promote first) - same in 2020.
     # Ruling 14: a promoted knight keeps its eligibility to act; False forbids acting after promotion.
     promoted_knight_may_act: bool = True
     # Progress hand limit outside one's own turn, and by the end of it.
