@@ -11,10 +11,10 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.base import BaseHTTPMiddleware, RequestResponseEndpoint
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from services.gateway import commands, reads, tournaments
 from services.gateway.context import Changes, Gateway
@@ -84,14 +84,24 @@ async def on_not_found(_: Request, exc: Exception) -> Response:
     return error_response("not_found", "There is nothing at this address.")
 
 
-class Timing(BaseHTTPMiddleware):
-    async def dispatch(self, request: Request, call_next: RequestResponseEndpoint) -> Response:
+class Timing:
+    """Request latency by route, as plain ASGI: Starlette's BaseHTTPMiddleware
+    would add a task group and memory streams to every request."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
         started = time.perf_counter()
-        response = await call_next(request)
-        route = request.scope.get("route")
-        name = getattr(route, "path", "unmatched")
-        metrics.REQUEST_LATENCY.labels(name).observe(time.perf_counter() - started)
-        return response
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            route = scope.get("route")
+            name = getattr(route, "path", "unmatched")
+            metrics.REQUEST_LATENCY.labels(name).observe(time.perf_counter() - started)
 
 
 ROUTES = [

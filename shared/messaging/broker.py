@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
 import structlog
-from faststream import Context
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
 
 from shared.infra.settings import Settings
 from shared.observability import metrics
 
-#: Receives the batch as the raw JSON array FastStream assembles from the bodies.
+#: Receives the batch as one JSON array of the message bodies.
 BatchHandler = Callable[[bytes], Awaitable[Any]]
 log = structlog.get_logger()
 
@@ -27,9 +27,12 @@ log = structlog.get_logger()
 def make_broker(settings: Settings) -> RedisBroker:
     # logger=None: FastStream's per-message INFO lines cost 15-20% of
     # throughput; our handlers log what matters with the shared fields.
+    # apply_types=False: dependency injection resolved per batch costs a
+    # worker-thread hop (about 1.5 ms at small batches, measured in bench/);
+    # our handlers decode the batch themselves with msgspec.
     if settings.cluster:
-        return RedisClusterBroker(settings.redis_url, logger=None)
-    return RedisBroker(settings.redis_url, logger=None)
+        return RedisClusterBroker(settings.redis_url, logger=None, apply_types=False)
+    return RedisBroker(settings.redis_url, logger=None, apply_types=False)
 
 
 def consume(
@@ -41,9 +44,11 @@ def consume(
 ) -> None:
     """Subscribe ``handler`` to new and to abandoned messages of ``stream``."""
 
-    async def on_batch(body: Any, message: Any = Context("message")) -> None:
+    async def on_batch(bodies: list[Any]) -> None:
         try:
-            await handler(message.body)
+            # Re-encoding the decoded bodies is a few microseconds per message
+            # and lets msgspec decode them straight into our typed structs.
+            await handler(msgspec.json.encode(bodies))
         except Exception:
             # Unacknowledged: the reclaim subscriber retries the batch later.
             metrics.ERRORS.labels(group, "batch").inc()
