@@ -39,10 +39,19 @@ class Stats:
 async def open_table(
     client: httpx.AsyncClient, game: str, seats: int, options: dict[str, Any] | None = None
 ) -> Table:
-    r = await client.post("/v1/tables", json={"game": game, "seats": seats, "options": options or {}})
+    body = {"game": game, "seats": seats, "options": options or {}}
+    for attempt in range(RETRIES):
+        try:
+            r = await client.post("/v1/tables", json=body)
+            if r.status_code < 500:
+                break
+        except httpx.TransportError:
+            if attempt == RETRIES - 1:
+                raise
+        await asyncio.sleep(RETRY_PAUSE_S)
     r.raise_for_status()
-    body = r.json()
-    return Table(body["table_id"], game, [t["token"] for t in body["tokens"]])
+    opened = r.json()
+    return Table(opened["table_id"], game, [t["token"] for t in opened["tokens"]])
 
 
 def auth(token: str) -> dict[str, str]:

@@ -31,27 +31,40 @@ FAST_RECLAIM = {
 }
 
 
-async def run_with_faults(root: Path, games: int, victims: list[str], pause_s: float) -> None:
+async def run_with_faults(root: Path, workers: int, victims: list[str], pause_s: float) -> None:
     stack = Stack(root, partitions=2, fsync="always", env=FAST_RECLAIM).start()
     try:
         async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
-            tables = [
-                await botclient.open_table(api, "highcard", 3, {"deck_size": 60, "hand_size": 12})
-                for _ in range(games)
-            ]
+            tables: list[botclient.Table] = []
             stats = botclient.Stats()
-            players = asyncio.gather(
-                *(botclient.play(api, t, random.Random(i), stats, pace_s=0.02) for i, t in enumerate(tables))
-            )
+            stop = asyncio.Event()
+            load = asyncio.gather(*(_keep_playing(api, tables, stats, stop, w) for w in range(workers)))
             for victim in victims:
                 await asyncio.sleep(pause_s)
-                assert not players.done(), f"the games ended before {victim} could be killed under load"
+                assert not load.done(), "the load stopped before the faults were over"
                 await asyncio.to_thread(_crash_and_restart, stack, victim)
-            finals = await players
-            assert all(f["over"] for f in finals)
+            stop.set()  # let every game in progress play to its end
+            await load
+            assert len(tables) >= workers
             await _check(stack, api, tables, stats)
     finally:
         stack.stop()
+
+
+async def _keep_playing(
+    api: httpx.AsyncClient,
+    tables: list[botclient.Table],
+    stats: botclient.Stats,
+    stop: asyncio.Event,
+    worker: int,
+) -> None:
+    """Play game after game until told to stop, so every fault lands under load."""
+    rng = random.Random(worker)
+    while not stop.is_set():
+        table = await botclient.open_table(api, "highcard", 3, {"deck_size": 60, "hand_size": 20})
+        tables.append(table)
+        final = await botclient.play(api, table, rng, stats, pace_s=0.01)
+        assert final["over"]
 
 
 def _crash_and_restart(stack: Stack, victim: str) -> None:
@@ -100,10 +113,10 @@ async def _pending(redis: object, partitions: int) -> int:
 
 async def test_killing_each_process_in_turn_loses_and_duplicates_nothing(tmp_path: Path) -> None:
     victims = ["validator-0", "reducer-0", "projector-0", "gateway", "valkey"]
-    await run_with_faults(tmp_path, games=4, victims=victims, pause_s=0.7)
+    await run_with_faults(tmp_path, workers=4, victims=victims, pause_s=0.7)
 
 
 @pytest.mark.slow
 async def test_killing_repeatedly_under_longer_load(tmp_path: Path) -> None:
     victims = ["validator-0", "reducer-0", "projector-0", "gateway", "valkey"] * 3
-    await run_with_faults(tmp_path, games=12, victims=victims, pause_s=0.7)
+    await run_with_faults(tmp_path, workers=12, victims=victims, pause_s=0.7)
