@@ -10,12 +10,12 @@ from __future__ import annotations
 import asyncio
 import signal
 
-from services.projector.consumer import consume_partition
-from services.projector.handlers import Projector
+from services.projector.handlers import GROUP, Projector
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.infra.redis_client import connect
 from shared.infra.settings import load
+from shared.messaging.feed_reader import FeedReader
 from shared.observability import health
 from shared.observability.logging import configure
 
@@ -30,14 +30,8 @@ async def main() -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
     server = await health.serve(settings.http_host, settings.metrics_port, lambda: not stopping.is_set())
-    tasks = [
-        asyncio.create_task(
-            consume_partition(
-                projector, redis, p, settings.node, settings.batch, settings.reclaim_idle_ms, stopping
-            )
-        )
-        for p in range(settings.partitions)
-    ]
+    reader = FeedReader(redis, GROUP, settings.node, settings.batch, settings.reclaim_idle_ms)
+    tasks = [asyncio.create_task(reader.run(projector, p, stopping)) for p in range(settings.partitions)]
     log.info("started", metrics_port=settings.metrics_port, partitions=settings.partitions)
     await stopping.wait()
     log.info("stopping")

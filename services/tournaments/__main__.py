@@ -14,12 +14,13 @@ import signal
 from services.gateway.replies import Replies
 from services.tournaments.bots import BotRunner
 from services.tournaments.handlers import CommandHandler
-from services.tournaments.manager import GROUP, Manager, consume_partition, ensure_group
+from services.tournaments.manager import GROUP, Manager
 from services.tournaments.writer import Tournaments
 from shared.eventstore.tournament_keys import tournament_command_stream
 from shared.infra.redis_client import connect
 from shared.infra.settings import load
 from shared.messaging.broker import consume, make_broker
+from shared.messaging.feed_reader import FeedReader
 from shared.observability import health
 from shared.observability.logging import configure
 
@@ -36,8 +37,10 @@ async def main() -> None:
     manager = Manager(tournaments, redis, broker, replies, settings.node)
     handler = CommandHandler(tournaments, manager, redis)
     consume(broker, tournament_command_stream(), GROUP, settings, handler.handle)
+    # "$": tournament tables are opened by this service, after its groups exist.
+    reader = FeedReader(redis, GROUP, settings.node, settings.batch, settings.reclaim_idle_ms, start_id="$")
     for p in range(settings.partitions):
-        await ensure_group(redis, p)
+        await reader.ensure_group(p)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -47,14 +50,7 @@ async def main() -> None:
     api_url = settings.api_url or f"http://127.0.0.1:{settings.http_port}"
     pace_s = settings.bot_pace_ms / 1000
     bots = BotRunner(redis, api_url, pace_s)
-    tasks = [
-        asyncio.create_task(
-            consume_partition(
-                manager, redis, p, settings.node, settings.batch, settings.reclaim_idle_ms, stopping
-            )
-        )
-        for p in range(settings.partitions)
-    ]
+    tasks = [asyncio.create_task(reader.run(manager, p, stopping)) for p in range(settings.partitions)]
     tasks.append(asyncio.create_task(bots.run(stopping)))
     tasks.append(asyncio.create_task(manager.recover()))
     server = await health.serve(settings.http_host, settings.metrics_port, lambda: not stopping.is_set())

@@ -28,7 +28,6 @@ from typing import Any
 import msgspec
 import structlog
 from faststream.redis import RedisBroker
-from redis.exceptions import ResponseError
 
 from services.gateway.replies import Replies
 from services.tournaments.writer import Tournaments
@@ -249,62 +248,3 @@ class Manager:
             except Exception:
                 metrics.ERRORS.labels(GROUP, "recover").inc()
                 log.exception("recover_failed", tournament_id=tid)
-
-
-# -- reading the partition feeds ---------------------------------------------
-
-
-async def ensure_group(redis: Any, partition: int) -> None:
-    try:
-        # "$": tournament tables are opened by this service, after its groups exist.
-        await redis.xgroup_create(partition_feed(partition), GROUP, id="$", mkstream=True)
-    except ResponseError as exc:
-        if "BUSYGROUP" not in str(exc):
-            raise
-
-
-async def consume_partition(
-    manager: Manager,
-    redis: Any,
-    partition: int,
-    node: str,
-    batch: int,
-    reclaim_idle_ms: int,
-    stopping: asyncio.Event,
-) -> None:
-    stream = partition_feed(partition)
-    cursor = "0"  # our own pending entries first, then new ones
-    last_claim = 0.0
-    loop = asyncio.get_running_loop()
-    while not stopping.is_set():
-        try:
-            if loop.time() - last_claim > reclaim_idle_ms / 2000:
-                last_claim = loop.time()
-                await _reclaim(manager, redis, partition, node, batch, reclaim_idle_ms)
-            reply = await redis.xreadgroup(GROUP, node, {stream: cursor}, count=batch, block=500)
-            entries = reply[0][1] if reply else []
-            if cursor == "0" and not entries:
-                cursor = ">"
-                continue
-            if entries:
-                await manager.handle(partition, entries)
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            metrics.ERRORS.labels(GROUP, "batch").inc()
-            log.exception("manager_failed", partition=partition)
-            cursor = "0"
-            await asyncio.sleep(1)
-
-
-async def _reclaim(manager: Manager, redis: Any, partition: int, node: str, batch: int, idle_ms: int) -> None:
-    start = "0-0"
-    while True:
-        next_id, entries, *_ = await redis.xautoclaim(
-            partition_feed(partition), GROUP, node, min_idle_time=idle_ms, start_id=start, count=batch
-        )
-        if entries:
-            await manager.handle(partition, entries)
-        if next_id in (b"0-0", "0-0") or not entries:
-            return
-        start = next_id

@@ -15,7 +15,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from services.tournaments.manager import GROUP, Manager, ensure_group, game_id_for
+from services.tournaments.manager import GROUP, Manager, game_id_for
 from services.tournaments.writer import Tournaments
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys, partition_feed, partition_of
@@ -24,6 +24,7 @@ from shared.eventstore.tournament_keys import BOT_TABLES, TOURNAMENT_GAMES, bot_
 from shared.kernel.auth import token_hash
 from shared.kernel.contract import Result, Standing
 from shared.kernel.table import TableFinished
+from shared.messaging.feed_reader import FeedReader
 from shared.messaging.messages import CommandMsg, Outcome
 from shared.tournaments.commands import Create, Register, Start
 from shared.tournaments.state import TournamentState
@@ -71,7 +72,7 @@ async def service(redis: Any) -> tuple[Tournaments, Manager, FakeBroker]:
     broker = FakeBroker(replies)
     manager = Manager(tournaments, redis, broker, replies, "tournaments-test")  # type: ignore[arg-type]
     for p in range(PARTITIONS):
-        await ensure_group(redis, p)
+        await FeedReader(redis, GROUP, "test", 100, 1000, start_id="$").ensure_group(p)
     return tournaments, manager, broker
 
 
