@@ -35,15 +35,28 @@ def roll(ctx: Ctx, yellow: int | None = None, red: int | None = None) -> None:
     elif face:
         stages = ("gate", "limit")
     stages += ("discard", "robber") if yellow + red == 7 else ("production",)
-    ctx.emit(ev.TodoSet(todo=stages))
+    run(ctx, stages)
+
+
+def run(ctx: Ctx, stages: tuple[str, ...]) -> None:
+    """Run stages in order; the ones left when a decision is awaited are stored for later."""
+    for i, stage in enumerate(stages):
+        if ctx.state.phase == "over":
+            return
+        STAGES[stage](ctx)
+        if ctx.state.task is not None:
+            rest = stages[i + 1 :]
+            if rest:
+                ctx.emit(ev.TodoSet(todo=rest))
+            return
 
 
 def advance(ctx: Ctx) -> None:
-    """Run the queued stages until one waits for a decision."""
-    while ctx.state.task is None and ctx.state.todo and ctx.state.phase != "over":
-        stage, rest = ctx.state.todo[0], ctx.state.todo[1:]
-        ctx.emit(ev.TodoSet(todo=rest))
-        STAGES[stage](ctx)
+    """Resume the stored stages once the decision that paused them is taken."""
+    if ctx.state.task is None and ctx.state.todo and ctx.state.phase != "over":
+        todo = ctx.state.todo
+        ctx.emit(ev.TodoSet(todo=()))
+        run(ctx, todo)
 
 
 def end_turn(ctx: Ctx) -> None:
