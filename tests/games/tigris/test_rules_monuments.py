@@ -6,10 +6,10 @@ from msgspec.structs import replace
 
 from shared.games.tigris import events as ev
 from shared.games.tigris.board import Monument
-from shared.games.tigris.commands import BuildMonument, DeclineMonument, PlaceTile
+from shared.games.tigris.commands import BuildMonument, DeclineMonument, PlaceTile, PositionLeader
 from shared.games.tigris.legal import legal
 from shared.games.tigris.state import BuiltMonument, ChooseMonument
-from shared.games.tigris_common.colours import Colour
+from shared.games.tigris_common.colours import Colour, Leader
 from tests.games.tigris.boards import at, build, of_type, run, with_options
 
 GREEN = Colour.GREEN
@@ -74,3 +74,12 @@ def test_the_uniting_tile_may_complete_a_monument_after_the_wars() -> None:
     kinds = [type(e) for e in events]
     assert kinds.index(ev.MarkerRemoved) < kinds.index(ev.MonumentOffered)
     assert not of_type(events, ev.PointsScored)
+
+
+def test_flipped_temples_are_no_temples_but_keep_their_treasure() -> None:
+    state = build("r* r  . \nr  .  T0", origin="E4", hands={0: "rrr"})
+    state, _ = run(state, (0, PlaceTile(colour=Colour.RED, square=at("F5"))))
+    state, _ = run(state, (0, BuildMonument(top_left=at("E4"), monument=Monument.RED_BLUE)))
+    assert at("E4") in state.treasures  # still on its face-down temple
+    assert state.leaders[0][2] is None  # the trader lost its only temple (F5)
+    assert PositionLeader(leader=Leader.KING, square=at("G4")) not in legal(state, 0)
