@@ -97,3 +97,12 @@ def test_a_side_split_in_two_still_fights_from_both_pieces() -> None:
         (1, CommitSupport(count=0)),
     )
     assert isinstance(state.phase, Support) and state.phase.colour is Colour.GREEN
+
+
+def test_moving_a_leader_into_a_rival_kingdom_starts_a_revolt() -> None:
+    state = build("r  K1 .  .  r  K0\n.  .  r  .  .  .", origin="E4")
+    state, events = run(state, (0, PositionLeader(leader=Leader.KING, square=at("G4"))))
+    assert of_type(events, ev.LeaderPositioned)[0].origin == at("J4")
+    assert of_type(events, ev.RevoltStarted) == [
+        ev.RevoltStarted(colour=Colour.BLACK, attacker=0, defender=1, attacker_base=1, defender_base=1)
+    ]
