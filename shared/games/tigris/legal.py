@@ -89,7 +89,7 @@ def leader_actions(state: State, seat: int, base: Regions) -> list[TigrisCommand
     out: list[TigrisCommand] = []
     for index, leader in enumerate(LEADERS):
         current = state.leaders[seat][index]
-        regions = base if current is None else placement.judged_regions(state, seat, index)
+        regions = placement.judged_regions(state, seat, index, base)
         for sq in near:
             if sq in regions.pieces or (sq == current and not stay):
                 continue

@@ -153,3 +153,19 @@ def test_uniting_without_a_shared_colour_scores_nothing_and_lifts_the_marker() -
     kinds = [type(e) for e in events]
     assert ev.MarkerPlaced in kinds and ev.MarkerRemoved in kinds
     assert not of_type(events, ev.PointsScored) and state.marker is None
+
+
+def test_lifting_a_leader_incrementally_matches_a_fresh_flood_fill() -> None:
+    from tests.games.tigris.test_legal import sampled_states
+
+    def partition(regions: Regions) -> set[tuple[frozenset[int], frozenset]]:
+        return {
+            (frozenset(m), frozenset(ls)) for m, ls in zip(regions.members, regions.leaders, strict=True) if m
+        }
+
+    for state in sampled_states()[::3]:
+        base = Regions(state)
+        for sq in base.pieces:
+            quick, fresh = base.without(sq), Regions(state, lifted=sq)
+            assert partition(quick) == partition(fresh)
+            assert all((quick.label[x] < 0) == (fresh.label[x] < 0) for x in range(len(fresh.label)))

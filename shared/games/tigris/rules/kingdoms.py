@@ -41,7 +41,7 @@ def adjacent_temples(state: State, sq: int, down: frozenset[int]) -> int:
 class Regions:
     """Region labels of every square (``-1`` = empty) with members and leaders."""
 
-    __slots__ = ("down", "label", "leaders", "members", "pieces")
+    __slots__ = ("down", "label", "leaders", "members", "occupied", "pieces")
 
     def __init__(self, state: State, gap: int | None = None, lifted: int | None = None) -> None:
         pieces = leader_squares(state)
@@ -53,6 +53,7 @@ class Regions:
         occupied = [tiles[sq] is not None or sq in pieces for sq in range(SQUARES)]
         if gap is not None:
             occupied[gap] = False
+        self.occupied = occupied
         self.label = [-1] * SQUARES
         self.members: list[list[int]] = []
         self.leaders: list[list[Piece]] = []
@@ -76,6 +77,25 @@ class Regions:
                     stack.append(n)
         self.members.append(members)
         self.leaders.append(leaders)
+
+    def without(self, sq: int) -> Regions:
+        """The same board with the leader on ``sq`` lifted: only its own region
+        is flooded again (legal-move generation does this for every leader)."""
+        new = object.__new__(Regions)
+        new.down = self.down
+        new.pieces = {k: v for k, v in self.pieces.items() if k != sq}
+        new.occupied = list(self.occupied)
+        new.occupied[sq] = False
+        new.label = list(self.label)
+        new.members, new.leaders = list(self.members), list(self.leaders)
+        old = self.label[sq]
+        new.members[old], new.leaders[old] = [], []
+        for member in self.members[old]:
+            new.label[member] = -1
+        for member in self.members[old]:
+            if new.occupied[member] and new.label[member] < 0:
+                new._fill(member, new.occupied, new.pieces)
+        return new
 
     def is_kingdom(self, rid: int) -> bool:
         return bool(self.leaders[rid])

@@ -17,12 +17,13 @@ def empty(state: State, sq: int, pieces: dict[int, object]) -> bool:
     return state.tiles[sq] is None and sq not in pieces and sq not in state.catastrophes
 
 
-def judged_regions(state: State, seat: int, index: int) -> Regions:
+def judged_regions(state: State, seat: int, index: int, base: Regions | None = None) -> Regions:
     """The board a leader is placed on: with the moving leader lifted (option)."""
+    base = base or Regions(state)
     current = state.leaders[seat][index]
     if current is not None and state.options.judge_move_with_leader_lifted:
-        return Regions(state, lifted=current)
-    return Regions(state)
+        return base.without(current)
+    return base
 
 
 def leader_problem(state: State, regions: Regions, seat: int, index: int, sq: int) -> str | None:
