@@ -63,18 +63,16 @@ class Regions:
 
     def _fill(self, start: int, occupied: list[bool], pieces: dict[int, Piece]) -> None:
         rid = len(self.members)
-        label = self.label
+        label, neighbours = self.label, NEIGHBOURS
         label[start] = rid
-        stack, members, leaders = [start], [], []
-        while stack:
-            sq = stack.pop()
-            members.append(sq)
-            if sq in pieces:
-                leaders.append(pieces[sq])
-            for n in NEIGHBOURS[sq]:
+        members = [start]
+        # ``members`` doubles as the work queue: a breadth-first flood fill.
+        for sq in members:
+            for n in neighbours[sq]:
                 if occupied[n] and label[n] < 0:
                     label[n] = rid
-                    stack.append(n)
+                    members.append(n)
+        leaders = [pieces[sq] for sq in members if sq in pieces] if pieces else []
         self.members.append(members)
         self.leaders.append(leaders)
 
