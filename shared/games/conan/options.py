@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from shared.kernel.messages import Record
 
 
@@ -31,6 +33,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     collect_gold_extra: int = 0
     #: 3.1 #10: bid value of a bid made without a strategy card.
     empty_hand_bid_value: int = 0
+    #: 3.1 #11: a bid tie left after fewer tokens and closest kingdom: earliest in turn
+    #: order from the current player (else from the first player token, or a random pick).
+    bid_last_tiebreak: Literal["turn_order", "first_player", "random"] = "turn_order"
     #: 2.6.4 [D]: bidding tokens are not reset at age change (the seed names no reset).
     bid_tokens_reset_each_age: bool = False
     #: 3.1 #12: met objectives are replaced from the deck.
@@ -52,6 +57,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     emissary_purchase_anywhere: bool = True
     #: 3.1 #20: the Conan bonus card is given at age change in 2-3 player games too.
     bonus_card_small_games: bool = True
+    #: 2.11 step 5 [U]: a bonus-card tie left after fewest EP and fewest tokens goes to the
+    #: first in clockwise order from the first player (else a random pick, or nobody).
+    bonus_last_tiebreak: Literal["first_player", "random", "nobody"] = "first_player"
     #: 3.1 #21: Conan may enter out-of-play zones (destinations there are legal).
     conan_enters_out_of_play: bool = True
     #: 3.1 #22: EP may go below zero.

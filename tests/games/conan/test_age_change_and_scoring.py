@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
 from shared.games.conan import GAME
@@ -135,3 +136,20 @@ def test_a_player_killed_by_conan_loses_the_rest_of_the_turn_and_scoring():
     state, _ = when(state, 0, c.Crown(category="monsters"))
     assert state.seats[0].dead and isinstance(state.phase, Turn) and state.phase.seat == 1
     assert GAME.actors(state) == frozenset({1})
+
+
+@pytest.mark.parametrize(("rule", "holders"), [("first_player", [1]), ("nobody", [])])
+def test_last_bonus_card_tie_follows_the_named_option(rule, holders):
+    # given two seats level on EP and on token count, seat 1 holding the first player token
+    state = _age_change()
+    state = replace(
+        state,
+        options=replace(state.options, bonus_last_tiebreak=rule),
+        phases=(AgeChange(step=5),),
+        first_player=1,
+    )
+    # when both make their secret category choice
+    state, _ = when(state, 0, c.ChooseCategory(category="monsters"))
+    state, _ = when(state, 1, c.ChooseCategory(category="women"))
+    # then the bonus card goes clockwise from the first player, or to nobody
+    assert [s for s in range(2) if state.seats[s].bonus] == holders

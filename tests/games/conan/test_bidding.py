@@ -8,8 +8,9 @@ from msgspec.structs import replace
 from shared.games.conan import GAME
 from shared.games.conan import commands as c
 from shared.games.conan import events as ev
-from shared.games.conan.state import Bidding
+from shared.games.conan.state import Bidding, Turn
 from shared.kernel.rejection import RuleViolation
+from shared.kernel.rng import Rng
 from tests.games.conan.helpers import edit_seat, of_type, opening, when
 from tests.games.contract_checks import encoded
 
@@ -109,3 +110,34 @@ def test_rejections_carry_stable_codes():
         with pytest.raises(RuleViolation) as err:
             GAME.decide(state, 0, command, None)
         assert err.value.code == code and err.value.message
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"), [("turn_order", 1), ("first_player", 0)], ids=["turn_order", "first_player"]
+)
+def test_last_bid_tie_follows_the_named_option(rule, expected):
+    # given two bids tied on value, token count and distance to Conan, seat 1's turn
+    state = _two_player_bid()
+    state = replace(
+        state,
+        options=replace(state.options, bid_last_tiebreak=rule),
+        conan_at="koth",  # two steps from both homes
+        first_player=0,
+        phases=(Turn(seat=1, step="die"), Bidding(bidders=(0, 1))),
+    )
+    # when both bid 4 + the same card
+    state, _ = when(state, 0, c.PlaceBid(token=4, card="shield_wall"))
+    state, _ = when(state, 1, c.PlaceBid(token=4, card="shield_wall"))
+    # then the option decides: the current player, or the first player token holder
+    assert state.conan_player == expected
+
+
+def test_last_bid_tie_at_random_picks_one_of_the_tied():
+    state = _two_player_bid()
+    state = replace(state, options=replace(state.options, bid_last_tiebreak="random"), conan_at="koth")
+    winners = set()
+    for salt in range(12):
+        s, _ = when(state, 0, c.PlaceBid(token=4, card="shield_wall"))
+        s = GAME.fold(GAME.decide(s, 1, c.PlaceBid(token=4, card="shield_wall"), Rng(b"\x05" * 32, salt)), s)
+        winners.add(s.conan_player)
+    assert winners == {0, 1}

@@ -9,6 +9,7 @@ from shared.games.conan import events as ev
 from shared.games.conan.rules.board import Tx, active_seats, clockwise, home, pack_of
 from shared.games.conan.rules.cards import draw
 from shared.games.conan.state import Bidding, RevealedBid, State, Turn
+from shared.kernel.rng import Rng
 
 
 def start_bidding(tx: Tx) -> None:
@@ -82,22 +83,30 @@ def swap_card(tx: Tx, phase: Bidding, seat: int, card: str | None) -> None:
     tx.emit(ev.PhaseReplaced(phase=replace(phase, step="resolve", revealed=revealed)))
 
 
-def winner(state: State, phase: Bidding) -> int:
+def winner(state: State, phase: Bidding, rng: Rng | None = None) -> int:
+    """Highest bid; then fewer adventure tokens (count); then the kingdom
+    closest to Conan; then the ``bid_last_tiebreak`` option (3.1 #11)."""
     pack = pack_of(state)
-    start = next((p.seat for p in reversed(state.phases) if isinstance(p, Turn)), state.first_player)
-    order = clockwise(state, start)
 
-    def key(b: RevealedBid) -> tuple[int, int, int, int]:
+    def key(b: RevealedBid) -> tuple[int, int, int]:
         s = state.seats[b.seat]
         tokens = len(s.tokens) + (1 if s.pending_token >= 0 else 0)
-        closeness = pack.dist(home(state, b.seat), state.conan_at)
-        return (-b.value, tokens, closeness, order.index(b.seat))
+        return (-b.value, tokens, pack.dist(home(state, b.seat), state.conan_at))
 
-    return min(phase.revealed, key=key).seat
+    best = min(key(b) for b in phase.revealed)
+    tied = sorted(b.seat for b in phase.revealed if key(b) == best)
+    rule = state.options.bid_last_tiebreak
+    if len(tied) > 1 and rule == "random" and rng is not None:
+        return rng.choice(tied)
+    start = state.first_player
+    if rule == "turn_order":
+        start = next((p.seat for p in reversed(state.phases) if isinstance(p, Turn)), state.first_player)
+    order = clockwise(state, start)
+    return min(tied, key=lambda s: order.index(s) if s in order else len(order))
 
 
 def resolve(tx: Tx, phase: Bidding) -> None:
-    seat = winner(tx.state, phase)
+    seat = winner(tx.state, phase, tx.rng)
     tx.emit(ev.ConanPlayerSet(seat=seat), ev.PhasePopped())
     if not tx.state.phases:
         # The opening winner plays first and holds the first player token.

@@ -92,7 +92,7 @@ def assign_artifacts(tx: Tx) -> None:
         lead = _sole_leader(totals[art.category])
         if lead is not None:
             held[lead].append(art.id)
-    bonus = _bonus_holder(tx.state)
+    bonus = _bonus_holder(tx)
     for seat in range(len(state.seats)):
         tx.emit(ev.ArtifactsSet(seat=seat, artifacts=tuple(sorted(held[seat])), bonus=seat == bonus))
 
@@ -105,11 +105,23 @@ def _sole_leader(totals: dict[int, int]) -> int | None:
     return leaders[0] if len(leaders) == 1 and best > 0 else None
 
 
-def _bonus_holder(state: State) -> int | None:
+def _bonus_holder(tx: Tx) -> int | None:
+    """Fewest EP, then fewest adventure tokens (count), then the
+    ``bonus_last_tiebreak`` option (2.11 step 5 leaves it open)."""
+    state = tx.state
     if len(state.seats) < 4 and not state.options.bonus_card_small_games:
         return None
-    seats = clockwise(state, state.first_player)  # further ties: clockwise order [U]
-    return min(seats, key=lambda s: (state.seats[s].ep, len(state.seats[s].tokens), seats.index(s)))
+    seats = clockwise(state, state.first_player)
+    best = min((state.seats[s].ep, len(state.seats[s].tokens)) for s in seats)
+    tied = [s for s in seats if (state.seats[s].ep, len(state.seats[s].tokens)) == best]
+    match state.options.bonus_last_tiebreak:
+        case _ if len(tied) == 1:
+            return tied[0]
+        case "random":
+            return tx.rng.choice(sorted(tied))
+        case "nobody":
+            return None
+    return tied[0]
 
 
 def _award(tx: Tx, values: dict[int, int], sole: int, tied: int, reason: str, only: int = NEUTRAL) -> None:
