@@ -46,6 +46,7 @@ class MoveArmy(Command, tag="conan.move_army"):
 
 class Attack(Command, tag="conan.attack"):
     province: str
+    defender: int = -1  # named only when several other armies could defend a battle
 
 
 class EndAction(Command, tag="conan.end_action"):
@@ -99,7 +100,7 @@ class Proceed(Command, tag="conan.proceed"):
 
 
 class ForcedMarch(Command, tag="conan.forced_march"):
-    pass
+    defender: int = -1  # as for Attack
 
 
 class Withdraw(Command, tag="conan.withdraw"):

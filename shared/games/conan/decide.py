@@ -98,7 +98,7 @@ def _military(tx: Tx, phase: Military, cmd: c.AnyCommand) -> None:
         case c.MoveArmy():
             military.move_army(tx, phase, cmd.frm, cmd.to, cmd.units)
         case c.Attack():
-            military.attack(tx, phase, cmd.province)
+            military.attack(tx, phase, cmd.province, cmd.defender)
         case c.EndAction():
             tx.emit(_pop())
 
@@ -132,7 +132,7 @@ def _contest(tx: Tx, phase: Contest, seat: int, cmd: c.AnyCommand) -> None:
 def _after(tx: Tx, phase: AfterContest, cmd: c.AnyCommand) -> None:
     match cmd:
         case c.ForcedMarch():
-            outcomes.forced_march(tx, phase)
+            outcomes.forced_march(tx, phase, cmd.defender)
         case c.UseCard():
             outcomes.use_after_card(tx, phase, pack_of(tx.state).kingdom_cards[cmd.card])
         case c.Withdraw():

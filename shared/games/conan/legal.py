@@ -122,7 +122,7 @@ def _turn_cards(state: State, seat: int, phase: Turn) -> list[c.AnyCommand]:
 def _military(state: State, phase: Military) -> list[c.AnyCommand]:
     out: list[c.AnyCommand] = [c.RaiseTroops(provinces=p) for p in military.raise_options(state, phase)]
     out += [c.MoveArmy(frm=f, to=t, units=n) for f, t, n in military.army_moves(state, phase)]
-    out += [c.Attack(province=p) for p in military.targets(state, phase)]
+    out += [c.Attack(province=p, defender=d) for p, d in military.attack_options(state, phase)]
     if state.options.may_decline_action or phase.moved or not out:
         out.append(c.EndAction())
     return out
@@ -186,7 +186,7 @@ def _contest(state: State, phase: Contest, seat: int) -> list[c.AnyCommand]:
 def _after(state: State, phase: AfterContest) -> list[c.AnyCommand]:
     out: list[c.AnyCommand] = []
     if outcomes.can_march(state, phase):
-        out.append(c.ForcedMarch())
+        out += [c.ForcedMarch(defender=d) for d in outcomes.march_defenders(state, phase)]
     if phase.won and not phase.march_free:
         out += [
             c.UseCard(card=k)

@@ -18,6 +18,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     one_army_two_moves: bool = True
     #: 3.1 #4: forced march after an attack launched from two provinces (FFG forum: no).
     forced_march_after_split_attack: bool = False
+    #: 2.8.3 [U]: with several other armies in the province the attacker names the
+    #: defender (else the campaign-marker owner, then the lowest seat, defends).
+    battle_defender: Literal["attacker_chooses", "campaign_owner"] = "attacker_chooses"
     #: 3.1 #5: the siege Crom token goes to the attacker when the marker falls.
     crom_when_marker_falls: bool = True
     #: 3.1 #6: an adventure completed mid-turn is resolved (and bid for) at once,

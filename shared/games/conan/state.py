@@ -143,6 +143,7 @@ class AfterContest(Phase, frozen=True, tag="after_contest"):
     province: str
     kind: str
     won: bool
+    defender: int = NEUTRAL  # the player defender of that contest
     split: bool = False
     march_free: bool = False
 

@@ -8,8 +8,9 @@ from msgspec.structs import replace
 from shared.games.conan import GAME
 from shared.games.conan import commands as c
 from shared.games.conan import events as ev
+from shared.games.conan.loader import get_pack
 from shared.games.conan.rules.contest import successes
-from shared.games.conan.state import AfterContest, Side, Turn
+from shared.games.conan.state import AfterContest, Retreat, Side, Turn
 from shared.kernel.rejection import RuleViolation
 from tests.games.conan.helpers import (
     edit_province,
@@ -226,3 +227,47 @@ def test_army_move_rejections_name_the_reason():
         with pytest.raises(RuleViolation) as err:
             GAME.decide(state, 0, command, None)
         assert err.value.code == code
+
+
+def _crowded_ophir(**options):
+    # given Turan's and Stygia's armies both in neutral Ophir, Stygia campaigning there
+    state = opening(3, **options)
+    state = set_units(state, "ophir", 1, 2)
+    state = set_units(state, "ophir", 2, 2)
+    state = edit_province(state, "ophir", campaign_owner=2, campaign_pos=1)
+    state = _turn(state, 0)
+    state, _ = when(state, 0, c.TakeDie(action="military"))
+    state, _ = when(state, 0, c.MoveArmy(frm="aquilonia", to="ophir", units=4))
+    return state
+
+
+def test_attacker_names_the_defender_among_several_armies():
+    state = _crowded_ophir()
+    # when Aquilonia attacks, it chooses whom to fight
+    attacks = [x for x in GAME.legal(state, 0) if isinstance(x, c.Attack)]
+    assert attacks == [c.Attack(province="ophir", defender=1), c.Attack(province="ophir", defender=2)]
+    state, _ = when(state, 0, c.Attack(province="ophir", defender=1))
+    # then the named army defends, on the first space (it runs no campaign there)
+    assert (state.phase.kind, state.phase.defender.seat) == ("battle", 1)
+    assert state.phase.terrain == get_pack("ziggurat").province("ophir").track[0]
+    state, _ = when(state, 0, c.CommitCard(card=None))
+    state, _ = when(state, 1, c.CommitCard(card=None))
+    state, _ = when(state, 0, c.Proceed(), ["HIT"] * 4)
+    state, _ = when(state, 0, c.Proceed())
+    state, _ = when(state, 1, c.Proceed(), ["BLANK"] * 2)
+    state, _ = when(state, 1, c.Proceed())
+    if isinstance(state.phase, Retreat):
+        state, _ = when(state, 1, c.Proceed())
+    # and a forced march goes on against the same army, with no new choice
+    assert [x for x in GAME.legal(state, 0) if isinstance(x, c.ForcedMarch)] == [c.ForcedMarch()]
+    state, _ = when(state, 0, c.ForcedMarch())
+    assert state.phase.defender.seat == 1
+
+
+def test_campaign_owner_defends_under_the_other_option():
+    state = _crowded_ophir(battle_defender="campaign_owner")
+    attacks = [x for x in GAME.legal(state, 0) if isinstance(x, c.Attack)]
+    assert attacks == [c.Attack(province="ophir")]
+    state, _ = when(state, 0, c.Attack(province="ophir"))
+    assert state.phase.defender.seat == 2
+    assert state.phase.terrain == get_pack("ziggurat").province("ophir").track[1]

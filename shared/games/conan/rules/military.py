@@ -14,6 +14,7 @@ from shared.games.conan.rules.board import (
     friendly_provinces,
     home_owner,
     in_play,
+    others_with_units,
     pack_of,
     prov,
     reserve,
@@ -110,17 +111,46 @@ def targets(state: State, phase: Military) -> list[str]:
     return out
 
 
-def attack(tx: Tx, phase: Military, pid: str) -> None:
-    seat = phase.seat
-    here = prov(tx.state, pid)
-    split = len({frm for frm, to in phase.moved if to == pid}) >= 2
+def battle_defenders(state: State, seat: int, pid: str, previous: int = NEUTRAL) -> list[int]:
+    """Who may defend a battle in ``pid`` (one seat unless the attacker chooses).
+
+    A battle goes on against the same army (2.8.3); a new one is against the
+    army the attacker names, or by the ``battle_defender`` option."""
+    here = prov(state, pid)
+    if here.owner not in (NEUTRAL, seat):
+        return []  # a siege: the marker owner defends
+    others = others_with_units(state, seat, pid)
+    if previous in others:
+        return [previous]
+    if len(others) > 1 and state.options.battle_defender == "campaign_owner":
+        return [here.campaign_owner if here.campaign_owner in others else others[0]]
+    return others
+
+
+def attack_options(state: State, phase: Military) -> list[tuple[str, int]]:
+    """(province, defender) pairs; the defender is named only when there is a choice."""
+    out = []
+    for pid in targets(state, phase):
+        defenders = battle_defenders(state, phase.seat, pid)
+        out += [(pid, d) for d in defenders] if len(defenders) > 1 else [(pid, NEUTRAL)]
+    return out
+
+
+def attack(tx: Tx, phase: Military, pid: str, defender: int) -> None:
     tx.emit(ev.PhaseReplaced(phase=replace(phase, fought=True)))
+    split = len({frm for frm, to in phase.moved if to == pid}) >= 2
+    fight(tx, phase.seat, pid, defender, split)
+
+
+def fight(tx: Tx, seat: int, pid: str, defender: int, split: bool, previous: int = NEUTRAL) -> None:
+    """Start the contest an attack or a forced march brings in ``pid``."""
+    here = prov(tx.state, pid)
     if here.owner not in (NEUTRAL, seat):
         ct.start(tx, "siege", seat, here.owner, pid, 0, split)
         return
-    others = [i for i, n in enumerate(here.units) if n and i != seat]
-    if others:
-        defender = here.campaign_owner if here.campaign_owner in others else others[0]
+    defenders = battle_defenders(tx.state, seat, pid, previous)
+    if defenders:
+        defender = defender if defender in defenders else defenders[0]
         pos = here.campaign_pos if here.campaign_owner == defender else 0
         ct.start(tx, "battle", seat, defender, pid, pos, split)
         return

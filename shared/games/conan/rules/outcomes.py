@@ -9,7 +9,7 @@ from shared.games.conan import events as ev
 from shared.games.conan.content import KingdomCard
 from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.board import NEUTRAL, Tx, has_artifact_op, prov, room, supply_left
-from shared.games.conan.state import AfterContest, Contest, Retreat
+from shared.games.conan.state import AfterContest, Contest, Retreat, State
 
 
 def resolve(tx: Tx, contest: Contest) -> None:
@@ -58,7 +58,12 @@ def _after(tx: Tx, contest: Contest, won: bool) -> None:
     if prov(tx.state, contest.province).units[seat] == 0:
         return
     phase = AfterContest(
-        seat=seat, province=contest.province, kind=contest.kind, won=won, split=contest.split
+        seat=seat,
+        province=contest.province,
+        kind=contest.kind,
+        won=won,
+        defender=contest.defender.seat,
+        split=contest.split,
     )
     tx.emit(ev.PhasePushed(phase=phase))
 
@@ -171,26 +176,22 @@ def can_march(tx_state, phase: AfterContest) -> bool:
     return units >= (1 if phase.march_free else 2)
 
 
-def forced_march(tx: Tx, phase: AfterContest) -> None:
+def march_defenders(state: State, phase: AfterContest) -> list[int]:
+    """Defenders a forced march may name: only when the attacker has a choice."""
+    from shared.games.conan.rules.military import battle_defenders
+
+    defenders = battle_defenders(state, phase.seat, phase.province, phase.defender)
+    return defenders if len(defenders) > 1 else [NEUTRAL]
+
+
+def forced_march(tx: Tx, phase: AfterContest, defender: int) -> None:
+    from shared.games.conan.rules.military import fight
+
     seat, pid = phase.seat, phase.province
     tx.emit(ev.PhasePopped())
     if not phase.march_free:
         tx.emit(ev.UnitsChanged(seat=seat, province=pid, delta=-1))
-    p = prov(tx.state, pid)
-    split = phase.split
-    if p.owner not in (NEUTRAL, seat):
-        ct.start(tx, "siege", seat, p.owner, pid, 0, split)
-        return
-    others = [i for i, n in enumerate(p.units) if n and i != seat]
-    if others:
-        ct.start(tx, "battle", seat, others[0], pid, _battle_pos(tx, pid), split)
-        return
-    ct.start(tx, "campaign", seat, NEUTRAL, pid, p.campaign_pos, split)
-
-
-def _battle_pos(tx: Tx, pid: str) -> int:
-    p = prov(tx.state, pid)
-    return p.campaign_pos if p.campaign_owner != NEUTRAL else 0
+    fight(tx, seat, pid, defender, phase.split, previous=phase.defender)
 
 
 def withdraw(tx: Tx, phase: AfterContest, to: str) -> None:
@@ -205,10 +206,8 @@ def withdraw(tx: Tx, phase: AfterContest, to: str) -> None:
         tx.emit(ev.CampaignSet(province=pid, owner=NEUTRAL, pos=0))
     if p.owner not in (NEUTRAL, seat):
         _crom(tx, p.owner)  # the defender of a siege takes Crom when the attacker withdraws
-    else:
-        others = [i for i, n in enumerate(p.units) if n and i != seat]
-        if others and phase.kind == "battle":
-            _crom(tx, others[0])
+    elif phase.kind == "battle" and phase.defender != NEUTRAL and p.units[phase.defender]:
+        _crom(tx, phase.defender)
     tx.emit(ev.PhasePopped())
 
 
