@@ -14,7 +14,8 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     fate_faces: tuple[str, ...] = ()
     #: 3.1 #3: a redeploy moves one step to an adjacent province.
     redeploy_adjacent_only: bool = True
-    #: 3.1 #3: one army may make both movements of a Military action.
+    #: 3.1 #3: one army may make both movements of a Military action (else units that
+    #: moved stay where they arrived; units already there may still move).
     one_army_two_moves: bool = True
     #: 3.1 #4: forced march after an attack launched from two provinces (FFG forum: no).
     forced_march_after_split_attack: bool = False

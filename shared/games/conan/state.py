@@ -97,6 +97,9 @@ class Military(Phase, frozen=True, tag="military"):
     seat: int
     moves_left: int = 2
     moved: tuple[tuple[str, str], ...] = ()  # (from, to)
+    #: units that arrived in each province by this action's movements (units are
+    #: anonymous: these are the ones that may not move again without one_army_two_moves)
+    arrived: tuple[tuple[str, int], ...] = ()
     fought: bool = False
 
 

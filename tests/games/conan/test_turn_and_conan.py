@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
 from shared.games.conan import GAME
 from shared.games.conan import commands as c
 from shared.games.conan import events as ev
 from shared.games.conan.state import AdventureEnd, ConanCourt, Court, Military, TokenChoice, Turn
-from tests.games.conan.helpers import of_type, opening, when
+from tests.games.conan.helpers import of_type, opening, province, set_units, when
 
 
 def _turn(state, seat=0, pool=("MILITARY",), step="cards", conan_player=1):
@@ -143,3 +144,20 @@ def test_raise_troops_two_different_friendly_provinces_ends_turn():
     assert c.RaiseTroops(provinces=("aquilonia", "aquilonia")) not in GAME.legal(state, 0)
     state, _ = when(state, 0, c.RaiseTroops(provinces=("aquilonia", "ophir")))
     assert state.phase == Turn(seat=1, step="conan")
+
+
+@pytest.mark.parametrize(("both", "most"), [(True, 5), (False, 2)])
+def test_units_that_moved_may_move_again_only_under_one_army_two_moves(both, most):
+    # given 2 Aquilonian units already in Ophir and 5 at home
+    state = opening(2, one_army_two_moves=both)
+    state = set_units(state, "aquilonia", 0, 5)
+    state = set_units(state, "ophir", 0, 2)
+    state = replace(state, phases=(Turn(seat=0, step="cards", conan_done=True),), fate_pool=("MILITARY",))
+    state, _ = when(state, 0, c.TakeDie(action="military"))
+    # when 3 units move from home into Ophir
+    state, _ = when(state, 0, c.MoveArmy(frm="aquilonia", to="ophir", units=3))
+    # then only the 2 that were already there may leave Ophir, unless one army may move twice
+    from_ophir = [x.units for x in GAME.legal(state, 0) if isinstance(x, c.MoveArmy) and x.frm == "ophir"]
+    assert max(from_ophir) == most
+    state, _ = when(state, 0, c.MoveArmy(frm="ophir", to="aquilonia", units=most))
+    assert province(state, "ophir").units[0] == 5 - most

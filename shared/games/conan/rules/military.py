@@ -45,13 +45,13 @@ def army_moves(state: State, phase: Military) -> list[tuple[str, str, int]]:
         return []
     seat = phase.seat
     out = []
-    first_dest = phase.moved[0][1] if phase.moved else None
+    arrived = dict(phase.arrived)
     for p in pack_of(state).provinces:
         have = prov(state, p.id).units[seat]
-        if have == 0:
+        if not state.options.one_army_two_moves:
+            have -= arrived.get(p.id, 0)  # units that moved already stay put
+        if have <= 0:
             continue
-        if first_dest == p.id and not state.options.one_army_two_moves:
-            continue  # the army that moved first may not move again
         for to in p.adjacent:
             if not _may_enter(state, seat, to):
                 continue
@@ -90,7 +90,11 @@ def move_army(tx: Tx, phase: Military, frm: str, to: str, units: int) -> None:
     if p.units[seat] == 0 and p.campaign_owner == seat:
         tx.emit(ev.CampaignSet(province=frm, owner=NEUTRAL, pos=0))
     moved = (*phase.moved, (frm, to))
-    tx.emit(ev.PhaseReplaced(phase=replace(phase, moves_left=phase.moves_left - 1, moved=moved)))
+    arrived = dict(phase.arrived)
+    arrived[to] = arrived.get(to, 0) + units
+    arrivals = tuple(sorted(arrived.items()))
+    phase = replace(phase, moves_left=phase.moves_left - 1, moved=moved, arrived=arrivals)
+    tx.emit(ev.PhaseReplaced(phase=phase))
 
 
 def targets(state: State, phase: Military) -> list[str]:
