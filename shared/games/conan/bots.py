@@ -28,7 +28,7 @@ _PRIORITY: dict[type, int] = {
     c.MoveEmissary: 3,
     c.Sorcery: 3,
     c.UseCard: 4,
-    c.BuildCities: 2,
+    c.PlaceGarrison: 2,
 }
 
 
@@ -38,8 +38,8 @@ def _score(cmd: c.AnyCommand) -> int:
             return 1 if card else 0
         case c.MoveArmy(units=n):
             return 5 + n
-        case c.BuildCities(provinces=p):
-            return len(p)
+        case c.PlaceGarrison(city=city):
+            return 3 if city else 2
         case c.Buy(item="unit"):
             return 3
         case c.Buy():

@@ -115,8 +115,9 @@ class ResolveRaids(Command, tag="conan.resolve_raids"):
     sacrifice_in: tuple[str, ...] = ()
 
 
-class BuildCities(Command, tag="conan.build_cities"):
-    provinces: tuple[str, ...] = ()
+class PlaceGarrison(Command, tag="conan.place_garrison"):
+    province: str
+    city: bool = False  # turn the fort into a city instead of placing a unit
 
 
 class Buy(Command, tag="conan.buy"):
@@ -132,5 +133,5 @@ AnyCommand = (
     PlaceBid | SwapBidCard | ChooseToken | MoveConan | PlayTableCard | RefreshTableCard | TakeDie
     | RaiseTroops | MoveArmy | Attack | EndAction | MoveEmissary | StartIntrigue | CollectGold
     | BuildEmissary | ConanAct | CourtDraw | PlayEvent | CommitCard | UseCard | Sorcery | Proceed
-    | ForcedMarch | Withdraw | Crown | ResolveRaids | BuildCities | Buy | ChooseCategory
+    | ForcedMarch | Withdraw | Crown | ResolveRaids | PlaceGarrison | Buy | ChooseCategory
 )  # fmt: skip

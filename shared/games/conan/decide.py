@@ -10,7 +10,16 @@ from shared.games.conan import commands as c
 from shared.games.conan.events import AnyEvent
 from shared.games.conan.legal import actors, legal
 from shared.games.conan.rejections import explain
-from shared.games.conan.rules import adventure, agechange, bidding, intrigue, military, outcomes, turn
+from shared.games.conan.rules import (
+    adventure,
+    agechange,
+    bidding,
+    garrison,
+    intrigue,
+    military,
+    outcomes,
+    turn,
+)
 from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.board import Tx, pack_of
 from shared.games.conan.rules.cards import play_table_card, refresh_table_card
@@ -24,6 +33,7 @@ from shared.games.conan.state import (
     Coronation,
     Court,
     GameOver,
+    Garrison,
     Intrigue,
     Military,
     Retreat,
@@ -89,6 +99,10 @@ def _dispatch(tx: Tx, seat: int, cmd: c.AnyCommand) -> None:
             tx.emit(_pop())
         case AgeChange(), _:
             _age_change(tx, phase, seat, cmd)
+        case Garrison(), c.PlaceGarrison():
+            garrison.place(tx, phase, cmd.province, cmd.city)
+        case Garrison(), c.EndAction():
+            garrison.finish(tx)
 
 
 def _military(tx: Tx, phase: Military, cmd: c.AnyCommand) -> None:
@@ -145,8 +159,6 @@ def _age_change(tx: Tx, phase: AgeChange, seat: int, cmd: c.AnyCommand) -> None:
     match cmd:
         case c.ResolveRaids():
             agechange.resolve_raids(tx, phase, seat, cmd.sacrifice_in)
-        case c.BuildCities():
-            agechange.build_cities(tx, phase, seat, cmd.provinces)
         case c.Buy():
             agechange.buy(tx, seat, cmd.item, cmd.province)
         case c.EndAction():
@@ -187,6 +199,8 @@ def _auto_step(tx: Tx) -> bool:
             # Killed by Conan mid-turn: the rest of that turn is lost.
             replacement = replace(phase, step="die") if isinstance(phase, Turn) else None
             tx.emit(PhaseReplaced(phase=replacement) if replacement else PhasePopped())
+        case Garrison() if not garrison.options(state, phase):
+            garrison.finish(tx)
         case Military(fought=True) | Intrigue(fought=True):
             tx.emit(PhasePopped())
         case Contest(step="resolve"):

@@ -10,7 +10,7 @@ from itertools import combinations
 
 from shared.games.conan import commands as c
 from shared.games.conan.content import CATEGORIES
-from shared.games.conan.rules import agechange, bidding, intrigue, military, outcomes, turn
+from shared.games.conan.rules import agechange, bidding, garrison, intrigue, military, outcomes, turn
 from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.adventure import conan_moves
 from shared.games.conan.rules.board import friendly, pack_of
@@ -25,6 +25,7 @@ from shared.games.conan.state import (
     Contest,
     Coronation,
     Court,
+    Garrison,
     Intrigue,
     Military,
     Retreat,
@@ -45,7 +46,7 @@ def actors(state: State) -> frozenset[int]:
             return frozenset(b.seat for b in phase.revealed if state.seats[b.seat].bonus)
         case (
             TokenChoice() | Coronation() | Military() | Intrigue() | ConanCourt() | Court() | AfterContest()
-            | Retreat()
+            | Retreat() | Garrison()
         ):  # fmt: skip
             return frozenset((phase.seat,))
         case Turn(step="conan") if phase.seat == state.conan_player:
@@ -97,6 +98,9 @@ def legal(state: State, seat: int) -> list[c.AnyCommand]:
             return [*(c.Withdraw(to=p) for p in spots), c.Proceed()]
         case AgeChange():
             return _age_change(state, phase, seat)
+        case Garrison():
+            options = garrison.options(state, phase)
+            return [*(c.PlaceGarrison(province=p, city=k) for p, k in options), c.EndAction()]
         case AdventureEnd():
             return []
     return []
@@ -206,8 +210,6 @@ def _age_change(state: State, phase: AgeChange, seat: int) -> list[c.AnyCommand]
     match phase.step:
         case 1:
             return [c.ResolveRaids(sacrifice_in=s) for s in _subsets(agechange.raid_choices(state, seat))]
-        case 3:
-            return [c.BuildCities(provinces=s) for s in _subsets(agechange.fort_provinces(state, seat))]
         case 4:
             return [*(c.Buy(item=i, province=p) for i, p in agechange.purchases(state, seat)), c.EndAction()]
         case _:

@@ -165,13 +165,20 @@ class AgeChange(Phase, frozen=True, tag="age_change"):
     final: bool = False
 
 
+class Garrison(Phase, frozen=True, tag="garrison"):
+    """Age change step 3 for one seat: its unit and city placements so far."""
+
+    seat: int
+    used: tuple[str, ...] = ()  # provinces that took their unit or became a city
+
+
 class GameOver(Phase, frozen=True, tag="game_over"):
     pass
 
 
 AnyPhase = (
     Bidding | TokenChoice | Coronation | AdventureEnd | Turn | Military | Intrigue | ConanCourt | Court
-    | Contest | AfterContest | Retreat | AgeChange | GameOver
+    | Contest | AfterContest | Retreat | AgeChange | Garrison | GameOver
 )  # fmt: skip
 
 

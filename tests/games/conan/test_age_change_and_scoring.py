@@ -9,7 +9,7 @@ from shared.games.conan import GAME
 from shared.games.conan import commands as c
 from shared.games.conan import events as ev
 from shared.games.conan.loader import get_pack
-from shared.games.conan.state import AgeChange, Bidding, Coronation, GameOver, Turn
+from shared.games.conan.state import AgeChange, Bidding, Coronation, GameOver, Garrison, Turn
 from tests.games.conan.helpers import edit_province, edit_seat, of_type, opening, province, set_units, when
 
 PACK = get_pack("ziggurat")
@@ -52,12 +52,18 @@ def test_income_is_five_plus_two_per_tower_and_city():
 def test_cities_and_troops_then_purchases_then_secret_categories():
     state = _age_change()
     state, _ = when(state, 0, c.ResolveRaids(sacrifice_in=()))
-    assert state.phase.step == 3 and GAME.actors(state) == frozenset({0})
+    assert state.phase == Garrison(seat=0) and GAME.actors(state) == frozenset({0})
     home_before = province(state, "aquilonia").units[0]
-    state, _ = when(state, 0, c.BuildCities(provinces=("ophir",)))
+    for place in (
+        c.PlaceGarrison(province="ophir", city=True),
+        c.PlaceGarrison(province="nemedia"),
+        c.PlaceGarrison(province="aquilonia"),
+    ):
+        state, _ = when(state, 0, place)
     assert province(state, "ophir").marker == "city"
     assert province(state, "nemedia").units[0] == 1, "a unit at the other fort"
     assert province(state, "aquilonia").units[0] == home_before + 1
+    state, _ = when(state, 1, c.EndAction())
     assert state.phase.step == 4
     gold = state.seats[0].gold
     state, _ = when(state, 0, c.Buy(item="strategy"))
@@ -153,3 +159,42 @@ def test_last_bonus_card_tie_follows_the_named_option(rule, holders):
     state, _ = when(state, 1, c.ChooseCategory(category="women"))
     # then the bonus card goes clockwise from the first player, or to nobody
     assert [s for s in range(2) if state.seats[s].bonus] == holders
+
+
+def test_troops_and_cities_at_age_change_are_the_players_choice():
+    # given Aquilonia with forts in Ophir and Nemedia, its turn in step 3
+    state = _age_change()
+    state, _ = when(state, 0, c.ResolveRaids(sacrifice_in=()))
+    # then each fort offers a unit or a city, the home a unit, and the seat may stop
+    assert set(GAME.legal(state, 0)) == {
+        c.PlaceGarrison(province="aquilonia"),
+        c.PlaceGarrison(province="ophir"),
+        c.PlaceGarrison(province="ophir", city=True),
+        c.PlaceGarrison(province="nemedia"),
+        c.PlaceGarrison(province="nemedia", city=True),
+        c.EndAction(),
+    }
+    # when it places one unit in Nemedia and stops
+    nemedia = province(state, "nemedia").units[0]
+    state, _ = when(state, 0, c.PlaceGarrison(province="nemedia"))
+    assert all(x.province != "nemedia" for x in GAME.legal(state, 0) if isinstance(x, c.PlaceGarrison))
+    state, _ = when(state, 0, c.EndAction())
+    # then nothing else was placed and the next seat (Turan: home only) is asked
+    assert province(state, "nemedia").units[0] == nemedia + 1 and province(state, "ophir").units[0] == 1
+    assert state.phase == Garrison(seat=1)
+    assert GAME.legal(state, 1) == [c.PlaceGarrison(province="turan"), c.EndAction()]
+
+
+def test_garrison_ends_by_itself_when_nothing_is_left_to_place():
+    state = _age_change()
+    state = set_units(state, "aquilonia", 0, 18 - 2)  # one unit left in reserve (one in Ophir)
+    state, _ = when(state, 0, c.ResolveRaids(sacrifice_in=()))
+    state, _ = when(state, 0, c.PlaceGarrison(province="aquilonia"))
+    assert set(GAME.legal(state, 0)) == {
+        c.PlaceGarrison(province="ophir", city=True),
+        c.PlaceGarrison(province="nemedia", city=True),
+        c.EndAction(),
+    }, "no reserve: only cities remain"
+    state, _ = when(state, 0, c.PlaceGarrison(province="ophir", city=True))
+    state, _ = when(state, 0, c.PlaceGarrison(province="nemedia", city=True))
+    assert state.phase == Garrison(seat=1), "seat 0 had nothing left and was passed"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from shared.games.conan import events as ev
-from shared.games.conan.rules import scoring
+from shared.games.conan.rules import garrison, scoring
 from shared.games.conan.rules.adventure import reveal_next
 from shared.games.conan.rules.bidding import start_bidding
 from shared.games.conan.rules.board import (
@@ -48,14 +48,6 @@ def raid_choices(state: State, seat: int) -> list[str]:
     ]
 
 
-def fort_provinces(state: State, seat: int) -> list[str]:
-    return [
-        p.id
-        for p in pack_of(state).provinces
-        if prov(state, p.id).owner == seat and prov(state, p.id).marker == "fort"
-    ]
-
-
 def needs_input(state: State, phase: AgeChange) -> bool:
     seat = current(state, phase)
     if seat is None:
@@ -64,7 +56,7 @@ def needs_input(state: State, phase: AgeChange) -> bool:
         case 1:
             return bool(raid_choices(state, seat))
         case 3:
-            return bool(fort_provinces(state, seat))
+            return False  # ``auto`` asks the seat through a Garrison phase
         case _:
             return state.seats[seat].gold >= min(pack_of(state).header.purchase_costs.values())
 
@@ -76,7 +68,7 @@ def auto(tx: Tx, phase: AgeChange) -> None:
         if phase.step == 1:
             resolve_raids(tx, phase, seat, ())
         elif phase.step == 3:
-            build_cities(tx, phase, seat, ())
+            garrison.begin(tx, phase, seat)
         else:
             _next(tx, phase)
         return
@@ -127,18 +119,6 @@ def resolve_raids(tx: Tx, phase: AgeChange, seat: int, sacrifice_in: tuple[str, 
     left = sum(prov(tx.state, p).raiders for p in friendly_provinces(tx.state, seat))
     if left:
         tx.emit(ev.ResourcesChanged(seat=seat, reason="raids", ep=-scoring.ep_loss(tx.state, seat, left)))
-    _next(tx, phase)
-
-
-def build_cities(tx: Tx, phase: AgeChange, seat: int, cities: tuple[str, ...]) -> None:
-    state = tx.state
-    for pid in cities:
-        tx.emit(ev.MarkerSet(province=pid, owner=seat, marker="city"))
-    spots = [p.id for p in pack_of(state).provinces if prov(state, p.id).owner == seat and p.id not in cities]
-    spots = [p for p in spots if prov(state, p).marker in ("fort", "city")] + [home(state, seat)]
-    for pid in spots:
-        if reserve(tx.state, seat) > 0 and room(tx.state, seat, pid) > 0:
-            tx.emit(ev.UnitsChanged(seat=seat, province=pid, delta=1))
     _next(tx, phase)
 
 
