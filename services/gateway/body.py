@@ -8,6 +8,7 @@ import msgspec
 from starlette.requests import Request
 
 from services.gateway.errors import ApiError
+from shared.kernel.clocks import ClockSettings, SpectatorDelay
 
 T = TypeVar("T")
 MAX_DEPTH_HINT = "JSON nested too deeply"
@@ -47,6 +48,8 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
     game: str
     seats: int
     options: dict[str, Any] = {}
+    clock: ClockSettings | None = None
+    spectator_delay: SpectatorDelay | None = None
 
 
 class Move(msgspec.Struct, forbid_unknown_fields=True):

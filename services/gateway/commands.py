@@ -41,7 +41,14 @@ async def open_table(request: Request) -> Response:
         "open",
         game_id,
         f"open-{game_id}",
-        open=OpenTable(game=body.game, seats=body.seats, options=body.options, token_hashes=hashes),
+        open=OpenTable(
+            game=body.game,
+            seats=body.seats,
+            options=body.options,
+            token_hashes=hashes,
+            clock=body.clock,
+            spectator_delay=body.spectator_delay,
+        ),
     )
     outcome = await _submit(gw, msg)
     if outcome.status == "rejected":

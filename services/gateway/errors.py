@@ -16,6 +16,7 @@ STATUS: dict[str, int] = {
     "bad_command": 400,
     "bad_options": 400,
     "bad_seat_count": 400,
+    "bad_clock": 400,
     "missing_token": 401,
     "bad_token": 403,
     "unknown_game": 404,

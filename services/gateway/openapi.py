@@ -82,6 +82,7 @@ def spec() -> dict[str, Any]:
                             "bad_request",
                             "bad_seat_count",
                             "bad_options",
+                            "bad_clock",
                             "unknown_game",
                             "body_too_large",
                             "outcome_unknown",
@@ -204,6 +205,25 @@ def spec() -> dict[str, Any]:
                         "game": {"type": "string"},
                         "seats": {"type": "integer", "minimum": 1, "maximum": 8},
                         "options": {"type": "object"},
+                        "clock": {
+                            "type": ["object", "null"],
+                            "description": "Seat clocks kept by the platform; when one runs out the seat's "
+                            "bot plays, or the seat forfeits",
+                            "properties": {
+                                "initial_ms": {"type": "integer", "minimum": 0},
+                                "increment_ms": {"type": "integer", "minimum": 0},
+                                "per_move_ms": {"type": "integer", "minimum": 0},
+                                "policy": {"enum": ["bot", "forfeit"]},
+                            },
+                        },
+                        "spectator_delay": {
+                            "type": ["object", "null"],
+                            "description": "How far spectators trail the live game",
+                            "properties": {
+                                "moves": {"type": "integer", "minimum": 0},
+                                "seconds": {"type": "number", "minimum": 0},
+                            },
+                        },
                     },
                 },
                 "TableOpened": {

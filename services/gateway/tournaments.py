@@ -39,7 +39,7 @@ from shared.kernel.auth import new_token, token_hash
 from shared.messaging.messages import Outcome, encode
 from shared.observability import metrics
 from shared.tournaments.commands import Create, Finish, PairRound, Register, Start, Withdraw
-from shared.tournaments.settings import Clock, Format, SpectatorDelay
+from shared.tournaments.settings import ClockSettings, Format, SpectatorDelay
 
 UNKNOWN_TOURNAMENT = "unknown_tournament"
 _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
@@ -55,7 +55,7 @@ class NewTournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     seats_per_table: int = 2
     min_table_size: int | None = None
     rounds: int = 0
-    clock: Clock | None = None
+    clock: ClockSettings | None = None
     points: tuple[int, ...] | None = None
     bye_points: int | None = None
     delay: SpectatorDelay = SpectatorDelay()

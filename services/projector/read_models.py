@@ -14,6 +14,7 @@ import msgspec
 
 from shared.games import registry
 from shared.kernel import table as tables
+from shared.kernel.clocks import ClockSettings
 from shared.kernel.contract import Result
 from shared.kernel.messages import Record
 from shared.kernel.table import Table
@@ -36,6 +37,12 @@ class ViewDoc(Record, frozen=True):
     legal: tuple[Any, ...] = ()
     result: Result | None = None
     seed: str = ""  # revealed once the game is over
+    #: Seat clocks (ms left per seat, and since when the awaited seats' run).
+    clock: ClockSettings | None = None
+    remaining: tuple[int, ...] = ()
+    clock_since: int = 0
+    forfeited: tuple[int, ...] = ()
+    moves: int = 0
 
 
 class FeedEntry(Record, frozen=True):
@@ -79,6 +86,11 @@ def view_doc(game_id: str, table: Table, audience: Audience) -> ViewDoc:
         legal=legal,
         result=table.result,
         seed=table.seed if over else "",
+        clock=table.clock,
+        remaining=table.remaining,
+        clock_since=table.since,
+        forfeited=table.forfeited,
+        moves=table.moves,
     )
 
 

@@ -8,6 +8,8 @@ append carries the expected version.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
 from faststream.redis import RedisBroker
@@ -25,11 +27,12 @@ def owned(settings: Settings) -> list[int]:
     return [p for p in range(settings.partitions) if p % settings.reducer_count == settings.reducer_index]
 
 
-async def setup(settings: Settings, broker: RedisBroker, redis: Any) -> None:
+async def setup(settings: Settings, broker: RedisBroker, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
     store = EventStore(redis)
     reducer = Reducer(store, TableCache(store), settings.snapshot_every)
     for partition in owned(settings):
         consume(broker, validated_stream(partition), "reducer", settings, reducer.handle)
+    return [lambda stopping: reducer.watch_clocks(owned(settings), stopping)]
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ commands are planned again, so each game stays linear.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import Any
@@ -18,10 +19,11 @@ import structlog
 
 from services.reducer.plan import Plan, Planned, accepted, plan
 from shared.eventstore.envelope import AppendOutcome
-from shared.eventstore.keys import GameKeys, reply_channel
+from shared.eventstore.keys import GameKeys, deadlines, reply_channel
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.games import registry
+from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.rng import new_seed
 from shared.kernel.table import Table
@@ -47,6 +49,8 @@ class Reducer:
         self.snapshot_every = snapshot_every
         self.seeds = seeds
         self.clock_ns = clock_ns
+        #: (partition, game id) -> its next clock deadline (ms), None once no clock runs.
+        self._deadlines: dict[tuple[int, str], int | None] = {}
 
     async def handle(self, batch: bytes) -> list[Outcome]:
         msgs = decode_batch(batch)
@@ -115,6 +119,11 @@ class Reducer:
             self.cache.forget(p.msg.game_id)
             return await self._first_outcome(p.msg, game, p.seat, outcome)
         self.cache.put(p.msg.game_id, p.after)
+        if p.after.clock is not None:
+            due = tables.deadline(game, p.after)
+            self._deadlines[(p.msg.partition, p.msg.game_id)] = due[0] if due else None
+        if p.msg.kind == "timeout":
+            metrics.CLOCK_TIMEOUTS.labels(p.after.clock.policy if p.after.clock else "-").inc()
         metrics.COMMANDS.labels(SERVICE, game.key, "accepted").inc()
         metrics.STAGE_LATENCY.labels("appended").observe((now - p.msg.received_ns) / 1e9)
         log.info(
@@ -158,6 +167,61 @@ class Reducer:
     async def _reply(self, msgs: list[CommandMsg], outcomes: list[Outcome]) -> None:
         async with self.store.redis.pipeline(transaction=False) as pipe:
             for msg, outcome in zip(msgs, outcomes, strict=True):
-                pipe.publish(reply_channel(msg.reply_to), encode(outcome))
+                if msg.reply_to:
+                    pipe.publish(reply_channel(msg.reply_to), encode(outcome))
+            for (partition, game_id), due in self._deadlines.items():
+                if due is None:
+                    pipe.zrem(deadlines(partition), game_id)
+                else:
+                    pipe.zadd(deadlines(partition), {game_id: due})
+            self._deadlines.clear()
             await pipe.execute()
         metrics.LIVE_GAMES.labels(SERVICE).set(len(self.cache))
+
+    async def watch_clocks(self, partitions: list[int], stopping: Any, interval_s: float = 0.2) -> None:
+        """Time out seats whose clocks ran out, in the partitions this reducer owns.
+
+        A timeout is a command like any other (its id names the version it
+        was decided at, so it applies once however often it is issued); it
+        goes through :meth:`handle`, so it is appended, answered and
+        projected the same way.
+        """
+        while not stopping.is_set():
+            try:
+                due = await self._due(partitions)
+                if due:
+                    await self.handle(msgspec.json.encode(due))
+            except Exception:
+                metrics.ERRORS.labels(SERVICE, "clock").inc()
+                log.exception("clock_watch_failed")
+            await asyncio.sleep(interval_s)
+
+    async def _due(self, partitions: list[int]) -> list[CommandMsg]:
+        now_ns = self.clock_ns()
+        async with self.store.redis.pipeline(transaction=False) as pipe:
+            for partition in partitions:
+                pipe.zrangebyscore(deadlines(partition), "-inf", now_ns // 1_000_000)
+            found = await pipe.execute()
+        keys = [GameKeys(g.decode(), p) for p, ids in zip(partitions, found, strict=True) for g in ids]
+        current = await self.cache.refresh(keys)
+        out = []
+        for k in keys:
+            table = current[k.game_id]
+            game = registry.get(table.game) if table else None
+            when = tables.deadline(game, table) if table and game else None
+            if when is None or when[0] > now_ns // 1_000_000:
+                self._deadlines[(k.partition, k.game_id)] = when[0] if when else None
+                continue
+            out.append(
+                CommandMsg(
+                    kind="timeout",
+                    game_id=k.game_id,
+                    partition=k.partition,
+                    command_id=f"timeout:{table.version}:{when[1]}",
+                    correlation_id=f"clock-{k.game_id}",
+                    reply_to="",
+                    received_ns=now_ns,
+                    seat=when[1],
+                )
+            )
+        return out

@@ -46,6 +46,8 @@ def plan(
     try:
         if msg.kind == "open":
             return _plan_open(msg, keys, table, now_ms, new_seed)
+        if msg.kind == "timeout":
+            return _plan_timeout(msg, keys, table, now_ms)
         return _plan_move(msg, keys, table, now_ms)
     except RuleViolation as exc:
         return rejected(msg, exc.code, exc.message, **exc.details)
@@ -62,9 +64,25 @@ def _plan_open(
     except registry.UnknownGame as exc:
         raise RuleViolation("unknown_game", f"No game called {msg.open.game!r}.") from exc
     events = tables.open_table(
-        game, msg.open.seats, msg.open.options, new_seed(), msg.open.token_hashes, now_ms
+        game,
+        msg.open.seats,
+        msg.open.options,
+        new_seed(),
+        msg.open.token_hashes,
+        now_ms,
+        msg.open.clock,
+        msg.open.spectator_delay,
     )
     return _append(msg, keys, game, None, None, events, now_ms)
+
+
+def _plan_timeout(msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int) -> Planned:
+    """Issued by the reducer's own clock watch, never by a client."""
+    if table is None or msg.seat is None:
+        raise RuleViolation("unknown_table", f"There is no table {msg.game_id}.")
+    game = registry.get(table.game)
+    events = tables.timeout(game, table, msg.seat, now_ms)
+    return _append(msg, keys, game, table, msg.seat, events, now_ms)
 
 
 def _plan_move(msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int) -> Planned:
@@ -84,7 +102,7 @@ def _plan_move(msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int
             f"You acted on version {msg.expected_version}, but the game is at version {table.version}.",
             current=table.version,
         )
-    events = tables.decide(game, table, seat, command)
+    events = tables.decide(game, table, seat, command, now_ms)
     return _append(msg, keys, game, table, seat, events, now_ms, command=command)
 
 
@@ -119,11 +137,14 @@ def _append(
         seat=seat,
         version=base,
         payload=codec.pack(command) if command is not None else b"",
+        kind=msg.kind,
+        at_ms=now_ms,
     )
     request = AppendRequest(
         keys=keys, expected=base, command_id=msg.command_id, command=record, envelopes=envelopes
     )
-    return Plan(msg=msg, request=request, events=events, after=tables.fold(game, events, table), seat=seat)
+    after = tables.count_move(tables.fold(game, events, table), msg.command_id)
+    return Plan(msg=msg, request=request, events=events, after=after, seat=seat)
 
 
 def accepted(

@@ -213,6 +213,8 @@ class Manager:
                 seats=len(table.players),
                 options=dict(s.game_options),
                 token_hashes=tuple(token_hash(t) for t in tokens),
+                clock=s.clock,
+                spectator_delay=s.delay if (s.delay.moves or s.delay.seconds) else None,
             ),
         )
         for attempt in range(5):

@@ -15,10 +15,11 @@ from shared.messaging.broker import consume, publisher
 from shared.messaging.service import run
 
 
-async def setup(settings: Settings, broker: RedisBroker, redis: Any) -> None:
+async def setup(settings: Settings, broker: RedisBroker, redis: Any) -> list[Any]:
     validator = Validator(TableCache(EventStore(redis)), redis, publisher(broker))
     for partition in range(settings.partitions):
         consume(broker, command_stream(partition), "validator", settings, validator.handle)
+    return []
 
 
 if __name__ == "__main__":

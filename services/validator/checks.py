@@ -35,7 +35,16 @@ def check_open(msg: CommandMsg, table: Table | None) -> Verdict:
             msg, "unknown_game", f"No game called {msg.open.game!r}.", available=registry.available()
         )
     try:
-        tables.open_table(game, msg.open.seats, msg.open.options, bytes(SEED_BYTES), msg.open.token_hashes, 0)
+        tables.open_table(
+            game,
+            msg.open.seats,
+            msg.open.options,
+            bytes(SEED_BYTES),
+            msg.open.token_hashes,
+            0,
+            msg.open.clock,
+            msg.open.spectator_delay,
+        )
     except RuleViolation as exc:
         return rejected(msg, exc.code, exc.message, **exc.details)
     return _passed(msg, seat=None)

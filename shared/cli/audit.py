@@ -34,10 +34,14 @@ def verify_log(log: AuditLog) -> tuple[str, Verdict]:
     events = decode_all(opened.game, log.events)
     decided = [
         Decided(
-            seat=c.seat if c.seat is not None else -1, version=c.version, command=codec.command(c.payload)
+            seat=c.seat if c.seat is not None else -1,
+            version=c.version,
+            command=codec.command(c.payload) if c.payload else None,
+            kind=c.kind,
+            at_ms=c.at_ms,
         )
         for c in log.commands
-        if c.payload
+        if c.kind != "open" and (c.payload or c.kind == "timeout")
     ]
     return opened.game, verify(game, events, decided)
 

@@ -29,7 +29,9 @@ class CommandRecord(Record, frozen=True):
     command_id: str
     seat: int | None
     version: int  # the version the command was decided at
-    payload: bytes  # msgpack of the command
+    payload: bytes  # msgpack of the command; empty for a timeout
+    kind: str = "move"  # "open", "move" or "timeout"
+    at_ms: int = 0  # the server time it was decided at (clocks depend on it)
 
 
 class AppendOutcome(Record, frozen=True):

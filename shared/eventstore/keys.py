@@ -59,6 +59,11 @@ def partition_feed(partition: int) -> str:
     return f"{PREFIX}:{tag(partition)}:feed"
 
 
+def deadlines(partition: int) -> str:
+    """Sorted set: game id -> when its first seat clock runs out (ms)."""
+    return f"{PREFIX}:{tag(partition)}:deadlines"
+
+
 def command_stream(partition: int) -> str:
     """Commands from the gateway, waiting for a validator."""
     return f"{PREFIX}:{tag(partition)}:commands"

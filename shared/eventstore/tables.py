@@ -76,7 +76,7 @@ def fold_envelope(table: Table | None, env: EventEnvelope) -> Table:
     event = codec_for(game).event(env.payload)
     if table is not None and env.version != table.version + 1:
         raise ValueError(f"{env.game_id}: event {env.version} does not follow {table.version}")
-    return tables.evolve(game, table, event)
+    return tables.count_move(tables.evolve(game, table, event), env.command_id)
 
 
 def _opened_game(env: EventEnvelope) -> str:

@@ -4,6 +4,8 @@ The platform's own events share the game's stream and version numbers:
 
 * ``table.opened`` (public): game, seats, options, the seed's hash commitment;
 * ``table.sealed`` (server only): the seed and the seat tokens' hashes;
+* ``table.clock`` (public): each seat's remaining time after a move;
+* ``table.timed_out`` and ``table.forfeited`` (public): a clock ran out;
 * ``table.finished`` (public): the result and the revealed seed.
 
 :func:`open_table` and :func:`decide` are what the reducer calls;
@@ -17,7 +19,9 @@ from typing import Any
 
 import msgspec
 
-from shared.kernel.contract import GameModule, Result
+from shared.kernel import clocks
+from shared.kernel.clocks import ClockSettings, SpectatorDelay
+from shared.kernel.contract import GameModule, Result, Standing
 from shared.kernel.messages import Event, Record
 from shared.kernel.rejection import GAME_OVER, NOT_YOUR_TURN, RuleViolation
 from shared.kernel.rng import Rng, commitment
@@ -30,6 +34,8 @@ class TableOpened(Event, tag="table.opened"):
     options: dict[str, Any]
     commitment: str
     opened_at: int  # ms since the epoch, from the shell
+    clock: ClockSettings | None = None
+    spectator_delay: SpectatorDelay | None = None
 
 
 class TableSealed(Event, tag="table.sealed"):
@@ -42,7 +48,21 @@ class TableFinished(Event, tag="table.finished"):
     seed: str  # hex, revealed so anyone can re-derive every random outcome
 
 
-TableEvent = TableOpened | TableSealed | TableFinished
+class TableClocked(Event, tag="table.clock"):
+    remaining: tuple[int, ...]  # ms per seat
+    since: int  # ms: the awaited seats' clocks run from here
+
+
+class TableTimedOut(Event, tag="table.timed_out"):
+    seat: int
+    policy: str
+
+
+class SeatForfeited(Event, tag="table.forfeited"):
+    seat: int
+
+
+TableEvent = TableOpened | TableSealed | TableFinished | TableClocked | TableTimedOut | SeatForfeited
 
 
 class Table(Record, frozen=True):
@@ -56,6 +76,15 @@ class Table(Record, frozen=True):
     token_hashes: tuple[str, ...] = ()
     state: Any = None
     result: Result | None = None
+    clock: ClockSettings | None = None
+    remaining: tuple[int, ...] = ()
+    since: int = 0
+    forfeited: tuple[int, ...] = ()
+    spectator_delay: SpectatorDelay | None = None
+    #: Commands applied so far, and the last one's id (counted by the shell,
+    #: which sees command ids; see :func:`count_move`).
+    moves: int = 0
+    last_command: str = ""
 
     @property
     def over(self) -> bool:
@@ -64,7 +93,7 @@ class Table(Record, frozen=True):
 
 def table_visibility(event: TableEvent) -> Visibility:
     match event:
-        case TableOpened() | TableFinished():
+        case TableOpened() | TableFinished() | TableClocked() | TableTimedOut() | SeatForfeited():
             return PUBLIC
         case TableSealed():
             return SERVER_ONLY
@@ -72,7 +101,7 @@ def table_visibility(event: TableEvent) -> Visibility:
 
 def visibility(game: GameModule[Any, Any, Any, Any], event: Any) -> Visibility:
     """The audience of any event in a table's stream."""
-    if isinstance(event, TableOpened | TableSealed | TableFinished):
+    if isinstance(event, TableEvent):
         return table_visibility(event)
     return game.visibility(event)
 
@@ -84,6 +113,8 @@ def open_table(
     seed: bytes,
     token_hashes: tuple[str, ...],
     now_ms: int,
+    clock: ClockSettings | None = None,
+    spectator_delay: SpectatorDelay | None = None,
 ) -> list[Any]:
     """The opening events of a new table; raises RuleViolation on bad input."""
     if not game.min_seats <= seats <= game.max_seats:
@@ -96,6 +127,8 @@ def open_table(
         opts = game.options(options)
     except msgspec.ValidationError as exc:
         raise RuleViolation("bad_options", f"Invalid options for {game.key}: {exc}") from exc
+    if clock is not None and clock.problems():
+        raise RuleViolation("bad_clock", "Invalid clock: " + "; ".join(clock.problems()) + ".")
     return [
         TableOpened(
             game=game.key,
@@ -103,6 +136,8 @@ def open_table(
             options=msgspec.to_builtins(opts),
             commitment=commitment(seed),
             opened_at=now_ms,
+            clock=clock,
+            spectator_delay=spectator_delay,
         ),
         TableSealed(seed=seed.hex(), token_hashes=token_hashes),
         *game.create(opts, seats, Rng(seed, 0)),
@@ -110,26 +145,33 @@ def open_table(
 
 
 def evolve(game: GameModule[Any, Any, Any, Any], table: Table | None, event: Any) -> Table:
-    match event:
-        case TableOpened():
-            return Table(
-                game=event.game,
-                seats=event.seats,
-                options=event.options,
-                commitment=event.commitment,
-                opened_at=event.opened_at,
-                version=1,
-            )
-        case TableSealed():
-            assert table is not None
-            return msgspec.structs.replace(
-                table, seed=event.seed, token_hashes=event.token_hashes, version=table.version + 1
-            )
-        case TableFinished():
-            assert table is not None
-            return msgspec.structs.replace(table, result=event.result, version=table.version + 1)
+    if isinstance(event, TableOpened):
+        return Table(
+            game=event.game,
+            seats=event.seats,
+            options=event.options,
+            commitment=event.commitment,
+            opened_at=event.opened_at,
+            version=1,
+            clock=event.clock,
+            remaining=(event.clock.initial_ms,) * event.seats if event.clock else (),
+            since=event.opened_at,
+            spectator_delay=event.spectator_delay,
+        )
     assert table is not None
-    return msgspec.structs.replace(table, state=game.evolve(table.state, event), version=table.version + 1)
+    bumped = msgspec.structs.replace(table, version=table.version + 1)
+    match event:
+        case TableSealed(seed=seed, token_hashes=hashes):
+            return msgspec.structs.replace(bumped, seed=seed, token_hashes=hashes)
+        case TableFinished(result=result):
+            return msgspec.structs.replace(bumped, result=result)
+        case TableClocked(remaining=remaining, since=since):
+            return msgspec.structs.replace(bumped, remaining=remaining, since=since)
+        case TableTimedOut():
+            return bumped
+        case SeatForfeited(seat=seat):
+            return msgspec.structs.replace(bumped, forfeited=tuple(sorted({*table.forfeited, seat})))
+    return msgspec.structs.replace(bumped, state=game.evolve(table.state, event))
 
 
 def fold(game: GameModule[Any, Any, Any, Any], events: list[Any], table: Table | None = None) -> Table:
@@ -139,7 +181,16 @@ def fold(game: GameModule[Any, Any, Any, Any], events: list[Any], table: Table |
     return table
 
 
-def decide(game: GameModule[Any, Any, Any, Any], table: Table, seat: int, command: Any) -> list[Any]:
+def count_move(table: Table, command_id: str) -> Table:
+    """Count a new command the first time one of its events is folded."""
+    if command_id == table.last_command:
+        return table
+    return msgspec.structs.replace(table, moves=table.moves + 1, last_command=command_id)
+
+
+def decide(
+    game: GameModule[Any, Any, Any, Any], table: Table, seat: int, command: Any, now_ms: int = 0
+) -> list[Any]:
     """The events ``command`` from ``seat`` causes, ending the table if the game ends."""
     if table.over:
         raise RuleViolation(GAME_OVER, "This game is over; no more moves are accepted.")
@@ -151,10 +202,84 @@ def decide(game: GameModule[Any, Any, Any, Any], table: Table, seat: int, comman
             "It is not your turn to act.",
             awaited=sorted(game.actors(table.state)),
         )
+    events = list(game.decide(table.state, seat, command, Rng(bytes.fromhex(table.seed), table.version)))
+    return _conclude(game, table, events, now_ms, mover=seat)
+
+
+def timeout(game: GameModule[Any, Any, Any, Any], table: Table, seat: int, now_ms: int) -> list[Any]:
+    """A seat's clock ran out: apply the table's policy."""
+    if table.over:
+        raise RuleViolation(GAME_OVER, "This game is over.")
+    if table.clock is None or seat not in game.actors(table.state):
+        raise RuleViolation("clock_not_running", f"Seat {seat}'s clock is not running.", seat=seat)
+    at = clocks.runs_out_at(table.clock, table.remaining, table.since, seat)
+    if at is None or now_ms < at:
+        raise RuleViolation("clock_not_expired", f"Seat {seat} still has time.", seat=seat, runs_out_at=at)
+    events: list[Any] = [TableTimedOut(seat=seat, policy=table.clock.policy)]
+    if table.clock.policy == "forfeit":
+        events.append(SeatForfeited(seat=seat))
+    else:
+        state = fold(game, events, table)
+        events += _zombie_move(game, state, seat)
+    return _conclude(game, table, events, now_ms, mover=None)
+
+
+def deadline(game: GameModule[Any, Any, Any, Any], table: Table) -> tuple[int, int] | None:
+    """(when, seat): the first clock that will run out if nobody moves, if any."""
+    if table.clock is None or table.over:
+        return None
+    times = [
+        (at, seat)
+        for seat in game.actors(table.state)
+        if (at := clocks.runs_out_at(table.clock, table.remaining, table.since, seat)) is not None
+    ]
+    return min(times) if times else None
+
+
+def _zombie_move(game: GameModule[Any, Any, Any, Any], table: Table, seat: int) -> list[Any]:
     seed = bytes.fromhex(table.seed)
-    events = list(game.decide(table.state, seat, command, Rng(seed, table.version)))
-    after = game.fold(events, table.state)
-    result = game.result(after)
+    # The bot draws from its own stream family, never the game's future draws.
+    command = game.zombie(table.state, seat, Rng(bytes(b ^ 0x5A for b in seed), table.version))
+    return list(game.decide(table.state, seat, command, Rng(seed, table.version)))
+
+
+def _conclude(
+    game: GameModule[Any, Any, Any, Any], before: Table, events: list[Any], now_ms: int, mover: int | None
+) -> list[Any]:
+    """Play forfeited seats, run the clocks, and finish the table if the game ended."""
+    after = fold(game, events, before)
+    for _ in range(100_000):  # a forfeited seat is played by its bot whenever awaited
+        waiting = sorted(set(after.forfeited) & game.actors(after.state))
+        if game.result(after.state) is not None or not waiting:
+            break
+        more = _zombie_move(game, after, waiting[0])
+        events += more
+        after = fold(game, more, after)
+    if before.clock is not None:
+        awaited = game.actors(before.state)
+        remaining = clocks.charged(before.clock, before.remaining, before.since, awaited, now_ms)
+        if mover is not None:
+            remaining = clocks.credited(before.clock, remaining, mover)
+        clocked = TableClocked(remaining=remaining, since=now_ms)
+        events.append(clocked)
+        after = evolve(game, after, clocked)
+    result = game.result(after.state)
     if result is not None:
-        events.append(TableFinished(result=result, seed=table.seed))
+        events.append(TableFinished(result=_forfeits_last(result, after.forfeited), seed=before.seed))
     return events
+
+
+def _forfeits_last(result: Result, forfeited: tuple[int, ...]) -> Result:
+    if not forfeited:
+        return result
+    playing = [s for s in result.standings if s.seat not in forfeited]
+    gone = [s for s in result.standings if s.seat in forfeited]
+
+    def placed(group: list[Standing], offset: int) -> list[Standing]:
+        return [
+            msgspec.structs.replace(s, place=offset + 1 + sum(o.place < s.place for o in group))
+            for s in group
+        ]
+
+    standings = (*placed(playing, 0), *placed(gone, len(playing)))
+    return msgspec.structs.replace(result, standings=standings)

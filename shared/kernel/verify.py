@@ -29,7 +29,9 @@ class Decided(Record, frozen=True):
 
     seat: int
     version: int
-    command: Any
+    command: Any  # None for a timeout
+    kind: str = "move"
+    at_ms: int = 0
 
 
 class Verdict(Record, frozen=True):
@@ -64,7 +66,14 @@ def _check(
     if commitment(seed) != opened.commitment:
         problems.append("the revealed seed does not match the commitment published at the start")
     opening = tables.open_table(
-        game, opened.seats, opened.options, seed, sealed.token_hashes, opened.opened_at
+        game,
+        opened.seats,
+        opened.options,
+        seed,
+        sealed.token_hashes,
+        opened.opened_at,
+        opened.clock,
+        opened.spectator_delay,
     )
     if _differs(opening, events[: len(opening)]):
         problems.append("the opening (shuffles and deals) does not follow from the seed")
@@ -74,7 +83,10 @@ def _check(
         if step.version != table.version:
             problems.append(f"a command was recorded at version {step.version}, expected {table.version}")
             return
-        expected = tables.decide(game, table, step.seat, step.command)
+        if step.kind == "timeout":
+            expected = tables.timeout(game, table, step.seat, step.at_ms)
+        else:
+            expected = tables.decide(game, table, step.seat, step.command, step.at_ms)
         if _differs(expected, events[position : position + len(expected)]):
             problems.append(
                 f"the events after version {step.version} do not follow from the seed and the command"

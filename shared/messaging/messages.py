@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 import msgspec
 
+from shared.kernel.clocks import ClockSettings, SpectatorDelay
 from shared.kernel.messages import Record
 
 
@@ -21,10 +22,12 @@ class OpenTable(Record, frozen=True):
     seats: int
     options: dict[str, Any] = {}
     token_hashes: tuple[str, ...] = ()
+    clock: ClockSettings | None = None
+    spectator_delay: SpectatorDelay | None = None
 
 
 class CommandMsg(Record, frozen=True):
-    kind: Literal["move", "open"]
+    kind: Literal["move", "open", "timeout"]
     game_id: str
     partition: int
     command_id: str  # the client's idempotency key (scoped to the game)

@@ -19,7 +19,9 @@ from shared.messaging.broker import make_broker
 from shared.observability import health
 from shared.observability.logging import configure
 
-Setup = Callable[[Settings, RedisBroker, Any], Awaitable[None]]
+#: Subscribes the service's handlers; returns background jobs to run while the
+#: service is up (each receives the event that is set when it stops).
+Setup = Callable[[Settings, RedisBroker, Any], Awaitable[list[Callable[[asyncio.Event], Awaitable[None]]]]]
 
 
 def run(service: str, setup: Setup) -> None:
@@ -31,16 +33,20 @@ async def _main(service: str, setup: Setup) -> None:
     log = configure(service, settings.node, settings.log_level)
     redis = connect(settings.redis_url, settings.cluster)
     broker = make_broker(settings)
-    await setup(settings, broker, redis)
+    jobs = await setup(settings, broker, redis)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
     await broker.start()
+    tasks = [asyncio.create_task(job(stopping)) for job in jobs]
     server = await health.serve(settings.http_host, settings.metrics_port, lambda: not stopping.is_set())
     log.info("started", metrics_port=settings.metrics_port, partitions=settings.partitions)
     await stopping.wait()
     log.info("stopping")
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
     server.close()
     await broker.stop()
     await redis.aclose()

@@ -12,7 +12,7 @@ from typing import Any, Literal
 import msgspec
 
 from shared.kernel.messages import Command, Record
-from shared.tournaments.settings import Clock, Format, SpectatorDelay
+from shared.tournaments.settings import ClockSettings, Format, SpectatorDelay
 
 PlayerKind = Literal["human", "bot"]
 
@@ -43,7 +43,7 @@ class Create(TournamentCommand, tag="tournament.create"):
     #: ``None``: every table full (see :mod:`shared.tournaments.settings`).
     min_table_size: int | None = None
     rounds: int = 0
-    clock: Clock | None = None
+    clock: ClockSettings | None = None
     points: tuple[int, ...] | None = None
     bye_points: int | None = None
     delay: SpectatorDelay = SpectatorDelay()

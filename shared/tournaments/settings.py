@@ -22,38 +22,15 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from shared.kernel.clocks import ClockSettings, SpectatorDelay
 from shared.kernel.messages import Record
 
+__all__ = ["ClockSettings", "Format", "Settings", "SpectatorDelay"]
+
 Format = Literal["swiss", "round_robin", "elimination"]
-TimeoutPolicy = Literal["bot", "forfeit"]
 
 MIN_SEATS = 2
 MAX_SEATS = 4
-
-
-class Clock(Record, frozen=True, forbid_unknown_fields=True):
-    """Per-seat game clock, kept by the platform (the rules never see it).
-
-    Either a Fischer clock (``initial_ms`` plus ``increment_ms`` per move) or a
-    per-move limit (``per_move_ms``); both may be set, the platform then
-    applies whichever runs out first.
-    """
-
-    initial_ms: int = 0
-    increment_ms: int = 0
-    per_move_ms: int = 0
-    #: What happens when a seat's time runs out: its bot plays, or it forfeits.
-    timeout_policy: TimeoutPolicy = "bot"
-
-
-class SpectatorDelay(Record, frozen=True, forbid_unknown_fields=True):
-    """How far the public feed lags the live game; zero means live.
-
-    Both may be set: an event is shown once it is old enough by both measures.
-    """
-
-    moves: int = 0
-    seconds: int = 0
 
 
 class Settings(Record, frozen=True):
@@ -66,7 +43,7 @@ class Settings(Record, frozen=True):
     #: Swiss: the rounds to play. Round robin: the schedule length (fixed at
     #: start). Elimination: 0, since it runs until one table remains.
     rounds: int
-    clock: Clock | None
+    clock: ClockSettings | None
     points: tuple[int, ...]
     bye_points: int
     delay: SpectatorDelay
@@ -109,11 +86,5 @@ def settings_problems(s: Settings) -> list[str]:
     return out
 
 
-def _clock_problems(clock: Clock | None) -> list[str]:
-    if clock is None:
-        return []
-    if min(clock.initial_ms, clock.increment_ms, clock.per_move_ms) < 0:
-        return ["clock times cannot be negative"]
-    if clock.initial_ms == 0 and clock.per_move_ms == 0:
-        return ["a clock needs an initial time or a per-move limit"]
-    return []
+def _clock_problems(clock: ClockSettings | None) -> list[str]:
+    return clock.problems() if clock is not None else []

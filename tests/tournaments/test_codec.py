@@ -22,7 +22,7 @@ from shared.tournaments.commands import (
 )
 from shared.tournaments.events import TournamentEventUnion
 from shared.tournaments.rounds import has_next_round
-from shared.tournaments.settings import Clock, SpectatorDelay
+from shared.tournaments.settings import ClockSettings, SpectatorDelay
 from tests.tournaments.helpers import SEED, make, play_round
 
 COMMANDS = [
@@ -35,7 +35,7 @@ COMMANDS = [
         seats_per_table=4,
         min_table_size=3,
         rounds=3,
-        clock=Clock(initial_ms=600_000, increment_ms=5_000, timeout_policy="forfeit"),
+        clock=ClockSettings(initial_ms=600_000, increment_ms=5_000, policy="forfeit"),
         points=(5, 3, 1, 0),
         bye_points=2,
         delay=SpectatorDelay(moves=5, seconds=30),

@@ -26,7 +26,7 @@ from shared.tournaments.commands import (
 from shared.tournaments.decide import decide
 from shared.tournaments.events import Created, ResultRecorded, RoundCompleted
 from shared.tournaments.results import record_command
-from shared.tournaments.settings import Clock
+from shared.tournaments.settings import ClockSettings
 from shared.tournaments.state import current_round
 from tests.tournaments.helpers import SEED, Driver, encode, make, play_round, random_placings
 
@@ -48,8 +48,8 @@ def rejects(driver: Driver, command: Any, code: str) -> RuleViolation:
         ({"points": (1, 2)}, "never grow"),
         ({"points": (3, 2, 1)}, "one value per seat"),
         ({"format": "elimination", "qualifiers": 2}, "qualifiers"),
-        ({"clock": Clock(initial_ms=0, per_move_ms=0)}, "initial time or a per-move limit"),
-        ({"clock": Clock(initial_ms=-5)}, "negative"),
+        ({"clock": ClockSettings(initial_ms=0, per_move_ms=0)}, "initial time or a per-move limit"),
+        ({"clock": ClockSettings(initial_ms=-5)}, "negative"),
         ({"min_table_size": 3}, "minimum table size"),
     ],
 )

@@ -1,0 +1,68 @@
+"""Seat clocks, kept by the platform rather than by any game's rules.
+
+Pure arithmetic over what the table records: each seat's remaining time and
+the moment the awaited seats' clocks started running. All times are ms since
+the epoch, handed in by the shell.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Literal
+
+from shared.kernel.messages import Record
+
+
+class ClockSettings(Record, frozen=True, forbid_unknown_fields=True):
+    #: Time each seat has for the whole game; 0 means no game clock.
+    initial_ms: int = 0
+    #: Added to a seat's time after each of its moves (Fischer increment).
+    increment_ms: int = 0
+    #: Time allowed for each single decision; 0 means no per-move limit.
+    per_move_ms: int = 0
+    #: When a clock runs out: the seat's bot plays for it, or the seat forfeits
+    #: (it is then played by its bot for the rest of the game and ranked last).
+    policy: Literal["bot", "forfeit"] = "bot"
+
+    def problems(self) -> list[str]:
+        out = []
+        if min(self.initial_ms, self.increment_ms, self.per_move_ms) < 0:
+            out.append("clock times cannot be negative")
+        if not self.initial_ms and not self.per_move_ms:
+            out.append("a clock needs an initial time or a per-move limit")
+        return out
+
+
+class SpectatorDelay(Record, frozen=True, forbid_unknown_fields=True):
+    """How far spectators trail the live game, so a player gains nothing by
+    watching their own table as a spectator."""
+
+    moves: int = 0
+    seconds: float = 0.0
+
+
+def charged(
+    settings: ClockSettings, remaining: tuple[int, ...], since: int, awaited: Iterable[int], now: int
+) -> tuple[int, ...]:
+    """Every awaited seat's clock ran from ``since`` to ``now``."""
+    if not settings.initial_ms:
+        return remaining
+    spent = max(0, now - since)
+    waiting = set(awaited)
+    return tuple(max(0, t - spent) if s in waiting else t for s, t in enumerate(remaining))
+
+
+def credited(settings: ClockSettings, remaining: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    if not settings.initial_ms or not settings.increment_ms:
+        return remaining
+    return tuple(t + settings.increment_ms if s == seat else t for s, t in enumerate(remaining))
+
+
+def runs_out_at(settings: ClockSettings, remaining: tuple[int, ...], since: int, seat: int) -> int | None:
+    """When ``seat``'s clock runs out if it stays awaited (ms), or ``None``."""
+    limits = []
+    if settings.initial_ms:
+        limits.append(since + remaining[seat])
+    if settings.per_move_ms:
+        limits.append(since + settings.per_move_ms)
+    return min(limits) if limits else None
