@@ -34,8 +34,8 @@ _PRIORITY: dict[type, int] = {
 
 def _score(cmd: c.AnyCommand) -> int:
     match cmd:
-        case c.CommitCard(card=card):
-            return 1 if card else 0
+        case c.CommitCard(cards=cards):
+            return len(cards)
         case c.MoveArmy(units=n):
             return 5 + n
         case c.PlaceGarrison(city=city):

@@ -84,7 +84,7 @@ class PlayEvent(Command, tag="conan.play_event"):
 
 
 class CommitCard(Command, tag="conan.commit_card"):
-    card: str | None = None
+    cards: tuple[str, ...] = ()  # sorted; up to the strategy_cards_per_contest option
 
 
 class UseCard(Command, tag="conan.use_card"):

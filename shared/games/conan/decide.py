@@ -134,7 +134,7 @@ def _intrigue(tx: Tx, phase: Intrigue, cmd: c.AnyCommand) -> None:
 def _contest(tx: Tx, phase: Contest, seat: int, cmd: c.AnyCommand) -> None:
     match cmd:
         case c.CommitCard():
-            ct.commit(tx, phase, seat, cmd.card)
+            ct.commit(tx, phase, seat, cmd.cards)
         case c.UseCard():
             ct.use_card(tx, phase, seat, pack_of(tx.state).kingdom_cards[cmd.card])
         case c.Sorcery():

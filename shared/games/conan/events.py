@@ -174,17 +174,17 @@ class BidTokensSet(Event, tag="conan.bid_tokens_set"):
 
 class ContestCardCommitted(Event, tag="conan.contest_card_committed"):
     seat: int
-    card: str | None
+    cards: tuple[str, ...]
 
 
 class ContestCardDeclared(Event, tag="conan.contest_card_declared"):
     seat: int
-    playing: bool
+    count: int  # how many face-down strategy cards (public; their faces are not)
 
 
 class ContestCardsRevealed(Event, tag="conan.contest_cards_revealed"):
     seats: tuple[int, ...]
-    cards: tuple[str, ...]  # "" where a side plays none
+    cards: tuple[tuple[str, ...], ...]  # per seat, () where a side plays none
 
 
 class ContestRolled(Event, tag="conan.contest_rolled"):

@@ -170,10 +170,10 @@ def _sealed(state: State, e) -> State:
         case ev.BidsRevealed():
             return replace(state, seats=tuple(replace(s, sealed_bid=None) for s in state.seats))
         case ev.ContestCardCommitted():
-            return _seat(state, e.seat, sealed_card=e.card, committed=True)
+            return _seat(state, e.seat, sealed_cards=e.cards, committed=True)
         case ev.ContestCardsRevealed():
             for seat in e.seats:
-                state = _seat(state, seat, sealed_card=None, committed=False)
+                state = _seat(state, seat, sealed_cards=(), committed=False)
             return state
         case ev.CategoryChosen():
             return _seat(state, e.seat, sealed_category=e.category)

@@ -174,8 +174,7 @@ def usable_cards(state: State, seat: int, window: str, kind: str, role: str) -> 
 
 def _contest(state: State, phase: Contest, seat: int) -> list[c.AnyCommand]:
     if phase.step in ("attacker_card", "defender_card"):
-        cards = ct.playable_strategy(state, phase, seat) if state.options.strategy_cards_per_contest else []
-        return [c.CommitCard(card=None), *(c.CommitCard(card=k) for k in cards)]
+        return [c.CommitCard(cards=k) for k in ct.strategy_choices(state, phase, seat)]
     role = "attacker" if seat == phase.attacker.seat else "defender"
     kind = ct.contest_type(phase.kind)
     out: list[c.AnyCommand] = [

@@ -53,7 +53,8 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     final_flat_income: bool = True
     #: 3.1 #16: adventure-token majorities compare values (else token counts).
     majorities_by_value: bool = True
-    #: 3.1 #17: strategy cards per participant per contest (0 or 1).
+    #: 3.1 #17: most strategy cards one participant commits to a contest (sealed, revealed
+    #: together, all discarded after the roll); 0 = none.
     strategy_cards_per_contest: int = 1
     #: 3.1 #18: hand limit per card kind (0 = none).
     hand_limit: int = 0

@@ -34,8 +34,12 @@ def explain(state: State, seat: int, command: c.AnyCommand, legal: list[c.AnyCom
             return RuleViolation(
                 BID_TOKEN_UNAVAILABLE, f"Your {token} bidding token is set aside.", token=token
             )
-        case c.PlaceBid(card=card) | c.CommitCard(card=card) if card and card not in s.strategy_hand:
+        case c.PlaceBid(card=card) if card and card not in s.strategy_hand:
             return RuleViolation(CARD_NOT_IN_HAND, f"You do not hold the strategy card {card}.", card=card)
+        case c.CommitCard(cards=cards) if any(cards.count(k) > s.strategy_hand.count(k) for k in cards):
+            return RuleViolation(
+                CARD_NOT_IN_HAND, f"You do not hold the strategy cards {cards}.", cards=cards
+            )
         case c.TakeDie(action=action) if action not in ("military", "intrigue", "court") or not die_for(
             state, action
         ):

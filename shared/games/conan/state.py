@@ -50,7 +50,7 @@ class SeatState(Record, frozen=True):
     bonus: bool = False
     dead: bool = False
     sealed_bid: Bid | None = None
-    sealed_card: str | None = None  # strategy card committed for a contest
+    sealed_cards: tuple[str, ...] = ()  # strategy cards committed for a contest
     committed: bool = False  # a contest card choice was made (public)
     sealed_category: str = ""  # secret artifact category choice
 
@@ -120,7 +120,7 @@ class Court(Phase, frozen=True, tag="court"):
 
 class Side(Record, frozen=True):
     seat: int  # NEUTRAL for a neutral defender
-    card: str = ""  # revealed strategy card
+    cards: tuple[str, ...] = ()  # revealed strategy cards
     extra_dice: int = 0
     faces: tuple[tuple[str, int, int], ...] = ()  # (face, successes, limit)
     conan: bool = False  # Conan benefits this side

@@ -43,7 +43,7 @@ class Private(Record, frozen=True):
     tokens: tuple[tuple[str, int], ...]
     pending_token: tuple[str, int] | None
     sealed_bid: Bid | None
-    sealed_card: str | None
+    sealed_cards: tuple[str, ...]
     sealed_category: str
 
 
@@ -95,7 +95,7 @@ def _private(state: State, s: SeatState) -> Private:
         tokens=tuple(sorted(tokens[t] for t in s.tokens)),
         pending_token=tokens[s.pending_token] if s.pending_token >= 0 else None,
         sealed_bid=s.sealed_bid,
-        sealed_card=s.sealed_card,
+        sealed_cards=s.sealed_cards,
         sealed_category=s.sealed_category,
     )
 

@@ -25,7 +25,7 @@ def test_table_card_paid_at_turn_start_then_used_once_in_a_contest():
     state, _ = when(state, 0, c.TakeDie(action="military"))
     state, _ = when(state, 0, c.MoveArmy(frm="aquilonia", to="ophir", units=3))
     state, _ = when(state, 0, c.Attack(province="ophir"))
-    state, _ = when(state, 0, c.CommitCard(card=None))
+    state, _ = when(state, 0, c.CommitCard())
     assert c.UseCard(card="aq_black_legion") in GAME.legal(state, 0)
     state, _ = when(state, 0, c.UseCard(card="aq_black_legion"))
     assert state.seats[0].table[0].exhausted
@@ -55,7 +55,7 @@ def test_instant_adds_a_die_only_for_a_contest_participant():
     state, _ = when(state, 0, c.TakeDie(action="military"))
     state, _ = when(state, 0, c.MoveArmy(frm="aquilonia", to="ophir", units=2))
     state, _ = when(state, 0, c.Attack(province="ophir"))
-    state, _ = when(state, 0, c.CommitCard(card=None))
+    state, _ = when(state, 0, c.CommitCard())
     assert GAME.legal(state, 1) == []
     state, _ = when(state, 0, c.UseCard(card="aq_noble_commander"))
     state, events = when(state, 0, c.Proceed(), ["BLANK"] * 3)

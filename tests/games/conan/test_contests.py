@@ -12,6 +12,7 @@ from shared.games.conan.loader import get_pack
 from shared.games.conan.rules.contest import successes
 from shared.games.conan.state import AfterContest, Retreat, Side, Turn
 from shared.kernel.rejection import RuleViolation
+from shared.kernel.visibility import PUBLIC, seat_only
 from tests.games.conan.helpers import (
     edit_province,
     edit_seat,
@@ -55,8 +56,8 @@ def _siege(defender_units: int):
     state, _ = when(state, 0, c.MoveArmy(frm="aquilonia", to="nemedia", units=3))
     state, _ = when(state, 0, c.Attack(province="nemedia"))
     assert state.phase.kind == "siege" and state.phase.terrain == "plains"
-    state, _ = when(state, 0, c.CommitCard(card=None))
-    state, _ = when(state, 1, c.CommitCard(card=None))
+    state, _ = when(state, 0, c.CommitCard())
+    state, _ = when(state, 1, c.CommitCard())
     return state
 
 
@@ -113,8 +114,8 @@ def test_battle_against_another_army_in_a_neutral_province():
     state, _ = when(state, 0, c.MoveArmy(frm="aquilonia", to="ophir", units=2))
     state, _ = when(state, 0, c.Attack(province="ophir"))
     assert state.phase.kind == "battle"
-    state, _ = when(state, 0, c.CommitCard(card=None))
-    state, _ = when(state, 1, c.CommitCard(card=None))
+    state, _ = when(state, 0, c.CommitCard())
+    state, _ = when(state, 1, c.CommitCard())
     state, _ = when(state, 0, c.Proceed(), ["HIT", "HIT"])
     state, _ = when(state, 0, c.Proceed())
     state, _ = when(state, 1, c.Proceed(), ["BLANK"])
@@ -161,8 +162,8 @@ def test_breaking_an_alliance_defender_rolls_value_plus_one():
     state = _turn(state, 0)
     state, _ = when(state, 0, c.TakeDie(action="intrigue"))
     state, _ = when(state, 0, c.StartIntrigue(province="zingara"))
-    state, _ = when(state, 0, c.CommitCard(card=None))
-    state, _ = when(state, 1, c.CommitCard(card=None))
+    state, _ = when(state, 0, c.CommitCard())
+    state, _ = when(state, 1, c.CommitCard())
     state, _ = when(state, 0, c.Proceed(), ["BLANK", "BLANK"])
     state, _ = when(state, 0, c.Proceed())
     state, _events = when(state, 1, c.Proceed(), ["BLANK", "BLANK", "BLANK"])
@@ -201,8 +202,8 @@ def test_battle_defender_may_withdraw_and_the_attacker_campaigns():
     state, _ = when(state, 0, c.TakeDie(action="military"))
     state, _ = when(state, 0, c.MoveArmy(frm="aquilonia", to="ophir", units=3))
     state, _ = when(state, 0, c.Attack(province="ophir"))
-    state, _ = when(state, 0, c.CommitCard(card=None))
-    state, _ = when(state, 1, c.CommitCard(card=None))
+    state, _ = when(state, 0, c.CommitCard())
+    state, _ = when(state, 1, c.CommitCard())
     state, _ = when(state, 0, c.Proceed(), ["HIT", "HIT", "BLANK"])
     state, _ = when(state, 0, c.Proceed())
     state, _ = when(state, 1, c.Proceed(), ["BLANK", "BLANK", "BLANK"])
@@ -250,8 +251,8 @@ def test_attacker_names_the_defender_among_several_armies():
     # then the named army defends, on the first space (it runs no campaign there)
     assert (state.phase.kind, state.phase.defender.seat) == ("battle", 1)
     assert state.phase.terrain == get_pack("ziggurat").province("ophir").track[0]
-    state, _ = when(state, 0, c.CommitCard(card=None))
-    state, _ = when(state, 1, c.CommitCard(card=None))
+    state, _ = when(state, 0, c.CommitCard())
+    state, _ = when(state, 1, c.CommitCard())
     state, _ = when(state, 0, c.Proceed(), ["HIT"] * 4)
     state, _ = when(state, 0, c.Proceed())
     state, _ = when(state, 1, c.Proceed(), ["BLANK"] * 2)
@@ -271,3 +272,37 @@ def test_campaign_owner_defends_under_the_other_option():
     state, _ = when(state, 0, c.Attack(province="ophir"))
     assert state.phase.defender.seat == 2
     assert state.phase.terrain == get_pack("ziggurat").province("ophir").track[1]
+
+
+@pytest.mark.parametrize("most", [1, 2])
+def test_up_to_n_strategy_cards_are_committed_sealed_and_revealed_together(most):
+    # given a siege on plains, the attacker holding three plains cards, N cards allowed
+    state = opening(2, strategy_cards_per_contest=most)
+    state = edit_province(state, "nemedia", owner=1, marker="fort")
+    state = set_units(state, "aquilonia", 0, 3)
+    state = edit_seat(state, 0, strategy_hand=("bribed_guards", "desert_raid", "desert_raid"), sorcery=0)
+    state = _turn(state, 0)
+    state, _ = when(state, 0, c.TakeDie(action="military"))
+    state, _ = when(state, 0, c.MoveArmy(frm="aquilonia", to="nemedia", units=3))
+    state, _ = when(state, 0, c.Attack(province="nemedia"))
+    choices = GAME.legal(state, 0)
+    pairs = [c.CommitCard(cards=("bribed_guards", "desert_raid")), c.CommitCard(cards=("desert_raid",) * 2)]
+    assert max(len(x.cards) for x in choices) == most
+    assert all(p in choices for p in pairs) == (most == 2)
+    if most == 1:
+        return
+    # when the attacker commits two cards
+    state, events = when(state, 0, pairs[0])
+    # then others learn only how many, and both are revealed together, then discarded
+    declared = of_type(events, ev.ContestCardDeclared)[0]
+    committed = of_type(events, ev.ContestCardCommitted)[0]
+    assert declared.count == 2 and GAME.visibility(declared) == PUBLIC
+    assert GAME.visibility(committed) == seat_only(0)
+    assert GAME.view(state, 1).me.sealed_cards == () and GAME.view(state, 0).me.sealed_cards == pairs[0].cards
+    state, events = when(state, 1, c.CommitCard())
+    assert of_type(events, ev.ContestCardsRevealed)[0].cards == (pairs[0].cards, ())
+    assert state.seats[0].strategy_hand == ("desert_raid",)
+    assert state.phase.attacker.cards == pairs[0].cards
+    # and both cards' faces count for that roll: an axe and a shield
+    state, _ = when(state, 0, c.Proceed(), ["AXE", "SHIELD", "BLANK"])
+    assert successes(state.phase.attacker, True, False) == 2

@@ -62,8 +62,8 @@ def test_committed_contest_card_is_hidden_until_revealed():
     state, _ = when(state, 0, c.MoveArmy(frm="aquilonia", to="nemedia", units=3))
     state, _ = when(state, 0, c.Attack(province="nemedia"))
     state = edit_seat(state, 0, strategy_hand=("open_charge", "sappers"))
-    state, _ = when(state, 0, c.CommitCard(card="open_charge"))
-    check_non_interference(GAME, state, _perturb_seat(sealed_card="sappers"), 0, 2, trials=1)
+    state, _ = when(state, 0, c.CommitCard(cards=("open_charge",)))
+    check_non_interference(GAME, state, _perturb_seat(sealed_cards=("sappers",)), 0, 2, trials=1)
 
 
 def test_adventure_tokens_and_secret_category_are_hidden():

@@ -23,6 +23,7 @@ VARIANTS = [
     {"sideways_move_discards": False, "leaving_destination_discards": False, "raiders_in_home": False},
     {"raiders_out_of_play": True, "bid_tokens_reset_each_age": True},
     {"bid_last_tiebreak": "random", "bonus_last_tiebreak": "random", "battle_defender": "campaign_owner"},
+    {"strategy_cards_per_contest": 3},
     {"replace_objectives": False, "ep_per_fort": 1, "ep_per_city": 2, "final_flat_income": False},
     {"bonus_card_small_games": False, "emissary_purchase_anywhere": False, "may_decline_action": False},
     {"forced_march_after_split_attack": True, "crom_when_marker_falls": False, "collect_gold_extra": 1},

@@ -34,7 +34,7 @@ def _hyperborea_in_steppes():
     state, _ = when(state, hy, c.TakeDie(action="military"))
     state, _ = when(state, hy, c.MoveArmy(frm="hyperborea", to="steppes", units=4))
     state, _ = when(state, hy, c.Attack(province="steppes"))
-    state, _ = when(state, hy, c.CommitCard(card=None))
+    state, _ = when(state, hy, c.CommitCard())
     return state, hy
 
 
@@ -70,7 +70,7 @@ def test_legions_of_the_dead_then_shield_card_subjugates_steppes():
     state, _ = when(state, hy, c.UseCard(card="hy_legions_of_the_dead"))
     state, _ = when(state, hy, c.ForcedMarch())
     assert province(state, "steppes").units[hy] == 4, "Legions of the Dead: no unit sacrificed"
-    state, _ = when(state, hy, c.CommitCard(card="shield_wall"))  # shields count on hills
+    state, _ = when(state, hy, c.CommitCard(cards=("shield_wall",)))  # shields count on hills
     ep_before = state.seats[hy].ep
     state, _ = when(state, hy, c.Proceed(), ["SHIELD", "SHIELD", "BLANK", "AXE"])
     state, events = when(state, hy, c.Proceed(), ["BLANK", "BLANK", "HIT_CONAN"])
@@ -91,7 +91,7 @@ def test_conan_player_overkill_six_dice_and_double_conan_hits():
     state, _ = when(state, hy, c.TakeDie(action="military"))
     state, _ = when(state, hy, c.MoveArmy(frm="hyperborea", to="steppes", units=5))
     state, _ = when(state, hy, c.Attack(province="steppes"))
-    state, _ = when(state, hy, c.CommitCard(card=None))
+    state, _ = when(state, hy, c.CommitCard())
     state, events = when(state, hy, c.Proceed(), ["HIT_CONAN"] * 6)
     (rolled,) = of_type(events, ev.ContestRolled)
     assert len(rolled.faces) == 6, "5 units + Conan's die, capped at 6"
@@ -123,7 +123,7 @@ def test_turan_alliance_in_steppes_gives_tower_and_three_gold_no_ep():
     state, _ = when(state, tu, c.TakeDie(action="intrigue"))
     state, _ = when(state, tu, c.MoveEmissary(frm="turan", to="steppes"))
     state, _ = when(state, tu, c.StartIntrigue(province="steppes"))
-    state, _ = when(state, tu, c.CommitCard(card=None))
+    state, _ = when(state, tu, c.CommitCard())
     gold, ep = state.seats[tu].gold, state.seats[tu].ep
     # 1 + Turan (friendly) + Hyrkania and Hyperborea (own emissaries) = 4 dice.
     state, events = when(state, tu, c.Proceed(), ["HIT", "BLANK", "SHIELD", "HIT_CONAN"])

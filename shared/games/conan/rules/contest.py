@@ -8,6 +8,8 @@ compared. ``outcomes.py`` applies what the result means for each kind.
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from msgspec.structs import replace
 
 from shared.games.conan import events as ev
@@ -60,12 +62,21 @@ def start(tx: Tx, kind: str, attacker: int, defender: int, province: str, pos: i
     tx.emit(ev.PhasePushed(phase=phase))
 
 
+def strategy_choices(state: State, contest: Contest, seat: int) -> list[tuple[str, ...]]:
+    """Every sorted set of up to ``strategy_cards_per_contest`` playable cards
+    (copies of one card count separately), the empty one first."""
+    playable = playable_strategy(state, contest, seat)
+    most = min(state.options.strategy_cards_per_contest, len(playable))
+    return [(), *sorted({combo for n in range(1, most + 1) for combo in combinations(playable, n)})]
+
+
 def playable_strategy(state: State, contest: Contest, seat: int) -> list[str]:
+    """The seat's strategy cards this contest's terrain or region allows, copies included."""
     pack = pack_of(state)
     region = pack.province(contest.province).region
     four = len(state.seats) >= 4
     out = []
-    for cid in sorted(set(state.seats[seat].strategy_hand)):
+    for cid in sorted(state.seats[seat].strategy_hand):
         card = pack.strategy[cid]
         if contest.kind in MILITARY:
             fits = contest.terrain in card.military_terrains
@@ -76,10 +87,10 @@ def playable_strategy(state: State, contest: Contest, seat: int) -> list[str]:
     return out
 
 
-def commit(tx: Tx, contest: Contest, seat: int, card: str | None) -> None:
+def commit(tx: Tx, contest: Contest, seat: int, cards: tuple[str, ...]) -> None:
     tx.emit(
-        ev.ContestCardCommitted(seat=seat, card=card),
-        ev.ContestCardDeclared(seat=seat, playing=card is not None),
+        ev.ContestCardCommitted(seat=seat, cards=cards),
+        ev.ContestCardDeclared(seat=seat, count=len(cards)),
     )
     if contest.step == "attacker_card" and contest.defender.seat != NEUTRAL:
         tx.emit(ev.PhaseReplaced(phase=replace(contest, step="defender_card")))
@@ -89,14 +100,14 @@ def commit(tx: Tx, contest: Contest, seat: int, card: str | None) -> None:
 
 def _reveal(tx: Tx, contest: Contest) -> None:
     sides = [contest.attacker] + ([contest.defender] if contest.defender.seat != NEUTRAL else [])
-    cards = tuple(tx.state.seats[s.seat].sealed_card or "" for s in sides)
+    cards = tuple(tx.state.seats[s.seat].sealed_cards for s in sides)
     tx.emit(ev.ContestCardsRevealed(seats=tuple(s.seat for s in sides), cards=cards))
     new = []
-    for side, card in zip(sides, cards, strict=True):
-        if card:
-            tx.emit(ev.CardsDiscarded(seat=side.seat, deck="strategy", cards=(card,)))
-            faces = tuple((f, 1, 0) for f in tx.pack.strategy[card].success_faces)
-            side = replace(side, card=card, faces=side.faces + faces)
+    for side, played in zip(sides, cards, strict=True):
+        if played:
+            tx.emit(ev.CardsDiscarded(seat=side.seat, deck="strategy", cards=played))
+            faces = tuple((f, 1, 0) for k in played for f in tx.pack.strategy[k].success_faces)
+            side = replace(side, cards=played, faces=side.faces + faces)
         new.append(side)
     defender = new[1] if len(new) > 1 else contest.defender
     tx.emit(
