@@ -115,6 +115,7 @@ ROUTES = [
     Route("/v1/tables/{table_id}/view", reads.view),
     Route("/v1/tables/{table_id}/feed", reads.feed),
     Route("/v1/tables/{table_id}/log", reads.public_log),
+    Route("/v1/tables/{table_id}/replay", reads.replay),
     Route("/v1/tables/{table_id}/audit", reads.audit_log),
     Route("/v1/tournaments", tournaments.create, methods=["POST"]),
     Route("/v1/tournaments/{tournament_id}/players", tournaments.register, methods=["POST"]),

@@ -163,6 +163,19 @@ def spec() -> dict[str, Any]:
                     },
                 }
             },
+            "/v1/tables/{table_id}/replay": {
+                "get": {
+                    "summary": "A finished game's public view as it was at a version, to replay it step by step",
+                    "parameters": [
+                        _TABLE_ID,
+                        {"name": "version", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    ],
+                    "responses": {
+                        "200": _json({"$ref": "#/components/schemas/ViewDoc"}),
+                        **_errors("bad_request", "unknown_table", "game_not_over"),
+                    },
+                }
+            },
             "/v1/tables/{table_id}/audit": {
                 "get": {
                     "summary": "A finished game's complete log and commands, to verify it was fair",

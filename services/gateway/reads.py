@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator
 
 import msgspec
@@ -17,10 +18,12 @@ from starlette.responses import Response, StreamingResponse
 
 from services.gateway.body import bearer
 from services.gateway.context import Gateway
+from services.gateway.delay import newest_allowed
 from services.gateway.errors import ApiError
-from services.projector.read_models import SPECTATOR, audience_name
+from services.projector.read_models import HISTORY, SPECTATOR, audience_name
 from shared.eventstore.keys import GameKeys
 from shared.kernel.auth import token_hash
+from shared.kernel.clocks import SpectatorDelay
 from shared.messaging.messages import encode
 from shared.observability import metrics
 
@@ -28,16 +31,54 @@ HEARTBEAT_S = 15.0
 
 
 class _Status(msgspec.Struct):
-    """The one field of a view document the gateway looks at."""
+    """The fields of a view document the gateway looks at."""
 
     over: bool = False
+    version: int = 0
+    moves: int = 0
+    spectator_delay: SpectatorDelay | None = None
+
+
+class _Entry(msgspec.Struct):
+    moves: int
+    at: int
+    doc: msgspec.Raw
 
 
 _status = msgspec.json.Decoder(_Status).decode
 
 
+_entry = msgspec.json.Decoder(_Entry).decode
+
+
 def is_over(doc: bytes) -> bool:
     return _status(doc).over
+
+
+async def spectator_doc(gw: Gateway, keys: GameKeys, live: bytes) -> bytes:
+    """The live spectator view, or the delayed one if the table asks for a delay."""
+    status = _status(live)
+    delay = status.spectator_delay
+    if delay is None or status.over:
+        return live
+    rows = await gw.redis.xrevrange(keys.audience_feed(HISTORY), count=256)
+    entries = [_entry(fields[b"e"]) for _, fields in rows]
+    now_ms = time.time_ns() // 1_000_000
+    index = newest_allowed(delay, status.moves, now_ms, [(e.moves, e.at) for e in entries])
+    if index is not None:
+        return bytes(entries[index].doc)
+    first = await gw.redis.xrange(keys.audience_feed(HISTORY), count=1)
+    return bytes(_entry(first[0][1][b"e"]).doc) if first else live
+
+
+async def visible_version(gw: Gateway, keys: GameKeys, name: str) -> int | None:
+    """The newest version ``name`` may see now; ``None`` when there is no limit."""
+    if name != SPECTATOR:
+        return None
+    live = await gw.redis.get(keys.view(SPECTATOR))
+    if live is None or _status(live).spectator_delay is None or is_over(live):
+        return None
+    return _status(await spectator_doc(gw, keys, live)).version
 
 
 async def audience(gw: Gateway, request: Request, game_id: str) -> str:
@@ -75,7 +116,10 @@ async def view(request: Request) -> Response:
     game_id = request.path_params["table_id"]
     keys = gw.keys(game_id)
     name = await audience(gw, request, game_id)
-    return Response(await read_view(gw, keys, name), media_type="application/json")
+    doc = await read_view(gw, keys, name)
+    if name == SPECTATOR:
+        doc = await spectator_doc(gw, keys, doc)
+    return Response(doc, media_type="application/json")
 
 
 async def feed(request: Request) -> Response:
@@ -94,7 +138,13 @@ async def _events(gw: Gateway, keys: GameKeys, name: str, after: int) -> AsyncIt
     try:
         while True:
             wake = gw.changes.waiter(keys.game_id)
-            rows = await gw.redis.xrange(keys.audience_feed(name), min=f"(0-{after}", max="+")
+            limit = await visible_version(gw, keys, name)
+            upper = "+" if limit is None else f"0-{limit}"
+            rows = (
+                []
+                if limit is not None and limit <= after
+                else (await gw.redis.xrange(keys.audience_feed(name), min=f"(0-{after}", max=upper))
+            )
             for entry_id, fields in rows:
                 after = int(entry_id.split(b"-")[1])
                 yield b"id: %d\nevent: game-event\ndata: %s\n\n" % (after, fields[b"e"])
@@ -102,7 +152,8 @@ async def _events(gw: Gateway, keys: GameKeys, name: str, after: int) -> AsyncIt
                 yield b"event: end\ndata: {}\n\n"
                 return
             try:
-                await asyncio.wait_for(wake.wait(), timeout=HEARTBEAT_S)
+                # A delayed feed releases events as time passes, not only on changes.
+                await asyncio.wait_for(wake.wait(), timeout=HEARTBEAT_S if limit is None else 0.25)
             except TimeoutError:
                 yield b": heartbeat\n\n"
     finally:
@@ -126,6 +177,20 @@ async def public_log(request: Request) -> Response:
     rows = await gw.redis.xrange(keys.audience_feed(SPECTATOR))
     body = b'{"view":%s,"events":[%s]}' % (doc, b",".join(fields[b"e"] for _, fields in rows))
     return Response(body, media_type="application/json")
+
+
+async def replay(request: Request) -> Response:
+    """A finished game's public view as it was at ``version`` (step by step)."""
+    gw: Gateway = request.app.state.gateway
+    keys = gw.keys(request.path_params["table_id"])
+    doc = await read_view(gw, keys, SPECTATOR)
+    if not is_over(doc):
+        raise ApiError("game_not_over", "Replays open when the game is over.")
+    version = _int_param(request, "version", _status(doc).version)
+    rows = await gw.redis.xrevrange(keys.audience_feed(HISTORY), max=f"0-{version}", count=1)
+    if not rows:  # a version inside the opening: show the table as it opened
+        rows = await gw.redis.xrange(keys.audience_feed(HISTORY), count=1)
+    return Response(bytes(_entry(rows[0][1][b"e"]).doc), media_type="application/json")
 
 
 async def audit_log(request: Request) -> Response:

@@ -14,13 +14,15 @@ import msgspec
 
 from shared.games import registry
 from shared.kernel import table as tables
-from shared.kernel.clocks import ClockSettings
+from shared.kernel.clocks import ClockSettings, SpectatorDelay
 from shared.kernel.contract import Result
 from shared.kernel.messages import Record
 from shared.kernel.table import Table
 from shared.kernel.visibility import Audience, may_see
 
 SPECTATOR = "spectator"
+#: The spectator's view after every projected batch: replays and delayed spectators read it.
+HISTORY = "history"
 _json = msgspec.json.Encoder().encode
 
 
@@ -43,12 +45,21 @@ class ViewDoc(Record, frozen=True):
     clock_since: int = 0
     forfeited: tuple[int, ...] = ()
     moves: int = 0
+    spectator_delay: SpectatorDelay | None = None
 
 
 class FeedEntry(Record, frozen=True):
     version: int
     server_time: int
     event: Any
+
+
+class HistoryEntry(Record, frozen=True):
+    """The spectator's view as of ``moves`` commands, made at server time ``at``."""
+
+    moves: int
+    at: int
+    doc: msgspec.Raw
 
 
 class ReadModels(msgspec.Struct, kw_only=True):
@@ -91,6 +102,7 @@ def view_doc(game_id: str, table: Table, audience: Audience) -> ViewDoc:
         clock_since=table.since,
         forfeited=table.forfeited,
         moves=table.moves,
+        spectator_delay=table.spectator_delay,
     )
 
 
@@ -107,4 +119,8 @@ def build(game_id: str, table: Table, new_events: list[tuple[int, int, Any]]) ->
             for version, at, event in new_events
             if may_see(tables.visibility(game, event), audience)
         ]
+    if new_events:
+        newest = max(at for _, at, _ in new_events)
+        entry = HistoryEntry(moves=table.moves, at=newest, doc=msgspec.Raw(views[SPECTATOR]))
+        feeds[HISTORY] = [(table.version, _json(entry))]
     return ReadModels(version=table.version, views=views, feeds=feeds)

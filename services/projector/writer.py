@@ -20,7 +20,7 @@ class ReadModelWriter:
         names = sorted(models.views)
         key_list = [keys.checkpoint, *(keys.view(n) for n in names)]
         args: list[Any] = [models.version, len(names), *(models.views[n] for n in names)]
-        for name in names:
+        for name in sorted(models.feeds):
             entries = models.feeds[name]
             if not entries:
                 continue

@@ -17,6 +17,9 @@ def test_each_audience_gets_its_own_view_and_only_its_events() -> None:
     seat0 = msgspec.json.decode(models.views["seat0"])
     assert seat0["view"]["hand"] == list(table.state.hands[0]) and len(seat0["legal"]) == 3
     assert msgspec.json.decode(models.views["seat1"])["legal"] == []  # not seat 1's turn
+    history = models.feeds.pop("history")
+    assert [v for v, _ in history] == [table.version]
+    assert msgspec.json.decode(history[0][1])["doc"] == spectator
     for name, feed in models.feeds.items():
         kinds = [msgspec.json.decode(entry)["event"]["type"] for _, entry in feed]
         assert "table.sealed" not in kinds and "highcard.deck_shuffled" not in kinds
