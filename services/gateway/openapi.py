@@ -165,7 +165,7 @@ def spec() -> dict[str, Any]:
             },
             "/v1/tables/{table_id}/replay": {
                 "get": {
-                    "summary": "A finished game's public view as it was at a version, to replay it step by step",
+                    "summary": "A finished game's public view at a version, to replay it step by step",
                     "parameters": [
                         _TABLE_ID,
                         {"name": "version", "in": "query", "schema": {"type": "integer", "minimum": 0}},
