@@ -13,7 +13,7 @@ from shared.games.conan.content import CATEGORIES
 from shared.games.conan.rules import agechange, bidding, garrison, intrigue, military, outcomes, turn
 from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.adventure import conan_moves
-from shared.games.conan.rules.board import friendly, pack_of
+from shared.games.conan.rules.board import pack_of
 from shared.games.conan.rules.cards import card_fits, table_cost
 from shared.games.conan.state import (
     NEUTRAL,
@@ -196,8 +196,7 @@ def _after(state: State, phase: AfterContest) -> list[c.AnyCommand]:
             for k in usable_cards(state, phase.seat, "contest.after", "military", "attacker")
         ]
     if phase.kind in ("siege", "battle"):
-        pack = pack_of(state)
-        out += [c.Withdraw(to=n) for n in pack.neighbours(phase.province) if friendly(state, phase.seat, n)]
+        out += [c.Withdraw(to=n) for n in outcomes.withdraw_spots(state, phase)]
     return [*out, c.Proceed()]
 
 

@@ -1,4 +1,29 @@
-"""Every [D]/[U] point of conan.md 3.1 as a named option with its default."""
+"""Every [D]/[U] rule point of conan.md as a named option with its default.
+
+Each field names its section (3.1 #n for the listed ambiguities). Points the
+digest tags [D] or [U] that are *not* options, and why they are fixed:
+
+- 1.2/1.5/3.2 content (map, cards, token values, the 6 contest faces) is data:
+  a content pack changes it, not an option.
+- 1.3 the intrigue and court die orders are the military order "by symmetry";
+  the sources call dual and wild faces last resorts for every action.
+- 2.1 step 5: one artifact stays out with two players only because three are
+  dealt to two seats; 2.1 step 7: who rolls the pool changes nothing.
+- 2.6.1 "closer" is a shortest-path distance: the only measure the board has.
+- 2.6.5 the bid after an adventure gives nobody an extra turn, and 2.12 the game
+  ends at the end of the turn that completes the last adventure: both follow
+  from the turn order, with ``bid_immediately`` covering the timing question.
+- 2.7.3 breaking an alliance uses the alliance dice formula: the digest offers
+  no other one.
+- 2.8.1 a campaign whose army is wiped out ends and its track is cleared: with
+  no unit left there is nobody to hold the track.
+- 2.8.3 one Military action gives one contest plus forced marches, as 2.5 says.
+- 2.10 only a home destination can lead to a coronation (Conan ends every
+  adventure at its destination), and 3.1 #13's "one attempt per qualifying
+  adventure end" is the only possibility here: the attempt belongs to the owner
+  of that home, so there is nobody else to try again.
+- 2.12 the crowning EP is never awarded twice: the digest says so explicitly.
+"""
 
 from __future__ import annotations
 
@@ -17,6 +42,12 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     #: 3.1 #3: one army may make both movements of a Military action (else units that
     #: moved stay where they arrived; units already there may still move).
     one_army_two_moves: bool = True
+    #: 2.5 A [D]: raising troops may use the home province (it counts as friendly).
+    raise_at_home: bool = True
+    #: 2.8.1 [D]: the unit on the campaign track still rolls with its army.
+    campaign_marker_unit_rolls: bool = True
+    #: 2.8.2 [D]: a withdrawing attacker may go to any friendly province (else an adjacent one).
+    withdraw_anywhere: bool = False
     #: 3.1 #4: forced march after an attack launched from two provinces (FFG forum: no).
     forced_march_after_split_attack: bool = False
     #: 2.8.3 [U]: with several other armies in the province the attacker names the
@@ -42,6 +73,8 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     bid_last_tiebreak: Literal["turn_order", "first_player", "random"] = "turn_order"
     #: 2.6.4 [D]: bidding tokens are not reset at age change (the seed names no reset).
     bid_tokens_reset_each_age: bool = False
+    #: 2.11 step 1 [D]: raiders in the home province count in the raids (it is friendly).
+    raids_count_home: bool = True
     #: 3.1 #12: met objectives are replaced from the deck.
     replace_objectives: bool = True
     #: 3.1 #13: a coronation tie counts as success.
@@ -67,6 +100,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     bonus_last_tiebreak: Literal["first_player", "random", "nobody"] = "first_player"
     #: 3.1 #21: Conan may enter out-of-play zones (destinations there are legal).
     conan_enters_out_of_play: bool = True
+    #: 2.12 step 6 [U]: a tie on EP and token count is a shared place (else the earlier
+    #: seat clockwise from the first player token ranks higher).
+    final_last_tiebreak: Literal["shared", "first_player"] = "shared"
     #: 3.1 #22: EP may go below zero.
     negative_ep: bool = True
     #: 3.1 #23: the Conan move comes before table-card payments at turn start.

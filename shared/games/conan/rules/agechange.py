@@ -16,7 +16,6 @@ from shared.games.conan.rules.board import (
     clockwise,
     emissaries_on_map,
     emissary_cap,
-    friendly,
     friendly_provinces,
     home,
     pack_of,
@@ -40,12 +39,16 @@ def current(state: State, phase: AgeChange) -> int | None:
     return seats[phase.pos] if phase.step in INTERACTIVE and phase.pos < len(seats) else None
 
 
+def raided(state: State, seat: int) -> list[str]:
+    """The seat's friendly provinces whose raiders count (2.11 step 1)."""
+    spots = friendly_provinces(state, seat)
+    if not state.options.raids_count_home:
+        spots = [p for p in spots if p != home(state, seat)]
+    return [p for p in spots if prov(state, p).raiders]
+
+
 def raid_choices(state: State, seat: int) -> list[str]:
-    return [
-        p.id
-        for p in pack_of(state).provinces
-        if prov(state, p.id).raiders and friendly(state, seat, p.id) and prov(state, p.id).units[seat]
-    ]
+    return [p for p in raided(state, seat) if prov(state, p).units[seat]]
 
 
 def needs_input(state: State, phase: AgeChange) -> bool:
@@ -116,7 +119,7 @@ def resolve_raids(tx: Tx, phase: AgeChange, seat: int, sacrifice_in: tuple[str, 
     for pid in sacrifice_in:
         tx.emit(ev.UnitsChanged(seat=seat, province=pid, delta=-1))
         tx.emit(ev.RaidersChanged(province=pid, delta=-prov(tx.state, pid).raiders))
-    left = sum(prov(tx.state, p).raiders for p in friendly_provinces(tx.state, seat))
+    left = sum(prov(tx.state, p).raiders for p in raided(tx.state, seat))
     if left:
         tx.emit(ev.ResourcesChanged(seat=seat, reason="raids", ep=-scoring.ep_loss(tx.state, seat, left)))
     _next(tx, phase)

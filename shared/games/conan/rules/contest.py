@@ -147,6 +147,8 @@ def base_dice(state: State, contest: Contest, attacking: bool) -> int:
     value = pack_of(state).province(contest.province).value
     a, d = contest.attacker.seat, contest.defender.seat
     match contest.kind, attacking:
+        case "campaign", True if not state.options.campaign_marker_unit_rolls:
+            return p.units[a] - 1  # the unit on the track does not roll
         case (("campaign" | "siege" | "battle"), True):
             return p.units[a]
         case "campaign", False:

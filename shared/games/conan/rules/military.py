@@ -27,6 +27,8 @@ def raise_options(state: State, phase: Military) -> list[tuple[str, ...]]:
     if phase.moved or phase.fought:
         return []
     spots = [p for p in friendly_provinces(state, phase.seat) if room(state, phase.seat, p) > 0]
+    if not state.options.raise_at_home:
+        spots = [p for p in spots if home_owner(state, p) != phase.seat]
     left = reserve(state, phase.seat)
     out: list[tuple[str, ...]] = [(p,) for p in spots] if left >= 1 else []
     if left >= 2:

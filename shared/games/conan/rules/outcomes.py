@@ -194,6 +194,15 @@ def forced_march(tx: Tx, phase: AfterContest, defender: int) -> None:
     fight(tx, seat, pid, defender, phase.split, previous=phase.defender)
 
 
+def withdraw_spots(state: State, phase: AfterContest) -> list[str]:
+    """Where a besieging or battling attacker may withdraw (2.8.2 [D])."""
+    from shared.games.conan.rules.board import friendly, friendly_provinces, pack_of
+
+    if state.options.withdraw_anywhere:
+        return [p for p in friendly_provinces(state, phase.seat) if p != phase.province]
+    return [n for n in pack_of(state).neighbours(phase.province) if friendly(state, phase.seat, n)]
+
+
 def withdraw(tx: Tx, phase: AfterContest, to: str) -> None:
     seat, pid = phase.seat, phase.province
     moving = prov(tx.state, pid).units[seat]

@@ -156,9 +156,12 @@ def final(tx: Tx) -> None:
 
 def standings(state: State) -> tuple[Standing, ...]:
     alive = active_seats(state)
+    order = clockwise(state, state.first_player)
+    by_seat = state.options.final_last_tiebreak == "first_player"
 
-    def key(s: int) -> tuple[int, int]:
-        return (state.seats[s].ep, len(state.seats[s].tokens))
+    def key(s: int) -> tuple[int, ...]:
+        rank = (-order.index(s),) if by_seat and s in order else ()
+        return (state.seats[s].ep, len(state.seats[s].tokens), *rank)
 
     out = []
     for s in sorted(range(len(state.seats)), key=lambda s: (s not in alive, [-k for k in key(s)], s)):
@@ -166,7 +169,5 @@ def standings(state: State) -> tuple[Standing, ...]:
             place = 1 + sum(key(o) > key(s) for o in alive)
         else:
             place = len(alive) + 1  # killed by Conan: out of the scoring
-        out.append(
-            Standing(seat=s, place=place, score=state.seats[s].ep, tiebreak=(len(state.seats[s].tokens),))
-        )
+        out.append(Standing(seat=s, place=place, score=state.seats[s].ep, tiebreak=key(s)[1:]))
     return tuple(out)
