@@ -1,8 +1,8 @@
 """Rules-engine benchmark: random self-play of every registered game on one core.
 
 For each game in ``shared.games.registry.available()`` (the fixture game
-``highcard`` included), plays whole games with the game's random bot through
-``shared.kernel.playout.play``, the same create/decide/evolve sequence the
+``highcard`` included), plays whole games with the game's random bot (or the
+one ``--bot`` names) through ``shared.kernel.playout.play``, the same create/decide/evolve sequence the
 reducer runs, with legal-move generation by the bot. Prints games/s,
 actions/s and events/s (median of several timed runs), and the cost of each
 contract function on states met in those games: ``legal``, ``view`` (+ JSON
@@ -12,6 +12,7 @@ command. Single process, no assertion on timings.
 
     python -m bench.engines                    # every game, 5 runs of ~2 s each
     python -m bench.engines --games tigris,catan --runs 3 --seconds 3
+    python -m bench.engines --games conan --seats 4 --bot heuristic
 """
 
 from __future__ import annotations
@@ -31,15 +32,16 @@ console = make_console()
 _json = msgspec.json.Encoder().encode
 
 
-def timed_run(game: Any, seats: int, seconds: float, seed0: int) -> dict[str, float]:
+def timed_run(game: Any, seats: int, seconds: float, seed0: int, bot: str = "random") -> dict[str, float]:
     """Play whole games until ``seconds`` have passed (at least one game)."""
     from shared.kernel.playout import play
 
     games = actions = events = unfinished = 0
+    bots = {s: game.bots[bot] for s in range(seats)}
     started = time.perf_counter()
     while True:
         seed = (seed0 + games).to_bytes(32, "big")
-        p = play(game, seats, seed)
+        p = play(game, seats, seed, bots=bots)
         games += 1
         actions += len(p.steps)
         events += len(p.opening) + sum(len(s.events) for s in p.steps)
@@ -112,8 +114,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--runs", type=int, default=5, help="timed runs per game; the median is reported")
     ap.add_argument("--seconds", type=float, default=2.0, help="length of one timed run (default 2)")
     ap.add_argument("--name", default="engines", help="result file var/bench/<name>.json")
+    ap.add_argument("--bot", default="random", help="bot playing every seat (default random)")
     args = ap.parse_args(argv)
     keys = [k for k in args.games.split(",") if k] or registry.available()
+    if lacking := [k for k in keys if args.bot not in registry.get(k).bots]:
+        ap.error(f"no {args.bot!r} bot in {', '.join(lacking)}")
     results: dict[str, Any] = {}
     with Progress(
         TextColumn("[bold]{task.description}"),
@@ -130,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
             task = progress.add_task(f"{key} ({seats} seats)", total=args.runs + 1, info="")
             runs = []
             for i in range(args.runs):
-                runs.append(timed_run(game, seats, args.seconds, seed0=1_000 * i + 1))
+                runs.append(timed_run(game, seats, args.seconds, seed0=1_000 * i + 1, bot=args.bot))
                 progress.update(
                     task, advance=1, info=f"{runs[-1]['games_per_s']:,.1f} games/s, "
                     f"{runs[-1]['actions_per_s']:,.0f} actions/s"
@@ -148,7 +153,7 @@ def main(argv: list[str] | None = None) -> int:
                 "costs": costs,
             }
             progress.update(overall, advance=1)
-    table = Table(title=f"random self-play, one core (median of {args.runs} runs of ~{args.seconds:g} s)")
+    table = Table(title=f"{args.bot} self-play, one core (median of {args.runs} runs of ~{args.seconds:g} s)")
     for col in ("game", "seats", "games/s", "actions/s", "events/s", "actions/game", "legal moves"):
         table.add_column(col, justify="left" if col == "game" else "right")
     for col in ("legal µs", "view+json µs", "decide µs", "evolve µs/event", "bot µs"):

@@ -1,4 +1,4 @@
-"""Heavier runs: many self-play games with invariants, and the benchmark."""
+"""Heavier runs: many self-play games with invariants (timings: ``python -m bench.engines``)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import pytest
 
 from shared.games.conan import GAME
 from shared.kernel.playout import play
-from tests.games.conan.bench_conan import bench
 from tests.games.conan.invariants import check
 from tests.games.contract_checks import check_decide_is_pure_and_legal_matches, check_playouts, seeds
 
@@ -23,11 +22,3 @@ def test_heuristic_against_random():
     for seed in seeds(20, salt=3):
         bots = {0: GAME.bots["heuristic"], 1: GAME.bots["random"], 2: GAME.bots["heuristic"]}
         assert GAME.is_over(play(GAME, 3, seed, bots=bots, after_event=check).state)
-
-
-@pytest.mark.slow
-def test_benchmark_prints_rates(capsys):
-    for seats in (2, 3, 4):
-        gps, aps = bench(seats, 5)
-        print(f"conan {seats}p: {gps:.2f} games/s {aps:.0f} actions/s")
-        assert gps > 0
