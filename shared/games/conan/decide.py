@@ -97,12 +97,8 @@ def _dispatch(tx: Tx, seat: int, cmd: c.AnyCommand) -> None:
             outcomes.retreat(tx, phase, cmd.to)
         case Retreat(), c.Proceed():
             tx.emit(_pop())
-        case AgeChange(), _:
+        case AgeChange() | Garrison(), _:
             _age_change(tx, phase, seat, cmd)
-        case Garrison(), c.PlaceGarrison():
-            garrison.place(tx, phase, cmd.province, cmd.city)
-        case Garrison(), c.EndAction():
-            garrison.finish(tx)
 
 
 def _military(tx: Tx, phase: Military, cmd: c.AnyCommand) -> None:
@@ -155,15 +151,19 @@ def _after(tx: Tx, phase: AfterContest, cmd: c.AnyCommand) -> None:
             tx.emit(_pop())
 
 
-def _age_change(tx: Tx, phase: AgeChange, seat: int, cmd: c.AnyCommand) -> None:
-    match cmd:
-        case c.ResolveRaids():
+def _age_change(tx: Tx, phase: AgeChange | Garrison, seat: int, cmd: c.AnyCommand) -> None:
+    match phase, cmd:
+        case Garrison(), c.PlaceGarrison():
+            garrison.place(tx, phase, cmd.province, cmd.city)
+        case Garrison(), c.EndAction():
+            garrison.finish(tx)
+        case AgeChange(), c.ResolveRaids():
             agechange.resolve_raids(tx, phase, seat, cmd.sacrifice_in)
-        case c.Buy():
+        case AgeChange(), c.Buy():
             agechange.buy(tx, seat, cmd.item, cmd.province)
-        case c.EndAction():
+        case AgeChange(), c.EndAction():
             agechange.end_purchases(tx, phase)
-        case c.ChooseCategory():
+        case AgeChange(), c.ChooseCategory():
             agechange.choose_category(tx, phase, seat, cmd.category)
 
 

@@ -17,7 +17,6 @@ from shared.games.conan.rules.board import pack_of
 from shared.games.conan.rules.cards import card_fits, table_cost
 from shared.games.conan.state import (
     NEUTRAL,
-    AdventureEnd,
     AfterContest,
     AgeChange,
     Bidding,
@@ -96,14 +95,9 @@ def legal(state: State, seat: int) -> list[c.AnyCommand]:
         case Retreat():
             spots = outcomes.retreat_spots(state, seat, phase.province)
             return [*(c.Withdraw(to=p) for p in spots), c.Proceed()]
-        case AgeChange():
+        case AgeChange() | Garrison():
             return _age_change(state, phase, seat)
-        case Garrison():
-            options = garrison.options(state, phase)
-            return [*(c.PlaceGarrison(province=p, city=k) for p, k in options), c.EndAction()]
-        case AdventureEnd():
-            return []
-    return []
+    return []  # AdventureEnd and GameOver await nobody
 
 
 def _turn_cards(state: State, seat: int, phase: Turn) -> list[c.AnyCommand]:
@@ -204,7 +198,10 @@ def _subsets(items: list[str]) -> list[tuple[str, ...]]:
     return [combo for r in range(len(items) + 1) for combo in combinations(items, r)]
 
 
-def _age_change(state: State, phase: AgeChange, seat: int) -> list[c.AnyCommand]:
+def _age_change(state: State, phase: AgeChange | Garrison, seat: int) -> list[c.AnyCommand]:
+    if isinstance(phase, Garrison):
+        options = garrison.options(state, phase)
+        return [*(c.PlaceGarrison(province=p, city=k) for p, k in options), c.EndAction()]
     match phase.step:
         case 1:
             return [c.ResolveRaids(sacrifice_in=s) for s in _subsets(agechange.raid_choices(state, seat))]
