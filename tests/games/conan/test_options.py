@@ -10,7 +10,7 @@ from shared.games.conan.options import Options
 from shared.games.conan.state import Turn
 from tests.games.conan.helpers import opening, when
 from tests.games.conan.invariants import check
-from tests.games.contract_checks import check_playouts
+from tests.games.contract_checks import check_decide_is_pure_and_legal_matches, check_playouts
 
 VARIANTS = [
     {"bid_immediately": False},
@@ -70,3 +70,15 @@ def test_bad_options_are_refused_at_creation():
 
     with pytest.raises(ValueError, match="fate faces"):
         GAME.create(GAME.options({"fate_faces": ["SKULL"]}), 2, Rng(b"\x00" * 32, 0))
+
+
+def test_legal_and_decide_agree_under_the_non_default_choices():
+    # given games with several strategy cards per contest and the campaign owner defending
+    overrides = {
+        "strategy_cards_per_contest": 2,
+        "battle_defender": "campaign_owner",
+        "withdraw_anywhere": True,
+    }
+    playouts = check_playouts(GAME, 4, games=1, invariant=check, options=overrides)
+    # then every legal command is accepted and nothing else is
+    check_decide_is_pure_and_legal_matches(GAME, playouts, samples=60)
