@@ -39,8 +39,7 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     fate_faces: tuple[str, ...] = ()
     #: 3.1 #3: a redeploy moves one step to an adjacent province.
     redeploy_adjacent_only: bool = True
-    #: 3.1 #3: one army may make both movements of a Military action (else units that
-    #: moved stay where they arrived; units already there may still move).
+    #: 3.1 #3: one army may make both movements (else units that moved this action stay where they are).
     one_army_two_moves: bool = True
     #: 2.5 A [D]: raising troops may use the home province (it counts as friendly).
     raise_at_home: bool = True
@@ -50,8 +49,7 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     withdraw_anywhere: bool = False
     #: 3.1 #4: forced march after an attack launched from two provinces (FFG forum: no).
     forced_march_after_split_attack: bool = False
-    #: 2.8.3 [U]: with several other armies in the province the attacker names the
-    #: defender (else the campaign-marker owner, then the lowest seat, defends).
+    #: 2.8.3 (silent): among several armies the attacker names the defender (or campaign owner, lowest).
     battle_defender: Literal["attacker_chooses", "campaign_owner"] = "attacker_chooses"
     #: 3.1 #5: the siege Crom token goes to the attacker when the marker falls.
     crom_when_marker_falls: bool = True
@@ -68,8 +66,7 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     collect_gold_extra: int = 0
     #: 3.1 #10: bid value of a bid made without a strategy card.
     empty_hand_bid_value: int = 0
-    #: 3.1 #11: a bid tie left after fewer tokens and closest kingdom: earliest in turn
-    #: order from the current player (else from the first player token, or a random pick).
+    #: 3.1 #11: last bid tie: earliest in turn order from the current player (or first player, random).
     bid_last_tiebreak: Literal["turn_order", "first_player", "random"] = "turn_order"
     #: 2.6.4 [D]: bidding tokens are not reset at age change (the seed names no reset).
     bid_tokens_reset_each_age: bool = False
@@ -86,8 +83,7 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     final_flat_income: bool = True
     #: 3.1 #16: adventure-token majorities compare values (else token counts).
     majorities_by_value: bool = True
-    #: 3.1 #17: most strategy cards one participant commits to a contest (sealed, revealed
-    #: together, all discarded after the roll); 0 = none.
+    #: 3.1 #17: most strategy cards a participant commits to one contest, sealed (0 = none).
     strategy_cards_per_contest: int = 1
     #: 3.1 #18: hand limit per card kind (0 = none).
     hand_limit: int = 0
@@ -95,13 +91,11 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     emissary_purchase_anywhere: bool = True
     #: 3.1 #20: the Conan bonus card is given at age change in 2-3 player games too.
     bonus_card_small_games: bool = True
-    #: 2.11 step 5 [U]: a bonus-card tie left after fewest EP and fewest tokens goes to the
-    #: first in clockwise order from the first player (else a random pick, or nobody).
+    #: 2.11 step 5 [U]: last bonus-card tie: first clockwise from the first player (or random, nobody).
     bonus_last_tiebreak: Literal["first_player", "random", "nobody"] = "first_player"
     #: 3.1 #21: Conan may enter out-of-play zones (destinations there are legal).
     conan_enters_out_of_play: bool = True
-    #: 2.12 step 6 [U]: a tie on EP and token count is a shared place (else the earlier
-    #: seat clockwise from the first player token ranks higher).
+    #: 2.12 step 6 [U]: a tie on EP and tokens is a shared place (or first clockwise from the first player).
     final_last_tiebreak: Literal["shared", "first_player"] = "shared"
     #: 3.1 #22: EP may go below zero.
     negative_ep: bool = True
