@@ -2,8 +2,9 @@
 
 For each game in ``shared.games.registry.available()`` (the fixture game
 ``highcard`` included), plays whole games with the game's random bot (or the
-one ``--bot`` names) through ``shared.kernel.playout.play``, the same create/decide/evolve sequence the
-reducer runs, with legal-move generation by the bot. Prints games/s,
+one ``--bot`` names) through ``shared.kernel.playout.play``, the same
+create/decide/evolve sequence the reducer runs, with legal-move generation by
+the bot. Prints games/s,
 actions/s and events/s (median of several timed runs), and the cost of each
 contract function on states met in those games: ``legal``, ``view`` (+ JSON
 encoding, as the projector does), ``decide``, ``evolve`` and the random bot.
