@@ -24,7 +24,7 @@ from services.gateway.ratelimit import RateLimiter
 from services.gateway.replies import Replies
 from shared.eventstore.store import EventStore
 from shared.games import registry
-from shared.infra.redis_client import connect
+from shared.infra.redis_client import connect, connect_listener
 from shared.infra.settings import Settings, load
 from shared.messaging.broker import make_broker
 from shared.messaging.messages import encode
@@ -142,8 +142,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         redis = connect(settings.redis_url, settings.cluster)
         broker = make_broker(settings)
         await broker.connect()
-        replies = Replies(redis, settings.node)
-        changes = Changes(redis)
+        listener = connect_listener(settings.redis_url)
+        replies = Replies(listener, settings.node)
+        changes = Changes(listener)
         await replies.start()
         await changes.start()
         app.state.gateway = Gateway(
@@ -160,6 +161,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await changes.stop()
         await broker.stop()
         await redis.aclose()
+        await listener.aclose()
 
     return Starlette(
         routes=ROUTES,

@@ -9,6 +9,7 @@ write.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from typing import Any
 
@@ -18,7 +19,7 @@ from services.projector.read_models import build
 from services.projector.writer import ReadModelWriter
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, partition_feed
-from shared.eventstore.store import decode_envelope
+from shared.eventstore.store import decode_envelope, is_cluster
 from shared.eventstore.tables import TableCache
 from shared.games import registry
 from shared.kernel.codec import codec_for
@@ -42,9 +43,14 @@ class Projector:
             by_game.setdefault(env.game_id, []).append(env)
         try:
             touched = await self._fold(partition, by_game)
+            if is_cluster(self.redis):
+                await asyncio.gather(
+                    *(self.writer.add(None, GameKeys(g, partition), m) for g, (m, _) in touched.items())
+                )
             async with self.redis.pipeline(transaction=False) as pipe:
                 for game_id, (models, _) in touched.items():
-                    await self.writer.add(pipe, GameKeys(game_id, partition), models)
+                    if not is_cluster(self.redis):
+                        await self.writer.add(pipe, GameKeys(game_id, partition), models)
                     pipe.publish(CHANGES_CHANNEL, f"{game_id} {models.version}")
                 if entries:
                     pipe.xack(partition_feed(partition), GROUP, *(entry_id for entry_id, _ in entries))

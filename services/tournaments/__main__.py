@@ -17,7 +17,7 @@ from services.tournaments.handlers import CommandHandler
 from services.tournaments.manager import GROUP, Manager
 from services.tournaments.writer import Tournaments
 from shared.eventstore.tournament_keys import tournament_command_stream
-from shared.infra.redis_client import connect
+from shared.infra.redis_client import connect, connect_listener
 from shared.infra.settings import load
 from shared.messaging.broker import consume, make_broker
 from shared.messaging.feed_reader import FeedReader
@@ -32,7 +32,7 @@ async def main() -> None:
     log = configure("tournaments", settings.node, settings.log_level)
     redis = connect(settings.redis_url, settings.cluster)
     broker = make_broker(settings)
-    replies = Replies(redis, settings.node)
+    replies = Replies(connect_listener(settings.redis_url), settings.node)
     tournaments = Tournaments(redis, settings.partitions)
     manager = Manager(tournaments, redis, broker, replies, settings.node)
     handler = CommandHandler(tournaments, manager, redis)

@@ -7,11 +7,13 @@ validator keep their round trips per command below one.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
 from importlib.resources import files
 from typing import Any
 
 import msgspec
+from redis.asyncio.cluster import RedisCluster
 
 from shared.eventstore.envelope import AppendOutcome, CommandRecord, EventEnvelope
 from shared.eventstore.keys import GAMES_INDEX, GameKeys
@@ -42,9 +44,15 @@ def _version_id(version: int) -> str:
     return f"0-{version}"
 
 
+def is_cluster(redis: Any) -> bool:
+    """Redis Cluster refuses scripts inside pipelines; callers run them concurrently instead."""
+    return isinstance(redis, RedisCluster)
+
+
 class EventStore:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
+        self.cluster = is_cluster(redis)
         self._append = redis.register_script(_APPEND_LUA)
 
     def _args(self, req: AppendRequest) -> tuple[list[str], list[Any]]:
@@ -67,6 +75,8 @@ class EventStore:
         """Independent appends (different games) in one round trip."""
         if not reqs:
             return []
+        if self.cluster:
+            return list(await asyncio.gather(*(self.append(req) for req in reqs)))
         async with self.redis.pipeline(transaction=False) as pipe:
             for req in reqs:
                 keys, args = self._args(req)

@@ -117,10 +117,26 @@ class ValkeyServer:
         return ""
 
 
+def cluster_port() -> int:
+    """A free port whose cluster bus port (+10000) is free too."""
+    for _ in range(200):
+        port = free_port()
+        if port > 55535:
+            port = 20_000 + port % 30_000
+        try:
+            for candidate in (port, port + 10_000):
+                with socket.socket() as s:
+                    s.bind(("127.0.0.1", candidate))
+        except OSError:
+            continue
+        return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
 def start_cluster(base_dir: Path, masters: int = 3, fsync: str = "everysec") -> list[ValkeyServer]:
     """A cluster of ``masters`` nodes on loopback, slots spread evenly, no replicas."""
     nodes = [
-        ValkeyServer(base_dir / f"node{i}", port=free_port(), fsync=fsync, cluster=True).start()
+        ValkeyServer(base_dir / f"node{i}", port=cluster_port(), fsync=fsync, cluster=True).start()
         for i in range(masters)
     ]
     addresses = [f"127.0.0.1:{n.port}" for n in nodes]

@@ -118,8 +118,8 @@ async def test_a_snapshot_equals_a_replay(redis: Any) -> None:
     codec = codec_for(GAME)
     table = None
     for version, event in enumerate(events, start=1):
-        table = tables.evolve(GAME, table, event)
         env = msgspec.structs.replace(envelope(game_id, version), payload=codec.pack(event))
+        table = tables.count_move(tables.evolve(GAME, table, event), env.command_id)
         assert (
             await store.append(
                 AppendRequest(
