@@ -22,6 +22,7 @@ from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, partition_feed
 from shared.eventstore.store import decode_envelope, is_cluster
 from shared.eventstore.tables import TableCache
 from shared.games import registry
+from shared.infra.redis_client import Publisher
 from shared.kernel.codec import codec_for
 from shared.observability import metrics
 
@@ -34,6 +35,7 @@ class Projector:
         self.cache = cache
         self.redis = redis
         self.writer = ReadModelWriter(redis)
+        self.publisher = Publisher(redis)
 
     async def handle(self, partition: int, entries: list[tuple[bytes, dict[bytes, bytes]]]) -> int:
         """Project a batch read from one partition feed; returns games touched."""
@@ -47,14 +49,16 @@ class Projector:
                 await asyncio.gather(
                     *(self.writer.add(None, GameKeys(g, partition), m) for g, (m, _) in touched.items())
                 )
+            notices = [(CHANGES_CHANNEL, f"{g} {m.version}") for g, (m, _) in touched.items()]
             async with self.redis.pipeline(transaction=False) as pipe:
                 for game_id, (models, _) in touched.items():
                     if not is_cluster(self.redis):
                         await self.writer.add(pipe, GameKeys(game_id, partition), models)
-                    pipe.publish(CHANGES_CHANNEL, f"{game_id} {models.version}")
+                self.publisher.queue(pipe, notices)
                 if entries:
                     pipe.xack(partition_feed(partition), GROUP, *(entry_id for entry_id, _ in entries))
                 await pipe.execute()
+            await self.publisher.after(notices)
         except BaseException:
             # The cache ran ahead of the read models; forget those games so the
             # retry re-reads them from the store (the checkpoint dedups writes).

@@ -23,6 +23,7 @@ from shared.eventstore.keys import GameKeys, deadlines, reply_channel
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.games import registry
+from shared.infra.redis_client import Publisher
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.rng import new_seed
@@ -49,6 +50,7 @@ class Reducer:
         self.snapshot_every = snapshot_every
         self.seeds = seeds
         self.clock_ns = clock_ns
+        self.publisher = Publisher(store.redis)
         #: (partition, game id) -> its next clock deadline (ms), None once no clock runs.
         self._deadlines: dict[tuple[int, str], int | None] = {}
 
@@ -165,10 +167,11 @@ class Reducer:
         return msgspec.structs.replace(rejection, decided_ns=self.clock_ns())
 
     async def _reply(self, msgs: list[CommandMsg], outcomes: list[Outcome]) -> None:
+        replies = [
+            (reply_channel(m.reply_to), encode(o)) for m, o in zip(msgs, outcomes, strict=True) if m.reply_to
+        ]
         async with self.store.redis.pipeline(transaction=False) as pipe:
-            for msg, outcome in zip(msgs, outcomes, strict=True):
-                if msg.reply_to:
-                    pipe.publish(reply_channel(msg.reply_to), encode(outcome))
+            self.publisher.queue(pipe, replies)
             for (partition, game_id), due in self._deadlines.items():
                 if due is None:
                     pipe.zrem(deadlines(partition), game_id)
@@ -176,6 +179,7 @@ class Reducer:
                     pipe.zadd(deadlines(partition), {game_id: due})
             self._deadlines.clear()
             await pipe.execute()
+        await self.publisher.after(replies)
         metrics.LIVE_GAMES.labels(SERVICE).set(len(self.cache))
 
     async def watch_clocks(self, partitions: list[int], stopping: Any, interval_s: float = 0.2) -> None:

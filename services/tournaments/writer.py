@@ -29,6 +29,7 @@ from shared.eventstore.tournament_keys import (
     changes_key,
     tournament_keys,
 )
+from shared.infra.redis_client import Publisher
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import SEED_BYTES, Rng, new_seed
 from shared.messaging.messages import Outcome
@@ -66,6 +67,7 @@ class Tournaments:
         clock_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
     ) -> None:
         self.redis = redis
+        self.publisher = Publisher(redis)
         self.store = EventStore(redis)
         self.partitions = partitions
         self.clock_ms = clock_ms
@@ -218,14 +220,16 @@ class Tournaments:
         """Rewrite the public read models and announce the new version."""
         standings = _encode_json(standings_view(state))
         pairings = _encode_json(pairings_view(state))
+        notice = [(CHANGES_CHANNEL, f"{changes_key(keys.tournament_id)} {version}")]
         async with self.redis.pipeline(transaction=False) as pipe:
             pipe.set(keys.view("standings"), standings)
             pipe.set(keys.view("pairings"), pairings)
             pipe.set(keys.checkpoint, version)
             if created:
                 pipe.zadd(TOURNAMENTS_INDEX, {keys.tournament_id: self.clock_ms()}, nx=True)
-            pipe.publish(CHANGES_CHANNEL, f"{changes_key(keys.tournament_id)} {version}")
+            self.publisher.queue(pipe, notice)
             await pipe.execute()
+        await self.publisher.after(notice)
         metrics.TABLES_LIVE.set(
             sum(
                 1

@@ -10,6 +10,7 @@ import structlog
 from services.validator.checks import Verdict, check_move, check_open
 from shared.eventstore.keys import GameKeys, reply_channel, validated_stream
 from shared.eventstore.tables import TableCache
+from shared.infra.redis_client import Publisher
 from shared.messaging.messages import CommandMsg, Outcome, decode_batch, encode
 from shared.observability import metrics
 
@@ -21,7 +22,8 @@ class Validator:
     def __init__(self, cache: TableCache, redis: Any, publish: Any) -> None:
         self.cache = cache
         self.redis = redis
-        self.publish = publish  # publish(body, stream, pipeline): the broker's publisher
+        self.publish = publish
+        self.publisher = Publisher(redis)  # publish(body, stream, pipeline): the broker's publisher
 
     async def handle(self, batch: bytes) -> list[Verdict]:
         msgs = decode_batch(batch)
@@ -46,6 +48,7 @@ class Validator:
 
     async def _emit(self, msgs: list[CommandMsg], verdicts: list[Verdict]) -> None:
         now = time.time_ns()
+        rejections: list[tuple[str, bytes]] = []
         async with self.redis.pipeline(transaction=False) as pipe:
             for msg, verdict in zip(msgs, verdicts, strict=True):
                 if isinstance(verdict, Outcome):
@@ -57,9 +60,11 @@ class Validator:
                         correlation_id=msg.correlation_id,
                         code=verdict.code,
                     )
-                    pipe.publish(reply_channel(msg.reply_to), encode(verdict))
+                    rejections.append((reply_channel(msg.reply_to), encode(verdict)))
                 else:
                     await self.publish(encode(verdict), validated_stream(msg.partition), pipe)
                 metrics.STAGE_LATENCY.labels("validated").observe((now - msg.received_ns) / 1e9)
+            self.publisher.queue(pipe, rejections)
             await pipe.execute()
+        await self.publisher.after(rejections)
         metrics.LIVE_GAMES.labels(SERVICE).set(len(self.cache))
