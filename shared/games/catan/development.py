@@ -43,9 +43,17 @@ def play_options(state: State, seat: int) -> list[cmd.PlayDevCard]:
         elif card == "monopoly":
             out.extend(cmd.PlayDevCard(card=card, kinds=(k,)) for k in RESOURCES)
         elif card == "year_of_plenty":
-            pairs = [(a, b) for a in RESOURCES for b in RESOURCES if a <= b]
-            out.extend(cmd.PlayDevCard(card=card, kinds=ab) for ab in pairs if _bank_has(state, ab))
+            out.extend(cmd.PlayDevCard(card=card, kinds=ab) for ab in plenty_choices(state))
     return out
+
+
+def plenty_choices(state: State) -> list[tuple[int, ...]]:
+    """Year of Plenty takes two resources; from a bank holding fewer, what exists (1.11)."""
+    left = [k for k in RESOURCES for _ in range(state.bank[k])]
+    if len(left) < 2:
+        return [tuple(left)]
+    pairs = [(a, b) for a in RESOURCES for b in RESOURCES if a <= b]
+    return [ab for ab in pairs if _bank_has(state, ab)]
 
 
 def _bank_has(state: State, kinds: tuple[int, ...]) -> bool:
@@ -68,7 +76,8 @@ def play(ctx: Ctx, seat: int, c: cmd.PlayDevCard) -> None:
         gained = EMPTY
         for k in c.kinds:
             gained = add(gained, one(k))
-        ctx.emit(ev.CardsGained(seat=seat, cards=gained))
+        if any(gained):
+            ctx.emit(ev.CardsGained(seat=seat, cards=gained))
     elif c.card == "monopoly":
         monopoly(ctx, seat, c.kinds[0], cap=99)
 

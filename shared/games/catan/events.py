@@ -15,6 +15,13 @@ class Started(Event, tag="catan.started"):
     first: int
 
 
+class StartRolled(Event, tag="catan.start_rolled"):
+    """One round of the roll for the starting player: who rolled, and both dice of each."""
+
+    seats: tuple[int, ...]
+    dice: tuple[tuple[int, int], ...]
+
+
 class BoardLaid(Event, tag="catan.board_laid"):
     terrain: tuple[int, ...]
     numbers: tuple[int, ...]
@@ -247,11 +254,11 @@ class GameWon(Event, tag="catan.game_won"):
 
 
 CatanEvent = (
-    Started | BoardLaid | DecksShuffled | PhaseSet | EffectsSet | TodoSet | TaskOpened | Answered
-    | AnsweredShadow | TaskClosed | BuildingPlaced | CityPillaged | RoadPlaced | RoadRemoved | WallPlaced
-    | KnightSet | KnightRemoved | CardsPaid | CardsGained | CardsPassed | CardsTaken | CardsTakenShadow
-    | HandShown | DiceRolled | RobberMoved | MerchantMoved | NumbersSwapped | BarbarianMoved
-    | BarbariansAttacked | DefenderAwarded | ImprovementBought | MetropolisPlaced | LongestRoadSet
-    | LargestArmySet | CardDrawn | CardDrawnShadow | CardRevealed | CardPlayed | CardDiscarded
-    | CardDiscardedShadow | CardStolen | CardStolenShadow | GameWon
+    Started | StartRolled | BoardLaid | DecksShuffled | PhaseSet | EffectsSet | TodoSet | TaskOpened
+    | Answered | AnsweredShadow | TaskClosed | BuildingPlaced | CityPillaged | RoadPlaced | RoadRemoved
+    | WallPlaced | KnightSet | KnightRemoved | CardsPaid | CardsGained | CardsPassed | CardsTaken
+    | CardsTakenShadow | HandShown | DiceRolled | RobberMoved | MerchantMoved | NumbersSwapped
+    | BarbarianMoved | BarbariansAttacked | DefenderAwarded | ImprovementBought | MetropolisPlaced
+    | LongestRoadSet | LargestArmySet | CardDrawn | CardDrawnShadow | CardRevealed | CardPlayed
+    | CardDiscarded | CardDiscardedShadow | CardStolen | CardStolenShadow | GameWon
 )  # fmt: skip

@@ -157,7 +157,7 @@ def _flow(state: State, e: ev.CatanEvent) -> State | None:
             return replace(state, phase="over", winner=e.seat, task=None)
         case (
             ev.AnsweredShadow() | ev.CardsTakenShadow() | ev.HandShown() | ev.CardDrawnShadow()
-            | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.Started()
+            | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.Started() | ev.StartRolled()
         ):  # fmt: skip
             return state
     return None

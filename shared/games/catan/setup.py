@@ -27,9 +27,20 @@ def _layout(options: Options, rng: Rng) -> ev.BoardLaid:
     return ev.BoardLaid(terrain=t, numbers=n, harbors=h)
 
 
+def roll_off(seats: int, rng: Rng) -> tuple[int, list[ev.StartRolled]]:
+    """Every seat rolls both dice; the highest total starts, and tied seats roll again (1.5)."""
+    rounds: list[ev.StartRolled] = []
+    rolling = tuple(range(seats))
+    while len(rolling) > 1:
+        dice = tuple((rng.between(1, 6), rng.between(1, 6)) for _ in rolling)
+        rounds.append(ev.StartRolled(seats=rolling, dice=dice))
+        best = max(sum(d) for d in dice)
+        rolling = tuple(s for s, d in zip(rolling, dice, strict=True) if sum(d) == best)
+    return rolling[0], rounds
+
+
 def create(options: Options, seats: int, rng: Rng) -> list[ev.CatanEvent]:
-    # Rolling for the start is modelled as a uniform draw of the starting seat.
-    first = rng.below(seats)
+    first, rolls = roll_off(seats, rng)
     laid = _layout(options, rng)
     if options.ck:
         shuffled = ev.DecksShuffled(
@@ -40,6 +51,7 @@ def create(options: Options, seats: int, rng: Rng) -> list[ev.CatanEvent]:
     order = tuple((first + i) % seats for i in range(seats))
     return [
         ev.Started(seats=seats, options=options, first=first),
+        *rolls,
         laid,
         shuffled,
         ev.PhaseSet(phase="setup", active=first, turn=0, setup_queue=order + order[::-1]),

@@ -58,6 +58,8 @@ def _choices(state: State, task: Task, seat: int) -> list[int]:
             return knights.retreat_options(state, seat, task.data)
         case "deserter":
             return [k.spot for k in knights.own(state, seat)]
+        case "deserter_strength":
+            return politics.deserter_strengths(state, seat, task.data[0])
         case "deserter_place":
             return [-1, *knights.recruit_spots(state, task.owner)]
         case "diplomat":
@@ -194,6 +196,7 @@ RESOLVE: dict[str, Callable[[Ctx, Task, tuple[Answer, ...]], None]] = {
     "progress_discard": _each(lambda ctx, t, a: draws.discard(ctx, a.seat, a.names)),
     "retreat": _each(lambda ctx, t, a: knights.retreat(ctx, a.seat, t.data, a.choice)),
     "deserter": _each(lambda ctx, t, a: politics.desert(ctx, t.owner, a.choice)),
+    "deserter_strength": _each(lambda ctx, t, a: politics.recruit(ctx, a.seat, (a.choice, *t.data[1:]))),
     "deserter_place": _each(lambda ctx, t, a: _deserter_place(ctx, t, a)),
     "diplomat": _each(lambda ctx, t, a: _replace_road(ctx, a)),
     "spy": _each(lambda ctx, t, a: _spy(ctx, t, a)),

@@ -145,7 +145,8 @@ def visibility(event: ev.CatanEvent) -> Visibility:
         case ev.CardsTaken(src=src, dst=dst) | ev.CardStolen(src=src, dst=dst):
             return _pair(src, dst)
         case (
-            ev.Started() | ev.BoardLaid() | ev.PhaseSet() | ev.EffectsSet() | ev.TodoSet() | ev.TaskOpened()
+            ev.Started() | ev.StartRolled() | ev.BoardLaid() | ev.PhaseSet() | ev.EffectsSet() | ev.TodoSet()
+            | ev.TaskOpened()
             | ev.AnsweredShadow() | ev.TaskClosed() | ev.BuildingPlaced() | ev.CityPillaged()
             | ev.RoadPlaced()
             | ev.RoadRemoved() | ev.WallPlaced() | ev.KnightSet() | ev.KnightRemoved() | ev.CardsPaid()

@@ -131,12 +131,13 @@ def _wedding(ctx: Ctx, seat: int) -> None:
         open_task(ctx, "gift", givers, owner=seat, amounts=amounts)
 
 
-def deserter_strength(state: State, seat: int, strength: int) -> int:
-    if state.options.deserter_replacement == "same_or_lower":
-        return next((n for n in range(strength, 0, -1) if knights.pieces_left(state, seat, n) > 0), 0)
+def deserter_strengths(state: State, seat: int, strength: int) -> list[int]:
+    """Strengths the card's player may place for a removed knight of ``strength``, strongest first."""
+    if state.options.deserter_replacement == "same_or_lower":  # 2025: the player picks one
+        return [n for n in range(strength, 0, -1) if knights.pieces_left(state, seat, n) > 0]
     if knights.pieces_left(state, seat, strength) > 0:
-        return strength
-    return 1 if knights.pieces_left(state, seat, 1) > 0 else 0
+        return [strength]
+    return [1] if knights.pieces_left(state, seat, 1) > 0 else []
 
 
 def desert(ctx: Ctx, seat: int, spot: int) -> None:
@@ -145,7 +146,16 @@ def desert(ctx: Ctx, seat: int, spot: int) -> None:
     assert k is not None
     ctx.emit(ev.KnightRemoved(spot=spot))
     refresh(ctx)
-    strength = deserter_strength(ctx.state, seat, k.strength)
-    if strength and knights.recruit_spots(ctx.state, seat):
-        data = (strength, int(k.active), k.activated_turn)
-        open_task(ctx, "deserter_place", (seat,), owner=seat, data=data)
+    strengths = deserter_strengths(ctx.state, seat, k.strength)
+    if not (strengths and knights.recruit_spots(ctx.state, seat)):
+        return
+    data = (k.strength, int(k.active), k.activated_turn)
+    if len(strengths) > 1:
+        open_task(ctx, "deserter_strength", (seat,), owner=seat, data=data)
+    else:
+        recruit(ctx, seat, (strengths[0], *data[1:]))
+
+
+def recruit(ctx: Ctx, seat: int, data: tuple[int, ...]) -> None:
+    """Ask where the deserting knight goes; ``data`` is its strength, status and activation turn."""
+    open_task(ctx, "deserter_place", (seat,), owner=seat, data=data)
