@@ -17,7 +17,10 @@ from shared.kernel.messages import Record
 class Options(Record, frozen=True, forbid_unknown_fields=True):
     # "ck" plays Cities & Knights; "none" is the base game (registered as `catan`).
     expansion: Literal["ck", "none"] = "ck"
-    # Beginner map of the chosen game, or the variable set-up.
+    # Beginner map of the chosen game, or the variable set-up. The base rulebook's beginner map
+    # also fixes each colour's starting pieces, but the digest (1.3) does not transcribe them and
+    # the C&K beginner map prints none (2.2); so there is no fixed-start option: both beginner
+    # maps open with the ordinary snake set-up.
     layout: Literal["variable", "beginner"] = "variable"
     # Official A-R spiral, or shuffled tokens with no adjacent 6/8 (both official).
     numbers: Literal["spiral", "random"] = "spiral"
@@ -30,7 +33,7 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     friendly_robber: bool = False
     # 2020 text: a chased robber must go to a numbered hex; 2025 allows the desert.
     chased_robber_may_go_to_desert: bool = False
-    # 2020: Deserter's replacement has the same strength; 2025: same or lower.
+    # 2020: Deserter's replacement has the same strength; 2025: same or lower, the player choosing.
     deserter_replacement: Literal["same", "same_or_lower"] = "same"
     # When nobody defends and barbarians (strength 0) lose: every seat ties and draws.
     zero_strength_defense_reward: Literal["all_tied_draw", "none"] = "all_tied_draw"
