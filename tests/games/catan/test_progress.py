@@ -321,3 +321,37 @@ def test_aqueduct_choice_takes_a_resource_or_declines():
     assert state.task.kind == "aqueduct" and cmd.Choose(choice=-1) in legal(state, 1)
     state, _ = when(state, 1, cmd.Choose(choice=4))
     assert state.players[1].hand[4] == 1
+
+
+def _deserting(**options):
+    state = given(fresh(**options), *(road(0, p) for p in path_spots(*TOP)), knight(1, A, 3, active=True))
+    return hold(state, 0, "deserter")
+
+
+def test_deserter_same_or_lower_lets_the_player_choose_the_replacement_strength():
+    state, _ = when(_deserting(deserter_replacement="same_or_lower"), 0, P(card="deserter", a=1))
+    assert state.task.kind == "deserter_strength" and actors(state) == frozenset({0})
+    assert legal(state, 0) == [cmd.Choose(choice=3), cmd.Choose(choice=2), cmd.Choose(choice=1)]
+    assert rejected(state, 0, cmd.Choose(choice=4)) == "illegal_move"
+    state, _ = when(state, 0, cmd.Choose(choice=2))
+    assert state.task.kind == "deserter_place" and cmd.Choose(choice=-1) in legal(state, 0)
+    state, _ = when(state, 0, cmd.Choose(choice=TOP[2]))
+    k = knight_at(state, TOP[2])
+    assert (k.owner, k.strength, k.active) == (0, 2, True) and state.task is None
+
+
+def test_deserter_same_or_lower_offers_only_strengths_with_a_piece_left():
+    state = given(
+        _deserting(deserter_replacement="same_or_lower"), knight(0, TOP[4], 2), knight(0, TOP[6], 2)
+    )
+    state, _ = when(state, 0, P(card="deserter", a=1))
+    assert [c.choice for c in legal(state, 0)] == [3, 1]
+    state = given(state, knight(0, TOP[0], 3), knight(0, TOP[1], 3))  # now only basic pieces remain
+    from shared.games.catan.progress.politics import deserter_strengths
+
+    assert deserter_strengths(state, 0, 3) == [1]
+
+
+def test_deserter_same_strength_option_has_no_strength_choice():
+    state, _ = when(_deserting(), 0, P(card="deserter", a=1))
+    assert state.task.kind == "deserter_place" and state.task.data[0] == 3

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from shared.games.catan import CATAN, CATAN_CK, board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
@@ -77,3 +79,38 @@ def test_setup_ends_with_the_starting_player_to_roll():
         state, _ = place(state, building, board.SPOT_PATHS[spot][0])
     assert state.phase == "roll" and state.active == first and state.turn == 1
     assert given(state).road_lengths == (1, 1, 1)
+
+
+def _opening_events(game, seats, stream):
+    return game.create(game.options({"layout": "beginner"}), seats, Rng(SEED, stream))
+
+
+def test_the_highest_roll_starts_and_tied_seats_roll_again():
+    tied = 0
+    for stream in range(60):
+        events = _opening_events(CATAN_CK, 4, stream)
+        rounds = of(events, ev.StartRolled)
+        assert rounds[0].seats == (0, 1, 2, 3)
+        for before, after in itertools.pairwise(rounds):
+            best = max(sum(d) for d in before.dice)
+            assert after.seats == tuple(
+                s for s, d in zip(before.seats, before.dice, strict=True) if sum(d) == best
+            )
+        last = rounds[-1]
+        totals = [sum(d) for d in last.dice]
+        assert totals.count(max(totals)) == 1
+        first = last.seats[totals.index(max(totals))]
+        assert of(events, ev.Started)[0].first == first
+        assert (
+            of(events, ev.PhaseSet)[0].active == first and of(events, ev.PhaseSet)[0].setup_queue[0] == first
+        )
+        tied += len(rounds) > 1
+    assert tied  # some of these openings needed a re-roll
+
+
+def test_the_roll_off_is_public():
+    from shared.games.catan.views import visibility
+    from shared.kernel.visibility import Public
+
+    rolled = of(_opening_events(CATAN, 3, 0), ev.StartRolled)[0]
+    assert isinstance(visibility(rolled), Public) and all(1 <= a <= 6 and 1 <= b <= 6 for a, b in rolled.dice)

@@ -84,3 +84,33 @@ def test_road_building_year_of_plenty_and_monopoly():
     state = given(state, ev.EffectsSet(effects=state.effects.__class__()))
     state, _ = when(state, 0, cmd.PlayDevCard(card="monopoly", kinds=(4,)))
     assert state.players[0].hand == cards(brick=1, grain=1, ore=4)
+
+
+def _plenty(bank):
+    from msgspec.structs import replace
+
+    return hold(replace(fresh(ck=False), bank=bank), 0, "year_of_plenty")
+
+
+def _plenty_plays(state):
+    return [c.kinds for c in legal(state, 0) if isinstance(c, cmd.PlayDevCard)]
+
+
+def test_year_of_plenty_offers_any_two_cards_the_bank_holds():
+    state = _plenty(cards(brick=1, ore=5))
+    assert _plenty_plays(state) == [(0, 4), (4, 4)]
+    assert rejected(state, 0, cmd.PlayDevCard(card="year_of_plenty", kinds=(0, 0))) == "illegal_move"
+
+
+def test_year_of_plenty_from_a_bank_with_one_card_takes_what_exists():
+    state = _plenty(cards(wool=1))
+    assert _plenty_plays(state) == [(2,)]
+    state, _ = when(state, 0, cmd.PlayDevCard(card="year_of_plenty", kinds=(2,)))
+    assert state.players[0].hand == cards(wool=1) and state.bank == cards()
+
+
+def test_year_of_plenty_from_an_empty_bank_takes_nothing():
+    state = _plenty(cards())
+    assert _plenty_plays(state) == [()]
+    state, events = when(state, 0, cmd.PlayDevCard(card="year_of_plenty", kinds=()))
+    assert not of(events, ev.CardsGained) and "year_of_plenty" not in state.players[0].cards
