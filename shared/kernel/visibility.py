@@ -7,6 +7,7 @@ redaction is a filter, never a field-by-field rewrite.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from shared.kernel.messages import Record
@@ -52,6 +53,6 @@ def may_see(visibility: Visibility, audience: Audience) -> bool:
 E = TypeVar("E")
 
 
-def redact(events: list[E], visibility_of: object, audience: Audience) -> list[E]:
+def redact(events: Sequence[E], visibility_of: Callable[[E], Visibility], audience: Audience) -> list[E]:
     """The events ``audience`` may see, in order; ``visibility_of`` is the game's map."""
-    return [e for e in events if may_see(visibility_of(e), audience)]  # type: ignore[operator]
+    return [e for e in events if may_see(visibility_of(e), audience)]
