@@ -6,8 +6,9 @@ one at random with the expected version, and then polls the same view until
 the accepted version is visible. So every command costs one POST and, usually,
 one or two GETs, and the poll doubles as the "projection visible" probe.
 
-One driver process runs many games on one event loop over a keep-alive
-connection pool; ``bench.pipeline`` starts several processes when one Python
+One driver process runs many games on one event loop, each bot on its own
+keep-alive connection (``bench.http_client``: a lean client, so that the
+driver costs far less than the server it loads); ``bench.pipeline`` starts several processes when one Python
 client would be the bottleneck. Counters are shared with the parent for live
 progress; latency samples are taken only in the measuring phase.
 """
@@ -17,14 +18,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import sys
 import time
-import types
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
-import httpx
+import msgspec
+import uvloop
+
+from bench.http_client import Connection
 
 WARMUP, MEASURE, STOP = 0, 1, 2
 # Shared counter slots, per driver.
@@ -78,6 +80,43 @@ class Pacer:
             await asyncio.sleep(slot - now)
 
 
+class _View(msgspec.Struct):
+    """What a bot reads in a view document; the legal commands stay raw JSON,
+    sent back exactly as the server listed them."""
+
+    version: int
+    over: bool
+    seat: int | None = None
+    actors: list[int] = []
+    legal: list[msgspec.Raw] = []
+
+
+_view = msgspec.json.Decoder(_View).decode
+
+
+class _Opened(msgspec.Struct):
+    table_id: str
+    version: int
+    tokens: list[dict[str, Any]]
+
+
+_opened = msgspec.json.Decoder(_Opened).decode
+
+
+class _Accepted(msgspec.Struct):
+    version: int
+
+
+_accepted = msgspec.json.Decoder(_Accepted).decode
+
+
+class _Error(msgspec.Struct):
+    code: str = ""
+
+
+_error = msgspec.json.Decoder(_Error).decode
+
+
 class Bot:
     def __init__(
         self, cfg: DriverConfig, shared: Any, phase: Any, result: DriverResult, pacer: Pacer
@@ -88,6 +127,8 @@ class Bot:
         self.result = result
         self.pacer = pacer
         self.base = cfg.index * SLOTS
+        self.http = Connection(cfg.api)
+        self._open_body = msgspec.json.encode({"game": cfg.game, "seats": cfg.seats})
 
     def count(self, slot: int, n: int = 1) -> None:
         self.shared[self.base + slot] += n
@@ -100,41 +141,39 @@ class Bot:
         if self.phase.value == STOP:
             raise _Stop
 
-    async def request(self, client: httpx.AsyncClient, method: str, url: str, **kw: Any) -> httpx.Response:
+    async def request(
+        self, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+    ) -> tuple[int, bytes]:
         self.count(REQUESTS)
         self.result.requests += 1
-        return await client.request(method, url, **kw)
+        return await self.http.request(method, path, body, headers)
 
-    async def view(self, client: httpx.AsyncClient, table: str, token: str) -> dict[str, Any]:
-        r = await self.request(
-            client, "GET", f"/v1/tables/{table}/view", headers={"authorization": f"Bearer {token}"}
-        )
-        r.raise_for_status()
-        doc: dict[str, Any] = r.json()
-        return doc
+    async def view(self, table: str, token: str) -> _View:
+        status, body = await self.request("GET", f"/v1/tables/{table}/view", headers=_auth(token))
+        if status != 200:
+            raise RuntimeError(f"view answered {status}: {body[:200]!r}")
+        return _view(body)
 
-    async def view_at(
-        self, client: httpx.AsyncClient, table: str, token: str, version: int
-    ) -> tuple[dict[str, Any], int]:
+    async def view_at(self, table: str, token: str, version: int) -> tuple[_View, int]:
         """Poll the seat's view until it shows ``version`` (back-off 0.5 ms to 4 ms)."""
         deadline = time.perf_counter() + self.cfg.max_poll_s
         pause = 0.0005
         polls = 0
         while True:
-            doc = await self.view(client, table, token)
+            doc = await self.view(table, token)
             polls += 1
-            if doc["version"] >= version or time.perf_counter() > deadline:
+            if doc.version >= version or time.perf_counter() > deadline:
                 return doc, polls
             self.check()
             await asyncio.sleep(pause)
             pause = min(pause * 2, 0.004)
 
-    async def play_forever(self, client: httpx.AsyncClient, rng: random.Random) -> None:
+    async def play_forever(self, rng: random.Random) -> None:
         with contextlib.suppress(_Stop):
             while True:
                 self.check()
                 try:
-                    await self.play_one(client, rng)
+                    await self.play_one(rng)
                 except (_Stop, asyncio.CancelledError):
                     raise
                 except Exception as exc:  # keep the load going; report what broke
@@ -142,43 +181,42 @@ class Bot:
                     if len(self.result.errors) < 20:
                         self.result.errors.append(repr(exc)[:300])
                     await asyncio.sleep(0.05)
+        self.http.close()
 
-    async def play_one(self, client: httpx.AsyncClient, rng: random.Random) -> None:
-        r = await self.request(
-            client, "POST", "/v1/tables", json={"game": self.cfg.game, "seats": self.cfg.seats}
-        )
-        r.raise_for_status()
-        body = r.json()
+    async def play_one(self, rng: random.Random) -> None:
+        status, body = await self.request("POST", "/v1/tables", self._open_body)
+        if status != 201:
+            raise RuntimeError(f"open answered {status}: {body[:200]!r}")
+        opened = _opened(body)
         self.count(OPENED)
-        table = body["table_id"]
-        tokens = [t["token"] for t in body["tokens"]]
-        known = int(body["version"])
-        doc, _ = await self.view_at(client, table, tokens[0], known)
-        while not doc["over"]:
+        table = opened.table_id
+        tokens = [t["token"] for t in opened.tokens]
+        known = opened.version
+        doc, _ = await self.view_at(table, tokens[0], known)
+        while not doc.over:
             self.check()
-            seat = rng.choice(doc["actors"])
-            if doc["seat"] != seat:
-                doc, _ = await self.view_at(client, table, tokens[seat], known)
+            seat = rng.choice(doc.actors)
+            if doc.seat != seat:
+                doc, _ = await self.view_at(table, tokens[seat], known)
                 continue
-            if not doc["legal"]:  # a projection behind the known version: look again
+            if not doc.legal:  # a projection behind the known version: look again
                 await asyncio.sleep(0.002)
-                doc, _ = await self.view_at(client, table, tokens[seat], known + 1)
+                doc, _ = await self.view_at(table, tokens[seat], known + 1)
                 continue
-            command = rng.choice(doc["legal"])
+            command = rng.choice(doc.legal)
             await self.pacer.wait()
             started = time.perf_counter()
-            r = await self.request(
-                client,
+            status, body = await self.request(
                 "POST",
                 f"/v1/tables/{table}/commands",
-                json={"command": command, "expected_version": doc["version"]},
-                headers={"authorization": f"Bearer {tokens[seat]}", "idempotency-key": uuid.uuid4().hex},
+                b'{"command":%s,"expected_version":%d}' % (bytes(command), doc.version),
+                {"Authorization": f"Bearer {tokens[seat]}", "Idempotency-Key": uuid.uuid4().hex},
             )
             replied = time.perf_counter()
-            if r.status_code == 200:
-                known = int(r.json()["version"])
+            if status == 200:
+                known = _accepted(body).version
                 self.count(ACCEPTED)
-                doc, polls = await self.view_at(client, table, tokens[seat], known)
+                doc, polls = await self.view_at(table, tokens[seat], known)
                 if self.measuring:
                     self.result.accepted += 1
                     self.result.accept_s.append(replied - started)
@@ -186,60 +224,36 @@ class Bot:
                     self.result.polls += polls
             else:
                 self.count(REJECTED)
-                code = _code(r)
+                code = _code(status, body)
                 if self.measuring:
                     self.result.rejected[code] = self.result.rejected.get(code, 0) + 1
-                doc, _ = await self.view_at(client, table, tokens[seat], known)
+                doc, _ = await self.view_at(table, tokens[seat], known)
         self.count(FINISHED)
 
 
-def _code(r: httpx.Response) -> str:
-    try:
-        return str(r.json().get("code", r.status_code))
-    except ValueError:
-        return str(r.status_code)
+def _auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
 
 
-def _stub_sniffio() -> None:
-    """httpcore asks ``sniffio`` which event loop runs, on every request. anyio 4.16
-    no longer depends on sniffio, so it is absent here and the failed import
-    scans sys.path each time: about 1 ms of CPU per request, more than the
-    request itself. A stub that answers "asyncio" removes that cost."""
+def _code(status: int, body: bytes) -> str:
     try:
-        import sniffio  # noqa: F401
-    except ImportError:
-        stub = types.ModuleType("sniffio")
-        stub.current_async_library = lambda: "asyncio"  # type: ignore[attr-defined]
-        sys.modules["sniffio"] = stub
+        return _error(body).code or str(status)
+    except msgspec.DecodeError:
+        return str(status)
 
 
 async def _main(cfg: DriverConfig, shared: Any, phase: Any, results: Any) -> None:
     result = DriverResult(cfg.index)
-    # One small keep-alive pool per game: httpcore's pool scans all its
-    # connections for every request, which grows with the pool's size.
-    limits = httpx.Limits(max_connections=2, max_keepalive_connections=2)
-    timeout = httpx.Timeout(30.0)
     pacer = Pacer(cfg.rate)
-    async with contextlib.AsyncExitStack() as stack:
-        bots = []
-        for i in range(cfg.games):
-            client = await stack.enter_async_context(
-                # plain HTTP on loopback: verify=False skips loading a CA bundle per client
-                httpx.AsyncClient(base_url=cfg.api, limits=limits, timeout=timeout, verify=False)
-            )
-            bot = Bot(cfg, shared, phase, result, pacer)
-            rng = random.Random(cfg.seed * 10_007 + i)
-            bots.append(asyncio.create_task(bot.play_forever(client, rng)))
-        await asyncio.gather(*bots)
+    bots = []
+    for i in range(cfg.games):
+        bot = Bot(cfg, shared, phase, result, pacer)
+        rng = random.Random(cfg.seed * 10_007 + i)
+        bots.append(asyncio.create_task(bot.play_forever(rng)))
+    await asyncio.gather(*bots)
     results.put(result)
 
 
 def run(cfg: DriverConfig, shared: Any, phase: Any, results: Any) -> None:
     """Entry point of a driver process."""
-    _stub_sniffio()
-    try:
-        import uvloop
-
-        uvloop.run(_main(cfg, shared, phase, results))
-    except ImportError:
-        asyncio.run(_main(cfg, shared, phase, results))
+    uvloop.run(_main(cfg, shared, phase, results))

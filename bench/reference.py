@@ -1,28 +1,27 @@
 """The reference: the Redis work of one command, done by a bare redis-py loop.
 
-No services, no HTTP, no FastStream, no rules: one process with the
-synchronous redis-py client (hiredis parser) replays pre-planned commands of a
-real game and issues, per batch of ``B`` commands, the same Redis operations
-the pipeline issues:
+No services, no HTTP, no rules: one process with the synchronous redis-py
+client (hiredis parser) replays pre-planned commands of a real game and
+issues, per batch of ``B`` commands, the same Redis operations the pipeline
+issues:
 
 ====================  ==========================================================
-gateway               XADD to the partition's command stream (one per command)
-validator             XREADGROUP; pipeline of XRANGE tails; pipeline of HEXISTS
-                      (idempotency); pipeline of XADD to the validated stream;
+gateway               pipeline of XADD to the command stream (the gateway's
+                      coalescer joins concurrent requests the same way)
+validator             XREADGROUP; pipeline of XRANGE tails + HEXISTS
+                      (idempotency); pipeline of XADD to the validated stream +
                       XACK
 reducer               XREADGROUP; pipeline of EVALSHA ``append.lua`` (the real
-                      script, real envelopes); pipeline of PUBLISH replies; XACK
+                      script, real envelopes); pipeline of one PUBLISH of the
+                      replies + XACK
 projector             XREADGROUP on the partition feed; one pipeline of EVALSHA
-                      ``project.lua`` (real view documents and feed entries) +
-                      PUBLISH change + XACK
-gateway (reply)       the reply read from the pub/sub connection
-client                GET of the acting seat's view
+                      ``project.lua`` (real view documents and feed entries,
+                      acknowledging its entries) + one PUBLISH of the changes
+gateway (reply)       the replies read from the pub/sub connection
+client                pipeline of GET of the acting seats' views
 ====================  ==========================================================
 
-redis-py adds one SCRIPT EXISTS round trip before every pipeline that holds a
-``Script`` (the reducer's ``EventStore.append_many`` and the projector's
-writer both do), and the same client does it here: 15 round trips per command
-at ``B = 1``, ``2B + 13`` per batch.
+That is 10 round trips per batch, whatever ``B`` is.
 Payloads are produced beforehand by ``services.reducer.plan.plan`` and
 ``services.projector.read_models.build``, so sizes and server-side script
 work are the real ones. What the reference leaves out is exactly what the
@@ -43,11 +42,12 @@ import redis
 
 from bench.common import scripted_game
 from services.projector.read_models import audience_name, build
-from services.projector.writer import ReadModelWriter
+from services.projector.writer import project_call
 from services.reducer.plan import accepted
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys
 from shared.eventstore.store import encode_envelope
 from shared.games import registry
+from shared.infra.lua import LuaScript
 from shared.messaging.messages import encode
 
 PREFIX = "ref"
@@ -148,14 +148,17 @@ def run(
     """Commands/s of the bare loop with ``batch`` commands per stage round."""
     plans = plans or prepare(game_key, seats)
     r = redis.Redis.from_url(url)
-    append = r.register_script(files("shared.eventstore").joinpath("append.lua").read_text())
-    writer = ReadModelWriter(r)
+    append = LuaScript(files("shared.eventstore").joinpath("append.lua").read_text())
+    project = LuaScript(files("services.projector").joinpath("project.lua").read_text())
+    r.script_load(append.source)
+    r.script_load(project.source)
     tag = uuid.uuid4().hex[:8]
     cmd_stream = f"{PREFIX}:{tag}:commands"
     val_stream = f"{PREFIX}:{tag}:validated"
     reply_channel = f"{PREFIX}:{tag}:reply"
     feed = GameKeys("x", PARTITION).feed
-    for stream, group in ((cmd_stream, "validator"), (val_stream, "reducer"), (feed, f"projector-{tag}")):
+    projector = f"projector-{tag}"
+    for stream, group in ((cmd_stream, "validator"), (val_stream, "reducer"), (feed, projector)):
         with contextlib.suppress(redis.ResponseError):
             r.xgroup_create(stream, group, id="$", mkstream=True)
     pubsub = r.pubsub(ignore_subscribe_messages=True)
@@ -167,56 +170,56 @@ def run(
     deadline = started + seconds
     while time.perf_counter() < deadline:
         work = [lane.next() for lane in lanes]
-        # gateway: one XADD per command (each HTTP request publishes on its own)
-        for _, s in work:
-            r.xadd(cmd_stream, {"__data__": s.command_msg})
+        # gateway
+        with r.pipeline(transaction=False) as pipe:
+            for _, s in work:
+                pipe.xadd(cmd_stream, {"m": s.command_msg})
+            pipe.execute()
         # validator
         got = r.xreadgroup("validator", "v", {cmd_stream: ">"}, count=batch)
         ids = [i for i, _ in got[0][1]] if got else []
         with r.pipeline(transaction=False) as pipe:
             for keys, s in work:
                 pipe.xrange(keys.events, min=f"(0-{max(0, s.expected - 1)}", max="+")
-            pipe.execute()
-        with r.pipeline(transaction=False) as pipe:
             for keys, s in work:
                 pipe.hexists(keys.dedup, s.command_id)
             pipe.execute()
         with r.pipeline(transaction=False) as pipe:
             for _, s in work:
-                pipe.xadd(val_stream, {"__data__": s.validated_msg})
+                pipe.xadd(val_stream, {"m": s.validated_msg})
+            pipe.xack(cmd_stream, "validator", *ids)
             pipe.execute()
-        r.xack(cmd_stream, "validator", *ids)
         # reducer
         got = r.xreadgroup("reducer", "r", {val_stream: ">"}, count=batch)
         ids = [i for i, _ in got[0][1]] if got else []
         with r.pipeline(transaction=False) as pipe:
             for keys, s in work:
-                k, a = _append_args(keys, s)
-                append(keys=k, args=a, client=pipe)
+                append.queue(pipe, *_append_args(keys, s))
             outcomes = pipe.execute()
         assert all(o[0] == b"appended" for o in outcomes), outcomes[:3]
         with r.pipeline(transaction=False) as pipe:
-            for _, s in work:
-                pipe.publish(reply_channel, s.reply)
+            pipe.publish(reply_channel, b"[" + b",".join(s.reply for _, s in work) + b"]")
+            pipe.xack(val_stream, "reducer", *ids)
             pipe.execute()
-        r.xack(val_stream, "reducer", *ids)
         # projector
-        got = r.xreadgroup(f"projector-{tag}", "p", {feed: ">"}, count=10_000)
-        ids = [i for i, _ in got[0][1]] if got else []
+        got = r.xreadgroup(projector, "p", {feed: ">"}, count=10_000)
+        by_game: dict[str, list[bytes]] = {}
+        for entry_id, fields in got[0][1] if got else []:
+            by_game.setdefault(fields[b"g"].decode(), []).append(entry_id)
         with r.pipeline(transaction=False) as pipe:
             for keys, s in work:
-                writer.add(pipe, keys, s.models)
-                pipe.publish(CHANGES_CHANNEL + tag, f"{keys.game_id} {s.models.version}")
-            if ids:
-                pipe.xack(feed, f"projector-{tag}", *ids)
+                project.queue(pipe, *project_call(keys, s.models, by_game.get(keys.game_id, []), projector))
+            pipe.publish(CHANGES_CHANNEL + tag, "\n".join(f"{k.game_id} {s.models.version}" for k, s in work))
             pipe.execute()
-        # gateway: the replies; client: the seat's view
+        # gateway: the replies; client: the seats' views
         while pubsub.get_message(timeout=0.0) is not None:
             pass
-        for keys, s in work:
-            r.get(keys.view(s.view_name))
+        with r.pipeline(transaction=False) as pipe:
+            for keys, s in work:
+                pipe.get(keys.view(s.view_name))
+            pipe.execute()
         done += len(work)
-        round_trips += 2 * len(work) + 13  # incl. redis-py's SCRIPT EXISTS before each script pipeline
+        round_trips += 10
         if progress:
             progress(done)
     wall = time.perf_counter() - started

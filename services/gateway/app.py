@@ -24,6 +24,7 @@ from services.gateway.ratelimit import RateLimiter
 from services.gateway.replies import Replies
 from shared.eventstore.store import EventStore
 from shared.games import registry
+from shared.infra.coalesce import Coalescer
 from shared.infra.redis_client import connect, connect_listener
 from shared.infra.settings import Settings, load
 from shared.messaging.broker import make_broker
@@ -151,6 +152,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             settings=settings,
             redis=redis,
             broker=broker,
+            batch=Coalescer(redis),
             replies=replies,
             changes=changes,
             limiter=RateLimiter(settings.rate_per_s, settings.rate_burst),

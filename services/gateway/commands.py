@@ -1,7 +1,7 @@
 """Routes that change something: open a table, submit a command.
 
-Both publish a command onto the partition's stream and wait, within the same
-request, for the outcome (accepted with the new version, or rejected with a
+Both add a command to the partition's command stream and wait, within the
+same request, for the outcome (accepted with the new version, or rejected with a
 code and a message).
 """
 
@@ -20,6 +20,7 @@ from services.gateway.errors import ApiError, error_response
 from shared.eventstore.keys import command_stream
 from shared.kernel.auth import new_token, token_hash
 from shared.messaging.messages import CommandMsg, OpenTable, Outcome, encode
+from shared.messaging.streams import send
 from shared.observability import metrics
 
 MAX_SEATS = 8  # generous upper bound before any game is consulted
@@ -122,7 +123,7 @@ def _message(
 async def _submit(gw: Gateway, msg: CommandMsg) -> Outcome:
     future = gw.replies.expect(msg.command_id)
     try:
-        await gw.broker.publish(encode(msg), stream=command_stream(msg.partition))
+        await send(gw.batch, command_stream(msg.partition), encode(msg))
         outcome = await asyncio.wait_for(future, timeout=gw.settings.reply_timeout_s)
     except TimeoutError as exc:
         raise ApiError(

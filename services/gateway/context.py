@@ -15,6 +15,7 @@ from services.gateway.ratelimit import RateLimiter
 from services.gateway.replies import Replies
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, partition_of
 from shared.eventstore.store import EventStore
+from shared.infra.coalesce import Coalescer
 from shared.infra.settings import Settings
 
 log = structlog.get_logger()
@@ -47,22 +48,29 @@ class Changes:
                     await pubsub.subscribe(CHANGES_CHANNEL)
                     async for message in pubsub.listen():
                         if message["type"] == "message":
-                            game_id = message["data"].split(b" ", 1)[0].decode()
-                            event = self._events.pop(game_id, None)
-                            if event is not None:
-                                event.set()
+                            self._wake(message["data"])
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("changes_listener_failed")
                 await asyncio.sleep(0.5)
 
+    def _wake(self, notice: bytes) -> None:
+        """A notice holds a line ``<game id> <version>`` per game a batch changed."""
+        for line in notice.split(b"\n"):
+            event = self._events.pop(line.split(b" ", 1)[0].decode(), None)
+            if event is not None:
+                event.set()
+
 
 @dataclass
 class Gateway:
     settings: Settings
     redis: Any
+    #: FastStream: the control plane (organiser commands to the tournament service).
     broker: RedisBroker
+    #: The hot path: commands and view reads of concurrent requests share pipelines.
+    batch: Coalescer
     replies: Replies
     changes: Changes
     limiter: RateLimiter

@@ -95,7 +95,7 @@ async def read_view(gw: Gateway, keys: GameKeys, name: str) -> bytes:
     # A table answers its creator before the projector has stored its first
     # view. If the table exists (its seats are registered), wait for that view
     # rather than claim the table does not exist.
-    raw = await gw.redis.get(keys.view(name))
+    raw = await gw.batch.get(keys.view(name))
     if raw is not None:
         return raw
     if not await gw.redis.exists(keys.auth):

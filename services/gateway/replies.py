@@ -1,7 +1,8 @@
 """Waiting for outcomes: one pub/sub subscription per gateway process.
 
 Each command registers a future under its command id before it is published;
-the reducer or the validator publishes the outcome on this node's channel. A
+the reducer or the validator publishes the outcomes of each batch on this
+node's channel, in one message. A
 reply lost in transit costs a timeout, and the client's retry with the same
 idempotency key returns the first outcome from the store.
 """
@@ -15,7 +16,7 @@ from typing import Any
 import structlog
 
 from shared.eventstore.keys import reply_channel
-from shared.messaging.messages import Outcome, decode_outcome
+from shared.messaging.messages import Outcome, decode_outcomes
 
 log = structlog.get_logger()
 
@@ -62,7 +63,7 @@ class Replies:
                 await asyncio.sleep(0.5)
 
     def _deliver(self, raw: bytes) -> None:
-        outcome = decode_outcome(raw)
-        future = self._waiting.pop(outcome.command_id, None)
-        if future is not None and not future.done():
-            future.set_result(outcome)
+        for outcome in decode_outcomes(raw):
+            future = self._waiting.pop(outcome.command_id, None)
+            if future is not None and not future.done():
+                future.set_result(outcome)

@@ -1,29 +1,29 @@
-"""The projector's batch handler: fold the partition feed into read models.
+"""The projector's batch handler: fold the partition feeds into read models.
 
 Entries of one game may arrive split between projectors, after a restart, or
 twice; the table cache reads any gap from the store, and the write script's
-checkpoint makes a repeated projection a no-op. So a crash between writing a
-read model and acknowledging the entry costs a redelivery, never a double
-write.
+checkpoint makes a repeated projection a no-op. Each game's feed entries are
+acknowledged inside the script that writes its read models, so no crash can
+fall between writing and acknowledging.
 """
 
 from __future__ import annotations
 
-import asyncio
 import time
 from typing import Any
 
 import structlog
 
-from services.projector.read_models import build
-from services.projector.writer import ReadModelWriter
+from services.projector.read_models import ReadModels, build
+from services.projector.writer import ReadModelWriter, Write
 from shared.eventstore.envelope import EventEnvelope
-from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, partition_feed
-from shared.eventstore.store import decode_envelope, is_cluster
+from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys
+from shared.eventstore.store import decode_envelope
 from shared.eventstore.tables import TableCache
 from shared.games import registry
 from shared.infra.redis_client import Publisher
 from shared.kernel.codec import codec_for
+from shared.messaging.streams import Batch
 from shared.observability import metrics
 
 log = structlog.get_logger()
@@ -34,30 +34,32 @@ class Projector:
     def __init__(self, cache: TableCache, redis: Any) -> None:
         self.cache = cache
         self.redis = redis
-        self.writer = ReadModelWriter(redis)
+        self.writer = ReadModelWriter(redis, GROUP)
         self.publisher = Publisher(redis)
 
-    async def handle(self, partition: int, entries: list[tuple[bytes, dict[bytes, bytes]]]) -> int:
-        """Project a batch read from one partition feed; returns games touched."""
+    async def handle(self, batch: Batch) -> int:
+        """Project a batch read from the partition feeds; returns games touched."""
         by_game: dict[str, list[EventEnvelope]] = {}
-        for _, fields in entries:
+        entries: dict[str, list[tuple[str, bytes]]] = {}
+        for stream, entry_id, fields in batch.entries:
             env = decode_envelope(fields[b"e"])
             by_game.setdefault(env.game_id, []).append(env)
+            entries.setdefault(env.game_id, []).append((stream, entry_id))
         try:
-            touched = await self._fold(partition, by_game)
-            if is_cluster(self.redis):
-                await asyncio.gather(
-                    *(self.writer.add(None, GameKeys(g, partition), m) for g, (m, _) in touched.items())
-                )
-            notices = [(CHANGES_CHANNEL, f"{g} {m.version}") for g, (m, _) in touched.items()]
-            async with self.redis.pipeline(transaction=False) as pipe:
-                for game_id, (models, _) in touched.items():
-                    if not is_cluster(self.redis):
-                        await self.writer.add(pipe, GameKeys(game_id, partition), models)
+            touched = await self._fold(by_game)
+            writes: list[Write] = [
+                (GameKeys(g, by_game[g][0].partition), models, [entry_id for _, entry_id in entries[g]])
+                for g, (models, _) in touched.items()
+            ]
+            # Entries of games with nothing new (already folded here) need only their ack.
+            idle = [pair for g, pairs in entries.items() if g not in touched for pair in pairs]
+            notices = _notices(touched)
+
+            def then(pipe: Any) -> None:
                 self.publisher.queue(pipe, notices)
-                if entries:
-                    pipe.xack(partition_feed(partition), GROUP, *(entry_id for entry_id, _ in entries))
-                await pipe.execute()
+                batch.ack(pipe, GROUP, only=idle)
+
+            await self.writer.write(writes, then)
             await self.publisher.after(notices)
         except BaseException:
             # The cache ran ahead of the read models; forget those games so the
@@ -65,43 +67,55 @@ class Projector:
             for game_id in by_game:
                 self.cache.forget(game_id)
             raise
-        self._observe(partition, touched)
+        self._observe(by_game, touched)
         return len(touched)
 
-    async def _fold(self, partition: int, by_game: dict[str, list[EventEnvelope]]) -> dict[str, Any]:
+    async def _fold(self, by_game: dict[str, list[EventEnvelope]]) -> dict[str, tuple[ReadModels, int]]:
         before = {g: (t.version if (t := self.cache.get(g)) else 0) for g in by_game}
         gaps = [
-            GameKeys(g, partition)
+            GameKeys(g, envs[0].partition)
             for g, envs in by_game.items()
             if min(e.version for e in envs) > before[g] + 1
         ]
         if gaps:
             await self.cache.refresh(gaps)
-        touched: dict[str, Any] = {}
+        touched: dict[str, tuple[ReadModels, int]] = {}
         for game_id, envs in by_game.items():
             table = self.cache.apply(game_id, sorted(envs, key=lambda e: e.version))
             if table is None or table.version <= before[game_id]:
                 continue
             codec = codec_for(registry.get(table.game))
-            fresh = await self._events_since(game_id, partition, before[game_id], envs)
+            fresh = await self._events_since(game_id, before[game_id], envs)
             new = [(e.version, e.server_time, codec.event(e.payload)) for e in fresh]
             touched[game_id] = (build(game_id, table, new), max(e.server_time for e in fresh))
         return touched
 
-    async def _events_since(
-        self, game_id: str, partition: int, after: int, envs: list[EventEnvelope]
-    ) -> list[EventEnvelope]:
+    async def _events_since(self, game_id: str, after: int, envs: list[EventEnvelope]) -> list[EventEnvelope]:
         """The events after ``after``: from the batch when it holds them all."""
+        keys = GameKeys(game_id, envs[0].partition)
         envs = sorted((e for e in envs if e.version > after), key=lambda e: e.version)
         if envs and envs[0].version == after + 1:
             return envs
-        return await self.cache.store.read(GameKeys(game_id, partition), after)
+        return await self.cache.store.read(keys, after)
 
-    def _observe(self, partition: int, touched: dict[str, Any]) -> None:
+    def _observe(
+        self, by_game: dict[str, list[EventEnvelope]], touched: dict[str, tuple[ReadModels, int]]
+    ) -> None:
         if not touched:
             return
         now_ms = time.time_ns() // 1_000_000
-        newest = max(at for _, at in touched.values())
-        metrics.PROJECTION_LAG.labels(str(partition)).set(max(0.0, (now_ms - newest) / 1000))
+        newest: dict[int, int] = {}
+        for game_id, (_, at) in touched.items():
+            partition = by_game[game_id][0].partition
+            newest[partition] = max(at, newest.get(partition, 0))
+        for partition, at in newest.items():
+            metrics.PROJECTION_LAG.labels(str(partition)).set(max(0.0, (now_ms - at) / 1000))
         metrics.EVENTS_PROJECTED.inc(sum(len(m.feeds["spectator"]) for m, _ in touched.values()))
-        metrics.LIVE_GAMES.labels("projector").set(len(self.cache))
+        metrics.LIVE_GAMES.labels(GROUP).set(len(self.cache))
+
+
+def _notices(touched: dict[str, tuple[ReadModels, int]]) -> list[tuple[str, str]]:
+    """One change notice per batch: a line ``<game id> <version>`` per game."""
+    if not touched:
+        return []
+    return [(CHANGES_CHANNEL, "\n".join(f"{g} {m.version}" for g, (m, _) in touched.items()))]

@@ -1,17 +1,24 @@
--- Write one game's read models and its checkpoint together (one slot).
--- KEYS: 1 checkpoint, 2..1+V view keys, then feed keys
--- ARGV: 1 version, 2 V, 3..2+V view documents, then triples (feed key index, version, entry)
+-- Write one game's read models and its checkpoint together, and acknowledge
+-- the feed entries they came from, atomically (one slot: hash-tagged keys).
+-- KEYS: 1 checkpoint, 2 partition feed, 3..2+V view keys, then feed keys
+-- ARGV: 1 version, 2 V, 3 consumer group, 4 A, 5..4+A feed entry ids to acknowledge,
+--       then V view documents, then triples (feed key index, version, entry)
 -- A version at or below the checkpoint was projected before: nothing is written twice.
 local version = tonumber(ARGV[1])
+local views = tonumber(ARGV[2])
+local acks = tonumber(ARGV[4])
+if acks > 0 then
+  redis.call("XACK", KEYS[2], ARGV[3], unpack(ARGV, 5, 4 + acks))
+end
 local checkpoint = tonumber(redis.call("GET", KEYS[1]) or "0")
 if checkpoint >= version then
   return 0
 end
-local views = tonumber(ARGV[2])
+local first = 5 + acks
 for i = 1, views do
-  redis.call("SET", KEYS[1 + i], ARGV[2 + i])
+  redis.call("SET", KEYS[2 + i], ARGV[first + i - 1])
 end
-local i = 3 + views
+local i = first + views
 while i <= #ARGV do
   local v = tonumber(ARGV[i + 1])
   if v > checkpoint then

@@ -2,30 +2,47 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from importlib.resources import files
 from typing import Any
 
 from services.projector.read_models import ReadModels
 from shared.eventstore.keys import GameKeys
+from shared.infra.lua import Call, LuaScript
 
-_PROJECT_LUA = files("services.projector").joinpath("project.lua").read_text()
+_PROJECT = LuaScript(files("services.projector").joinpath("project.lua").read_text())
+
+#: One game's write: its keys, its read models, and the partition-feed entry
+#: ids to acknowledge in the same atomic step (empty outside the projector).
+Write = tuple[GameKeys, ReadModels, Sequence[bytes]]
+
+
+def project_call(keys: GameKeys, models: ReadModels, acks: Sequence[bytes] = (), group: str = "") -> Call:
+    names = sorted(models.views)
+    key_list = [keys.checkpoint, keys.feed, *(keys.view(n) for n in names)]
+    args: list[Any] = [models.version, len(names), group, len(acks), *acks]
+    args += [models.views[n] for n in names]
+    for name in sorted(models.feeds):
+        entries = models.feeds[name]
+        if not entries:
+            continue
+        key_list.append(keys.audience_feed(name))
+        index = len(key_list)
+        for version, entry in entries:
+            args += [index, version, entry]
+    return key_list, args
 
 
 class ReadModelWriter:
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, group: str = "") -> None:
         self.redis = redis
-        self._project = redis.register_script(_PROJECT_LUA)
+        self.group = group
 
-    def add(self, pipe: Any, keys: GameKeys, models: ReadModels) -> Any:
-        names = sorted(models.views)
-        key_list = [keys.checkpoint, *(keys.view(n) for n in names)]
-        args: list[Any] = [models.version, len(names), *(models.views[n] for n in names)]
-        for name in sorted(models.feeds):
-            entries = models.feeds[name]
-            if not entries:
-                continue
-            key_list.append(keys.audience_feed(name))
-            index = len(key_list)
-            for version, entry in entries:
-                args += [index, version, entry]
-        return self._project(keys=key_list, args=args, client=pipe)
+    def add(self, pipe: Any, keys: GameKeys, models: ReadModels) -> None:
+        """Queue one game's write in a pipeline the caller executes."""
+        _PROJECT.queue(pipe, *project_call(keys, models))
+
+    async def write(self, writes: Sequence[Write], then: Callable[[Any], None] | None = None) -> list[Any]:
+        """Every game's write in one round trip (reloading the script if the server lost it)."""
+        calls = [project_call(k, m, acks, self.group) for k, m, acks in writes]
+        return await _PROJECT.run(self.redis, calls, then)

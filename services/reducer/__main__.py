@@ -12,27 +12,35 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from faststream.redis import RedisBroker
-
-from services.reducer.handlers import Reducer
+from services.reducer.handlers import GROUP, Reducer
 from shared.eventstore.keys import validated_stream
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.infra.settings import Settings
-from shared.messaging.broker import consume
 from shared.messaging.service import run
+from shared.messaging.streams import StreamReader
 
 
 def owned(settings: Settings) -> list[int]:
     return [p for p in range(settings.partitions) if p % settings.reducer_count == settings.reducer_index]
 
 
-async def setup(settings: Settings, broker: RedisBroker, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
+async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
     store = EventStore(redis)
     reducer = Reducer(store, TableCache(store), settings.snapshot_every)
-    for partition in owned(settings):
-        consume(broker, validated_stream(partition), "reducer", settings, reducer.handle)
-    return [lambda stopping: reducer.watch_clocks(owned(settings), stopping)]
+    partitions = owned(settings)
+    reader = StreamReader(
+        redis,
+        GROUP,
+        settings.node,
+        tuple(validated_stream(p) for p in partitions),
+        settings.batch,
+        settings.reclaim_idle_ms,
+    )
+    return [
+        lambda stopping: reader.run(reducer, stopping),
+        lambda stopping: reducer.watch_clocks(partitions, stopping),
+    ]
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import structlog
 
 from services.reducer.plan import Plan, Planned, accepted, plan
 from shared.eventstore.envelope import AppendOutcome
-from shared.eventstore.keys import GameKeys, deadlines, reply_channel
+from shared.eventstore.keys import GameKeys, deadlines
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.games import registry
@@ -28,11 +28,12 @@ from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.rng import new_seed
 from shared.kernel.table import Table
-from shared.messaging.messages import CommandMsg, Outcome, decode_batch, encode
+from shared.messaging.messages import CommandMsg, Outcome, decode_batch, replies_by_node
+from shared.messaging.streams import Batch
 from shared.observability import metrics
 
 log = structlog.get_logger()
-SERVICE = "reducer"
+SERVICE = GROUP = "reducer"
 MAX_ATTEMPTS = 5
 
 
@@ -54,9 +55,11 @@ class Reducer:
         #: (partition, game id) -> its next clock deadline (ms), None once no clock runs.
         self._deadlines: dict[tuple[int, str], int | None] = {}
 
-    async def handle(self, batch: bytes) -> list[Outcome]:
-        msgs = decode_batch(batch)
-        metrics.BATCH_SIZE.labels(SERVICE).observe(len(msgs))
+    async def handle(self, batch: Batch) -> list[Outcome]:
+        """A batch from the ``validated`` streams: append, answer, acknowledge."""
+        return await self.process(decode_batch(batch.bodies()), batch)
+
+    async def process(self, msgs: list[CommandMsg], batch: Batch | None = None) -> list[Outcome]:
         replies: dict[int, Outcome] = {}
         pending = list(range(len(msgs)))
         for _ in range(MAX_ATTEMPTS):
@@ -71,7 +74,7 @@ class Reducer:
                 message="The game is changing too fast; retry with the same idempotency key.",
             )
         outcomes = [replies[i] for i in range(len(msgs))]
-        await self._reply(msgs, outcomes)
+        await self._reply(msgs, outcomes, batch)
         return outcomes
 
     async def _attempt(
@@ -166,10 +169,14 @@ class Reducer:
         metrics.REJECTIONS.labels(SERVICE, rejection.code).inc()
         return msgspec.structs.replace(rejection, decided_ns=self.clock_ns())
 
-    async def _reply(self, msgs: list[CommandMsg], outcomes: list[Outcome]) -> None:
-        replies = [
-            (reply_channel(m.reply_to), encode(o)) for m, o in zip(msgs, outcomes, strict=True) if m.reply_to
-        ]
+    async def _reply(self, msgs: list[CommandMsg], outcomes: list[Outcome], batch: Batch | None) -> None:
+        """Answer the gateways, index the clocks, and acknowledge, in one round trip.
+
+        Acknowledging after the appends: a crash in between redelivers the
+        batch, and the store answers each repeated command id with its first
+        outcome.
+        """
+        replies = replies_by_node((m.reply_to, o) for m, o in zip(msgs, outcomes, strict=True))
         async with self.store.redis.pipeline(transaction=False) as pipe:
             self.publisher.queue(pipe, replies)
             for (partition, game_id), due in self._deadlines.items():
@@ -178,6 +185,8 @@ class Reducer:
                 else:
                     pipe.zadd(deadlines(partition), {game_id: due})
             self._deadlines.clear()
+            if batch is not None:
+                batch.ack(pipe, GROUP)
             await pipe.execute()
         await self.publisher.after(replies)
         metrics.LIVE_GAMES.labels(SERVICE).set(len(self.cache))
@@ -187,14 +196,14 @@ class Reducer:
 
         A timeout is a command like any other (its id names the version it
         was decided at, so it applies once however often it is issued); it
-        goes through :meth:`handle`, so it is appended, answered and
+        goes through :meth:`process`, so it is appended, answered and
         projected the same way.
         """
         while not stopping.is_set():
             try:
                 due = await self._due(partitions)
                 if due:
-                    await self.handle(msgspec.json.encode(due))
+                    await self.process(due)
             except Exception:
                 metrics.ERRORS.labels(SERVICE, "clock").inc()
                 log.exception("clock_watch_failed")

@@ -10,17 +10,22 @@ from __future__ import annotations
 
 import asyncio
 import signal
+from functools import partial
+
+import uvloop
 
 from services.gateway.replies import Replies
 from services.tournaments.bots import BotRunner
 from services.tournaments.handlers import CommandHandler
 from services.tournaments.manager import GROUP, Manager
 from services.tournaments.writer import Tournaments
+from shared.eventstore.keys import partition_feed
 from shared.eventstore.tournament_keys import tournament_command_stream
+from shared.infra.coalesce import Coalescer
 from shared.infra.redis_client import connect, connect_listener
 from shared.infra.settings import load
 from shared.messaging.broker import consume, make_broker
-from shared.messaging.feed_reader import FeedReader
+from shared.messaging.streams import StreamReader, send
 from shared.observability import health
 from shared.observability.logging import configure
 
@@ -34,13 +39,20 @@ async def main() -> None:
     broker = make_broker(settings)
     replies = Replies(connect_listener(settings.redis_url), settings.node)
     tournaments = Tournaments(redis, settings.partitions)
-    manager = Manager(tournaments, redis, broker, replies, settings.node)
+    manager = Manager(tournaments, redis, partial(send, Coalescer(redis)), replies, settings.node)
     handler = CommandHandler(tournaments, manager, redis)
     consume(broker, tournament_command_stream(), GROUP, settings, handler.handle)
     # "$": tournament tables are opened by this service, after its groups exist.
-    reader = FeedReader(redis, GROUP, settings.node, settings.batch, settings.reclaim_idle_ms, start_id="$")
-    for p in range(settings.partitions):
-        await reader.ensure_group(p)
+    reader = StreamReader(
+        redis,
+        GROUP,
+        settings.node,
+        tuple(partition_feed(p) for p in range(settings.partitions)),
+        settings.batch,
+        settings.reclaim_idle_ms,
+        start_id="$",
+    )
+    await reader.ensure_groups()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -50,7 +62,7 @@ async def main() -> None:
     api_url = settings.api_url or f"http://127.0.0.1:{settings.http_port}"
     pace_s = settings.bot_pace_ms / 1000
     bots = BotRunner(redis, api_url, pace_s)
-    tasks = [asyncio.create_task(reader.run(manager, p, stopping)) for p in range(settings.partitions)]
+    tasks = [asyncio.create_task(reader.run(manager, stopping))]
     tasks.append(asyncio.create_task(bots.run(stopping)))
     tasks.append(asyncio.create_task(manager.recover()))
     server = await health.serve(settings.http_host, settings.metrics_port, lambda: not stopping.is_set())
@@ -69,4 +81,4 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    uvloop.run(main())

@@ -48,7 +48,7 @@ class CommandHandler:
             else:
                 outcome = await self.t.execute(msg.tournament_id, command, msg.command_id, msg.correlation_id)
         outcome = msgspec.structs.replace(outcome, received_ns=msg.received_ns, decided_ns=time.time_ns())
-        await self.redis.publish(reply_channel(msg.reply_to), encode(outcome))
+        await self.redis.publish(reply_channel(msg.reply_to), encode([outcome]))
         if outcome.status == "rejected":
             log.info(
                 "rejected", tournament_id=msg.tournament_id, command_id=msg.command_id, code=outcome.code

@@ -1,6 +1,8 @@
 """The process manager: from finished games to results, rounds and new tables.
 
-It reads every partition feed through its own ``tournaments`` consumer group.
+It reads every partition feed through its own ``tournaments`` consumer group
+(all partitions in one read; a game not in a tournament costs a dictionary
+lookup).
 When a tournament's table reports ``table.finished``, it records the result
 (:func:`shared.tournaments.results.record_command`), and then
 :meth:`Manager.advance` brings the tournament forward: pair the next round or
@@ -23,20 +25,21 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
 import structlog
-from faststream.redis import RedisBroker
 
 from services.gateway.replies import Replies
 from services.tournaments.writer import Tournaments
-from shared.eventstore.keys import GameKeys, command_stream, partition_feed, partition_of
+from shared.eventstore.keys import GameKeys, command_stream, partition_of
 from shared.eventstore.store import decode_envelope
 from shared.eventstore.tournament_keys import BOT_TABLES, TOURNAMENT_GAMES, TOURNAMENTS_INDEX, bot_seats
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.table import TableFinished
 from shared.messaging.messages import CommandMsg, OpenTable, encode
+from shared.messaging.streams import Batch
 from shared.observability import metrics
 from shared.tournaments.commands import Finish, PairRound
 from shared.tournaments.commands import OpenTable as OpenTournamentTable
@@ -47,6 +50,9 @@ from shared.tournaments.state import Round, Table, TournamentState, current_roun
 log = structlog.get_logger()
 GROUP = "tournaments"
 OPEN_TIMEOUT_S = 15.0
+OWNER_CACHE = 200_000
+#: ``submit(stream, body)``: add a command to a partition's command stream.
+Submit = Callable[[str, bytes], Awaitable[None]]
 _finished = msgspec.msgpack.Decoder(TableFinished).decode
 
 
@@ -66,13 +72,13 @@ class Manager:
         self,
         tournaments: Tournaments,
         redis: Any,
-        broker: RedisBroker,
+        submit: Submit,
         replies: Replies,
         node: str,
     ) -> None:
         self.t = tournaments
         self.redis = redis
-        self.broker = broker
+        self.submit = submit
         self.replies = replies
         self.node = node
         self._owner: dict[str, str | None] = {}  # game id -> tournament id (never changes)
@@ -80,12 +86,12 @@ class Manager:
 
     # -- reacting to games -------------------------------------------------
 
-    async def handle(self, partition: int, entries: list[tuple[bytes, dict[bytes, bytes]]]) -> None:
-        """One batch of a partition feed; acknowledged once every result is recorded."""
-        owners = await self._owners({fields[b"g"].decode() for _, fields in entries})
+    async def handle(self, batch: Batch) -> None:
+        """One batch of the partition feeds; acknowledged once every result is recorded."""
+        owners = await self._owners({fields[b"g"].decode() for _, _, fields in batch.entries})
         finished: list[tuple[str, str, TableFinished]] = []
         moves: set[tuple[str, str]] = set()
-        for _, fields in entries:
+        for _, _, fields in batch.entries:
             game_id = fields[b"g"].decode()
             tid = owners.get(game_id)
             if tid is None:
@@ -98,16 +104,20 @@ class Manager:
         metrics.TOURNAMENT_MOVES.inc(len(moves))
         for tid, game_id, event in finished:
             await self.game_over(tid, game_id, event)
-        if entries:
-            await self.redis.xack(partition_feed(partition), GROUP, *(entry_id for entry_id, _ in entries))
+        async with self.redis.pipeline(transaction=False) as pipe:
+            batch.ack(pipe, GROUP)
+            await pipe.execute()
 
     async def _owners(self, game_ids: set[str]) -> dict[str, str | None]:
         unknown = sorted(g for g in game_ids if g not in self._owner)
         if unknown:
             found = await self.redis.hmget(TOURNAMENT_GAMES, unknown)
             for game_id, tid in zip(unknown, found, strict=True):
-                if tid is not None:  # a miss may become a hit later: cache hits only
-                    self._owner[game_id] = tid.decode()
+                # A table is mapped to its tournament before it opens, so a game
+                # with events and no mapping never gets one: misses are final too.
+                self._owner[game_id] = tid.decode() if tid is not None else None
+                if len(self._owner) > OWNER_CACHE:
+                    self._owner.pop(next(iter(self._owner)))
         return {g: self._owner.get(g) for g in game_ids}
 
     async def game_over(self, tournament_id: str, game_id: str, event: TableFinished) -> None:
@@ -220,7 +230,7 @@ class Manager:
         for attempt in range(5):
             future = self.replies.expect(msg.command_id)
             try:
-                await self.broker.publish(encode(msg), stream=command_stream(partition))
+                await self.submit(command_stream(partition), encode(msg))
                 outcome = await asyncio.wait_for(future, timeout=OPEN_TIMEOUT_S)
             except TimeoutError:
                 log.warning("open_no_outcome", game_id=game_id, attempt=attempt)

@@ -2,24 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from typing import Any
 
-from faststream.redis import RedisBroker
-
-from services.validator.handlers import Validator
+from services.validator.handlers import GROUP, Validator
 from shared.eventstore.keys import command_stream
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.infra.settings import Settings
-from shared.messaging.broker import consume, publisher
 from shared.messaging.service import run
+from shared.messaging.streams import StreamReader
 
 
-async def setup(settings: Settings, broker: RedisBroker, redis: Any) -> list[Any]:
-    validator = Validator(TableCache(EventStore(redis)), redis, publisher(broker))
-    for partition in range(settings.partitions):
-        consume(broker, command_stream(partition), "validator", settings, validator.handle)
-    return []
+async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
+    validator = Validator(TableCache(EventStore(redis)), redis)
+    reader = StreamReader(
+        redis,
+        GROUP,
+        settings.node,
+        tuple(command_stream(p) for p in range(settings.partitions)),
+        settings.batch,
+        settings.reclaim_idle_ms,
+    )
+    return [lambda stopping: reader.run(validator, stopping)]
 
 
 if __name__ == "__main__":

@@ -1,4 +1,10 @@
-"""The validator's batch handler: one read of the store per batch, one write."""
+"""The validator's batch handler: one read of the store per batch, one write.
+
+The read brings every table of the batch up to date and asks, in the same
+round trip, which command ids the store has already applied. The write passes
+the valid commands on to their partitions' ``validated`` streams, answers the
+rejected ones (one message per gateway) and acknowledges the batch.
+"""
 
 from __future__ import annotations
 
@@ -8,47 +14,45 @@ from typing import Any
 import structlog
 
 from services.validator.checks import Verdict, check_move, check_open
-from shared.eventstore.keys import GameKeys, reply_channel, validated_stream
+from shared.eventstore.keys import GameKeys, validated_stream
 from shared.eventstore.tables import TableCache
 from shared.infra.redis_client import Publisher
-from shared.messaging.messages import CommandMsg, Outcome, decode_batch, encode
+from shared.messaging import streams
+from shared.messaging.messages import CommandMsg, Outcome, decode_batch, encode, replies_by_node
+from shared.messaging.streams import Batch
 from shared.observability import metrics
 
 log = structlog.get_logger()
-SERVICE = "validator"
+SERVICE = GROUP = "validator"
 
 
 class Validator:
-    def __init__(self, cache: TableCache, redis: Any, publish: Any) -> None:
+    def __init__(self, cache: TableCache, redis: Any) -> None:
         self.cache = cache
         self.redis = redis
-        self.publish = publish
-        self.publisher = Publisher(redis)  # publish(body, stream, pipeline): the broker's publisher
+        self.publisher = Publisher(redis)
 
-    async def handle(self, batch: bytes) -> list[Verdict]:
-        msgs = decode_batch(batch)
-        metrics.BATCH_SIZE.labels(SERVICE).observe(len(msgs))
+    async def handle(self, batch: Batch) -> list[Verdict]:
+        msgs = decode_batch(batch.bodies())
         keys = [GameKeys(m.game_id, m.partition) for m in msgs]
-        tables_ = await self.cache.refresh(keys)
-        applied = await self._already_applied(msgs, keys)
+
+        def dedup(pipe: Any) -> None:
+            for m, k in zip(msgs, keys, strict=True):
+                pipe.hexists(k.dedup, m.command_id)
+
+        tables_, applied = await self.cache.refresh_and_read(keys, dedup)
         verdicts = [
             check_open(m, tables_[m.game_id])
             if m.kind == "open"
-            else check_move(m, tables_[m.game_id], applied[i])
+            else check_move(m, tables_[m.game_id], bool(applied[i]))
             for i, m in enumerate(msgs)
         ]
-        await self._emit(msgs, verdicts)
+        await self._emit(batch, msgs, verdicts)
         return verdicts
 
-    async def _already_applied(self, msgs: list[CommandMsg], keys: list[GameKeys]) -> list[bool]:
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for m, k in zip(msgs, keys, strict=True):
-                pipe.hexists(k.dedup, m.command_id)
-            return [bool(x) for x in await pipe.execute()]
-
-    async def _emit(self, msgs: list[CommandMsg], verdicts: list[Verdict]) -> None:
+    async def _emit(self, batch: Batch, msgs: list[CommandMsg], verdicts: list[Verdict]) -> None:
         now = time.time_ns()
-        rejections: list[tuple[str, bytes]] = []
+        rejected: list[tuple[str, Outcome]] = []
         async with self.redis.pipeline(transaction=False) as pipe:
             for msg, verdict in zip(msgs, verdicts, strict=True):
                 if isinstance(verdict, Outcome):
@@ -60,11 +64,13 @@ class Validator:
                         correlation_id=msg.correlation_id,
                         code=verdict.code,
                     )
-                    rejections.append((reply_channel(msg.reply_to), encode(verdict)))
+                    rejected.append((msg.reply_to, verdict))
                 else:
-                    await self.publish(encode(verdict), validated_stream(msg.partition), pipe)
+                    streams.add(pipe, validated_stream(msg.partition), encode(verdict))
                 metrics.STAGE_LATENCY.labels("validated").observe((now - msg.received_ns) / 1e9)
-            self.publisher.queue(pipe, rejections)
+            replies = replies_by_node(rejected)
+            self.publisher.queue(pipe, replies)
+            batch.ack(pipe, GROUP)
             await pipe.execute()
-        await self.publisher.after(rejections)
+        await self.publisher.after(replies)
         metrics.LIVE_GAMES.labels(SERVICE).set(len(self.cache))

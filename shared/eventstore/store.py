@@ -7,16 +7,15 @@ validator keep their round trips per command below one.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from importlib.resources import files
 from typing import Any
 
 import msgspec
-from redis.asyncio.cluster import RedisCluster
 
 from shared.eventstore.envelope import AppendOutcome, CommandRecord, EventEnvelope
 from shared.eventstore.keys import GAMES_INDEX, GameKeys
+from shared.infra.lua import LuaScript
 
 _encode = msgspec.msgpack.Encoder().encode
 _decode_envelope = msgspec.msgpack.Decoder(EventEnvelope).decode
@@ -44,16 +43,10 @@ def _version_id(version: int) -> str:
     return f"0-{version}"
 
 
-def is_cluster(redis: Any) -> bool:
-    """Redis Cluster refuses scripts inside pipelines; callers run them concurrently instead."""
-    return isinstance(redis, RedisCluster)
-
-
 class EventStore:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
-        self.cluster = is_cluster(redis)
-        self._append = redis.register_script(_APPEND_LUA)
+        self._append = LuaScript(_APPEND_LUA)
 
     def _args(self, req: AppendRequest) -> tuple[list[str], list[Any]]:
         k = req.keys
@@ -68,34 +61,37 @@ class EventStore:
         return keys, args
 
     async def append(self, req: AppendRequest) -> AppendOutcome:
-        keys, args = self._args(req)
-        return _outcome(await self._append(keys=keys, args=args))
+        return _outcome(await self._append.call(self.redis, *self._args(req)))
 
     async def append_many(self, reqs: Sequence[AppendRequest]) -> list[AppendOutcome]:
         """Independent appends (different games) in one round trip."""
         if not reqs:
             return []
-        if self.cluster:
-            return list(await asyncio.gather(*(self.append(req) for req in reqs)))
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for req in reqs:
-                keys, args = self._args(req)
-                await self._append(keys=keys, args=args, client=pipe)
-            return [_outcome(r) for r in await pipe.execute()]
+        return [_outcome(r) for r in await self._append.run(self.redis, [self._args(req) for req in reqs])]
 
     async def read(self, keys: GameKeys, after: int = 0) -> list[EventEnvelope]:
         """The game's events with version > ``after``, in order."""
         rows = await self.redis.xrange(keys.events, min=f"({_version_id(after)}", max="+")
         return [_decode_envelope(fields[b"e"]) for _, fields in rows]
 
-    async def read_many(self, wanted: Sequence[tuple[GameKeys, int]]) -> list[list[EventEnvelope]]:
-        if not wanted:
-            return []
+    async def read_many(
+        self, wanted: Sequence[tuple[GameKeys, int]], then: Callable[[Any], None] | None = None
+    ) -> tuple[list[list[EventEnvelope]], list[Any]]:
+        """Each game's events after a version, in one round trip.
+
+        ``then`` may queue more reads in the same pipeline; their replies come
+        back second.
+        """
+        if not wanted and then is None:
+            return [], []
         async with self.redis.pipeline(transaction=False) as pipe:
             for keys, after in wanted:
                 pipe.xrange(keys.events, min=f"({_version_id(after)}", max="+")
+            if then is not None:
+                then(pipe)
             results = await pipe.execute()
-        return [[_decode_envelope(fields[b"e"]) for _, fields in rows] for rows in results]
+        tails = [[_decode_envelope(fields[b"e"]) for _, fields in rows] for rows in results[: len(wanted)]]
+        return tails, results[len(wanted) :]
 
     async def read_range(self, keys: GameKeys, first: int, last: int) -> list[EventEnvelope]:
         rows = await self.redis.xrange(keys.events, min=_version_id(first), max=_version_id(last))

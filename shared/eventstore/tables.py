@@ -12,7 +12,7 @@ that a snapshot equals a replay) are there for a game whose streams grow long.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from shared.eventstore.envelope import EventEnvelope
@@ -50,12 +50,19 @@ class TableCache:
 
     async def refresh(self, keys: Iterable[GameKeys]) -> dict[str, Table | None]:
         """Bring every named table up to the store's latest version."""
+        tables_, _ = await self.refresh_and_read(keys)
+        return tables_
+
+    async def refresh_and_read(
+        self, keys: Iterable[GameKeys], then: Callable[[Any], None] | None = None
+    ) -> tuple[dict[str, Table | None], list[Any]]:
+        """:meth:`refresh`, with more reads (queued by ``then``) in the same round trip."""
         wanted = list({k.game_id: k for k in keys}.values())
-        tails = await self.store.read_many([(k, self._version(k.game_id)) for k in wanted])
+        tails, extra = await self.store.read_many([(k, self._version(k.game_id)) for k in wanted], then)
         out: dict[str, Table | None] = {}
         for keys_, tail in zip(wanted, tails, strict=True):
             out[keys_.game_id] = self.apply(keys_.game_id, tail)
-        return out
+        return out, extra
 
     def apply(self, game_id: str, envelopes: list[EventEnvelope]) -> Table | None:
         """Fold envelopes that follow the cached version; ignores ones already folded."""

@@ -8,6 +8,8 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
 
+from shared.infra.lua import is_cluster
+
 
 def connect(url: str, cluster: bool = False) -> Any:
     if cluster:
@@ -31,7 +33,7 @@ class Publisher:
 
     def __init__(self, redis: Any) -> None:
         self.redis = redis
-        self.cluster = isinstance(redis, RedisCluster)
+        self.cluster = is_cluster(redis)
         self._plain: Any = None
 
     def queue(self, pipe: Any, messages: list[tuple[str, bytes | str]]) -> None:

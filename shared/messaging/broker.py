@@ -1,10 +1,11 @@
-"""The broker every service uses: FastStream on Redis, configured once.
+"""The control plane's broker: FastStream on Redis, configured once.
 
-Consumers read partition streams through consumer groups in batches (one
-XREADGROUP for up to ``settings.batch`` messages, one XACK per batch). Each
-stream also gets a reclaim subscriber in the same group: it claims messages
-another consumer (or this one, before a crash) left unacknowledged for longer
-than ``settings.reclaim_idle_ms``, so nothing delivered is ever lost.
+Organiser commands travel from the gateways to the tournament service here,
+read in batches through a consumer group. Each stream also gets a reclaim
+subscriber in the same group: it claims messages another consumer (or this
+one, before a crash) left unacknowledged for longer than
+``settings.reclaim_idle_ms``, so nothing delivered is ever lost. The game
+pipeline's hot path reads its streams itself (``shared.messaging.streams``).
 """
 
 from __future__ import annotations
@@ -76,12 +77,3 @@ def consume(
             min_idle_time=settings.reclaim_idle_ms,
         )
     )(on_batch)
-
-
-def publisher(broker: RedisBroker) -> Callable[[bytes, str, Any], Awaitable[Any]]:
-    """``publish(body, stream, pipeline)``: add a message to a stream inside a pipeline."""
-
-    async def publish(body: bytes, stream: str, pipeline: Any) -> Any:
-        return await broker.publish(body, stream=stream, pipeline=pipeline)
-
-    return publish

@@ -1,18 +1,20 @@
 """The messages between gateway, validator and reducer.
 
-JSON on the broker's streams: FastStream's batch subscriber needs UTF-8
-bodies, and batching is what makes the pipeline fast (see
-docs/performance.md). The game command inside stays raw JSON until the
+JSON on the transport streams (``shared.messaging.streams``) and on the
+gateways' reply channels. The game command inside stays raw JSON until the
 validator decodes it with the game's own union, so the gateway never needs a
-game's types.
+game's types. Outcomes travel in lists: a stage publishes one message per
+gateway per batch, however many of that gateway's commands the batch held.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import msgspec
 
+from shared.eventstore.keys import reply_channel
 from shared.kernel.clocks import ClockSettings, SpectatorDelay
 from shared.kernel.messages import Record
 
@@ -72,5 +74,18 @@ def rejected(msg: CommandMsg, code: str, message: str, **details: Any) -> Outcom
 
 
 encode = msgspec.json.Encoder().encode
-decode_outcome = msgspec.json.Decoder(Outcome).decode
-decode_batch = msgspec.json.Decoder(list[CommandMsg]).decode
+decode_outcomes = msgspec.json.Decoder(list[Outcome]).decode
+decode_command = msgspec.json.Decoder(CommandMsg).decode
+
+
+def decode_batch(bodies: list[bytes]) -> list[CommandMsg]:
+    return [decode_command(body) for body in bodies]
+
+
+def replies_by_node(pairs: Iterable[tuple[str, Outcome]]) -> list[tuple[str, bytes]]:
+    """(gateway node, outcome) pairs -> one (reply channel, message) per node."""
+    by_node: dict[str, list[Outcome]] = {}
+    for node, outcome in pairs:
+        if node:
+            by_node.setdefault(node, []).append(outcome)
+    return [(reply_channel(node), encode(outcomes)) for node, outcomes in by_node.items()]

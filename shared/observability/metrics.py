@@ -33,6 +33,9 @@ PROJECTION_LAG = Gauge(
 )
 EVENTS_PROJECTED = Counter("ziggurat_events_projected_total", "Events folded into read models")
 LIVE_GAMES = Gauge("ziggurat_live_games", "Games held in memory", ["service"])
+RECLAIMED = Counter(
+    "ziggurat_reclaimed_total", "Entries claimed after another consumer left them unacknowledged", ["service"]
+)
 ERRORS = Counter("ziggurat_errors_total", "Unexpected errors by service and kind", ["service", "kind"])
 FEED_SUBSCRIBERS = Gauge("ziggurat_feed_subscribers", "Open live feeds", ["audience"])
 

@@ -1,4 +1,4 @@
-"""Per-token rate limits, and the broker wiring of one batch handler (in-memory broker)."""
+"""Per-token rate limits, and the control plane's broker wiring of one batch handler (in-memory broker)."""
 
 from faststream.redis import TestRedisBroker
 
@@ -21,7 +21,7 @@ async def test_consume_hands_the_raw_batch_to_the_handler() -> None:
     async def handler(batch: bytes) -> None:
         seen.append(batch)
 
-    consume(broker, "zg:{p0}:commands", "validator", Settings(node="n"), handler)
+    consume(broker, "zg:tournaments:commands", "tournaments", Settings(node="n"), handler)
     async with TestRedisBroker(broker) as test_broker:
-        await test_broker.publish(b'{"a":1}', stream="zg:{p0}:commands")
+        await test_broker.publish(b'{"a":1}', stream="zg:tournaments:commands")
     assert seen and b'"a"' in seen[0]

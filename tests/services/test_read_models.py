@@ -38,7 +38,8 @@ async def test_a_failed_write_does_not_let_the_cache_run_ahead_of_the_read_model
     from shared.eventstore.keys import GameKeys, partition_feed
     from shared.eventstore.store import EventStore
     from shared.eventstore.tables import TableCache
-    from shared.messaging.messages import CommandMsg, OpenTable, encode
+    from shared.messaging.messages import CommandMsg, OpenTable
+    from shared.messaging.streams import Batch
 
     store = EventStore(redis)
     opening = CommandMsg(
@@ -51,9 +52,12 @@ async def test_a_failed_write_does_not_let_the_cache_run_ahead_of_the_read_model
         received_ns=0,
         open=OpenTable(game="highcard", seats=2),
     )
-    await Reducer(store, TableCache(store)).handle(b"[" + encode(opening) + b"]")
+    await Reducer(store, TableCache(store)).process([opening])
     projector = Projector(TableCache(store), redis)
-    entries = await redis.xrange(partition_feed(0))  # type: ignore[attr-defined]
+    feed = partition_feed(0)
+    await redis.xgroup_create(feed, "projector", id="0")  # type: ignore[attr-defined]
+    reply = await redis.xreadgroup("projector", "p", {feed: ">"})  # type: ignore[attr-defined]
+    batch = Batch([(feed, entry_id, fields) for entry_id, fields in reply[0][1]])
 
     class Broken(Exception):
         pass
@@ -61,10 +65,14 @@ async def test_a_failed_write_does_not_let_the_cache_run_ahead_of_the_read_model
     async def fail(*_: object, **__: object) -> None:
         raise Broken
 
-    real_add = projector.writer.add
-    projector.writer.add = fail  # type: ignore[method-assign]
+    real_write = projector.writer.write
+    projector.writer.write = fail  # type: ignore[method-assign]
     with pytest.raises(Broken):
-        await projector.handle(0, entries)
-    projector.writer.add = real_add  # type: ignore[method-assign]
-    await projector.handle(0, entries)
+        await projector.handle(batch)
+    pending = await redis.xpending(feed, "projector")  # type: ignore[attr-defined]
+    assert pending["pending"] == len(batch), "a failed write acknowledges nothing"
+    projector.writer.write = real_write  # type: ignore[method-assign]
+    await projector.handle(batch)
     assert int(await redis.get(GameKeys("g", 0).checkpoint)) == await store.version(GameKeys("g", 0))  # type: ignore[attr-defined]
+    pending = await redis.xpending(feed, "projector")  # type: ignore[attr-defined]
+    assert pending["pending"] == 0, "the write acknowledged the entries it projected"

@@ -1,6 +1,6 @@
 """The tournament writer and process manager against a real Valkey.
 
-The game pipeline is stood in for by a broker that answers every ``open``
+The game pipeline is stood in for by a pipeline that answers every ``open``
 at once, so these tests look only at what the tournament service does:
 appends (idempotent by command id), read models, seat tokens and auth
 hashes, and how it reacts to ``table.finished``, redelivered or not.
@@ -24,7 +24,7 @@ from shared.eventstore.tournament_keys import BOT_TABLES, TOURNAMENT_GAMES, bot_
 from shared.kernel.auth import token_hash
 from shared.kernel.contract import Result, Standing
 from shared.kernel.table import TableFinished
-from shared.messaging.feed_reader import FeedReader
+from shared.messaging.streams import Batch, StreamReader
 from shared.messaging.messages import CommandMsg, Outcome
 from shared.tournaments.commands import Create, Register, Start
 from shared.tournaments.state import TournamentState
@@ -46,14 +46,14 @@ class FakeReplies:
         self.waiting.pop(command_id, None)
 
 
-class FakeBroker:
+class FakePipeline:
     """Answers each open: accepted the first time, ``table_exists`` after."""
 
     def __init__(self, replies: FakeReplies) -> None:
         self.replies = replies
         self.opened: list[CommandMsg] = []
 
-    async def publish(self, body: bytes, stream: str) -> None:
+    async def submit(self, stream: str, body: bytes) -> None:
         msg = msgspec.json.decode(body, type=CommandMsg)
         again = any(m.game_id == msg.game_id for m in self.opened)
         self.opened.append(msg)
@@ -66,13 +66,13 @@ class FakeBroker:
 
 
 @pytest.fixture
-async def service(redis: Any) -> tuple[Tournaments, Manager, FakeBroker]:
+async def service(redis: Any) -> tuple[Tournaments, Manager, FakePipeline]:
     tournaments = Tournaments(redis, PARTITIONS)
     replies = FakeReplies()
-    broker = FakeBroker(replies)
-    manager = Manager(tournaments, redis, broker, replies, "tournaments-test")  # type: ignore[arg-type]
-    for p in range(PARTITIONS):
-        await FeedReader(redis, GROUP, "test", 100, 1000, start_id="$").ensure_group(p)
+    broker = FakePipeline(replies)
+    manager = Manager(tournaments, redis, broker.submit, replies, "tournaments-test")  # type: ignore[arg-type]
+    feeds = tuple(partition_feed(p) for p in range(PARTITIONS))
+    await StreamReader(redis, GROUP, "test", feeds, 100, 1000, start_id="$").ensure_groups()
     return tournaments, manager, broker
 
 
@@ -116,7 +116,7 @@ async def deliver(redis: Any, m: Manager, game_id: str, places: list[int]) -> No
     p = partition_of(game_id, PARTITIONS)
     await redis.xadd(partition_feed(p), fields)
     reply = await redis.xreadgroup(GROUP, "test", {partition_feed(p): ">"}, count=100)
-    await m.handle(p, reply[0][1])
+    await m.handle(Batch([(partition_feed(p), entry_id, fields) for entry_id, fields in reply[0][1]]))
 
 
 async def test_commands_are_idempotent_and_read_models_follow(service: Any, redis: Any) -> None:
