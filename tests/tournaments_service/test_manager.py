@@ -24,8 +24,8 @@ from shared.eventstore.tournament_keys import BOT_TABLES, TOURNAMENT_GAMES, bot_
 from shared.kernel.auth import token_hash
 from shared.kernel.contract import Result, Standing
 from shared.kernel.table import TableFinished
-from shared.messaging.streams import Batch, StreamReader
 from shared.messaging.messages import CommandMsg, Outcome
+from shared.messaging.streams import Batch, StreamReader
 from shared.tournaments.commands import Create, Register, Start
 from shared.tournaments.state import TournamentState
 
