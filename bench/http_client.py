@@ -10,6 +10,7 @@ parser uvicorn itself uses), about 30 µs per request.
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 from urllib.parse import urlsplit
 
 import httptools
@@ -21,13 +22,12 @@ class HttpError(Exception):
 
 class _Protocol(asyncio.Protocol):
     def __init__(self) -> None:
-        self.transport: asyncio.Transport | None = None
+        self.transport: Any = None  # uvloop's transports are not asyncio.Transport subclasses
         self.parser = httptools.HttpResponseParser(self)
         self.waiting: asyncio.Future[tuple[int, bytes]] | None = None
         self.body: list[bytes] = []
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.Transport)
         self.transport = transport
 
     def data_received(self, data: bytes) -> None:

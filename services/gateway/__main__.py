@@ -5,6 +5,7 @@ from __future__ import annotations
 import uvicorn
 
 from services.gateway.app import create_app
+from services.gateway.transport import GatewayHttpProtocol
 from shared.infra.settings import load
 
 
@@ -17,6 +18,10 @@ def main() -> None:
         log_level="warning",
         access_log=False,
         lifespan="on",
+        # Clients are identified by their tokens, never by a forwarded address.
+        proxy_headers=False,
+        http=GatewayHttpProtocol,  # type: ignore[arg-type]
+        loop="uvloop",
     )
 
 

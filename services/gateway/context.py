@@ -85,7 +85,8 @@ class Gateway:
         cache_key = (game_id, token_hash)
         if cache_key in self._seats:
             return self._seats[cache_key]
-        raw = await self.redis.hget(self.keys(game_id).auth, token_hash)
+        auth = self.keys(game_id).auth
+        raw = await self.batch.run(lambda pipe: pipe.hget(auth, token_hash))
         seat = int(raw) if raw is not None else None
         if seat is not None:
             self._seats[cache_key] = seat

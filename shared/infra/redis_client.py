@@ -5,22 +5,47 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import hiredis
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import RedisCluster
+from redis.exceptions import DataError
 
 from shared.infra.lua import is_cluster
 
 
+class PackedConnection(aioredis.Connection):
+    """Commands serialised by hiredis (C) instead of redis-py's Python packer.
+
+    The asyncio client packs every argument in Python; for a pipeline of Lua
+    calls with dozens of arguments each that was the largest single CPU cost
+    of the validator, reducer and projector (bench/, with ``--profile``).
+    hiredis produces the same bytes about four times faster.
+    """
+
+    def pack_command(self, *args: Any) -> list[bytes]:
+        # Like redis-py: a command name with a space ("SCRIPT LOAD") is sent as two words.
+        first = args[0]
+        if isinstance(first, str):
+            args = (*first.encode().split(), *args[1:])
+        elif b" " in first:
+            args = (*first.split(), *args[1:])
+        try:
+            return [hiredis.pack_command(args)]
+        except TypeError as exc:  # redis-py's error for an argument it cannot send
+            raise DataError(str(exc)) from exc
+
+
 def connect(url: str, cluster: bool = False) -> Any:
     if cluster:
+        # A cluster client builds its node connections itself (redis-py's packer).
         return RedisCluster.from_url(url)
-    return aioredis.Redis.from_url(url)
+    return aioredis.Redis.from_url(url, connection_class=PackedConnection)
 
 
 def connect_listener(url: str) -> Any:
     """A plain connection for SUBSCRIBE. In a cluster PUBLISH reaches every
     node, so listening on the node named in the URL hears everything."""
-    return aioredis.Redis.from_url(url)
+    return aioredis.Redis.from_url(url, connection_class=PackedConnection)
 
 
 class Publisher:
