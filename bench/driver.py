@@ -2,14 +2,15 @@
 
 Leaner than ``shared.cli.botclient.play``: a bot reads the view of the seat it
 acts for (which lists that seat's legal commands and who is awaited), submits
-one at random with the expected version, and then polls the same view until
-the accepted version is visible. So every command costs one POST and, usually,
-one or two GETs, and the poll doubles as the "projection visible" probe.
+one at random with the expected version, and then reads the same view with
+``min_version`` set to the accepted version (the gateway answers once the
+projection shows it). So every command costs one POST and, usually, one GET,
+and that GET doubles as the "projection visible" probe.
 
 One driver process runs many games on one event loop, each bot on its own
 keep-alive connection (``bench.http_client``: a lean client, so that the
-driver costs far less than the server it loads); ``bench.pipeline`` starts several processes when one Python
-client would be the bottleneck. Counters are shared with the parent for live
+driver costs far less than the server it loads); ``bench.pipeline`` starts
+several processes when one Python client would be the bottleneck. Counters are shared with the parent for live
 progress; latency samples are taken only in the measuring phase.
 """
 
@@ -43,7 +44,7 @@ class DriverConfig:
     games: int  # concurrent games in this process
     rate: float  # commands/s for this process; 0 = flat out
     seed: int
-    max_poll_s: float = 2.0
+    max_poll_s: float = 12.0  # beyond the gateway's own 10 s wait
 
 
 @dataclass
@@ -148,25 +149,26 @@ class Bot:
         self.result.requests += 1
         return await self.http.request(method, path, body, headers)
 
-    async def view(self, table: str, token: str) -> _View:
-        status, body = await self.request("GET", f"/v1/tables/{table}/view", headers=_auth(token))
+    async def view(self, table: str, token: str, min_version: int = 0) -> _View:
+        path = f"/v1/tables/{table}/view"
+        if min_version:
+            path += f"?min_version={min_version}"
+        status, body = await self.request("GET", path, headers=_auth(token))
         if status != 200:
             raise RuntimeError(f"view answered {status}: {body[:200]!r}")
         return _view(body)
 
     async def view_at(self, table: str, token: str, version: int) -> tuple[_View, int]:
-        """Poll the seat's view until it shows ``version`` (back-off 0.5 ms to 4 ms)."""
+        """The seat's view once it shows ``version``: the gateway holds the request
+        until the projection catches up (``min_version``), so one GET usually does."""
         deadline = time.perf_counter() + self.cfg.max_poll_s
-        pause = 0.0005
         polls = 0
         while True:
-            doc = await self.view(table, token)
+            doc = await self.view(table, token, version)
             polls += 1
-            if doc.version >= version or time.perf_counter() > deadline:
+            if doc.version >= version or doc.over or time.perf_counter() > deadline:
                 return doc, polls
             self.check()
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, 0.004)
 
     async def play_forever(self, rng: random.Random) -> None:
         with contextlib.suppress(_Stop):

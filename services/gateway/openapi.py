@@ -131,11 +131,19 @@ def spec() -> dict[str, Any]:
             "/v1/tables/{table_id}/view": {
                 "get": {
                     "summary": "Your seat's view with its legal commands (with a token), or the spectator's",
-                    "parameters": [_TABLE_ID],
+                    "description": (
+                        "With `min_version`, the answer waits (up to 10 s) until the view shows at "
+                        "least that version, so a client that has just acted reads its new view in "
+                        "one request instead of polling; after the wait it gets the newest view there is."
+                    ),
+                    "parameters": [
+                        _TABLE_ID,
+                        {"name": "min_version", "in": "query", "schema": {"type": "integer", "minimum": 0}},
+                    ],
                     "security": _AUTH_OPTIONAL,
                     "responses": {
                         "200": _json({"$ref": "#/components/schemas/ViewDoc"}),
-                        **_errors(*_READ_ERRORS),
+                        **_errors("bad_request", *_READ_ERRORS),
                     },
                 }
             },

@@ -116,10 +116,32 @@ async def view(request: Request) -> Response:
     game_id = request.path_params["table_id"]
     keys = gw.keys(game_id)
     name = await audience(gw, request, game_id)
+    wanted = _int_param(request, "min_version", 0)
     doc = await read_view(gw, keys, name)
     if name == SPECTATOR:
         doc = await spectator_doc(gw, keys, doc)
+    if wanted and _status(doc).version < wanted:
+        doc = await _await_version(gw, keys, name, wanted)
     return Response(doc, media_type="application/json")
+
+
+async def _await_version(gw: Gateway, keys: GameKeys, name: str, wanted: int) -> bytes:
+    """The view once it shows ``wanted`` (woken by the projector's change notices),
+    or the newest one when the wait is over."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + gw.settings.reply_timeout_s
+    while True:
+        wake = gw.changes.waiter(keys.game_id)  # before reading: a notice in between still wakes us
+        doc = await read_view(gw, keys, name)
+        if name == SPECTATOR:
+            doc = await spectator_doc(gw, keys, doc)
+        status = _status(doc)
+        left = deadline - loop.time()
+        if status.version >= wanted or status.over or left <= 0:
+            return doc
+        with contextlib.suppress(TimeoutError):
+            # A delayed spectator's view moves with time too, not only on notices.
+            await asyncio.wait_for(wake.wait(), timeout=min(left, 0.25 if name == SPECTATOR else left))
 
 
 async def feed(request: Request) -> Response:
