@@ -238,7 +238,12 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
         if p.is_alive():
             p.terminate()
             p.join(timeout=5)
-    return _summarise(cfg, collected, cpu, busy, delta(before, after), start_counts, end_counts)
+    trips = {svc: _trips(after.get(svc, {})) - _trips(before.get(svc, {})) for svc in after}
+    return _summarise(cfg, collected, cpu, busy, delta(before, after), start_counts, end_counts, trips)
+
+
+def _trips(samples: dict[Any, float]) -> float:
+    return samples.get(("ziggurat_redis_round_trips_total", ()), 0.0)
 
 
 def _signal_services(stack: Any, sig: int) -> None:
@@ -267,6 +272,7 @@ def _summarise(
     d: dict[Any, float],
     start_counts: list[float],
     end_counts: list[float],
+    trips: dict[str, float],
 ) -> dict[str, Any]:
     wall = cpu.pop("wall")
     accept = [x for r in results for x in r.accept_s]
@@ -308,6 +314,9 @@ def _summarise(
         "append_conflicts": counter_total(d, "ziggurat_append_conflicts_total"),
         "duplicates": counter_total(d, "ziggurat_duplicate_commands_total"),
         "mean_batch": batch,
+        "round_trips_per_command": {
+            name: (n / accepted) if accepted else math.nan for name, n in sorted(trips.items()) if n
+        },
         "cpu_s": cpu,
         "cpu_pct": {name: 100 * s / wall for name, s in cpu.items()},
         "cpu_ms_per_command": {
@@ -411,6 +420,12 @@ def print_run(r: dict[str, Any]) -> None:
         )
     table.add_row("mean batch validator/reducer", f"{fmt(r['mean_batch']['validator'], 1)} / "
                   f"{fmt(r['mean_batch']['reducer'], 1)}", "")  # fmt: skip
+    trips = r.get("round_trips_per_command", {})
+    table.add_row(
+        "Redis round trips per command",
+        fmt(sum(trips.values()), 2),
+        ", ".join(f"{name} {fmt(n, 2)}" for name, n in trips.items()) or "-",
+    )
     rej = r["rejections_client"] or {}
     table.add_row(
         "rejections (client)", str(sum(rej.values())), ", ".join(f"{k}={v}" for k, v in rej.items()) or "-"

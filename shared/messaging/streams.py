@@ -97,6 +97,9 @@ class StreamReader:
     #: Where a new group starts: "0" for all history, "$" for what comes next.
     start_id: str = "0"
     block_ms: int = 500
+    #: Reads at least this far apart (ms): a consumer that need not react
+    #: within milliseconds lets entries gather into bigger, cheaper batches.
+    pace_ms: int = 0
 
     async def ensure_groups(self) -> None:
         for stream in self.streams:
@@ -137,6 +140,8 @@ class StreamReader:
                 if batch:
                     metrics.BATCH_SIZE.labels(self.group).observe(len(batch))
                     await handler.handle(batch)
+                    if self.pace_ms:
+                        await asyncio.sleep(self.pace_ms / 1000)
             except asyncio.CancelledError:
                 raise
             except Exception:

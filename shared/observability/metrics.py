@@ -33,6 +33,9 @@ PROJECTION_LAG = Gauge(
 )
 EVENTS_PROJECTED = Counter("ziggurat_events_projected_total", "Events folded into read models")
 LIVE_GAMES = Gauge("ziggurat_live_games", "Games held in memory", ["service"])
+REDIS_ROUND_TRIPS = Counter(
+    "ziggurat_redis_round_trips_total", "Writes to Redis (a pipeline counts once) by this process"
+)
 RECLAIMED = Counter(
     "ziggurat_reclaimed_total", "Entries claimed after another consumer left them unacknowledged", ["service"]
 )
