@@ -229,7 +229,8 @@ async def audit_log(request: Request) -> Response:
 
 
 def _int_param(request: Request, name: str, default: int) -> int:
-    raw = request.query_params.get(name)
+    # Most reads carry no query string: skip building Starlette's QueryParams for them.
+    raw = request.query_params.get(name) if request.scope["query_string"] else None
     if raw is None:
         return default
     if not raw.isdigit():
