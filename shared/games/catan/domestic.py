@@ -73,23 +73,27 @@ def counter_valid(state: State, seat: int, c: cmd.CounterTrade) -> bool:
 
 
 def answers_closed(ctx: Ctx, owner: int, data: tuple[int, ...], answers: tuple[Answer, ...]) -> None:
-    """Offer the active seat every deal it can still afford: acceptances and counters."""
+    """Put every acceptance and counter before the active seat. Counters it
+    cannot pay stay listed (it may only decline them): dropping them here would
+    tell everyone which cards its hand lacks."""
     offered, asked = data[:8], data[8:16]
-    hand = ctx.state.players[owner].hand
     deals: list[int] = []
     for a in answers:
         if a.choice == 1:
             deals += (a.seat, *offered, *asked)
-        elif a.choice == 2 and covers(hand, a.counter):
+        elif a.choice == 2:
             deals += (a.seat, *a.counter, *a.cards)
     if deals:
         open_task(ctx, "trade_confirm", (owner,), owner=owner, data=tuple(deals))
 
 
 def confirm_choices(state: State) -> list[int]:
+    """Decline, or any listed deal the active seat can pay."""
     task = state.task
     assert task is not None
-    return [-1, *range(len(task.data) // DEAL)]
+    hand = state.players[task.owner].hand
+    count = len(task.data) // DEAL
+    return [-1, *(i for i in range(count) if covers(hand, tuple(task.data[i * DEAL + 1 : i * DEAL + 9])))]
 
 
 def execute(ctx: Ctx, owner: int, data: tuple[int, ...], index: int) -> None:

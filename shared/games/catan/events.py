@@ -53,6 +53,15 @@ class TaskOpened(Event, tag="catan.task_opened"):
     task: Task
 
 
+class HarborOffered(Event, tag="catan.harbor_offered"):
+    """The resource a Commercial Harbor hands over face down: for the two seats
+    only; the public ``TaskOpened`` before it carries no data."""
+
+    owner: int
+    seat: int
+    kind: int
+
+
 class Answered(Event, tag="catan.answered"):
     answer: Answer
 
@@ -255,9 +264,9 @@ class GameWon(Event, tag="catan.game_won"):
 
 CatanEvent = (
     Started | StartRolled | BoardLaid | DecksShuffled | PhaseSet | EffectsSet | TodoSet | TaskOpened
-    | Answered | AnsweredShadow | TaskClosed | BuildingPlaced | CityPillaged | RoadPlaced | RoadRemoved
-    | WallPlaced | KnightSet | KnightRemoved | CardsPaid | CardsGained | CardsPassed | CardsTaken
-    | CardsTakenShadow | HandShown | DiceRolled | RobberMoved | MerchantMoved | NumbersSwapped
+    | HarborOffered | Answered | AnsweredShadow | TaskClosed | BuildingPlaced | CityPillaged | RoadPlaced
+    | RoadRemoved | WallPlaced | KnightSet | KnightRemoved | CardsPaid | CardsGained | CardsPassed
+    | CardsTaken | CardsTakenShadow | HandShown | DiceRolled | RobberMoved | MerchantMoved | NumbersSwapped
     | BarbarianMoved | BarbariansAttacked | DefenderAwarded | ImprovementBought | MetropolisPlaced
     | LongestRoadSet | LargestArmySet | CardDrawn | CardDrawnShadow | CardRevealed | CardPlayed
     | CardDiscarded | CardDiscardedShadow | CardStolen | CardStolenShadow | GameWon

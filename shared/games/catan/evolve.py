@@ -147,6 +147,9 @@ def _flow(state: State, e: ev.CatanEvent) -> State | None:
             return replace(state, todo=e.todo)
         case ev.TaskOpened():
             return replace(state, task=e.task)
+        case ev.HarborOffered():
+            assert state.task is not None
+            return replace(state, task=replace(state.task, data=(e.kind,)))
         case ev.Answered():
             return _task_answered(state, e)
         case ev.TaskClosed():

@@ -144,6 +144,8 @@ def visibility(event: ev.CatanEvent) -> Visibility:
             return seat_only(seat)
         case ev.CardsTaken(src=src, dst=dst) | ev.CardStolen(src=src, dst=dst):
             return _pair(src, dst)
+        case ev.HarborOffered(owner=owner, seat=seat):
+            return _pair(owner, seat)
         case (
             ev.Started() | ev.StartRolled() | ev.BoardLaid() | ev.PhaseSet() | ev.EffectsSet() | ev.TodoSet()
             | ev.TaskOpened()

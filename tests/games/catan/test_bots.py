@@ -11,7 +11,7 @@ from tests.games.contract_checks import seeds
 
 @pytest.mark.parametrize("game", [CATAN, CATAN_CK], ids=lambda g: g.key)
 def test_greedy_bot_beats_random_bots_in_most_games(game):
-    games = 6
+    games = 10  # enough that the majority says more than the choice of seeds
     wins = 0
     for i, seed in enumerate(seeds(games, salt=11)):
         seat = i % 4

@@ -13,7 +13,7 @@ from shared.games.catan.state import Answer
 from shared.games.catan.views import view, visibility
 from shared.kernel.playout import play
 from shared.kernel.rng import Rng
-from shared.kernel.visibility import Public, Seats, ServerOnly
+from shared.kernel.visibility import Public, Seats, ServerOnly, redact
 from tests.games import contract_checks as cc
 from tests.games.catan.helpers import cards, fresh, gain, given, hold, when
 
@@ -87,6 +87,18 @@ def test_face_down_answers_stay_secret_when_the_task_closes():
     state, events = when(state, 1, cmd.Choose(choice=6))
     closed = [e for e in events if isinstance(e, ev.TaskClosed)]
     assert closed[0].answers == ()
+
+
+def test_the_face_down_harbor_resource_reaches_the_two_seats_only():
+    state = given(fresh(), gain(0, brick=1, ore=1), gain(1, cloth=1))
+    state, _ = when(hold(state, 0, "commercial_harbor"), 0, cmd.PlayProgress(card="commercial_harbor"))
+    state, events = when(state, 0, cmd.HarborExchange(seat=1, kind=4))
+    assert state.task.data == (4,) and view(state, 1).pending.data == (4,)
+    for audience in (None, 2, 3):
+        feed = redact(events, visibility, audience)
+        assert [e.task.data for e in feed if isinstance(e, ev.TaskOpened)] == [()]
+        assert not any(isinstance(e, ev.HarborOffered) for e in feed)
+    assert ev.HarborOffered(owner=0, seat=1, kind=4) in redact(events, visibility, 1)
 
 
 def test_spy_sees_the_targets_cards_through_its_own_view_only():

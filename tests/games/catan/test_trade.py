@@ -111,8 +111,11 @@ def test_a_counter_offer_can_be_confirmed_instead():
     )
 
 
-def test_a_counter_the_active_seat_cannot_pay_is_not_offered_for_confirmation():
+def test_a_counter_the_active_seat_cannot_pay_can_only_be_declined():
     state = given(fresh(ck=False), gain(0, brick=1), gain(1, grain=1))
     state, _ = when(state, 0, cmd.OfferTrade(give=cards(brick=1), get=cards(ore=1), to=1))
     state, _ = when(state, 1, cmd.CounterTrade(give=cards(grain=1), get=cards(wool=1)))
-    assert state.task is None
+    # Still put to the active seat: dropping it would tell every seat that its hand holds no wool.
+    assert state.task is not None and state.task.kind == "trade_confirm"
+    assert legal(state, 0) == [cmd.Choose(choice=-1)]
+    assert rejected(state, 0, cmd.Choose(choice=0)) == "illegal_move"

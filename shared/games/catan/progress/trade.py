@@ -87,4 +87,6 @@ def harbor_options(state: State, seat: int) -> list[cmd.HarborExchange]:
 def harbor(ctx: Ctx, seat: int, c: cmd.HarborExchange) -> None:
     ctx.effects(harbor_targets=tuple(o for o in ctx.state.effects.harbor_targets if o != c.seat))
     if commodities(ctx.state, c.seat):
-        open_task(ctx, "harbor", (c.seat,), owner=seat, data=(c.kind,))
+        # The task is public, the resource face down: it reaches the two seats apart.
+        open_task(ctx, "harbor", (c.seat,), owner=seat)
+        ctx.emit(ev.HarborOffered(owner=seat, seat=c.seat, kind=c.kind))
