@@ -98,8 +98,16 @@ class Monument(StrEnum):
 
     @property
     def colours(self) -> tuple[Colour, Colour]:
-        first, second = self.value.split("_")
-        return Colour(first), Colour(second)
+        # Looked up, not parsed: the monument check asks on every tile placed.
+        return _PAIRS[self]
 
 
 MONUMENTS: tuple[Monument, ...] = tuple(Monument)
+
+
+def _pair(monument: Monument) -> tuple[Colour, Colour]:
+    first, second = monument.value.split("_")
+    return Colour(first), Colour(second)
+
+
+_PAIRS: dict[Monument, tuple[Colour, Colour]] = {m: _pair(m) for m in MONUMENTS}

@@ -21,7 +21,7 @@ from shared.games.tigris.commands import (
 from shared.games.tigris.legal import actions, actors
 from shared.games.tigris.rules import catastrophes, monuments, placement, support, treasures, wars
 from shared.games.tigris.rules.flow import Emitter
-from shared.games.tigris.rules.kingdoms import Regions
+from shared.games.tigris.rules.kingdoms import LocalKingdoms
 from shared.games.tigris.rules.problems import check, fail
 from shared.games.tigris.state import (
     Acting,
@@ -65,7 +65,7 @@ def _act(em: Emitter, seat: int, command: TigrisCommand) -> None:
                 fail("leader_not_on_board", leader=leader)
             placement.withdraw_leader(em, seat, index)
         case PlaceTile(colour=colour, square=sq):
-            regions = Regions(s)
+            regions = LocalKingdoms(s)
             check(placement.tile_problem(s, regions, seat, colour, sq), square=sq)
             placement.place_tile(em, regions, seat, colour, sq)
         case PlaceCatastrophe(square=sq):

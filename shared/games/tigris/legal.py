@@ -1,14 +1,32 @@
 """Who is awaited, and every command a seat may issue now.
 
-``legal`` filters candidates through the same predicates ``decide`` enforces,
-so the two agree by construction (and the tests check it both ways).
+``legal`` lists exactly the commands ``decide`` accepts (the tests check it
+both ways and against a slow reference that asks ``decide``'s predicates
+square by square). In the acting phase it answers the same questions as
+``placement.leader_problem``, ``placement.tile_problem`` and
+``catastrophes.catastrophe_problem`` for the whole board at once, on bit
+masks: kingdoms are flooded from the leaders only (leaderless regions never
+matter here), and a square's kingdom count is read off rings around them.
 """
 
 from __future__ import annotations
 
-from itertools import product
+from functools import cache
+from itertools import compress, product, repeat
+from operator import is_
 
-from shared.games.tigris.board import INDEX, NEIGHBOURS, RIVER, SQUARES
+from shared.games.tigris.bitboard import (
+    BIT,
+    BOARD,
+    RIVER_MASK,
+    Masks,
+    flags,
+    from_flags,
+    mask,
+    regions_of,
+    spread,
+)
+from shared.games.tigris.board import SQUARES
 from shared.games.tigris.commands import (
     BuildMonument,
     ChooseWarColour,
@@ -23,8 +41,7 @@ from shared.games.tigris.commands import (
     TigrisCommand,
     WithdrawLeader,
 )
-from shared.games.tigris.rules import catastrophes, placement, support, treasures
-from shared.games.tigris.rules.kingdoms import Regions
+from shared.games.tigris.rules import support, treasures
 from shared.games.tigris.state import (
     Acting,
     ChooseMonument,
@@ -35,6 +52,17 @@ from shared.games.tigris.state import (
     Support,
 )
 from shared.games.tigris_common.colours import COLOURS, LEADERS, Colour
+
+# Commands are frozen, so one instance per (piece, square) serves every call.
+_POSITION: tuple[tuple[PositionLeader, ...], ...] = tuple(
+    tuple(PositionLeader(leader=leader, square=sq) for sq in range(SQUARES)) for leader in LEADERS
+)
+_WITHDRAW: tuple[WithdrawLeader, ...] = tuple(WithdrawLeader(leader=leader) for leader in LEADERS)
+_PLACE: tuple[tuple[PlaceTile, ...], ...] = tuple(
+    tuple(PlaceTile(colour=colour, square=sq) for sq in range(SQUARES)) for colour in COLOURS
+)
+_CATASTROPHE: tuple[PlaceCatastrophe, ...] = tuple(PlaceCatastrophe(square=sq) for sq in range(SQUARES))
+_BLUE = COLOURS.index(Colour.BLUE)
 
 
 def actors(state: State) -> frozenset[int]:
@@ -69,65 +97,110 @@ def legal(state: State, seat: int) -> list[TigrisCommand]:
 
 
 def actions(state: State, seat: int) -> list[TigrisCommand]:
-    base = Regions(state)  # one flood fill serves every check that lifts no leader
-    out: list[TigrisCommand] = [*leader_actions(state, seat, base), *tile_actions(state, seat, base)]
-    out += catastrophe_actions(state, seat, base)
+    board = Masks(state)
+    # Only regions holding a leader matter here, so only those are flooded.
+    kingdoms = regions_of(board.pieces, board.occupied)
+    rings = [spread(k) for k in kingdoms]
+    two, three = _overlaps(rings)
+    out: list[TigrisCommand] = leader_actions(state, seat, board, kingdoms, rings, two)
+    out += tile_actions(state, seat, board, three)
+    out += catastrophe_actions(state, seat, board)
     out += swap_actions(state, seat)
     if state.options.allow_pass or not out:
         out.append(Pass())
     return out
 
 
-def leader_actions(state: State, seat: int, base: Regions) -> list[TigrisCommand]:
-    """Every square next to a face-up temple, then the checks of
-    ``placement.leader_problem`` that depend on which leader moves."""
-    down, tiles, gone = base.down, state.tiles, set(state.catastrophes)
-    temples = [sq for sq in range(SQUARES) if tiles[sq] is Colour.RED and sq not in down]
-    near = sorted({n for t in temples for n in NEIGHBOURS[t]})
-    near = [sq for sq in near if tiles[sq] is None and sq not in RIVER and sq not in gone]
+def _overlaps(rings: list[int]) -> tuple[int, int]:
+    """Squares next to at least two, and at least three, different kingdoms
+    (``rings`` holds the squares next to each)."""
+    one = two = three = 0
+    for ring in rings:
+        three |= two & ring
+        two |= one & ring
+        one |= ring
+    return two, three
+
+
+def leader_actions(
+    state: State, seat: int, board: Masks, kingdoms: list[int], rings: list[int], two: int
+) -> list[TigrisCommand]:
+    """``placement.leader_problem`` for every leader of ``seat`` and every square:
+    empty land next to a face-up temple, touching at most one kingdom."""
+    temples = from_flags(bytes(map(is_, state.tiles, repeat(Colour.RED)))) & ~board.down
+    near = spread(temples) & ~board.tiles & ~board.catastrophes & ~RIVER_MASK
     stay = state.options.allow_move_in_place
+    lift = state.options.judge_move_with_leader_lifted
     out: list[TigrisCommand] = []
-    for index, leader in enumerate(LEADERS):
-        current = state.leaders[seat][index]
-        regions = placement.judged_regions(state, seat, index, base)
-        for sq in near:
-            if sq in regions.pieces or (sq == current and not stay):
-                continue
-            if len(regions.adjacent_kingdoms(sq)) <= 1:
-                out.append(PositionLeader(leader=leader, square=sq))
+    for index, current in enumerate(state.leaders[seat]):
+        if current is None:
+            free = near & ~board.pieces & ~two
+        else:
+            bit = BIT[current]
+            if lift:
+                pieces = board.pieces & ~bit
+                free = near & ~pieces & ~_lifted_two(kingdoms, rings, pieces, bit)
+            else:
+                free = near & ~board.pieces & ~two
+            if not stay:
+                free &= ~bit
+        out += compress(_POSITION[index], flags(free))
         if current is not None:
-            out.append(WithdrawLeader(leader=leader))
+            out.append(_WITHDRAW[index])
     return out
 
 
-def tile_actions(state: State, seat: int, regions: Regions) -> list[TigrisCommand]:
-    """The checks of ``placement.tile_problem``, with the kingdom count shared by colours."""
-    free = [sq for sq in range(SQUARES) if placement.empty(state, sq, regions.pieces)]
-    fits = [sq for sq in free if len(regions.adjacent_kingdoms(sq)) <= 2]
+def _lifted_two(kingdoms: list[int], rings: list[int], pieces: int, bit: int) -> int:
+    """Squares next to two kingdoms once the leader on ``bit`` is lifted: only its
+    own kingdom changes, falling apart into what the other leaders there hold."""
+    left = []
+    for kingdom, ring in zip(kingdoms, rings, strict=True):
+        if kingdom & bit:
+            rest = kingdom & ~bit
+            left += map(spread, regions_of(rest & pieces, rest))
+        else:
+            left.append(ring)
+    return _overlaps(left)[0]
+
+
+def tile_actions(state: State, seat: int, board: Masks, three: int) -> list[TigrisCommand]:
+    """``placement.tile_problem`` for every colour in hand and every square: empty,
+    river for farms only, touching at most two kingdoms."""
+    fits = BOARD & ~board.occupied & ~board.catastrophes & ~three
+    wet = dry = b""
     out: list[TigrisCommand] = []
-    for colour in COLOURS:
-        if state.hands[seat][INDEX[colour]] == 0:
+    for index, held in enumerate(state.hands[seat]):
+        if not held:
             continue
-        wet = colour is Colour.BLUE
-        out += [PlaceTile(colour=colour, square=sq) for sq in fits if (sq in RIVER) == wet]
+        if index == _BLUE:
+            wet = wet or flags(fits & RIVER_MASK)
+            out += compress(_PLACE[index], wet)
+        else:
+            dry = dry or flags(fits & ~RIVER_MASK)
+            out += compress(_PLACE[index], dry)
     return out
 
 
-def catastrophe_actions(state: State, seat: int, regions: Regions) -> list[TigrisCommand]:
+def catastrophe_actions(state: State, seat: int, board: Masks) -> list[TigrisCommand]:
+    """``catastrophes.catastrophe_problem``: anywhere but on a leader, a catastrophe,
+    a monument or a treasure."""
     if state.catastrophes_left[seat] == 0:
         return []
-    return [
-        PlaceCatastrophe(square=sq)
-        for sq in range(SQUARES)
-        if catastrophes.catastrophe_problem(state, seat, sq, regions) is None
-    ]
+    blocked = board.pieces | board.catastrophes | board.down | mask(state.treasures)
+    return list(compress(_CATASTROPHE, flags(BOARD & ~blocked)))
 
 
 def swap_actions(state: State, seat: int) -> list[TigrisCommand]:
-    held = state.hands[seat]
-    out: list[TigrisCommand] = []
-    for counts in product(*(range(h + 1) for h in held)):
-        if catastrophes.swap_problem(state, seat, counts) is None:  # type: ignore[arg-type]
-            red, blue, green, black = counts
-            out.append(SwapTiles(red=red, blue=blue, green=green, black=black))
-    return out
+    """``catastrophes.swap_problem`` over every split of the hand, in ``product`` order."""
+    opts = state.options
+    return list(_swaps(state.hands[seat], opts.allow_pass and opts.empty_swap_is_pass))
+
+
+@cache
+def _swaps(held: tuple[int, ...], empty_ok: bool) -> tuple[SwapTiles, ...]:
+    # Few hands exist (at most six tiles in four colours), so the cache stays small.
+    return tuple(
+        SwapTiles(red=red, blue=blue, green=green, black=black)
+        for red, blue, green, black in product(*(range(h + 1) for h in held))
+        if empty_ok or red + blue + green + black
+    )

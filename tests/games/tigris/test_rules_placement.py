@@ -6,10 +6,12 @@ import pytest
 
 from shared.games.tigris import GAME
 from shared.games.tigris import events as ev
+from shared.games.tigris.bitboard import mask
+from shared.games.tigris.board import SQUARES
 from shared.games.tigris.commands import PlaceTile, PositionLeader, WithdrawLeader
 from shared.games.tigris.legal import legal
-from shared.games.tigris.rules.kingdoms import Regions
-from shared.games.tigris_common.colours import Colour, Leader
+from shared.games.tigris.rules.kingdoms import LocalKingdoms, Regions, leader_squares
+from shared.games.tigris_common.colours import LEADERS, Colour, Leader
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
 from tests.games.tigris.boards import at, build, of_type, points, run, with_options
@@ -155,17 +157,34 @@ def test_uniting_without_a_shared_colour_scores_nothing_and_lifts_the_marker() -
     assert not of_type(events, ev.PointsScored) and state.marker is None
 
 
-def test_lifting_a_leader_incrementally_matches_a_fresh_flood_fill() -> None:
+def test_kingdoms_next_to_a_square_match_the_full_labelling() -> None:
     from tests.games.tigris.test_legal import sampled_states
 
-    def partition(regions: Regions) -> set[tuple[frozenset[int], frozenset]]:
-        return {
-            (frozenset(m), frozenset(ls)) for m, ls in zip(regions.members, regions.leaders, strict=True) if m
-        }
-
     for state in sampled_states()[::3]:
-        base = Regions(state)
-        for sq in base.pieces:
-            quick, fresh = base.without(sq), Regions(state, lifted=sq)
-            assert partition(quick) == partition(fresh)
-            assert all((quick.label[x] < 0) == (fresh.label[x] < 0) for x in range(len(fresh.label)))
+        for lifted in (None, *leader_squares(state)):
+            full, local = Regions(state, lifted=lifted), LocalKingdoms(state, lifted=lifted)
+            assert local.pieces == full.pieces and local.down == full.down
+            for sq in range(SQUARES):
+                if full.label[sq] >= 0:
+                    continue  # placements ask about empty squares only
+                named = {mask(full.members[rid]): rid for rid in full.adjacent_kingdoms(sq)}
+                assert local.adjacent_kingdoms(sq) == set(named)
+                for kingdom, rid in named.items():
+                    for index in range(len(LEADERS)):
+                        assert local.leader_of(kingdom, index) == full.leader_of(rid, index)
+
+
+def test_two_leaders_of_a_colour_in_a_kingdom_are_ordered_as_the_full_labelling_does() -> None:
+    # Play never leaves two kings in one kingdom; the flood from E4 meets K0 (E5)
+    # before K1 (H4), though H4 is the lower square.
+    state = build(
+        """
+        r  r  r  K1
+        K0 .  .  r
+        """,
+        origin="E4",
+    )
+    full, local = Regions(state), LocalKingdoms(state)
+    (kingdom,) = local.adjacent_kingdoms(at("F5"))
+    assert local.leader_of(kingdom, LEADERS.index(Leader.KING)) == 0
+    assert full.leader_of(full.label[at("E4")], LEADERS.index(Leader.KING)) == 0

@@ -6,17 +6,17 @@ from __future__ import annotations
 from shared.games.tigris import events as ev
 from shared.games.tigris.board import SQUARES
 from shared.games.tigris.rules.flow import Emitter, draw, resume
-from shared.games.tigris.rules.kingdoms import Regions, stranded
+from shared.games.tigris.rules.kingdoms import Kingdoms, LocalKingdoms, stranded
 from shared.games.tigris.state import Counts, State
 from shared.games.tigris_common.colours import COLOURS, LEADERS
 
 
-def catastrophe_problem(state: State, seat: int, sq: int, regions: Regions | None = None) -> str | None:
+def catastrophe_problem(state: State, seat: int, sq: int, regions: Kingdoms | None = None) -> str | None:
     if not 0 <= sq < SQUARES:
         return "off_board"
     if state.catastrophes_left[seat] == 0:
         return "no_catastrophes_left"
-    regions = regions or Regions(state)
+    regions = regions or LocalKingdoms(state)  # only leaders and flipped tiles are asked
     if sq in regions.pieces:
         return "catastrophe_on_leader"
     if sq in state.catastrophes:

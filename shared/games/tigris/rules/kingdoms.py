@@ -4,10 +4,19 @@ A region is a connected group of squares holding a tile (face up or flipped)
 or a leader; a kingdom is a region with at least one leader. The unification
 square is a gap while the marker lies on it, and a moving leader is judged
 with its own square empty.
+
+``Regions`` labels the whole board; ``LocalKingdoms`` floods, as bit masks,
+only the regions next to the square a placement asks about, which is all the
+checks run on every action need.
 """
 
 from __future__ import annotations
 
+from itertools import repeat
+from operator import is_not
+from typing import Protocol
+
+from shared.games.tigris.bitboard import BIT, flood, mask, tiles_of
 from shared.games.tigris.board import NEIGHBOURS, SQUARES, block
 from shared.games.tigris.state import State
 from shared.games.tigris_common.colours import LEADERS, Colour, Leader
@@ -38,6 +47,18 @@ def adjacent_temples(state: State, sq: int, down: frozenset[int]) -> int:
     return sum(1 for n in NEIGHBOURS[sq] if state.tiles[n] is Colour.RED and n not in down)
 
 
+class Kingdoms(Protocol):
+    """What the placement rules ask of a board; a kingdom is named by an int that
+    means something only to the object that returned it."""
+
+    pieces: dict[int, Piece]  # leaders on the board, by square
+    down: frozenset[int]  # squares of flipped tiles
+
+    def adjacent_kingdoms(self, sq: int) -> set[int]: ...
+
+    def leader_of(self, kingdom: int, colour_index: int) -> int | None: ...
+
+
 class Regions:
     """Region labels of every square (``-1`` = empty) with members and leaders."""
 
@@ -49,8 +70,9 @@ class Regions:
             pieces.pop(lifted, None)
         self.pieces = pieces
         self.down = flipped(state)
-        tiles = state.tiles
-        occupied = [tiles[sq] is not None or sq in pieces for sq in range(SQUARES)]
+        occupied = list(map(is_not, state.tiles, repeat(None)))
+        for sq in pieces:
+            occupied[sq] = True
         if gap is not None:
             occupied[gap] = False
         self.occupied = occupied
@@ -59,9 +81,12 @@ class Regions:
         self.leaders: list[list[Piece]] = []
         for start in range(SQUARES):
             if occupied[start] and self.label[start] < 0:
-                self._fill(start, occupied, pieces)
+                self._fill(start, occupied)
+        # Leaders are listed in flood order, found by scanning only the regions that hold one.
+        for rid in {self.label[sq] for sq in pieces} - {-1}:
+            self.leaders[rid] = [pieces[sq] for sq in self.members[rid] if sq in pieces]
 
-    def _fill(self, start: int, occupied: list[bool], pieces: dict[int, Piece]) -> None:
+    def _fill(self, start: int, occupied: list[bool]) -> None:
         rid = len(self.members)
         label, neighbours = self.label, NEIGHBOURS
         label[start] = rid
@@ -72,28 +97,8 @@ class Regions:
                 if occupied[n] and label[n] < 0:
                     label[n] = rid
                     members.append(n)
-        leaders = [pieces[sq] for sq in members if sq in pieces] if pieces else []
         self.members.append(members)
-        self.leaders.append(leaders)
-
-    def without(self, sq: int) -> Regions:
-        """The same board with the leader on ``sq`` lifted: only its own region
-        is flooded again (legal-move generation does this for every leader)."""
-        new = object.__new__(Regions)
-        new.down = self.down
-        new.pieces = {k: v for k, v in self.pieces.items() if k != sq}
-        new.occupied = list(self.occupied)
-        new.occupied[sq] = False
-        new.label = list(self.label)
-        new.members, new.leaders = list(self.members), list(self.leaders)
-        old = self.label[sq]
-        new.members[old], new.leaders[old] = [], []
-        for member in self.members[old]:
-            new.label[member] = -1
-        for member in self.members[old]:
-            if new.occupied[member] and new.label[member] < 0:
-                new._fill(member, new.occupied, new.pieces)
-        return new
+        self.leaders.append([])
 
     def is_kingdom(self, rid: int) -> bool:
         return bool(self.leaders[rid])
@@ -111,6 +116,45 @@ class Regions:
 
     def kingdoms(self) -> list[int]:
         return [rid for rid, leaders in enumerate(self.leaders) if leaders]
+
+
+class LocalKingdoms:
+    """The kingdoms next to one square, flooded on demand as masks (a kingdom is
+    named by its mask): a single placement needs no labelling of the whole board."""
+
+    __slots__ = ("_lifted", "_occupied", "_pieces", "_state", "down", "pieces")
+
+    def __init__(self, state: State, lifted: int | None = None) -> None:
+        pieces = leader_squares(state)
+        if lifted is not None:
+            pieces.pop(lifted, None)
+        self.pieces = pieces
+        self.down = flipped(state)
+        self._pieces = mask(pieces)
+        self._occupied = tiles_of(state) | self._pieces
+        self._state = state
+        self._lifted = lifted
+
+    def adjacent_kingdoms(self, sq: int) -> set[int]:
+        out: set[int] = set()
+        seen = 0
+        for n in NEIGHBOURS[sq]:
+            bit = BIT[n]
+            if self._occupied & bit and not seen & bit:
+                region = flood(bit, self._occupied)
+                seen |= region
+                if region & self._pieces:
+                    out.add(region)
+        return out
+
+    def leader_of(self, kingdom: int, colour_index: int) -> int | None:
+        seats = [seat for sq, (seat, i) in self.pieces.items() if i == colour_index and kingdom & BIT[sq]]
+        if len(seats) > 1:
+            # Two leaders of a colour in one kingdom: play never asks (each meeting is
+            # settled at once); kept exact all the same: the full labelling's order decides.
+            regions = Regions(self._state, lifted=self._lifted)
+            return regions.leader_of(regions.label[(kingdom & -kingdom).bit_length() - 1], colour_index)
+        return seats[0] if seats else None
 
 
 def leader_index(leader: Leader) -> int:

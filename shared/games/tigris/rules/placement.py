@@ -6,7 +6,7 @@ from shared.games.tigris import events as ev
 from shared.games.tigris.board import INDEX, RIVER, SQUARES
 from shared.games.tigris.rules import revolts
 from shared.games.tigris.rules.flow import Emitter, resume
-from shared.games.tigris.rules.kingdoms import Regions, adjacent_temples
+from shared.games.tigris.rules.kingdoms import Kingdoms, LocalKingdoms, adjacent_temples
 from shared.games.tigris.state import State
 from shared.games.tigris_common.colours import COLOURS, LEADERS, Colour
 
@@ -17,16 +17,15 @@ def empty(state: State, sq: int, pieces: dict[int, object]) -> bool:
     return state.tiles[sq] is None and sq not in pieces and sq not in state.catastrophes
 
 
-def judged_regions(state: State, seat: int, index: int, base: Regions | None = None) -> Regions:
+def judged_regions(state: State, seat: int, index: int) -> LocalKingdoms:
     """The board a leader is placed on: with the moving leader lifted (option)."""
-    base = base or Regions(state)
     current = state.leaders[seat][index]
     if current is not None and state.options.judge_move_with_leader_lifted:
-        return base.without(current)
-    return base
+        return LocalKingdoms(state, lifted=current)
+    return LocalKingdoms(state)
 
 
-def leader_problem(state: State, regions: Regions, seat: int, index: int, sq: int) -> str | None:
+def leader_problem(state: State, regions: Kingdoms, seat: int, index: int, sq: int) -> str | None:
     if not 0 <= sq < SQUARES:
         return "off_board"
     current = state.leaders[seat][index]
@@ -56,7 +55,7 @@ def withdraw_leader(em: Emitter, seat: int, index: int) -> None:
     resume(em, "wars")
 
 
-def tile_problem(state: State, regions: Regions, seat: int, colour: Colour, sq: int) -> str | None:
+def tile_problem(state: State, regions: Kingdoms, seat: int, colour: Colour, sq: int) -> str | None:
     if not 0 <= sq < SQUARES:
         return "off_board"
     if state.hands[seat][INDEX[colour]] == 0:
@@ -70,13 +69,13 @@ def tile_problem(state: State, regions: Regions, seat: int, colour: Colour, sq: 
     return None
 
 
-def tile_scorer(regions: Regions, kingdom: int, colour: Colour) -> int | None:
+def tile_scorer(regions: Kingdoms, kingdom: int, colour: Colour) -> int | None:
     """Who scores a tile joining one kingdom: the matching leader, else the king."""
     seat = regions.leader_of(kingdom, INDEX[colour])
     return seat if seat is not None else regions.leader_of(kingdom, KING)
 
 
-def place_tile(em: Emitter, regions: Regions, seat: int, colour: Colour, sq: int) -> None:
+def place_tile(em: Emitter, regions: Kingdoms, seat: int, colour: Colour, sq: int) -> None:
     kingdoms = regions.adjacent_kingdoms(sq)
     em.emit(ev.TilePlaced(seat=seat, colour=colour, square=sq))
     if len(kingdoms) == 2:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from shared.games.tigris import events as ev
+from shared.games.tigris.bitboard import BIT, Masks, flood
 from shared.games.tigris.rules.flow import Emitter, resume
 from shared.games.tigris.rules.kingdoms import Regions, adjacent_temples, flipped
 from shared.games.tigris.state import Support
@@ -14,13 +15,21 @@ def start_if_any(em: Emitter, seat: int, index: int) -> bool:
     s = em.state
     sq = s.leaders[seat][index]
     assert sq is not None
-    regions = Regions(s)
-    rival = next(
-        (other for other, i in regions.leaders[regions.label[sq]] if i == index and other != seat),
-        None,
-    )
-    if rival is None:
+    # Runs after every leader placement: flood just this leader's kingdom, as a mask.
+    kingdom = flood(BIT[sq], Masks(s).occupied)
+    rivals = [
+        other
+        for other, row in enumerate(s.leaders)
+        if other != seat and row[index] is not None and kingdom & BIT[row[index]]
+    ]
+    if len(rivals) > 1:
+        # Play never gets here (every meeting of two leaders of a colour is settled
+        # at once); kept exact all the same: the full labelling's order decides.
+        regions = Regions(s)
+        rivals = [other for other, i in regions.leaders[regions.label[sq]] if i == index and other != seat]
+    if not rivals:
         return False
+    rival = rivals[0]
     rival_sq = s.leaders[rival][index]
     assert rival_sq is not None
     down = flipped(s)

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, compress
 
 from shared.games.tigris import events as ev
-from shared.games.tigris.board import CORNERS
+from shared.games.tigris.bitboard import BIT, Masks, flags, flood, mask
+from shared.games.tigris.board import CORNERS, SQUARES
 from shared.games.tigris.rules.flow import Emitter, resume
 from shared.games.tigris.rules.kingdoms import Regions
 from shared.games.tigris.state import ChooseTreasures, Stage, State
@@ -18,6 +19,34 @@ def due(state: State) -> tuple[int, int, tuple[int, ...]] | None:
     """The first kingdom owing treasures: (trader's seat, count, its treasure squares)."""
     if len(state.treasures) < 2:
         return None
+    # Runs after every action, so it floods only the traders' kingdoms (as masks)
+    # rather than labelling the whole board.
+    occupied = Masks(state).occupied
+    on_board = mask(state.treasures)
+    owing: list[tuple[int, int, int]] = []  # (lowest square's bit, seat, treasures)
+    seen = 0
+    for seat, row in enumerate(state.leaders):
+        sq = row[TRADER]
+        if sq is None:
+            continue
+        if seen & BIT[sq]:
+            # Two traders in one kingdom: play never gets here (a revolt or war settles
+            # them first); kept exact all the same: the full labelling's order decides.
+            return _due_by_regions(state)
+        kingdom = flood(BIT[sq], occupied)
+        seen |= kingdom
+        here = kingdom & on_board
+        if here & (here - 1):  # at least two
+            owing.append((kingdom & -kingdom, seat, here))
+    if not owing:
+        return None
+    # Regions are numbered by their lowest square: the first kingdom is the lowest.
+    _, seat, here = min(owing)
+    squares = tuple(compress(range(SQUARES), flags(here)))
+    return seat, len(squares) - 1, squares
+
+
+def _due_by_regions(state: State) -> tuple[int, int, tuple[int, ...]] | None:
     regions = Regions(state)
     on_board = set(state.treasures)
     for rid in regions.kingdoms():

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from shared.games.tigris import events as ev
+from shared.games.tigris.bitboard import BIT, Masks, flood
 from shared.games.tigris.rules.flow import Emitter, refill
-from shared.games.tigris.rules.kingdoms import Regions
 from shared.games.tigris_common.colours import COLOURS
 
 ACTIONS_PER_TURN = 2
@@ -28,13 +28,16 @@ def monument_income(em: Emitter) -> None:
     s = em.state
     if not s.monuments:
         return
-    regions = Regions(s)
+    occupied = Masks(s).occupied
     mine = s.leaders[s.active]
     for built in s.monuments:
-        rid = regions.label[built.top_left]  # flipped tiles always occupy their squares
+        # Flipped tiles always occupy their squares; the guard only keeps an
+        # empty square in no region, as the full labelling has it.
+        bit = BIT[built.top_left]
+        region = flood(bit, occupied) if occupied & bit else 0
         for colour in built.monument.colours:
             i = COLOURS.index(colour)
-            if mine[i] is not None and regions.label[mine[i]] == rid:
+            if mine[i] is not None and region & BIT[mine[i]]:
                 em.emit(ev.PointsScored(seat=s.active, colour=colour, amount=1, reason="monument"))
 
 
