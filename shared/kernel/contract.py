@@ -45,6 +45,38 @@ class Result(Record, frozen=True):
 Bot = Callable[[Any, int, Rng], Any]
 
 
+def no_ids(*_: Any) -> frozenset[str]:
+    """For games whose hidden items are interchangeable (tiles or cards counted
+    by colour or kind): there is no item id that could leak."""
+    return frozenset()
+
+
+@dataclass(frozen=True, slots=True)
+class Secrets(Generic[S, E]):
+    """What a game keeps hidden, stated by the game itself so that one generic
+    test (``tests/secrecy``) can vary it and check that nothing leaks."""
+
+    #: ``conceal(state, owner, rng)``: another state that differs from ``state``
+    #: only in facts that ``owner`` keeps hidden from every other audience right
+    #: now (its hand, its sealed choices), or, for ``owner = None``, in facts no
+    #: seat may see (deck and bag orders). Public facts (hand sizes, deck sizes)
+    #: stay as they are, and the result is a state the game can play on from.
+    conceal: Callable[[S, Audience, Rng], S]
+    #: ``reveals(event, audience)``: whether ``event`` shows ``audience`` a fact
+    #: that was hidden from it until then (a draw, a steal, a card played from
+    #: a secret hand, sealed bids turned over, the final scores). Only such an
+    #: event may differ between two states that ``conceal`` made: an audience
+    #: gets the same events from both until one does.
+    reveals: Callable[[E, Audience], bool]
+    #: ``hidden_ids(state, audience)``: the ids of uniquely identified items
+    #: (a numbered card, a token) whose identity ``audience`` may not know in
+    #: ``state``.
+    hidden_ids: Callable[[S, Audience], frozenset[str]] = no_ids
+    #: ``named_ids(event)``: the item ids ``event`` carries, in the same id space.
+    #: No event delivered to an audience may name an id hidden from it.
+    named_ids: Callable[[E], frozenset[str]] = no_ids
+
+
 @dataclass(frozen=True, slots=True)
 class GameModule(Generic[S, C, E, O]):
     key: str
@@ -77,6 +109,9 @@ class GameModule(Generic[S, C, E, O]):
     visibility: Callable[[E], Visibility]
     #: The final ranking once the game is over, else ``None``.
     result: Callable[[S], Result | None]
+    #: What the game keeps hidden and how it may be varied; required, so that
+    #: every registered game is held to the same secrecy test.
+    secrets: Secrets[S, E]
     #: The state struct, for decoding snapshots; ``None`` disables snapshots.
     state_type: Any = None
     #: Named bots, at least ``"random"``.

@@ -7,7 +7,6 @@ passes here behaves under the services too.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -18,6 +17,7 @@ from shared.kernel.playout import Playout, play
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
 from shared.kernel.visibility import Public, Seats, ServerOnly
+from tests.secrecy.harness import World, check_views
 
 Game = GameModule[Any, Any, Any, Any]
 _enc = msgspec.msgpack.Encoder()
@@ -128,20 +128,10 @@ def check_views_are_canonical(game: Game, playouts: Iterable[Playout]) -> None:
 
 
 def check_non_interference(
-    game: Game,
-    state: Any,
-    perturb: Callable[[Any, int, Rng], Any],
-    hidden_from: int | None,
-    seats: int,
-    trials: int = 5,
-) -> None:
-    """``perturb(state, owner, rng)`` changes only what ``owner`` alone may see (or
-    what nobody may see, for ``owner = -1``). Every other audience's view must
-    stay byte-identical."""
-    owner = -1 if hidden_from is None else hidden_from
-    audiences = [None, *(s for s in range(seats) if s != owner)]
-    baseline = {a: encoded(game.view(state, a)) for a in audiences}
-    for trial in range(trials):
-        changed = perturb(state, owner, Rng(os.urandom(32), trial))
-        for a in audiences:
-            assert encoded(game.view(changed, a)) == baseline[a], f"audience {a} sees a hidden change"
+    game: Game, state: Any, owner: int | None, trials: int = 5, seed: bytes = b"\x09" * 32
+) -> list[Any]:
+    """The game's own ``secrets.conceal`` varies what ``owner`` hides (``None``:
+    what no seat may see); every other audience's view document must stay
+    byte-identical. Returns the concealed states, so callers can check that
+    the secret they care about did vary."""
+    return [w.state for w in check_views(World(game, state, 0), owner, seed, trials)]

@@ -8,11 +8,12 @@ from shared.games.catan.decide import actors, decide, legal
 from shared.games.catan.events import CatanEvent
 from shared.games.catan.evolve import evolve
 from shared.games.catan.options import Options
+from shared.games.catan.secrets import conceal, reveals
 from shared.games.catan.setup import create
 from shared.games.catan.state import State
 from shared.games.catan.victory import result
 from shared.games.catan.views import view, visibility
-from shared.kernel.contract import GameModule
+from shared.kernel.contract import GameModule, Secrets
 
 
 def _module(
@@ -35,6 +36,7 @@ def _module(
         view=view,
         visibility=visibility,
         result=result,
+        secrets=Secrets(conceal=conceal, reveals=reveals),
         bots={"random": random_bot, "greedy": greedy_bot, "zombie": zombie_bot},
         default_options=defaults,
     )

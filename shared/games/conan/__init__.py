@@ -14,10 +14,11 @@ from shared.games.conan.events import AnyEvent
 from shared.games.conan.evolve import evolve
 from shared.games.conan.legal import actors, legal
 from shared.games.conan.options import Options
+from shared.games.conan.secrets import conceal, hidden_ids, named_ids, reveals
 from shared.games.conan.setup import create
 from shared.games.conan.state import GameOver, State
 from shared.games.conan.views import view, visibility
-from shared.kernel.contract import GameModule, Result
+from shared.kernel.contract import GameModule, Result, Secrets
 
 
 def result(state: State) -> Result | None:
@@ -43,6 +44,7 @@ GAME: GameModule[State, AnyCommand, AnyEvent, Options] = GameModule(
     view=view,
     visibility=visibility,
     result=result,
+    secrets=Secrets(conceal=conceal, reveals=reveals, hidden_ids=hidden_ids, named_ids=named_ids),
     bots={"random": random_bot, "heuristic": heuristic_bot},
 )
 

@@ -14,10 +14,11 @@ from shared.games.tigris.evolve import evolve
 from shared.games.tigris.legal import actors, legal
 from shared.games.tigris.options import Options
 from shared.games.tigris.rules.scoring import result
+from shared.games.tigris.secrets import conceal, reveals
 from shared.games.tigris.setup import create
 from shared.games.tigris.state import State
 from shared.games.tigris.views import view, visibility
-from shared.kernel.contract import GameModule
+from shared.kernel.contract import GameModule, Secrets
 
 GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
     key="tigris",
@@ -36,6 +37,7 @@ GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
     view=view,
     visibility=visibility,
     result=result,
+    secrets=Secrets(conceal=conceal, reveals=reveals),
     bots={"random": random_bot, "greedy": greedy_bot},
 )
 

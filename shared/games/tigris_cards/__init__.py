@@ -27,10 +27,11 @@ from shared.games.tigris_cards.evolve import evolve
 from shared.games.tigris_cards.legal import actors, legal
 from shared.games.tigris_cards.options import Options
 from shared.games.tigris_cards.rules.scoring import result
+from shared.games.tigris_cards.secrets import conceal, reveals
 from shared.games.tigris_cards.setup import create
 from shared.games.tigris_cards.state import State
 from shared.games.tigris_cards.views import view, visibility
-from shared.kernel.contract import GameModule
+from shared.kernel.contract import GameModule, Secrets
 
 GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameModule(
     key="tigris-cards",
@@ -49,6 +50,7 @@ GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameMod
     view=view,
     visibility=visibility,
     result=result,
+    secrets=Secrets(conceal=conceal, reveals=reveals),
     # A seat whose clock ran out plays on sensibly rather than at random, so a
     # dropped player neither stalls the table nor throws cards away.
     bots={"random": random_bot, "greedy": greedy_bot, "zombie": greedy_bot},

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-from msgspec.structs import replace
 
 from shared.games.conan import GAME
 from shared.games.conan import events as ev
@@ -81,41 +80,24 @@ def _midgame_states(p, every=25):
     return out
 
 
-def _shuffle_private(state, owner, rng):
-    """Change only what ``owner`` alone sees (or nobody, for -1)."""
-    if owner == -1:
-        return replace(
-            state,
-            strategy_deck=tuple(rng.shuffled(state.strategy_deck)),
-            container=tuple(rng.shuffled(state.container)),
-            track=tuple(rng.shuffled(state.track)),
-            adventure_deck=tuple(rng.shuffled(state.adventure_deck)),
-        )
-    seats = list(state.seats)
-    s = seats[owner]
-    pool = list(s.strategy_hand) + list(state.strategy_deck)
-    pool = rng.shuffled(pool)
-    hand = tuple(sorted(pool[: len(s.strategy_hand)]))
-    tokens = tuple(sorted(rng.shuffled(list(s.tokens) + list(state.container))[: len(s.tokens)]))
-    sealed = s.sealed_bid
-    if sealed is not None:
-        sealed = replace(sealed, token=rng.choice(s.bid_available or (0,)))
-    seats[owner] = replace(
-        s,
-        strategy_hand=hand,
-        kingdom_deck=tuple(rng.shuffled(s.kingdom_deck)),
-        tokens=tokens,
-        sealed_bid=sealed,
-        sealed_category=s.sealed_category and rng.choice(("monsters", "treasures", "women")),
-    )
-    return replace(state, seats=tuple(seats))
-
-
 @pytest.mark.parametrize("seats", [2, 4])
 def test_non_interference(playouts, seats):
     for state in _midgame_states(playouts[seats][0])[:12]:
         for owner in [None, *range(seats)]:
-            check_non_interference(GAME, state, _shuffle_private, owner, seats, trials=2)
+            check_non_interference(GAME, state, owner, trials=2)
+
+
+def test_conceal_keeps_every_card_and_token_accounted_for(playouts):
+    from shared.kernel.rng import Rng
+
+    for state in _midgame_states(playouts[4][1], every=40)[:12]:
+        for owner in [None, 0, 1, 2, 3]:
+            varied = GAME.secrets.conceal(state, owner, Rng(b"\x06" * 32, owner or 0))
+            check(varied, None)
+            for before, after in zip(state.seats, varied.seats, strict=True):
+                assert len(after.strategy_hand) == len(before.strategy_hand)
+                assert len(after.kingdom_hand) == len(before.kingdom_hand)
+                assert len(after.tokens) == len(before.tokens)
 
 
 @pytest.mark.parametrize("bot", ["random", "heuristic"])
@@ -126,6 +108,6 @@ def test_bots_ignore_what_their_seat_may_not_see(playouts, bot):
     for state in _midgame_states(playouts[4][1], every=15)[:30]:
         for seat in GAME.actors(state):
             baseline = choose(state, seat, Rng(b"\x02" * 32, 1))
-            for owner in [-1, *(s for s in range(4) if s != seat)]:
-                other = _shuffle_private(state, owner, Rng(b"\x03" * 32, owner + 5))
+            for owner in [None, *(s for s in range(4) if s != seat)]:
+                other = GAME.secrets.conceal(state, owner, Rng(b"\x03" * 32, (owner or 0) + 5))
                 assert choose(other, seat, Rng(b"\x02" * 32, 1)) == baseline

@@ -86,35 +86,28 @@ def _states(seats: int) -> list[State]:
     return out
 
 
-def _other_hand(state: State, owner: int, rng: Rng) -> State:
-    """Another multiset of the same size in ``owner``'s hand."""
-    size = sum(state.hands[owner])
-    hand = [0, 0, 0, 0]
-    for _ in range(size):
-        hand[rng.below(4)] += 1
-    hands = list(state.hands)
-    hands[owner] = tuple(hand)  # type: ignore[call-overload]
-    return replace(state, hands=tuple(hands))
-
-
-def _other_secrets(state: State, owner: int, rng: Rng) -> State:
-    points = list(state.points)
-    points[owner] = tuple(rng.below(9) for _ in range(4))  # type: ignore[call-overload]
-    won = list(state.treasures_won)
-    won[owner] = rng.below(5)
-    return replace(_other_hand(state, owner, rng), points=tuple(points), treasures_won=tuple(won))
-
-
-def _other_bag(state: State, owner: int, rng: Rng) -> State:
-    return replace(state, bag=tuple(rng.shuffled(state.bag)))
-
-
 @pytest.mark.parametrize("seats", [2, 4])
 def test_non_interference(seats: int) -> None:
     for state in _states(seats):
-        for owner in range(seats):
-            check_non_interference(GAME, state, _other_secrets, owner, seats)
-        check_non_interference(GAME, state, _other_bag, None, seats)
+        for owner in [None, *range(seats)]:
+            check_non_interference(GAME, state, owner)
+
+
+def test_conceal_exchanges_tiles_with_the_bag_and_varies_hidden_points() -> None:
+    hands_varied = points_varied = 0
+    for state in _states(3)[:6]:
+        for trial in range(4):
+            varied = GAME.secrets.conceal(state, 1, Rng(b"\6" * 32, trial))
+            check(varied, None)  # every tile still accounted for
+            assert sum(varied.hands[1]) == sum(state.hands[1]) and len(varied.bag) == len(state.bag)
+            assert varied.hands[0] == state.hands[0] and varied.treasures_won == state.treasures_won
+            hands_varied += varied.hands[1] != state.hands[1]
+            points_varied += varied.points[1] != state.points[1]
+            shuffled = GAME.secrets.conceal(state, None, Rng(b"\7" * 32, trial))
+            assert sorted(shuffled.bag) == sorted(state.bag) and shuffled.hands == state.hands
+    assert hands_varied > 12 and points_varied > 20
+    opened = replace(_states(2)[0], options=replace(_states(2)[0].options, open_scoring=True))
+    assert GAME.secrets.conceal(opened, 0, Rng(b"\6" * 32, 0)).points == opened.points
 
 
 def test_bots_use_only_what_their_seat_sees() -> None:
@@ -123,9 +116,8 @@ def test_bots_use_only_what_their_seat_sees() -> None:
             for name, bot in GAME.bots.items():
                 chosen = msgspec.json.encode(bot(state, seat, Rng(b"\3" * 32, 1)))
                 for trial in range(3):
-                    other = _other_bag(
-                        _other_secrets(state, 1 - seat, Rng(b"\4" * 32, trial)), -1, Rng(b"\5" * 32, trial)
-                    )
+                    other = GAME.secrets.conceal(state, 1 - seat, Rng(b"\4" * 32, trial))
+                    other = GAME.secrets.conceal(other, None, Rng(b"\5" * 32, trial))
                     again = msgspec.json.encode(bot(other, seat, Rng(b"\3" * 32, 1)))
                     assert again == chosen, f"{name} bot peeked at hidden information"
 

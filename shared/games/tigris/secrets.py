@@ -1,0 +1,36 @@
+"""What Tigris & Euphrates keeps hidden, for the generic secrecy test.
+
+Hidden from everyone: the bag's order. Hidden by a seat from the others: its
+hand (only its size is public) and, unless ``open_scoring``, its points behind
+the screen (awarded by public events, as at the table, but views show only
+one's own totals). Treasures won are not varied: their sum over all seats
+follows from the treasures left on the board, so one seat's count cannot
+change alone. Tiles of a colour are interchangeable, so there are no item ids.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from shared.games.tigris import events as ev
+from shared.games.tigris.state import Counts, State
+from shared.games.tigris_common.hidden import exchange
+from shared.kernel.rng import Rng
+from shared.kernel.visibility import Audience
+
+
+def conceal(state: State, owner: Audience, rng: Rng) -> State:
+    if owner is None:
+        return replace(state, bag=tuple(rng.shuffled(state.bag)))
+    hand, bag = exchange(state.hands[owner], state.bag, rng)
+    hands = (*state.hands[:owner], hand, *state.hands[owner + 1 :])
+    state = replace(state, hands=hands, bag=bag)
+    if state.options.open_scoring:
+        return state
+    mine: Counts = (rng.below(20), rng.below(20), rng.below(20), rng.below(20))
+    return replace(state, points=(*state.points[:owner], mine, *state.points[owner + 1 :]))
+
+
+def reveals(event: ev.TigrisEvent, audience: Audience) -> bool:
+    # A draw shows the drawer the bag's front; the end of the game shows everyone the scores.
+    return isinstance(event, ev.TilesDrawn | ev.GameEnded)
