@@ -8,13 +8,14 @@ delivered along a whole game names an item its audience may not know.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from typing import Any
 
 import pytest
 
 from shared.games import registry
-from shared.kernel.contract import Secrets, no_ids
+from shared.kernel.contract import GameModule, Secrets, no_ids
 from shared.kernel.playout import play
 from shared.kernel.rng import Rng
 from tests.secrecy import harness
@@ -36,6 +37,13 @@ def test_every_registered_game_states_its_secrets(game: Any) -> None:
     assert isinstance(game.secrets, Secrets)
     for hook in ("conceal", "reveals", "hidden_ids", "named_ids"):
         assert callable(getattr(game.secrets, hook)), f"{game.key}: secrets.{hook}"
+
+
+def test_a_game_without_secrets_cannot_be_built() -> None:
+    game = registry.get("highcard")
+    fields = {f.name: getattr(game, f.name) for f in dataclasses.fields(game) if f.name != "secrets"}
+    with pytest.raises(TypeError, match="secrets"):
+        GameModule(**fields)
 
 
 @pytest.mark.parametrize(("key", "seats"), TABLES)
