@@ -10,6 +10,7 @@ drives N concurrent games of random bots through the HTTP API, and prints:
   (``ziggurat_stage_seconds``: validated, appended, replied), as quantiles of
   the bucket deltas between a scrape before and after the measured window;
 * rejections by code, append conflicts, duplicates, mean batch sizes;
+* Redis round trips per command, per service;
 * CPU seconds per service (and for the drivers, Valkey, and everything else
   on the machine, since other work on a shared box skews every figure);
 * the reference: the same Redis operations per command issued by a bare
@@ -22,7 +23,7 @@ and to ``var/bench/<name>.json``. It never asserts a timing.
 
     python -m bench.pipeline                     # everysec + always, flat out
     python -m bench.pipeline --fsync always --duration 30 --games 64
-    python -m bench.pipeline --rate 300          # target 300 commands/s
+    python -m bench.pipeline --rate 0,300        # flat out, then paced at 300 commands/s
     python -m bench.pipeline --partitions-sweep --fsync everysec
 """
 
@@ -495,9 +496,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--seats", type=int, default=None, help="seats per table (default: the game's minimum, >= 2)"
     )
-    ap.add_argument("--games", type=int, default=32, help="concurrent games (default 32)")
+    ap.add_argument("--games", type=int, default=64, help="concurrent games (default 64)")
     ap.add_argument("--drivers", type=int, default=1, help="load-driver processes (default 1)")
-    ap.add_argument("--rate", type=float, default=0.0, help="target commands/s in total; 0 = flat out")
+    ap.add_argument(
+        "--rate",
+        default="0",
+        help="target commands/s in total, comma-separated for one run each; 0 = flat out (default)",
+    )
     ap.add_argument("--duration", type=float, default=20.0, help="measured seconds per run (default 20)")
     ap.add_argument("--warmup", type=float, default=4.0, help="unmeasured seconds first (default 4)")
     ap.add_argument("--partitions", type=int, default=4)
@@ -522,7 +527,6 @@ def main(argv: list[str] | None = None) -> int:
         "seats": seats,
         "games": args.games,
         "drivers": args.drivers,
-        "rate": args.rate,
         "duration": args.duration,
         "warmup": args.warmup,
         "validators": args.validators,
@@ -532,18 +536,33 @@ def main(argv: list[str] | None = None) -> int:
         "profile": args.profile,
     }
     configs: list[RunConfig] = []
+    rates = [float(r) for r in args.rate.split(",") if r.strip()]
     for fsync in [f.strip() for f in args.fsync.split(",") if f.strip()]:
-        if args.partitions_sweep:
-            for p in (1, 2, 4):
+        for rate in rates:
+            paced = f"-{rate:g}/s" if rate else ""
+            if args.partitions_sweep:
+                for p in (1, 2, 4):
+                    configs.append(
+                        RunConfig(
+                            label=f"p{p}-{fsync}{paced}",
+                            partitions=p,
+                            reducers=p,
+                            fsync=fsync,
+                            rate=rate,
+                            **base,
+                        )
+                    )
+            else:
                 configs.append(
-                    RunConfig(label=f"p{p}-{fsync}", partitions=p, reducers=p, fsync=fsync, **base)
+                    RunConfig(
+                        label=f"{fsync}{paced}",
+                        partitions=args.partitions,
+                        reducers=args.reducers,
+                        fsync=fsync,
+                        rate=rate,
+                        **base,
+                    )
                 )
-        else:
-            configs.append(
-                RunConfig(
-                    label=fsync, partitions=args.partitions, reducers=args.reducers, fsync=fsync, **base
-                )
-            )
     runs = []
     for cfg in configs:
         r = run_once(cfg)
