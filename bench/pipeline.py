@@ -539,7 +539,7 @@ def main(argv: list[str] | None = None) -> int:
     rates = [float(r) for r in args.rate.split(",") if r.strip()]
     for fsync in [f.strip() for f in args.fsync.split(",") if f.strip()]:
         for rate in rates:
-            paced = f"-{rate:g}/s" if rate else ""
+            paced = f"-{rate:g}per-s" if rate else ""
             if args.partitions_sweep:
                 for p in (1, 2, 4):
                     configs.append(

@@ -25,6 +25,7 @@ from services.gateway.replies import Replies
 from shared.eventstore.store import EventStore
 from shared.games import registry
 from shared.infra.coalesce import Coalescer
+from shared.infra.memory import freeze_startup_objects
 from shared.infra.redis_client import connect, connect_listener
 from shared.infra.settings import Settings, load
 from shared.messaging.broker import make_broker
@@ -159,6 +160,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             limiter=RateLimiter(settings.rate_per_s, settings.rate_burst),
             store=EventStore(redis),
         )
+        freeze_startup_objects()
         yield
         await replies.stop()
         await changes.stop()

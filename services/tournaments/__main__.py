@@ -22,6 +22,7 @@ from services.tournaments.writer import Tournaments
 from shared.eventstore.keys import partition_feed
 from shared.eventstore.tournament_keys import tournament_command_stream
 from shared.infra.coalesce import Coalescer
+from shared.infra.memory import freeze_startup_objects
 from shared.infra.redis_client import connect, connect_listener
 from shared.infra.settings import load
 from shared.messaging.broker import consume, make_broker
@@ -68,6 +69,7 @@ async def main() -> None:
     tasks.append(asyncio.create_task(bots.run(stopping)))
     tasks.append(asyncio.create_task(manager.recover()))
     server = await health.serve(settings.http_host, settings.metrics_port, lambda: not stopping.is_set())
+    freeze_startup_objects()
     log.info("started", metrics_port=settings.metrics_port, partitions=settings.partitions, api=api_url)
     await stopping.wait()
     log.info("stopping")

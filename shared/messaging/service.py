@@ -16,6 +16,7 @@ from typing import Any
 
 import uvloop
 
+from shared.infra.memory import freeze_startup_objects
 from shared.infra.redis_client import connect
 from shared.infra.settings import Settings, load
 from shared.observability import health
@@ -39,8 +40,9 @@ async def _main(service: str, setup: Setup) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
-    tasks = [asyncio.create_task(job(stopping)) for job in jobs]
     server = await health.serve(settings.http_host, settings.metrics_port, lambda: not stopping.is_set())
+    freeze_startup_objects()
+    tasks = [asyncio.create_task(job(stopping)) for job in jobs]
     log.info("started", metrics_port=settings.metrics_port, partitions=settings.partitions)
     await stopping.wait()
     log.info("stopping")
