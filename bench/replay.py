@@ -5,11 +5,13 @@
    ``services.reducer.plan.plan`` and appended through
    ``shared.eventstore.store.EventStore.append_many``, in batches, exactly as
    the reducer writes, and the game is indexed as the gateway does.
-2. Rebuilds every game's projections with the logic of ``ziggurat rebuild``
-   (``shared.cli.audit._rebuild_one``: read the log, fold it, build every
-   audience's view and feed with ``services.projector.read_models.build``, and
-   write them), and prints events/s per game; then the same work split into
-   read+decode, fold and build, to show where the time goes.
+2. Rebuilds every game's projections with ``ziggurat rebuild --write``'s own
+   code (``shared.cli.audit.rebuild_games``: read the logs of a group of games
+   in one round trip, fold them, build every audience's view and feed with
+   ``services.projector.read_models.build``, and write them through the
+   projector's script, ``ReadModelWriter.add``, a group per transaction), and
+   prints events/s per game; then the same work without the writes, game by
+   game, split into read+decode, fold and build, to show where the time goes.
 3. Loads N live (unfinished) games per game into a
    ``shared.eventstore.tables.TableCache``, as a reducer does after a restart,
    and measures the memory per live table, by RSS delta and by tracemalloc,
@@ -105,22 +107,25 @@ async def _write(store: Any, steps: list[Any], chunk: int = 64) -> None:
 
 async def rebuild(redis: Any, store: Any, written: dict[str, dict[str, Any]]) -> dict[str, Any]:
     from services.projector.read_models import build
-    from shared.cli.audit import _rebuild_one
+    from shared.cli.audit import rebuild_games
     from shared.eventstore.keys import GameKeys
     from shared.eventstore.tables import decode_all, fold_all
 
     out: dict[str, Any] = {}
     total_events = sum(i["events"] for i in written.values())
+    total_games = sum(len(i["finished"]) for i in written.values())
     with _progress() as progress:
         task = progress.add_task(
-            "rebuilding projections (ziggurat rebuild logic)", total=total_events, info=""
+            "rebuilding projections (ziggurat rebuild --write)", total=total_games, info=""
         )
         for key, info in written.items():
+            progress.update(task, info=key)
+            games = [GameKeys(gid, part) for gid, part, _ in info["finished"]]
             t = time.perf_counter()
-            for gid, part, events in info["finished"]:
-                await _rebuild_one(redis, store, GameKeys(gid, part), write=True)
-                progress.update(task, advance=events, info=key)
+            stuck = await rebuild_games(redis, games, True, lambda n: progress.advance(task, n))
             rebuild_s = time.perf_counter() - t
+            if stuck:
+                raise RuntimeError(f"rebuild could not rewrite {stuck[:3]}")
             read_s = fold_s = decode_s = build_s = 0.0
             for gid, part, _ in info["finished"]:
                 t0 = time.perf_counter()

@@ -3,19 +3,25 @@
 from __future__ import annotations
 
 import asyncio
+from bisect import bisect_right
+from collections.abc import Callable, Iterator, Sequence
+from importlib.resources import files
 from typing import Any
 
 import httpx
 import msgspec
+from redis.exceptions import NoScriptError, WatchError
 from rich.console import Console
 from rich.progress import Progress
 
-from services.projector.read_models import audience_name, build
+from services.projector.read_models import HISTORY, ReadModels, build
+from services.projector.writer import ReadModelWriter, Write
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
-from shared.eventstore.keys import GameKeys
-from shared.eventstore.store import EventStore
+from shared.eventstore.keys import GameKeys, partition_of
+from shared.eventstore.store import EventStore, decode_envelope
 from shared.eventstore.tables import decode_all, fold_all
 from shared.games import registry
+from shared.infra.lua import is_cluster
 from shared.infra.redis_client import connect
 from shared.kernel.codec import codec_for
 from shared.kernel.table import TableOpened
@@ -65,32 +71,50 @@ def verify_command(game_id: str, api: str) -> int:
     return 1
 
 
-def rebuild_command(redis_url: str, partitions: int, game_id: str | None, write: bool) -> int:
-    return asyncio.run(_rebuild(redis_url, partitions, game_id, write))
+#: One round trip carries the read models of about this many events...
+GROUP_EVENTS = 4096
+#: ...and of at most this many games (all of one partition, so one slot on a cluster).
+GROUP_GAMES = 256
+#: One script call writes the feed entries of at most this many versions, so no
+#: single call holds the server for long however long the game.
+CHUNK_VERSIONS = 1024
+#: Groups in flight at once: their round trips overlap the folding of others.
+IN_FLIGHT = 4
+#: Tries per game whose projection keeps moving (a live projector) while it is rewritten.
+ATTEMPTS = 5
+
+_PROJECT_LUA = files("services.projector").joinpath("project.lua").read_text()
 
 
-async def _rebuild(redis_url: str, partitions: int, game_id: str | None, write: bool) -> int:
-    """Fold every game from its log, build its read models, and compare them with
-    the live ones (or overwrite them with ``write``)."""
-    from shared.eventstore.keys import partition_of
+def rebuild_command(
+    redis_url: str, partitions: int, game_ids: list[str], write: bool, cluster: bool = False
+) -> int:
+    return asyncio.run(_rebuild(redis_url, partitions, game_ids, write, cluster))
 
-    redis = connect(redis_url)
-    store = EventStore(redis)
-    games = [(game_id, partition_of(game_id, partitions))] if game_id else await store.list_games()
+
+async def _rebuild(redis_url: str, partitions: int, game_ids: list[str], write: bool, cluster: bool) -> int:
+    """Fold every game (or the named ones) from its log, build its read models,
+    and compare them with the live ones (or overwrite them with ``write``)."""
+    redis = connect(redis_url, cluster)
     console = Console()
-    mismatched: list[str] = []
-    with Progress(console=console) as progress:
-        task = progress.add_task("rebuilding projections", total=len(games))
-        for gid, partition in games:
-            keys = GameKeys(gid, partition)
-            if not await _rebuild_one(redis, store, keys, write):
-                mismatched.append(gid)
-            progress.advance(task)
-    await redis.aclose()
-    if mismatched and not write:
+    try:
+        if game_ids:
+            games = [GameKeys(g, partition_of(g, partitions)) for g in game_ids]
+        else:
+            games = [GameKeys(g, p) for g, p in await EventStore(redis).list_games()]
+        with Progress(console=console) as progress:
+            task = progress.add_task("rebuilding projections", total=len(games))
+            bad = await rebuild_games(redis, games, write, lambda n: progress.advance(task, n))
+    finally:
+        await redis.aclose()
+    if bad and write:
         console.print(
-            f"[red]{len(mismatched)} of {len(games)} projections differ from a rebuild:[/] {mismatched[:10]}"
+            f"[red]{len(bad)} of {len(games)} projections kept changing while they were rewritten "
+            f"(run it again):[/] {bad[:10]}"
         )
+        return 1
+    if bad:
+        console.print(f"[red]{len(bad)} of {len(games)} projections differ from a rebuild:[/] {bad[:10]}")
         return 1
     console.print(
         f"[green]{len(games)} projections {'rewritten' if write else 'equal a rebuild from the log'}[/]"
@@ -98,30 +122,196 @@ async def _rebuild(redis_url: str, partitions: int, game_id: str | None, write: 
     return 0
 
 
-async def _rebuild_one(redis: Any, store: EventStore, keys: GameKeys, write: bool) -> bool:
-    envelopes = await store.read(keys)
-    table = fold_all(envelopes)
-    if table is None:
-        return True
-    events = decode_all(table.game, envelopes)
-    models = build(
-        keys.game_id, table, [(e.version, e.server_time, ev) for e, ev in zip(envelopes, events, strict=True)]
-    )
-    if write:
-        async with redis.pipeline(transaction=True) as pipe:
+async def rebuild_games(
+    redis: Any, games: Sequence[GameKeys], write: bool, advance: Callable[[int], None] | None = None
+) -> list[str]:
+    """Rebuild the games' read models from their logs; returns the ids of those
+    that differ from the live ones or, with ``write``, that could not be rewritten.
+
+    Writes go through the projector's own script (``ReadModelWriter.add``), so
+    there is one way to write read models: a group of games per transaction,
+    each game's feeds and checkpoint reset and rewritten in it. The history
+    feed is left alone. ``advance`` is told how many games each group held.
+    """
+    rebuilder = _Rebuilder(redis)
+    if write and not rebuilder.cluster:
+        # The writer queues a bare EVALSHA. Inside MULTI a NOSCRIPT fails just
+        # that call, after the game's reset ran: have the script there first.
+        await redis.script_load(_PROJECT_LUA)
+    limit = asyncio.Semaphore(IN_FLIGHT)
+
+    async def one(group: list[GameKeys]) -> list[str]:
+        async with limit:
+            bad = await (rebuilder.rewrite(group) if write else rebuilder.compare(group))
+        if advance is not None:
+            advance(len(group))
+        return bad
+
+    groups = _groups(games, await _sizes(redis, games))
+    return [game_id for bad in await asyncio.gather(*map(one, groups)) for game_id in bad]
+
+
+async def _sizes(redis: Any, games: Sequence[GameKeys], per_trip: int = 1000) -> list[int]:
+    """Each game's number of events, so that groups can be cut by size."""
+    sizes: list[int] = []
+    for i in range(0, len(games), per_trip):
+        async with redis.pipeline(transaction=False) as pipe:
+            for keys in games[i : i + per_trip]:
+                pipe.xlen(keys.events)
+            sizes += await pipe.execute()
+    return sizes
+
+
+def _groups(games: Sequence[GameKeys], sizes: Sequence[int]) -> list[list[GameKeys]]:
+    """Games of one partition each, up to GROUP_EVENTS events or GROUP_GAMES games."""
+    by_partition: dict[int, list[tuple[GameKeys, int]]] = {}
+    for keys, size in zip(games, sizes, strict=True):
+        by_partition.setdefault(keys.partition, []).append((keys, size))
+    groups: list[list[GameKeys]] = []
+    for members in by_partition.values():
+        group: list[GameKeys] = []
+        events = 0
+        for keys, size in members:
+            if group and (events + size > GROUP_EVENTS or len(group) == GROUP_GAMES):
+                groups.append(group)
+                group, events = [], 0
+            group.append(keys)
+            events += size
+        groups.append(group)
+    return groups
+
+
+class _Rebuilder:
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self.cluster = is_cluster(redis)
+        self.writer = ReadModelWriter(redis)
+
+    async def read(self, group: Sequence[GameKeys]) -> list[tuple[GameKeys, ReadModels]]:
+        """The read models of the group's games, built from their logs in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for keys in group:
+                pipe.xrange(keys.events)
+            logs = await pipe.execute()
+        out: list[tuple[GameKeys, ReadModels]] = []
+        for keys, rows in zip(group, logs, strict=True):
+            envelopes = [decode_envelope(fields[b"e"]) for _, fields in rows]
+            table = fold_all(envelopes)
+            if table is None:
+                continue
+            events = decode_all(table.game, envelopes)
+            new = [(e.version, e.server_time, ev) for e, ev in zip(envelopes, events, strict=True)]
+            models = build(keys.game_id, table, new)
+            # The history feed holds the spectator's view after each batch the
+            # projector happened to see; the log does not record those batches,
+            # so a rebuild cannot recreate it and leaves it as it is.
+            models.feeds.pop(HISTORY, None)
+            out.append((keys, models))
+        return out
+
+    async def compare(self, group: Sequence[GameKeys]) -> list[str]:
+        rebuilt = await self.read(group)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for keys, models in rebuilt:
+                pipe.get(keys.checkpoint)
+                for name in models.views:
+                    pipe.get(keys.view(name))
+                    pipe.xrange(keys.audience_feed(name))
+            replies = iter(await pipe.execute())
+        differ: list[str] = []
+        for keys, models in rebuilt:
+            same = int(next(replies) or 0) == models.version
             for name, doc in models.views.items():
-                pipe.set(keys.view(name), doc)
-                pipe.delete(keys.audience_feed(name))
-                for version, entry in models.feeds[name]:
-                    pipe.xadd(keys.audience_feed(name), {"e": entry}, id=f"0-{version}")
-            pipe.set(keys.checkpoint, models.version)
-            await pipe.execute()
-        return True
-    for seat in [None, *range(table.seats)]:
-        name = audience_name(seat)
-        if await redis.get(keys.view(name)) != models.views[name]:
-            return False
-        live = [fields[b"e"] for _, fields in await redis.xrange(keys.audience_feed(name))]
-        if live != [entry for _, entry in models.feeds[name]]:
-            return False
-    return True
+                same &= next(replies) == doc
+                # Ids too: an entry filed under the wrong version is drift as well.
+                wanted = [(f"0-{v}".encode(), {b"e": entry}) for v, entry in models.feeds[name]]
+                same &= next(replies) == wanted
+            if not same:
+                differ.append(keys.game_id)
+        return differ
+
+    async def rewrite(self, group: list[GameKeys]) -> list[str]:
+        """Rewrite the group's read models; returns the games that kept moving."""
+        moved = await self.rewrite_once(group)
+        if not moved:
+            return []
+        # Retry the games that moved one by one, so one busy game cannot keep
+        # a whole group from going through.
+        stuck: list[str] = []
+        for keys in moved:
+            for _ in range(ATTEMPTS):
+                if not await self.rewrite_once([keys]):
+                    break
+            else:
+                stuck.append(keys.game_id)
+        return stuck
+
+    async def rewrite_once(self, group: list[GameKeys]) -> list[GameKeys]:
+        """Reset and rewrite each game's views, feeds and checkpoint from its log;
+        returns the games a projector wrote meanwhile (nothing of theirs was lost:
+        try them again)."""
+        async with self.redis.pipeline(transaction=True) as pipe:
+            # A projector writing a game between our read and our write would
+            # see its newest feed entries wiped by the reset, and never write
+            # them again; watching the checkpoints turns that into a retry.
+            await pipe.watch(*(keys.checkpoint for keys in group))
+            rebuilt = await self.read(group)
+            pipe.multi()
+            for keys, models in rebuilt:
+                # The script skips versions at or below the checkpoint, and a
+                # stream refuses ids at or below its last: start both afresh.
+                pipe.delete(keys.checkpoint, *(keys.audience_feed(name) for name in models.views))
+                if not self.cluster:
+                    for part in _chunks(models):
+                        self.writer.add(pipe, keys, part)
+            try:
+                replies = await pipe.execute(raise_on_error=False)
+            except WatchError:
+                return group
+        if self.cluster:
+            return await self._write_now(rebuilt)
+        if any(isinstance(r, NoScriptError) for r in replies):
+            await self.redis.script_load(_PROJECT_LUA)  # the server lost its scripts meanwhile
+            return group
+        for reply in replies:
+            if isinstance(reply, Exception):
+                raise reply
+        return []
+
+    async def _write_now(self, rebuilt: list[tuple[GameKeys, ReadModels]]) -> list[GameKeys]:
+        """On a cluster, which refuses scripts in pipelines (and so in MULTI), the
+        writes follow the reset: each game's chunks in order, games side by side.
+        A projector's write in between makes ours skip (the checkpoint moved):
+        that game is redone."""
+        chunked = [(keys, list(_chunks(models))) for keys, models in rebuilt]
+        moved: set[str] = set()
+        for i in range(max((len(parts) for _, parts in chunked), default=0)):
+            writes: list[Write] = [
+                (keys, parts[i], ())
+                for keys, parts in chunked
+                if i < len(parts) and keys.game_id not in moved
+            ]
+            done = await self.writer.write(writes)
+            moved |= {keys.game_id for (keys, _, _), ok in zip(writes, done, strict=True) if not ok}
+        return [keys for keys, _ in chunked if keys.game_id in moved]
+
+
+def _chunks(models: ReadModels) -> Iterator[ReadModels]:
+    """``models`` as script calls of at most ``CHUNK_VERSIONS`` versions each, in order.
+
+    Each call moves the checkpoint to its last version, so the next one's
+    entries are all above it; the views ride with the last call only.
+    """
+    start = dict.fromkeys(models.feeds, 0)
+    for cut in [*range(CHUNK_VERSIONS, models.version, CHUNK_VERSIONS), models.version]:
+        feeds: dict[str, list[tuple[int, bytes]]] = {}
+        for name, entries in models.feeds.items():
+            end = bisect_right(entries, cut, lo=start[name], key=_version_of)
+            feeds[name] = entries[start[name] : end]
+            start[name] = end
+        last = cut == models.version
+        yield ReadModels(version=cut, views=models.views if last else {}, feeds=feeds)
+
+
+def _version_of(entry: tuple[int, bytes]) -> int:
+    return entry[0]

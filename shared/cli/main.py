@@ -21,10 +21,16 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--api", default=os.environ.get("ZIGGURAT_API", "http://127.0.0.1:8000"))
 
     rebuild = sub.add_parser("rebuild", help="rebuild projections from the log and compare them")
-    rebuild.add_argument("game_id", nargs="?", default=None, help="one game (default: every game)")
+    rebuild.add_argument("game_ids", nargs="*", metavar="game_id", help="games (default: every game)")
     rebuild.add_argument("--redis", default=os.environ.get("ZIGGURAT_REDIS_URL", "redis://127.0.0.1:6399/0"))
     rebuild.add_argument("--partitions", type=int, default=int(os.environ.get("ZIGGURAT_PARTITIONS", "4")))
     rebuild.add_argument("--write", action="store_true", help="overwrite the live projections")
+    rebuild.add_argument(
+        "--cluster",
+        action=argparse.BooleanOptionalAction,
+        default=os.environ.get("ZIGGURAT_CLUSTER", "").lower() in ("1", "true", "yes"),
+        help="the URL names a node of a Redis Cluster (default: $ZIGGURAT_CLUSTER)",
+    )
 
     args = parser.parse_args(argv)
     if args.command == "run":
@@ -37,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
         return verify_command(args.game_id, args.api.rstrip("/"))
     from shared.cli.audit import rebuild_command
 
-    return rebuild_command(args.redis, args.partitions, args.game_id, args.write)
+    return rebuild_command(args.redis, args.partitions, args.game_ids, args.write, args.cluster)
 
 
 if __name__ == "__main__":
