@@ -38,6 +38,11 @@ class ReadModelWriter:
         self.redis = redis
         self.group = group
 
+    async def load(self) -> None:
+        """Make sure the server knows the script, for callers that queue it in a
+        transaction (where a NOSCRIPT would fail one call after the others ran)."""
+        await self.redis.script_load(_PROJECT.source)
+
     def add(self, pipe: Any, keys: GameKeys, models: ReadModels) -> None:
         """Queue one game's write in a pipeline the caller executes."""
         _PROJECT.queue(pipe, *project_call(keys, models))

@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
-from importlib.resources import files
 from typing import Any
 
 import httpx
@@ -83,8 +82,6 @@ IN_FLIGHT = 4
 #: Tries per game whose projection keeps moving (a live projector) while it is rewritten.
 ATTEMPTS = 5
 
-_PROJECT_LUA = files("services.projector").joinpath("project.lua").read_text()
-
 
 def rebuild_command(
     redis_url: str, partitions: int, game_ids: list[str], write: bool, cluster: bool = False
@@ -137,7 +134,7 @@ async def rebuild_games(
     if write and not rebuilder.cluster:
         # The writer queues a bare EVALSHA. Inside MULTI a NOSCRIPT fails just
         # that call, after the game's reset ran: have the script there first.
-        await redis.script_load(_PROJECT_LUA)
+        await rebuilder.writer.load()
     limit = asyncio.Semaphore(IN_FLIGHT)
 
     async def one(group: list[GameKeys]) -> list[str]:
@@ -271,7 +268,7 @@ class _Rebuilder:
         if self.cluster:
             return await self._write_now(rebuilt)
         if any(isinstance(r, NoScriptError) for r in replies):
-            await self.redis.script_load(_PROJECT_LUA)  # the server lost its scripts meanwhile
+            await self.writer.load()  # the server lost its scripts meanwhile
             return group
         for reply in replies:
             if isinstance(reply, Exception):
