@@ -36,7 +36,7 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix .
 
 bench: $(STAMP)
-	$(BIN)/python -m bench.pipeline
+	$(BIN)/python -m bench.pipeline --rate 0,1000
 
 bench-engines: $(STAMP)
 	$(BIN)/python -m bench.engines
