@@ -61,25 +61,14 @@ class Batch:
     def bodies(self) -> list[bytes]:
         return [fields[b"m"] for _, _, fields in self.entries]
 
-    def ids_by_stream(self) -> dict[str, list[bytes]]:
-        out: dict[str, list[bytes]] = {}
-        for stream, entry_id, _ in self.entries:
-            out.setdefault(stream, []).append(entry_id)
-        return out
-
     def ack(self, pipe: Any, group: str, only: Iterable[tuple[str, bytes]] | None = None) -> None:
-        """Queue the XACKs for the whole batch (or just ``only``) in ``pipe``."""
-        wanted = self.ids_by_stream() if only is None else _group(only)
-        for stream, ids in wanted.items():
-            if ids:
-                pipe.xack(stream, group, *ids)
-
-
-def _group(pairs: Iterable[tuple[str, bytes]]) -> dict[str, list[bytes]]:
-    out: dict[str, list[bytes]] = {}
-    for stream, entry_id in pairs:
-        out.setdefault(stream, []).append(entry_id)
-    return out
+        """Queue the XACKs for the whole batch (or just ``only``: (stream, id) pairs) in ``pipe``."""
+        pairs = only if only is not None else ((stream, entry_id) for stream, entry_id, _ in self.entries)
+        by_stream: dict[str, list[bytes]] = {}
+        for stream, entry_id in pairs:
+            by_stream.setdefault(stream, []).append(entry_id)
+        for stream, ids in by_stream.items():
+            pipe.xack(stream, group, *ids)
 
 
 class BatchHandler(Protocol):
