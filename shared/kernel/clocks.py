@@ -8,23 +8,39 @@ the epoch, handed in by the shell.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Annotated, Literal
+
+from msgspec import Meta
 
 from shared.kernel.messages import Record
+
+SECOND_MS = 1_000
+HOUR_MS = 3_600 * SECOND_MS
+DAY_MS = 24 * HOUR_MS
+
+# Upper bounds keep deadlines (now + remaining + increments) far inside 64
+# bits, and are beyond any tournament's time control.
+GameTimeMs = Annotated[int, Meta(ge=0, le=7 * DAY_MS)]
+IncrementMs = Annotated[int, Meta(ge=0, le=HOUR_MS)]
+MoveTimeMs = Annotated[int, Meta(ge=0, le=DAY_MS)]
+#: Spectators trail by at most this many moves, and at most a day.
+DelayMoves = Annotated[int, Meta(ge=0, le=10_000)]
+DelaySeconds = Annotated[float, Meta(ge=0.0, le=86_400.0)]
 
 
 class ClockSettings(Record, frozen=True, forbid_unknown_fields=True):
     #: Time each seat has for the whole game; 0 means no game clock.
-    initial_ms: int = 0
+    initial_ms: GameTimeMs = 0
     #: Added to a seat's time after each of its moves (Fischer increment).
-    increment_ms: int = 0
+    increment_ms: IncrementMs = 0
     #: Time allowed for each single decision; 0 means no per-move limit.
-    per_move_ms: int = 0
+    per_move_ms: MoveTimeMs = 0
     #: When a clock runs out: the seat's bot plays for it, or the seat forfeits
     #: (it is then played by its bot for the rest of the game and ranked last).
     policy: Literal["bot", "forfeit"] = "bot"
 
     def problems(self) -> list[str]:
+        """What decoding cannot check: relations between fields, and settings built in code."""
         out = []
         if min(self.initial_ms, self.increment_ms, self.per_move_ms) < 0:
             out.append("clock times cannot be negative")
@@ -37,8 +53,8 @@ class SpectatorDelay(Record, frozen=True, forbid_unknown_fields=True):
     """How far spectators trail the live game, so a player gains nothing by
     watching their own table as a spectator."""
 
-    moves: int = 0
-    seconds: float = 0.0
+    moves: DelayMoves = 0
+    seconds: DelaySeconds = 0.0
 
 
 def charged(

@@ -7,10 +7,22 @@ the shell too, so that deciding twice gives the same events.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from shared.kernel.bounds import (
+    MAX_SEATS,
+    Count,
+    EpochMs,
+    LongName,
+    Name,
+    PointsPerPlace,
+    RawOptions,
+    Score,
+    Seat,
+    SeatCount,
+)
 from shared.kernel.messages import Command, Record
 from shared.tournaments.settings import ClockSettings, Format, SpectatorDelay
 
@@ -23,43 +35,43 @@ class Placing(Record, frozen=True, forbid_unknown_fields=True):
     Equal ``place`` is a shared place (1, 1, 3), as in a game's ``Result``.
     """
 
-    seat: int
-    player_id: str
-    place: int
-    score: int
+    seat: Seat
+    player_id: Name
+    place: SeatCount
+    score: Score
 
 
 class TournamentCommand(Command):
-    at_ms: int = 0
+    at_ms: EpochMs = 0
 
 
 class Create(TournamentCommand, tag="tournament.create"):
-    tournament_id: str
-    name: str = ""
-    game: str
-    game_options: dict[str, Any] = msgspec.field(default_factory=dict)
+    tournament_id: Name
+    name: LongName = ""
+    game: Name
+    game_options: RawOptions = msgspec.field(default_factory=dict)
     format: Format = "swiss"
-    seats_per_table: int = 2
+    seats_per_table: SeatCount = 2
     #: ``None``: every table full (see :mod:`shared.tournaments.settings`).
-    min_table_size: int | None = None
-    rounds: int = 0
+    min_table_size: SeatCount | None = None
+    rounds: Count = 0
     clock: ClockSettings | None = None
-    points: tuple[int, ...] | None = None
-    bye_points: int | None = None
+    points: PointsPerPlace | None = None
+    bye_points: Score | None = None
     delay: SpectatorDelay = SpectatorDelay()
-    qualifiers: int = 1
+    qualifiers: SeatCount = 1
 
 
 class Register(TournamentCommand, tag="tournament.register"):
-    player_id: str
-    name: str
+    player_id: Name
+    name: LongName
     kind: PlayerKind = "human"
     #: The bot that plays this entry (``kind == "bot"`` only).
-    bot: str | None = None
+    bot: Name | None = None
 
 
 class Withdraw(TournamentCommand, tag="tournament.withdraw"):
-    player_id: str
+    player_id: Name
 
 
 class Start(TournamentCommand, tag="tournament.start"):
@@ -71,15 +83,15 @@ class PairRound(TournamentCommand, tag="tournament.pair_round"):
 
 
 class OpenTable(TournamentCommand, tag="tournament.open_table"):
-    round: int
-    table: int
-    game_id: str
+    round: Count
+    table: Count
+    game_id: LongName
 
 
 class RecordResult(TournamentCommand, tag="tournament.record_result"):
-    game_id: str
-    placings: tuple[Placing, ...]
-    reason: str = ""
+    game_id: LongName
+    placings: Annotated[tuple[Placing, ...], msgspec.Meta(max_length=MAX_SEATS)]
+    reason: LongName = ""
 
 
 class Finish(TournamentCommand, tag="tournament.finish"):

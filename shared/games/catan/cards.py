@@ -6,6 +6,10 @@ the three commodities. Counting instead of listing keeps hands canonical.
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from msgspec import Meta
+
 BRICK, LUMBER, WOOL, GRAIN, ORE, PAPER, CLOTH, COIN = range(8)
 RESOURCES = (BRICK, LUMBER, WOOL, GRAIN, ORE)
 COMMODITIES = (PAPER, CLOTH, COIN)
@@ -14,6 +18,11 @@ NAMES = ("brick", "lumber", "wool", "grain", "ore", "paper", "cloth", "coin")
 EMPTY = (0,) * 8
 
 Hand = tuple[int, ...]
+#: The most cards of one kind in the game: 19 of each resource, 12 of each commodity.
+MOST_OF_A_KIND = 19
+#: A hand a client names (to pay, give or ask for): a count per kind, none
+#: above what exists. Stored hands stay plain ``Hand``: the rules made them.
+SentHand = Annotated[tuple[Annotated[int, Meta(ge=0, le=MOST_OF_A_KIND)], ...], Meta(max_length=len(NAMES))]
 
 
 def bundle(**counts: int) -> Hand:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from shared.kernel.bounds import Count
 from shared.kernel.messages import Record
 
 # Edition differences that need no option because both editions play the same here:
@@ -46,15 +47,15 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     # Ruling 14: a promoted knight keeps its eligibility to act; False forbids acting after promotion.
     promoted_knight_may_act: bool = True
     # Progress hand limit outside one's own turn, and by the end of it.
-    progress_hand_limit: int = 4
+    progress_hand_limit: Count = 4
     # 2025 and the seed: the active seat may exceed it until its turn ends; "immediate": discard at once.
     own_turn_progress_limit: Literal["end_of_turn", "immediate"] = "end_of_turn"
     # Barbarian ship moves needed to reach Catan.
-    barbarian_track: int = 7
+    barbarian_track: Count = 7
     # Domestic trade offers the active seat may make per turn; bounds self-play (platform rule).
-    trade_offers_per_turn: int = 3
+    trade_offers_per_turn: Count = 3
     # Victory points needed; 0 means the game's own (10 base, 13 C&K).
-    points_to_win: int = 0
+    points_to_win: Count = 0
 
     @property
     def ck(self) -> bool:

@@ -2,51 +2,52 @@
 
 from __future__ import annotations
 
+from shared.kernel.bounds import Count, Ids, Name, OptionalSeat
 from shared.kernel.messages import Command
 
 
 class PlaceBid(Command, tag="conan.place_bid"):
-    token: int
-    card: str | None = None
+    token: Count  # a bidding token's value, as the pack prints it
+    card: Name | None = None
 
 
 class SwapBidCard(Command, tag="conan.swap_bid_card"):
-    card: str | None = None  # None keeps the revealed card
+    card: Name | None = None  # None keeps the revealed card
 
 
 class ChooseToken(Command, tag="conan.choose_token"):
-    keep: str  # keep | gold | sorcery
+    keep: Name  # keep | gold | sorcery
 
 
 class MoveConan(Command, tag="conan.move_conan"):
-    to: str | None = None  # None: Conan stays
+    to: Name | None = None  # None: Conan stays
 
 
 class PlayTableCard(Command, tag="conan.play_table_card"):
-    card: str
+    card: Name
 
 
 class RefreshTableCard(Command, tag="conan.refresh_table_card"):
-    card: str
+    card: Name
 
 
 class TakeDie(Command, tag="conan.take_die"):
-    action: str  # military | intrigue | court
+    action: Name  # military | intrigue | court
 
 
 class RaiseTroops(Command, tag="conan.raise_troops"):
-    provinces: tuple[str, ...]
+    provinces: Ids
 
 
 class MoveArmy(Command, tag="conan.move_army"):
-    frm: str
-    to: str
-    units: int
+    frm: Name
+    to: Name
+    units: Count
 
 
 class Attack(Command, tag="conan.attack"):
-    province: str
-    defender: int = -1  # named only when several other armies could defend a battle
+    province: Name
+    defender: OptionalSeat = -1  # named only when several other armies could defend a battle
 
 
 class EndAction(Command, tag="conan.end_action"):
@@ -54,41 +55,41 @@ class EndAction(Command, tag="conan.end_action"):
 
 
 class MoveEmissary(Command, tag="conan.move_emissary"):
-    frm: str
-    to: str
+    frm: Name
+    to: Name
 
 
 class StartIntrigue(Command, tag="conan.start_intrigue"):
-    province: str
+    province: Name
 
 
 class CollectGold(Command, tag="conan.collect_gold"):
-    province: str
+    province: Name
 
 
 class BuildEmissary(Command, tag="conan.build_emissary"):
-    province: str
+    province: Name
 
 
 class ConanAct(Command, tag="conan.conan_act"):
-    to: str | None = None
-    raider: str | None = None
+    to: Name | None = None
+    raider: Name | None = None
 
 
 class CourtDraw(Command, tag="conan.court_draw"):
-    option: str  # strategy_kingdom | two_strategy
+    option: Name  # strategy_kingdom | two_strategy
 
 
 class PlayEvent(Command, tag="conan.play_event"):
-    card: str
+    card: Name
 
 
 class CommitCard(Command, tag="conan.commit_card"):
-    cards: tuple[str, ...] = ()  # sorted; up to the strategy_cards_per_contest option
+    cards: Ids = ()  # sorted; up to the strategy_cards_per_contest option
 
 
 class UseCard(Command, tag="conan.use_card"):
-    card: str
+    card: Name
 
 
 class Sorcery(Command, tag="conan.sorcery"):
@@ -100,33 +101,33 @@ class Proceed(Command, tag="conan.proceed"):
 
 
 class ForcedMarch(Command, tag="conan.forced_march"):
-    defender: int = -1  # as for Attack
+    defender: OptionalSeat = -1  # as for Attack
 
 
 class Withdraw(Command, tag="conan.withdraw"):
-    to: str
+    to: Name
 
 
 class Crown(Command, tag="conan.crown"):
-    category: str | None = None  # None declines the attempt
+    category: Name | None = None  # None declines the attempt
 
 
 class ResolveRaids(Command, tag="conan.resolve_raids"):
-    sacrifice_in: tuple[str, ...] = ()
+    sacrifice_in: Ids = ()
 
 
 class PlaceGarrison(Command, tag="conan.place_garrison"):
-    province: str
+    province: Name
     city: bool = False  # turn the fort into a city instead of placing a unit
 
 
 class Buy(Command, tag="conan.buy"):
-    item: str  # emissary | unit | kingdom_and_strategy | strategy
-    province: str | None = None
+    item: Name  # emissary | unit | kingdom_and_strategy | strategy
+    province: Name | None = None
 
 
 class ChooseCategory(Command, tag="conan.choose_category"):
-    category: str
+    category: Name
 
 
 AnyCommand = (

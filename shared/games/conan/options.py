@@ -29,14 +29,15 @@ from __future__ import annotations
 
 from typing import Literal
 
+from shared.kernel.bounds import Count, Ids, Name
 from shared.kernel.messages import Record
 
 
 class Options(Record, frozen=True, forbid_unknown_fields=True):
     #: Content pack by name (the bundled Ziggurat pack, or a registered one).
-    pack: str = "ziggurat"
+    pack: Name = "ziggurat"
     #: 3.1 #1/#2: fate-die faces; empty = the pack's layout (no plain Court face).
-    fate_faces: tuple[str, ...] = ()
+    fate_faces: Ids = ()
     #: 3.1 #3: a redeploy moves one step to an adjacent province.
     redeploy_adjacent_only: bool = True
     #: 3.1 #3: one army may make both movements (else units that moved this action stay where they are).
@@ -63,9 +64,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     #: 3.1 #8: raiders may be placed in out-of-play zones.
     raiders_out_of_play: bool = False
     #: 3.1 #9: gold from collecting with an emissary = province value + this.
-    collect_gold_extra: int = 0
+    collect_gold_extra: Count = 0
     #: 3.1 #10: bid value of a bid made without a strategy card.
-    empty_hand_bid_value: int = 0
+    empty_hand_bid_value: Count = 0
     #: 3.1 #11: last bid tie: earliest in turn order from the current player (or first player, random).
     bid_last_tiebreak: Literal["turn_order", "first_player", "random"] = "turn_order"
     #: 2.6.4 [D]: bidding tokens are not reset at age change (the seed names no reset).
@@ -77,16 +78,16 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     #: 3.1 #13: a coronation tie counts as success.
     coronation_tie_succeeds: bool = False
     #: 3.1 #14: final EP per fort and per city (unknown; do not invent values).
-    ep_per_fort: int = 0
-    ep_per_city: int = 0
+    ep_per_fort: Count = 0
+    ep_per_city: Count = 0
     #: 3.1 #15: the flat age-change income is also paid at final scoring.
     final_flat_income: bool = True
     #: 3.1 #16: adventure-token majorities compare values (else token counts).
     majorities_by_value: bool = True
     #: 3.1 #17: most strategy cards a participant commits to one contest, sealed (0 = none).
-    strategy_cards_per_contest: int = 1
+    strategy_cards_per_contest: Count = 1
     #: 3.1 #18: hand limit per card kind (0 = none).
-    hand_limit: int = 0
+    hand_limit: Count = 0
     #: 3.1 #19: purchased emissaries may go to any friendly province (else home only).
     emissary_purchase_anywhere: bool = True
     #: 3.1 #20: the Conan bonus card is given at age change in 2-3 player games too.
@@ -112,6 +113,6 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     #: 2.6.1: Conan leaving the destination discards the token.
     leaving_destination_discards: bool = True
     #: 1.4: the most dice in one contest roll.
-    max_dice: int = 6
+    max_dice: Count = 6
     #: 2.8.2: one unit per lost siege or battle contest.
-    units_lost_per_contest: int = 1
+    units_lost_per_contest: Count = 1

@@ -2,16 +2,26 @@
 
 from __future__ import annotations
 
-from shared.games.tigris.board import Monument
+from typing import Annotated
+
+from msgspec import Meta
+
+from shared.games.tigris.board import HAND_SIZE, SQUARES, STARTING_TEMPLES, Monument
 from shared.games.tigris_common.colours import Colour, Leader
 from shared.kernel.messages import Command
+
+Square = Annotated[int, Meta(ge=0, le=SQUARES - 1)]
+#: Tiles of one colour named from a hand, which never holds more than six.
+HandTiles = Annotated[int, Meta(ge=0, le=HAND_SIZE)]
+#: Treasures start on the temples and are never added, so no pick names more.
+TreasureSquares = Annotated[tuple[Square, ...], Meta(max_length=len(STARTING_TEMPLES))]
 
 
 class PositionLeader(Command, frozen=True, tag="tigris.position_leader"):
     """Put a leader from the supply on ``square``, or move it there from the board."""
 
     leader: Leader
-    square: int
+    square: Square
 
 
 class WithdrawLeader(Command, frozen=True, tag="tigris.withdraw_leader"):
@@ -20,20 +30,20 @@ class WithdrawLeader(Command, frozen=True, tag="tigris.withdraw_leader"):
 
 class PlaceTile(Command, frozen=True, tag="tigris.place_tile"):
     colour: Colour
-    square: int
+    square: Square
 
 
 class PlaceCatastrophe(Command, frozen=True, tag="tigris.place_catastrophe"):
-    square: int
+    square: Square
 
 
 class SwapTiles(Command, frozen=True, tag="tigris.swap_tiles"):
     """Discard this many tiles of each colour and draw as many from the bag."""
 
-    red: int = 0
-    blue: int = 0
-    green: int = 0
-    black: int = 0
+    red: HandTiles = 0
+    blue: HandTiles = 0
+    green: HandTiles = 0
+    black: HandTiles = 0
 
 
 class Pass(Command, frozen=True, tag="tigris.pass"):
@@ -43,7 +53,7 @@ class Pass(Command, frozen=True, tag="tigris.pass"):
 class CommitSupport(Command, frozen=True, tag="tigris.commit_support"):
     """Commit ``count`` tiles of the conflict's supporter colour from hand."""
 
-    count: int
+    count: HandTiles
 
 
 class ChooseWarColour(Command, frozen=True, tag="tigris.choose_war_colour"):
@@ -51,7 +61,7 @@ class ChooseWarColour(Command, frozen=True, tag="tigris.choose_war_colour"):
 
 
 class BuildMonument(Command, frozen=True, tag="tigris.build_monument"):
-    top_left: int
+    top_left: Square
     monument: Monument
 
 
@@ -60,7 +70,7 @@ class DeclineMonument(Command, frozen=True, tag="tigris.decline_monument"):
 
 
 class TakeTreasures(Command, frozen=True, tag="tigris.take_treasures"):
-    squares: tuple[int, ...]  # ascending
+    squares: TreasureSquares  # ascending
 
 
 TigrisCommand = (

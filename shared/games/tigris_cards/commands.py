@@ -3,10 +3,17 @@ interchangeable, so one command per colour keeps ``legal`` free of duplicates.""
 
 from __future__ import annotations
 
+from typing import Annotated
+
+from msgspec import Meta
+
 from shared.games.tigris_cards.cards import Card
-from shared.games.tigris_cards.state import Spot
+from shared.games.tigris_cards.options import Cards
+from shared.games.tigris_cards.state import GAPS, Column, Spot
 from shared.games.tigris_common.colours import Colour, Leader
 from shared.kernel.messages import Command
+
+Gap = Annotated[int, Meta(ge=0, le=GAPS - 1)]
 
 
 class PlaceLeader(Command, tag="tigris-cards.place_leader"):
@@ -22,12 +29,12 @@ class WithdrawLeader(Command, tag="tigris-cards.withdraw_leader"):
 
 class PlayCard(Command, tag="tigris-cards.play_card"):
     colour: Colour
-    column: int
+    column: Column
 
 
 class PlayConnector(Command, tag="tigris-cards.play_connector"):
     colour: Colour
-    gap: int
+    gap: Gap
 
 
 class PlayCatastrophe(Command, tag="tigris-cards.play_catastrophe"):
@@ -41,7 +48,7 @@ class Pass(Command, tag="tigris-cards.pass"):
 class CommitSupport(Command, tag="tigris-cards.commit_support"):
     """Cards of the conflict's support colour laid from hand (0 or more)."""
 
-    count: int
+    count: Cards
 
 
 class ChooseConflictColour(Command, tag="tigris-cards.choose_conflict"):
@@ -57,7 +64,7 @@ class BuildShip(Command, tag="tigris-cards.build_ship"):
 
 
 class TakeTreasure(Command, tag="tigris-cards.take_treasure"):
-    column: int
+    column: Column
 
 
 class Decline(Command, tag="tigris-cards.decline"):

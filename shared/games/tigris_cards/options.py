@@ -7,21 +7,27 @@ The defaults are the digest's recommendations.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
+from msgspec import Meta
+
+from shared.games.tigris_cards.cards import TOTAL_CARDS
+from shared.kernel.bounds import Count, Seat
 from shared.kernel.messages import Record
 
 #: Who may take a reward card out of the cards committed to a conflict.
 RewardSource = Literal["any_played", "winner_played"]
 #: What the connection threshold counts.
 ConnectRule = Literal["columns", "kingdoms"]
+#: A number of cards: no more than the game has.
+Cards = Annotated[int, Meta(ge=0, le=TOTAL_CARDS)]
 
 
 class Options(Record, frozen=True, forbid_unknown_fields=True):
     # 2.14 #3 / Q6: civilisation cards allowed below the head (poeppelkiste reads 7).
-    column_capacity: int = 8
+    column_capacity: Cards = 8
     # 2.14 #4 / Q7: cards needed on each side before a connector may be laid.
-    connect_threshold: int = 3
+    connect_threshold: Cards = 3
     # 2.14 #4: Hungarian counts each neighbouring column, Finnish each whole kingdom.
     connect_rule: ConnectRule = "columns"
     # Q7: a ship in a column counts as one card towards the threshold.
@@ -54,12 +60,12 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     # 2.1 variant: four open VP piles by colour instead of one pile showing its top card.
     open_piles: bool = False
     # 2.3: cards removed unseen after dealing in a two-player game.
-    two_player_removal: int = 30
+    two_player_removal: Cards = 30
     # 2.3: hand size after every refill.
-    hand_size: int = 8
+    hand_size: Cards = 8
     # 2.3: the players choose a start player; None draws one at random (recorded in an event).
-    first_seat: int | None = None
+    first_seat: Seat | None = None
     # Engine safeguard, not in the printed rules: a table on which nobody can
     # or will spend a card would loop forever online, so the game ends after
     # this many full rounds in which no hand lost a card (0 switches it off).
-    stalemate_rounds: int = 3
+    stalemate_rounds: Count = 3

@@ -7,7 +7,11 @@ their leaders with them and no position ever needs rewriting.
 
 from __future__ import annotations
 
-from shared.games.tigris_cards.cards import Card, Counts
+from typing import Annotated
+
+from msgspec import Meta
+
+from shared.games.tigris_cards.cards import TOTAL_CARDS, Card, Counts
 from shared.games.tigris_cards.options import Options
 from shared.games.tigris_common.colours import Colour, Leader
 from shared.kernel.messages import Record
@@ -16,6 +20,10 @@ COLUMNS = 8
 GAPS = COLUMNS - 1
 #: ``Spot.row`` of a connector: the gap to the right of ``Spot.column``'s head.
 GAP = -1
+#: Client-sent spots name a column of the table, and a row no deeper than
+#: every card in the game stacked in one column.
+Column = Annotated[int, Meta(ge=0, le=COLUMNS - 1)]
+Row = Annotated[int, Meta(ge=GAP, le=TOTAL_CARDS)]
 
 
 class Token(Record, frozen=True, order=True):
@@ -34,8 +42,8 @@ class Spot(Record, frozen=True, order=True):
     """A card on the table: ``row`` 0 is the head of ``column``, 1.. the cards
     below it, and :data:`GAP` the connector between ``column`` and ``column + 1``."""
 
-    column: int
-    row: int
+    column: Column
+    row: Row
 
 
 class Table(Record, frozen=True):
