@@ -63,6 +63,7 @@ from bench.common import (
     summary_ms,
     write_json,
 )
+from shared.infra.settings import UNTHROTTLED
 
 console = make_console()
 STAGES = ("validated", "appended", "replied")
@@ -102,9 +103,8 @@ def run_once(cfg: RunConfig) -> dict[str, Any]:
     root = Path(tempfile.mkdtemp(prefix=f"run-{cfg.label}-", dir=OUT_DIR))
     env = {
         "ZIGGURAT_EXTRA_GAMES": os.environ["ZIGGURAT_EXTRA_GAMES"],
-        # The per-token limiter is a product guard, not what is measured here.
-        "ZIGGURAT_RATE_PER_S": "1000000",
-        "ZIGGURAT_RATE_BURST": "1000000",
+        # The rate limits are a product guard, not what is measured here.
+        **UNTHROTTLED,
         "ZIGGURAT_LOG_LEVEL": cfg.log_level,
     }
     profiles = root / "profiles"

@@ -6,6 +6,7 @@ import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import structlog
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -20,8 +21,9 @@ from services.gateway import commands, reads, tournaments
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import ApiError, error_response
 from services.gateway.openapi import spec
-from services.gateway.ratelimit import RateLimiter
+from services.gateway.ratelimit import Limits
 from services.gateway.replies import Replies
+from services.gateway.watch import PipelineWatch
 from shared.eventstore.store import EventStore
 from shared.games import registry
 from shared.infra.coalesce import Coalescer
@@ -31,13 +33,31 @@ from shared.infra.settings import Settings, load
 from shared.messaging.broker import make_broker
 from shared.messaging.messages import encode
 from shared.observability import metrics
+from shared.observability.health import ready_body, store_readiness
 from shared.observability.logging import configure
+
+log = structlog.get_logger()
 
 
 async def health(request: Request) -> Response:
+    """Liveness: the process answers. Never touches the store (an outage of
+    Valkey must not get healthy gateways restarted)."""
     gw: Gateway = request.app.state.gateway
-    await gw.redis.ping()
     return JSONResponse({"ok": True, "node": gw.settings.node})
+
+
+async def ready(request: Request) -> Response:
+    """Readiness: the store answers, no stage is stalled, no dead letter waits.
+
+    ``?scope=store`` checks only the store: the probe that routes traffic uses
+    it, since taking every gateway out of service for one dead letter would
+    turn one bad message into an outage (the alerts page for those instead).
+    """
+    gw: Gateway = request.app.state.gateway
+    problems = await store_readiness(gw.redis)()
+    if request.query_params.get("scope") != "store" and not problems:
+        problems = gw.watch.problems() if gw.watch.measured else ["the pipeline has not been measured yet"]
+    return Response(ready_body(problems), status_code=503 if problems else 200, media_type="application/json")
 
 
 async def prometheus(_: Request) -> Response:
@@ -74,7 +94,7 @@ async def games(_: Request) -> Response:
 async def on_api_error(_: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
     metrics.REJECTIONS.labels("gateway", exc.code).inc()
-    return error_response(exc.code, exc.message, exc.details)
+    return error_response(exc.code, exc.message, exc.details, exc.headers)
 
 
 async def on_store_down(_: Request, exc: Exception) -> Response:
@@ -84,6 +104,22 @@ async def on_store_down(_: Request, exc: Exception) -> Response:
 
 async def on_not_found(_: Request, exc: Exception) -> Response:
     return error_response("not_found", "There is nothing at this address.")
+
+
+async def on_wrong_method(request: Request, exc: Exception) -> Response:
+    allowed = getattr(exc, "headers", None) or {}
+    return error_response(
+        "method_not_allowed",
+        f"{request.method} is not allowed here; use {allowed.get('Allow', 'another method')}.",
+        headers=dict(allowed),
+    )
+
+
+async def on_unexpected(request: Request, exc: Exception) -> Response:
+    """A bug, not the client's fault: logged with its traceback, answered plainly."""
+    metrics.ERRORS.labels("gateway", "unexpected").inc()
+    log.exception("unexpected_error", path=request.url.path, method=request.method)
+    return error_response("internal", "Something went wrong on our side; it has been logged.")
 
 
 class Timing:
@@ -112,6 +148,7 @@ ROUTES = [
     Route("/v1/tables/{table_id}/view", reads.view),
     Route("/v1/tables", commands.open_table, methods=["POST"]),
     Route("/health", health),
+    Route("/ready", ready),
     Route("/metrics", prometheus),
     Route("/openapi.json", openapi),
     Route("/docs", docs),
@@ -157,11 +194,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
             batch=Coalescer(redis),
             replies=replies,
             changes=changes,
-            limiter=RateLimiter(settings.rate_per_s, settings.rate_burst),
+            limits=Limits.from_settings(settings),
             store=EventStore(redis),
+            watch=PipelineWatch(redis, settings.partitions, settings.stall_after_s),
         )
+        app.state.gateway.watch.start()
         freeze_startup_objects()
         yield
+        await app.state.gateway.watch.stop()
         await replies.stop()
         await changes.stop()
         await broker.stop()
@@ -177,6 +217,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             RedisConnectionError: on_store_down,
             RedisTimeoutError: on_store_down,
             404: on_not_found,
-            405: on_not_found,
+            405: on_wrong_method,
+            Exception: on_unexpected,
         },
     )

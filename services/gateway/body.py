@@ -1,20 +1,36 @@
-"""Reading request bodies: bounded in size, decoded by msgspec into a struct."""
+"""Reading requests: bodies bounded in size, valid UTF-8 JSON, decoded by
+msgspec into structs whose every value carries its bounds; headers that are
+stored or echoed are checked the same way.
+
+Nothing that fails here reaches a stage: the client gets a 400 with a stable
+code and the reason.
+"""
 
 from __future__ import annotations
 
-from typing import Any, TypeVar
+import re
+import uuid
+from typing import Annotated, Any, TypeVar
 
 import msgspec
 from starlette.requests import Request
 
 from services.gateway.errors import ApiError
+from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
 from shared.kernel.clocks import ClockSettings, SpectatorDelay
 
 T = TypeVar("T")
 MAX_DEPTH_HINT = "JSON nested too deeply"
+#: Idempotency keys and correlation ids are stored with every command and
+#: event: printable ASCII, at most this long.
+MAX_HEADER_ID = 128
+_HEADER_ID = re.compile(rf"^[\x21-\x7e]{{1,{MAX_HEADER_ID}}}$")
+#: A game command at the edge: an object with a short ``type`` tag. The game's
+#: own types (with their bounds) decode the rest in the validator.
+MAX_VERSION = 2**53  # far beyond any game, and exact in every JSON reader
 
 
-async def read_json(request: Request, schema: type[T], limit: int) -> T:
+async def read_body(request: Request, limit: int) -> bytes:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise ApiError("body_too_large", f"The body is larger than {limit} bytes.", limit=limit)
@@ -25,11 +41,28 @@ async def read_json(request: Request, schema: type[T], limit: int) -> T:
         if size > limit:
             raise ApiError("body_too_large", f"The body is larger than {limit} bytes.", limit=limit)
         chunks.append(chunk)
-    raw = b"".join(chunks)
+    return b"".join(chunks)
+
+
+#: A schema error inside one of these fields gets that field's own code.
+FIELD_CODES = {"clock": "bad_clock", "options": "bad_options", "game_options": "bad_options"}
+_FIELD = re.compile(r"at `\$\.([a-z_]+)")
+
+
+async def read_json(request: Request, schema: type[T], limit: int) -> T:
+    raw = await read_body(request, limit)
+    try:
+        # msgspec checks UTF-8 only in the strings it decodes, not inside a
+        # Raw field it passes through: check the whole body once.
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ApiError("bad_json", f"The body is not valid UTF-8 (byte {exc.start}).") from exc
     try:
         return msgspec.json.decode(raw, type=schema)
     except msgspec.ValidationError as exc:
-        raise ApiError("bad_request", f"The request body does not fit the schema: {exc}") from exc
+        field = _FIELD.search(str(exc))
+        code = FIELD_CODES.get(field.group(1), "bad_request") if field else "bad_request"
+        raise ApiError(code, f"The request body does not fit the schema: {exc}") from exc
     except msgspec.DecodeError as exc:
         raise ApiError("bad_json", f"The body is not valid JSON: {exc}") from exc
     except RecursionError as exc:
@@ -44,14 +77,50 @@ def bearer(request: Request) -> str | None:
     return None
 
 
+def header_id(request: Request, name: str) -> str | None:
+    """A stored id header (Idempotency-Key, X-Correlation-ID), checked; None if absent."""
+    value = request.headers.get(name)
+    if value is None:
+        return None
+    if not _HEADER_ID.match(value):
+        raise ApiError(
+            "bad_header",
+            f"The {name} header must be 1 to {MAX_HEADER_ID} printable ASCII characters without spaces.",
+            header=name,
+        )
+    return value
+
+
+def correlation_id(request: Request) -> str:
+    return header_id(request, "x-correlation-id") or uuid.uuid4().hex
+
+
+class _Tagged(msgspec.Struct):
+    type: Annotated[str, msgspec.Meta(max_length=64)]
+
+
+_tagged = msgspec.json.Decoder(_Tagged).decode
+
+
+def check_command(raw: msgspec.Raw) -> None:
+    """The command is an object with a ``type`` tag; the game's types judge the rest."""
+    try:
+        _tagged(raw)
+    except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
+        raise ApiError(
+            "bad_command", f"A command is a JSON object with a 'type' of at most 64 characters: {exc}"
+        ) from exc
+
+
 class NewTable(msgspec.Struct, forbid_unknown_fields=True):
-    game: str
-    seats: int
-    options: dict[str, Any] = {}
+    game: Name
+    seats: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)]
+    #: Checked against the game's own options type at the edge.
+    options: Annotated[dict[Name, Any], msgspec.Meta(max_length=MAX_OPTIONS)] = {}
     clock: ClockSettings | None = None
     spectator_delay: SpectatorDelay | None = None
 
 
 class Move(msgspec.Struct, forbid_unknown_fields=True):
     command: msgspec.Raw
-    expected_version: int | None = None
+    expected_version: Annotated[int, msgspec.Meta(ge=0, le=MAX_VERSION)] | None = None

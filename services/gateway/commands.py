@@ -3,36 +3,78 @@
 Both add a command to the partition's command stream and wait, within the
 same request, for the outcome (accepted with the new version, or rejected with a
 code and a message).
+
+Idempotency keys belong to their caller. A seat's key is scoped to its token
+(:func:`~shared.messaging.messages.scoped_command_id`), so replaying another
+seat's key is a new command that learns nothing. A table opening's key is
+scoped to the client address: the first request records the table id and
+seat tokens it chose, and a retry with the same key gets that same table.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import time
 import uuid
 
+import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.gateway.body import Move, NewTable, bearer, read_json
-from services.gateway.context import Gateway
+from services.gateway.body import (
+    Move,
+    NewTable,
+    bearer,
+    check_command,
+    correlation_id,
+    header_id,
+    read_json,
+)
+from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_response
-from shared.eventstore.keys import command_stream
+from shared.eventstore.keys import command_stream, open_key
+from shared.games import registry
 from shared.kernel.auth import new_token, token_hash
-from shared.messaging.messages import CommandMsg, OpenTable, Outcome, encode
+from shared.messaging.messages import (
+    CommandMsg,
+    OpenTable,
+    Outcome,
+    client_key,
+    encode,
+    scoped_command_id,
+)
 from shared.messaging.streams import send
 from shared.observability import metrics
 
-MAX_SEATS = 8  # generous upper bound before any game is consulted
+#: How long a table opening's idempotency key is remembered.
+OPEN_KEY_TTL_S = 24 * 3600
+
+
+class _Opening(msgspec.Struct):
+    """What a table opening chose, kept under its idempotency key."""
+
+    table_id: str
+    tokens: list[str]
 
 
 async def open_table(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
+    address = client_address(request)
+    gw.limits.open(address)
     body = await read_json(request, NewTable, gw.settings.max_body_bytes)
-    if not 1 <= body.seats <= MAX_SEATS:
-        raise ApiError("bad_seat_count", f"A table has 1 to {MAX_SEATS} seats, not {body.seats}.")
-    game_id = uuid.uuid4().hex[:20]
-    tokens = [new_token() for _ in range(body.seats)]
+    options = _checked_options(body)
+    key = header_id(request, "idempotency-key")
+    opening = _Opening(uuid.uuid4().hex[:20], [new_token() for _ in range(body.seats)])
+    if key is not None:
+        opening = await _remember_opening(gw, address, key, opening)
+        if len(opening.tokens) != body.seats:
+            raise ApiError(
+                "idempotency_key_reused",
+                "This Idempotency-Key opened a different table; use a new key for a new table.",
+                table_id=opening.table_id,
+            )
+    game_id, tokens = opening.table_id, opening.tokens
     hashes = tuple(token_hash(t) for t in tokens)
     keys = gw.keys(game_id)
     await gw.redis.hset(keys.auth, mapping={h: seat for seat, h in enumerate(hashes)})
@@ -45,15 +87,16 @@ async def open_table(request: Request) -> Response:
         open=OpenTable(
             game=body.game,
             seats=body.seats,
-            options=body.options,
+            options=options,
             token_hashes=hashes,
             clock=body.clock,
             spectator_delay=body.spectator_delay,
         ),
     )
-    outcome = await _submit(gw, msg)
+    outcome = await _submit(gw, msg, body.game)
     if outcome.status == "rejected":
-        await gw.redis.delete(keys.auth)
+        if key is None:
+            await gw.redis.delete(keys.auth)
         return _rejection(outcome)
     await gw.store.index_game(game_id, keys.partition, time.time_ns() // 1_000_000)
     body_out = {
@@ -62,9 +105,41 @@ async def open_table(request: Request) -> Response:
         "seats": body.seats,
         "version": outcome.last,
         "tokens": [{"seat": s, "token": t} for s, t in enumerate(tokens)],
+        "duplicate": outcome.duplicate,
         "events": outcome.events,
     }
     return Response(encode(body_out), status_code=201, media_type="application/json")
+
+
+def _checked_options(body: NewTable) -> dict[str, object]:
+    """The game exists, the seats fit it, the options decode: checked here, so a
+    bad request never costs a stage anything."""
+    try:
+        game = registry.get(body.game)
+    except registry.UnknownGame as exc:
+        raise ApiError(
+            "unknown_game", f"No game called {body.game!r}.", available=registry.available()
+        ) from exc
+    if not game.min_seats <= body.seats <= game.max_seats:
+        raise ApiError(
+            "bad_seat_count",
+            f"{game.title} is played by {game.min_seats} to {game.max_seats} seats, not {body.seats}.",
+            seats=body.seats,
+        )
+    try:
+        return dict(msgspec.to_builtins(game.options(body.options)))
+    except (msgspec.ValidationError, TypeError, ValueError) as exc:
+        raise ApiError("bad_options", f"Invalid options for {game.key}: {exc}") from exc
+
+
+async def _remember_opening(gw: Gateway, address: str, key: str, fresh: _Opening) -> _Opening:
+    """The opening first recorded under (address, key), recording ``fresh`` if none."""
+    digest = hashlib.sha256(f"{address}\n{key}".encode()).hexdigest()
+    stored = open_key(digest)
+    if await gw.redis.set(stored, msgspec.json.encode(fresh), nx=True, ex=OPEN_KEY_TTL_S):
+        return fresh
+    raw = await gw.redis.get(stored)
+    return msgspec.json.decode(raw, type=_Opening) if raw else fresh
 
 
 async def submit_command(request: Request) -> Response:
@@ -73,29 +148,31 @@ async def submit_command(request: Request) -> Response:
     token = bearer(request)
     if token is None:
         raise ApiError("missing_token", "Send your seat token as 'Authorization: Bearer <token>'.")
+    address = client_address(request)
+    gw.limits.check_tokens(address)
     hashed = token_hash(token)
-    if not gw.limiter.allow(hashed):
-        raise ApiError("rate_limited", "Too many commands from this token; slow down and retry.")
+    gw.limits.command(hashed)
     body = await read_json(request, Move, gw.settings.max_body_bytes)
-    command_id = request.headers.get("idempotency-key") or uuid.uuid4().hex
-    if len(command_id) > 128:
-        raise ApiError("bad_request", "The Idempotency-Key header is longer than 128 characters.")
+    check_command(body.command)
+    key = header_id(request, "idempotency-key") or uuid.uuid4().hex
     msg = _message(
         gw,
         request,
         "move",
         game_id,
-        command_id,
+        scoped_command_id(hashed, key),
         token_hash=hashed,
         command=body.command,
         expected_version=body.expected_version,
     )
-    outcome = await _submit(gw, msg)
+    outcome = await _submit(gw, msg, None)
     if outcome.status == "rejected":
-        return _rejection(outcome)
+        if outcome.code == "bad_token":
+            gw.limits.bad_token(address)
+        return _rejection(outcome, command_id=key)
     result = {
         "status": "accepted",
-        "command_id": outcome.command_id,
+        "command_id": key,
         "version": outcome.last,
         "first_version": outcome.first,
         "seat": outcome.seat,
@@ -113,33 +190,35 @@ def _message(
         game_id=game_id,
         partition=gw.keys(game_id).partition,
         command_id=command_id,
-        correlation_id=request.headers.get("x-correlation-id") or uuid.uuid4().hex,
+        correlation_id=correlation_id(request),
         reply_to=gw.settings.node,
         received_ns=time.time_ns(),
         **fields,  # type: ignore[arg-type]
     )
 
 
-async def _submit(gw: Gateway, msg: CommandMsg) -> Outcome:
-    future = gw.replies.expect(msg.command_id)
+async def _submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
+    request_id, future = gw.replies.expect()
+    msg = msgspec.structs.replace(msg, request_id=request_id)
     try:
         await send(gw.batch, command_stream(msg.partition), encode(msg))
         outcome = await asyncio.wait_for(future, timeout=gw.settings.reply_timeout_s)
     except TimeoutError as exc:
+        metrics.COMMANDS.labels("gateway", game or "-", "unknown").inc()
         raise ApiError(
             "outcome_unknown",
             "No outcome arrived in time; retry with the same Idempotency-Key to learn it.",
-            command_id=msg.command_id,
+            command_id=client_key(msg.command_id) if msg.kind == "move" else msg.command_id,
         ) from exc
     finally:
-        gw.replies.forget(msg.command_id)
+        gw.replies.forget(request_id)
     elapsed = (time.time_ns() - msg.received_ns) / 1e9
     metrics.STAGE_LATENCY.labels("replied").observe(elapsed)
-    metrics.COMMANDS.labels("gateway", "-", outcome.status).inc()
+    metrics.COMMANDS.labels("gateway", outcome.game or game or "-", outcome.status).inc()
     if outcome.status == "rejected":
         metrics.REJECTIONS.labels("gateway", outcome.code).inc()
     return outcome
 
 
-def _rejection(outcome: Outcome) -> Response:
-    return error_response(outcome.code, outcome.message, outcome.details)
+def _rejection(outcome: Outcome, **extra: str) -> Response:
+    return error_response(outcome.code, outcome.message, {**outcome.details, **extra})

@@ -10,15 +10,24 @@ from typing import Any
 
 import structlog
 from faststream.redis import RedisBroker
+from starlette.requests import Request
 
-from services.gateway.ratelimit import RateLimiter
+from services.gateway.ratelimit import Limits
 from services.gateway.replies import Replies
+from services.gateway.watch import PipelineWatch
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, partition_of
 from shared.eventstore.store import EventStore
 from shared.infra.coalesce import Coalescer
 from shared.infra.settings import Settings
 
 log = structlog.get_logger()
+
+
+def client_address(request: Request) -> str:
+    """The peer's address: rate limits and table-opening keys are per address.
+    (Proxy headers are not trusted: any client could forge them.)"""
+    client = request.client
+    return client.host if client is not None else "-"
 
 
 class Changes:
@@ -73,8 +82,9 @@ class Gateway:
     batch: Coalescer
     replies: Replies
     changes: Changes
-    limiter: RateLimiter
+    limits: Limits
     store: EventStore
+    watch: PipelineWatch
     _seats: OrderedDict[tuple[str, str], int | None] = field(default_factory=OrderedDict)
 
     def keys(self, game_id: str) -> GameKeys:

@@ -17,12 +17,14 @@ STATUS: dict[str, int] = {
     "bad_options": 400,
     "bad_seat_count": 400,
     "bad_clock": 400,
+    "bad_header": 400,
     "missing_token": 401,
     "bad_token": 403,
     "unknown_game": 404,
     "unknown_table": 404,
     "unknown_tournament": 404,
     "not_found": 404,
+    "method_not_allowed": 405,
     "body_too_large": 413,
     "stale_version": 409,
     "table_exists": 409,
@@ -31,6 +33,13 @@ STATUS: dict[str, int] = {
     "rate_limited": 429,
     "outcome_unknown": 504,
     "unavailable": 503,
+    "not_ready": 503,
+    "internal": 500,
+    # A stage failed on this command and set it aside for an operator: the
+    # command was not applied. A platform fault, but one this one request
+    # owns; it is never retried by itself, so 422 (not a 5xx to retry).
+    "dead_lettered": 422,
+    "idempotency_key_reused": 422,
 }
 #: A game's own rule violation (not your turn, illegal placement, ...).
 RULE_STATUS = 422
@@ -41,13 +50,18 @@ def status_of(code: str) -> int:
 
 
 class ApiError(Exception):
-    def __init__(self, code: str, message: str, **details: Any) -> None:
+    def __init__(
+        self, code: str, message: str, headers: dict[str, str] | None = None, **details: Any
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.headers = headers
         self.details = details
 
 
-def error_response(code: str, message: str, details: dict[str, Any] | None = None) -> Response:
+def error_response(
+    code: str, message: str, details: dict[str, Any] | None = None, headers: dict[str, str] | None = None
+) -> Response:
     body = {"status": "rejected", "code": code, "message": message, "details": details or {}}
-    return Response(encode(body), status_code=status_of(code), media_type="application/json")
+    return Response(encode(body), status_code=status_of(code), media_type="application/json", headers=headers)

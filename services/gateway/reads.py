@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import AsyncIterator
 
@@ -16,8 +17,8 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from services.gateway.body import bearer
-from services.gateway.context import Gateway
+from services.gateway.body import MAX_VERSION, bearer
+from services.gateway.context import Gateway, client_address
 from services.gateway.delay import newest_allowed
 from services.gateway.errors import ApiError
 from services.projector.read_models import HISTORY, SPECTATOR, audience_name
@@ -82,13 +83,25 @@ async def visible_version(gw: Gateway, keys: GameKeys, name: str) -> int | None:
 
 
 async def audience(gw: Gateway, request: Request, game_id: str) -> str:
+    """The reader's audience, charged to its read budget: a seat's own, or its address's."""
     token = bearer(request)
+    address = client_address(request)
     if token is None:
+        gw.limits.read(address)
         return SPECTATOR
-    seat = await gw.seat_of(game_id, token_hash(token))
+    gw.limits.check_tokens(address)
+    hashed = token_hash(token)
+    seat = await gw.seat_of(game_id, hashed)
     if seat is None:
+        gw.limits.bad_token(address)
         raise ApiError("bad_token", "This token does not belong to a seat at this table.")
+    gw.limits.read(hashed)
     return audience_name(seat)
+
+
+def anonymous_read(gw: Gateway, request: Request) -> None:
+    """A public read: charged to the client address."""
+    gw.limits.read(client_address(request))
 
 
 async def read_view(gw: Gateway, keys: GameKeys, name: str) -> bytes:
@@ -116,7 +129,7 @@ async def view(request: Request) -> Response:
     game_id = request.path_params["table_id"]
     keys = gw.keys(game_id)
     name = await audience(gw, request, game_id)
-    wanted = _int_param(request, "min_version", 0)
+    wanted = int_param(request, "min_version", 0)
     doc = await read_view(gw, keys, name)
     if name == SPECTATOR:
         doc = await spectator_doc(gw, keys, doc)
@@ -151,7 +164,7 @@ async def feed(request: Request) -> Response:
     keys = gw.keys(game_id)
     name = await audience(gw, request, game_id)
     await read_view(gw, keys, name)
-    after = _int_param(request, "after", 0)
+    after = int_param(request, "after", 0)
     return StreamingResponse(_events(gw, keys, name, after), media_type="text/event-stream")
 
 
@@ -192,6 +205,7 @@ async def _finished(gw: Gateway, keys: GameKeys, name: str, delivered: int) -> b
 async def public_log(request: Request) -> Response:
     """A finished game's public log, for replay, with its revealed seed."""
     gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
     keys = gw.keys(request.path_params["table_id"])
     doc = await read_view(gw, keys, SPECTATOR)
     if not is_over(doc):
@@ -204,11 +218,12 @@ async def public_log(request: Request) -> Response:
 async def replay(request: Request) -> Response:
     """A finished game's public view as it was at ``version`` (step by step)."""
     gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
     keys = gw.keys(request.path_params["table_id"])
     doc = await read_view(gw, keys, SPECTATOR)
     if not is_over(doc):
         raise ApiError("game_not_over", "Replays open when the game is over.")
-    version = _int_param(request, "version", _status(doc).version)
+    version = int_param(request, "version", _status(doc).version)
     rows = await gw.redis.xrevrange(keys.audience_feed(HISTORY), max=f"0-{version}", count=1)
     if not rows:  # a version inside the opening: show the table as it opened
         rows = await gw.redis.xrange(keys.audience_feed(HISTORY), count=1)
@@ -219,6 +234,7 @@ async def audit_log(request: Request) -> Response:
     """Every event and command of a finished game (hidden ones included): with the
     revealed seed, anyone can re-decide the game and check it was fair."""
     gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
     keys = gw.keys(request.path_params["table_id"])
     doc = await read_view(gw, keys, SPECTATOR)
     if not is_over(doc):
@@ -228,11 +244,19 @@ async def audit_log(request: Request) -> Response:
     return Response(encode({"events": envelopes, "commands": commands}), media_type="application/json")
 
 
-def _int_param(request: Request, name: str, default: int) -> int:
+_VERSION = re.compile(r"^(0|[1-9][0-9]{0,15})$")
+
+
+def int_param(request: Request, name: str, default: int) -> int:
+    """A version-like query parameter: ASCII digits only, at most ``MAX_VERSION``."""
     # Most reads carry no query string: skip building Starlette's QueryParams for them.
     raw = request.query_params.get(name) if request.scope["query_string"] else None
     if raw is None:
         return default
-    if not raw.isdigit():
-        raise ApiError("bad_request", f"Query parameter {name!r} must be a non-negative integer.")
+    if not _VERSION.match(raw) or int(raw) > MAX_VERSION:
+        raise ApiError(
+            "bad_request",
+            f"Query parameter {name!r} must be a whole number from 0 to {MAX_VERSION}.",
+            parameter=name,
+        )
     return int(raw)

@@ -1,16 +1,19 @@
 """Waiting for outcomes: one pub/sub subscription per gateway process.
 
-Each command registers a future under its command id before it is published;
-the reducer or the validator publishes the outcomes of each batch on this
-node's channel, in one message. A
-reply lost in transit costs a timeout, and the client's retry with the same
-idempotency key returns the first outcome from the store.
+Each request registers a future under a request id of its own (never the
+client's idempotency key, which two requests may share: at two tables, or
+twice in flight at one) before its command is published; the reducer or the
+validator publishes the outcomes of each batch on this node's channel, in one
+message, each carrying the request id it answers. A reply lost in transit
+costs a timeout, and the client's retry with the same idempotency key returns
+the first outcome from the store.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import uuid
 from typing import Any
 
 import structlog
@@ -39,13 +42,15 @@ class Replies:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
-    def expect(self, command_id: str) -> asyncio.Future[Outcome]:
+    def expect(self) -> tuple[str, asyncio.Future[Outcome]]:
+        """A fresh request id and the future its outcome will complete."""
+        request_id = uuid.uuid4().hex
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
-        self._waiting[command_id] = future
-        return future
+        self._waiting[request_id] = future
+        return request_id, future
 
-    def forget(self, command_id: str) -> None:
-        self._waiting.pop(command_id, None)
+    def forget(self, request_id: str) -> None:
+        self._waiting.pop(request_id, None)
 
     async def _listen(self) -> None:
         while True:
@@ -64,6 +69,6 @@ class Replies:
 
     def _deliver(self, raw: bytes) -> None:
         for outcome in decode_outcomes(raw):
-            future = self._waiting.pop(outcome.command_id, None)
+            future = self._waiting.pop(outcome.request_id, None)
             if future is not None and not future.done():
                 future.set_result(outcome)

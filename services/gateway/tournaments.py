@@ -16,16 +16,16 @@ import re
 import time
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response, StreamingResponse
 
-from services.gateway.body import bearer, read_json
-from services.gateway.context import Gateway
+from services.gateway.body import bearer, correlation_id, header_id, read_json
+from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_response
-from services.gateway.reads import HEARTBEAT_S
+from services.gateway.reads import HEARTBEAT_S, anonymous_read, int_param
 from services.tournaments.messages import TournamentMsg
 from services.tournaments.messages import encode as encode_msg
 from shared.eventstore.store import decode_envelope
@@ -36,6 +36,7 @@ from shared.eventstore.tournament_keys import (
     tournament_keys,
 )
 from shared.kernel.auth import new_token, token_hash
+from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Count, Name
 from shared.messaging.messages import Outcome, encode
 from shared.observability import metrics
 from shared.tournaments.commands import Create, Finish, PairRound, Register, Start, Withdraw
@@ -46,28 +47,31 @@ _ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
 _PAUSE_S = 0.05
 
 
+Points = Annotated[int, msgspec.Meta(ge=0, le=1_000_000)]
+
+
 class NewTournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    tournament_id: str | None = None
-    name: str = ""
-    game: str
-    game_options: dict[str, Any] = {}
+    tournament_id: Name | None = None
+    name: Annotated[str, msgspec.Meta(max_length=200)] = ""
+    game: Name
+    game_options: Annotated[dict[Name, Any], msgspec.Meta(max_length=MAX_OPTIONS)] = {}
     format: Format = "swiss"
-    seats_per_table: int = 2
-    min_table_size: int | None = None
-    rounds: int = 0
+    seats_per_table: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)] = 2
+    min_table_size: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)] | None = None
+    rounds: Count = 0
     clock: ClockSettings | None = None
-    points: tuple[int, ...] | None = None
-    bye_points: int | None = None
+    points: Annotated[tuple[Points, ...], msgspec.Meta(max_length=MAX_SEATS)] | None = None
+    bye_points: Points | None = None
     delay: SpectatorDelay = SpectatorDelay()
-    qualifiers: int = 1
+    qualifiers: Annotated[int, msgspec.Meta(ge=1, le=MAX_SEATS)] = 1
 
 
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    name: str
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
     kind: Literal["human", "bot"] = "human"
     #: The bot that plays a bot entry (default ``random``: a random legal move).
-    bot: str | None = None
-    player_id: str | None = None
+    bot: Name | None = None
+    player_id: Name | None = None
 
 
 # -- organiser ----------------------------------------------------------------
@@ -162,7 +166,10 @@ async def _organiser(gw: Gateway, request: Request) -> tuple[str, TournamentKeys
     token = bearer(request)
     if token is None:
         raise ApiError("missing_token", "Send the organiser token as 'Authorization: Bearer <token>'.")
+    address = client_address(request)
+    gw.limits.check_tokens(address)
     if not hmac.compare_digest(stored.decode(), token_hash(token)):
+        gw.limits.bad_token(address)
         raise ApiError("bad_token", "This is not the organiser token of this tournament.")
     return tid, keys
 
@@ -170,18 +177,17 @@ async def _organiser(gw: Gateway, request: Request) -> tuple[str, TournamentKeys
 async def _submit(
     gw: Gateway, request: Request, tid: str, command: Any, command_id: str | None = None
 ) -> Outcome:
-    command_id = request.headers.get("idempotency-key") or command_id or uuid.uuid4().hex
-    if len(command_id) > 128:
-        raise ApiError("bad_request", "The Idempotency-Key header is longer than 128 characters.")
+    command_id = header_id(request, "idempotency-key") or command_id or uuid.uuid4().hex
+    request_id, future = gw.replies.expect()
     msg = TournamentMsg(
         tournament_id=tid,
         command_id=command_id,
-        correlation_id=request.headers.get("x-correlation-id") or uuid.uuid4().hex,
+        correlation_id=correlation_id(request),
         reply_to=gw.settings.node,
+        request_id=request_id,
         received_ns=time.time_ns(),
         command=msgspec.Raw(msgspec.json.encode(command)),
     )
-    future = gw.replies.expect(command_id)
     try:
         await gw.broker.publish(encode_msg(msg), stream=tournament_command_stream())
         outcome = await asyncio.wait_for(future, timeout=gw.settings.reply_timeout_s)
@@ -192,7 +198,7 @@ async def _submit(
             command_id=command_id,
         ) from exc
     finally:
-        gw.replies.forget(command_id)
+        gw.replies.forget(request_id)
     metrics.COMMANDS.labels("gateway", "tournament", outcome.status).inc()
     if outcome.status == "rejected":
         metrics.REJECTIONS.labels("gateway", outcome.code).inc()
@@ -229,12 +235,14 @@ async def _model(gw: Gateway, tid: str, name: str) -> bytes:
 
 async def standings(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
     doc = await _model(gw, request.path_params["tournament_id"], "standings")
     return Response(doc, media_type="application/json")
 
 
 async def pairings(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
     doc = await _model(gw, request.path_params["tournament_id"], "pairings")
     return Response(doc, media_type="application/json")
 
@@ -250,6 +258,7 @@ def _entry(raw: bytes) -> tuple[int, bytes, str]:
 async def log(request: Request) -> Response:
     """Every event of the tournament: anyone can recompute standings and ratings."""
     gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
     tid = request.path_params["tournament_id"]
     await _model(gw, tid, "standings")
     rows = await gw.redis.xrange(tournament_keys(tid, gw.settings.partitions).events)
@@ -261,13 +270,12 @@ async def log(request: Request) -> Response:
 async def feed(request: Request) -> Response:
     """Server-sent events: the tournament's events from ``after`` on, live."""
     gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
     tid = request.path_params["tournament_id"]
     await _model(gw, tid, "standings")
-    raw_after = request.query_params.get("after", "0")
-    if not raw_after.isdigit():
-        raise ApiError("bad_request", "Query parameter 'after' must be a non-negative integer.")
+    after = int_param(request, "after", 0)
     keys = tournament_keys(tid, gw.settings.partitions)
-    return StreamingResponse(_events(gw, keys, int(raw_after)), media_type="text/event-stream")
+    return StreamingResponse(_events(gw, keys, after), media_type="text/event-stream")
 
 
 async def _events(gw: Gateway, keys: TournamentKeys, after: int) -> AsyncIterator[bytes]:
@@ -334,8 +342,11 @@ async def my_table(request: Request) -> Response:
     token = bearer(request)
     if token is None:
         raise ApiError("missing_token", "Send your player token as 'Authorization: Bearer <token>'.")
+    address = client_address(request)
+    gw.limits.check_tokens(address)
     raw = await gw.redis.hget(keys.players, token_hash(token))
     if raw is None:
+        gw.limits.bad_token(address)
         raise ApiError("bad_token", "This is not a player token of this tournament.")
     player_id = raw.decode()
     out: dict[str, Any] = {

@@ -29,6 +29,7 @@ async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event]
         tuple(partition_feed(p) for p in range(settings.partitions)),
         settings.batch,
         settings.reclaim_idle_ms,
+        max_deliveries=settings.max_deliveries,
     )
     return [lambda stopping: reader.run(projector, stopping)]
 

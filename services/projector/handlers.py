@@ -103,13 +103,11 @@ class Projector:
     ) -> None:
         if not touched:
             return
+        # Projection lag is measured from the feeds by the gateway's pipeline
+        # watch: a stalled projector cannot report its own lag.
         now_ms = time.time_ns() // 1_000_000
-        newest: dict[int, int] = {}
-        for game_id, (_, at) in touched.items():
-            partition = by_game[game_id][0].partition
-            newest[partition] = max(at, newest.get(partition, 0))
-        for partition, at in newest.items():
-            metrics.PROJECTION_LAG.labels(str(partition)).set(max(0.0, (now_ms - at) / 1000))
+        for _, at in touched.values():  # from the append to the views that show it
+            metrics.STAGE_LATENCY.labels("projected").observe(max(0, now_ms - at) / 1000)
         metrics.EVENTS_PROJECTED.inc(sum(len(m.feeds["spectator"]) for m, _ in touched.values()))
         metrics.LIVE_GAMES.labels(GROUP).set(len(self.cache))
 

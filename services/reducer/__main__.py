@@ -27,7 +27,9 @@ def owned(settings: Settings) -> list[int]:
 
 async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
     store = EventStore(redis)
-    reducer = Reducer(store, TableCache(store), settings.snapshot_every)
+    reducer = Reducer(
+        store, TableCache(store), settings.snapshot_every, max_deliveries=settings.max_deliveries
+    )
     partitions = owned(settings)
     reader = StreamReader(
         redis,
@@ -36,6 +38,7 @@ async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event]
         tuple(validated_stream(p) for p in partitions),
         settings.batch,
         settings.reclaim_idle_ms,
+        max_deliveries=settings.max_deliveries,
     )
     return [
         lambda stopping: reader.run(reducer, stopping),

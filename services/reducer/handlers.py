@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import traceback
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +20,7 @@ import structlog
 
 from services.reducer.plan import Plan, Planned, accepted, plan
 from shared.eventstore.envelope import AppendOutcome
-from shared.eventstore.keys import GameKeys, deadlines
+from shared.eventstore.keys import GameKeys, deadlines, validated_stream
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.games import registry
@@ -28,8 +29,17 @@ from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.rng import new_seed
 from shared.kernel.table import Table
-from shared.messaging.messages import CommandMsg, Outcome, decode_batch, replies_by_node
-from shared.messaging.streams import Batch
+from shared.messaging import deadletters
+from shared.messaging.messages import (
+    CommandMsg,
+    Outcome,
+    dead_letter_replies,
+    decode_batch,
+    encode,
+    rejected,
+    replies_by_node,
+)
+from shared.messaging.streams import TRANSIENT, Batch, Entry
 from shared.observability import metrics
 
 log = structlog.get_logger()
@@ -45,6 +55,7 @@ class Reducer:
         snapshot_every: int = 250,
         seeds: Callable[[], bytes] = new_seed,
         clock_ns: Callable[[], int] = time.time_ns,
+        max_deliveries: int = 3,
     ) -> None:
         self.store = store
         self.cache = cache
@@ -54,10 +65,22 @@ class Reducer:
         self.publisher = Publisher(store.redis)
         #: (partition, game id) -> its next clock deadline (ms), None once no clock runs.
         self._deadlines: dict[tuple[int, str], int | None] = {}
+        self.max_deliveries = max_deliveries
+        #: Games whose timeout failed (how often), and those parked for an operator.
+        self._clock_failures: dict[str, int] = {}
+        self._clock_parked: set[str] = set()
 
     async def handle(self, batch: Batch) -> list[Outcome]:
         """A batch from the ``validated`` streams: append, answer, acknowledge."""
         return await self.process(decode_batch(batch.bodies()), batch)
+
+    async def dead(self, entries: list[Entry]) -> None:
+        """Parked commands: tell their requests at once rather than let them time out."""
+        replies = dead_letter_replies(fields.get(b"m", b"") for _, _, fields in entries)
+        async with self.store.redis.pipeline(transaction=False) as pipe:
+            self.publisher.queue(pipe, replies)
+            await pipe.execute()
+        await self.publisher.after(replies)
 
     async def process(self, msgs: list[CommandMsg], batch: Batch | None = None) -> list[Outcome]:
         replies: dict[int, Outcome] = {}
@@ -67,11 +90,8 @@ class Reducer:
                 break
             pending = await self._attempt(msgs, pending, replies)
         for i in pending:  # still conflicting after every attempt: the client retries
-            replies[i] = Outcome(
-                command_id=msgs[i].command_id,
-                status="rejected",
-                code="busy",
-                message="The game is changing too fast; retry with the same idempotency key.",
+            replies[i] = rejected(
+                msgs[i], "busy", "The game is changing too fast; retry with the same idempotency key."
             )
         outcomes = [replies[i] for i in range(len(msgs))]
         await self._reply(msgs, outcomes, batch)
@@ -167,7 +187,9 @@ class Reducer:
             metrics.DUPLICATES.inc()
             return await self._first_outcome(msg, registry.get(table.game), None, outcome)
         metrics.REJECTIONS.labels(SERVICE, rejection.code).inc()
-        return msgspec.structs.replace(rejection, decided_ns=self.clock_ns())
+        return msgspec.structs.replace(
+            rejection, decided_ns=self.clock_ns(), game=table.game if table is not None else ""
+        )
 
     async def _reply(self, msgs: list[CommandMsg], outcomes: list[Outcome], batch: Batch | None) -> None:
         """Answer the gateways, index the clocks, and acknowledge, in one round trip.
@@ -201,13 +223,46 @@ class Reducer:
         """
         while not stopping.is_set():
             try:
-                due = await self._due(partitions)
+                due = [m for m in await self._due(partitions) if m.game_id not in self._clock_parked]
                 if due:
-                    await self.process(due)
+                    await self._time_out(due)
             except Exception:
                 metrics.ERRORS.labels(SERVICE, "clock").inc()
                 log.exception("clock_watch_failed")
             await asyncio.sleep(interval_s)
+
+    async def _time_out(self, due: list[CommandMsg]) -> None:
+        """Issue the timeouts; one that keeps failing is parked, never holding up the others."""
+        try:
+            await self.process(due)
+            return
+        except TRANSIENT:
+            raise
+        except Exception:
+            log.warning("clock_batch_failed_isolating", size=len(due), exc_info=True)
+        for msg in due:
+            try:
+                await self.process([msg])
+                self._clock_failures.pop(msg.game_id, None)
+            except TRANSIENT:
+                raise
+            except Exception:
+                metrics.ERRORS.labels(SERVICE, "clock").inc()
+                failures = self._clock_failures[msg.game_id] = self._clock_failures.get(msg.game_id, 0) + 1
+                log.exception("timeout_failed", game_id=msg.game_id, failures=failures)
+                if failures >= self.max_deliveries:
+                    # Parked on the stream a retry should go to: the reducer's own input.
+                    await deadletters.park(
+                        self.store.redis,
+                        SERVICE,
+                        validated_stream(msg.partition),
+                        GROUP,
+                        "",
+                        {b"m": encode(msg)},
+                        traceback.format_exc(limit=8),
+                    )
+                    self._clock_parked.add(msg.game_id)
+                    self._clock_failures.pop(msg.game_id, None)
 
     async def _due(self, partitions: list[int]) -> list[CommandMsg]:
         now_ns = self.clock_ns()

@@ -161,6 +161,8 @@ def accepted(
     visible = [msgspec.Raw(codec.json(e)) for e in events if may_see(tables.visibility(game, e), seat)]
     return Outcome(
         command_id=msg.command_id,
+        request_id=msg.request_id,
+        game=game.key,
         status="accepted",
         first=first,
         last=first + len(events) - 1,

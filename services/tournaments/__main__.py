@@ -42,7 +42,7 @@ async def main() -> None:
     tournaments = Tournaments(redis, settings.partitions)
     manager = Manager(tournaments, redis, partial(send, Coalescer(redis)), replies, settings.node)
     handler = CommandHandler(tournaments, manager, redis)
-    consume(broker, tournament_command_stream(), GROUP, settings, handler.handle)
+    consume(broker, tournament_command_stream(), GROUP, settings, handler.handle, handler.poisoned)
     # "$": tournament tables are opened by this service, after its groups exist.
     reader = StreamReader(
         redis,
@@ -51,6 +51,7 @@ async def main() -> None:
         tuple(partition_feed(p) for p in range(settings.partitions)),
         settings.batch,
         settings.reclaim_idle_ms,
+        max_deliveries=settings.max_deliveries,
         start_id="$",
         # Results may wait a tenth of a second; batches ten times bigger cost a tenth.
         pace_ms=100,
@@ -68,7 +69,12 @@ async def main() -> None:
     tasks = [asyncio.create_task(reader.run(manager, stopping))]
     tasks.append(asyncio.create_task(bots.run(stopping)))
     tasks.append(asyncio.create_task(manager.recover()))
-    server = await health.serve(settings.http_host, settings.metrics_port, lambda: not stopping.is_set())
+    server = await health.serve(
+        settings.http_host,
+        settings.metrics_port,
+        lambda: not stopping.is_set(),
+        health.store_readiness(redis),
+    )
     freeze_startup_objects()
     log.info("started", metrics_port=settings.metrics_port, partitions=settings.partitions, api=api_url)
     await stopping.wait()

@@ -12,8 +12,10 @@ from services.tournaments.manager import Manager
 from services.tournaments.messages import TournamentMsg, decode_batch
 from services.tournaments.writer import SERVICE, Tournaments, _rejected
 from shared.eventstore.keys import reply_channel
+from shared.eventstore.tournament_keys import tournament_command_stream
 from shared.games import registry
-from shared.messaging.messages import Outcome, encode
+from shared.messaging import deadletters
+from shared.messaging.messages import Outcome, dead_letter_replies, encode
 from shared.observability import metrics
 from shared.tournaments.commands import Create, TournamentCommandUnion
 
@@ -35,6 +37,13 @@ class CommandHandler:
             await self.manager.advance(msg.tournament_id)
         return outcomes
 
+    async def poisoned(self, body: bytes, error: str) -> None:
+        """Park an organiser command that keeps failing, and tell its requester."""
+        stream = tournament_command_stream()
+        await deadletters.park(self.redis, SERVICE, stream, SERVICE, "", {b"m": body}, error)
+        for channel, message in dead_letter_replies([body]):
+            await self.redis.publish(channel, message)
+
     async def _one(self, msg: TournamentMsg) -> Outcome:
         try:
             command = _decode_command(msg.command)
@@ -47,7 +56,9 @@ class CommandHandler:
                 outcome = _rejected(msg.command_id, *problem)
             else:
                 outcome = await self.t.execute(msg.tournament_id, command, msg.command_id, msg.correlation_id)
-        outcome = msgspec.structs.replace(outcome, received_ns=msg.received_ns, decided_ns=time.time_ns())
+        outcome = msgspec.structs.replace(
+            outcome, request_id=msg.request_id, received_ns=msg.received_ns, decided_ns=time.time_ns()
+        )
         await self.redis.publish(reply_channel(msg.reply_to), encode([outcome]))
         if outcome.status == "rejected":
             log.info(

@@ -228,15 +228,16 @@ class Manager:
             ),
         )
         for attempt in range(5):
-            future = self.replies.expect(msg.command_id)
+            request_id, future = self.replies.expect()
             try:
-                await self.submit(command_stream(partition), encode(msg))
+                sent = msgspec.structs.replace(msg, request_id=request_id)
+                await self.submit(command_stream(partition), encode(sent))
                 outcome = await asyncio.wait_for(future, timeout=OPEN_TIMEOUT_S)
             except TimeoutError:
                 log.warning("open_no_outcome", game_id=game_id, attempt=attempt)
                 continue
             finally:
-                self.replies.forget(msg.command_id)
+                self.replies.forget(request_id)
             if outcome.status == "accepted" or outcome.code == "table_exists":
                 break
             log.error("game_open_rejected", game_id=game_id, code=outcome.code, message=outcome.message)

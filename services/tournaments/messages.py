@@ -16,6 +16,7 @@ class TournamentMsg(Record, frozen=True):
     command_id: str  # idempotency key, scoped to the tournament
     correlation_id: str
     reply_to: str  # the gateway node waiting for the outcome
+    request_id: str = ""  # routes the outcome to the one request waiting for it
     received_ns: int
     command: msgspec.Raw  # a tournament command as JSON (tagged by "type")
 

@@ -24,8 +24,11 @@ from shared.messaging.messages import CommandMsg, Outcome, rejected
 Verdict = CommandMsg | Outcome  # passed on (with the seat), or rejected
 
 
-def check_open(msg: CommandMsg, table: Table | None) -> Verdict:
-    assert msg.open is not None
+def check_open(msg: CommandMsg, table: Table | None, already_applied: bool = False) -> Verdict:
+    if msg.open is None:
+        return rejected(msg, "bad_request", "An open command names the table to open.")
+    if already_applied:  # a retried opening: the reducer answers with the first outcome
+        return _passed(msg, seat=None)
     if table is not None:
         return rejected(msg, "table_exists", f"Table {msg.game_id} already exists.")
     try:

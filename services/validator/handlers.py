@@ -11,15 +11,24 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import msgspec
 import structlog
 
 from services.validator.checks import Verdict, check_move, check_open
 from shared.eventstore.keys import GameKeys, validated_stream
 from shared.eventstore.tables import TableCache
 from shared.infra.redis_client import Publisher
+from shared.kernel.table import Table
 from shared.messaging import streams
-from shared.messaging.messages import CommandMsg, Outcome, decode_batch, encode, replies_by_node
-from shared.messaging.streams import Batch
+from shared.messaging.messages import (
+    CommandMsg,
+    Outcome,
+    dead_letter_replies,
+    decode_batch,
+    encode,
+    replies_by_node,
+)
+from shared.messaging.streams import Batch, Entry
 from shared.observability import metrics
 
 log = structlog.get_logger()
@@ -42,13 +51,24 @@ class Validator:
 
         tables_, applied = await self.cache.refresh_and_read(keys, dedup)
         verdicts = [
-            check_open(m, tables_[m.game_id])
-            if m.kind == "open"
-            else check_move(m, tables_[m.game_id], bool(applied[i]))
+            _with_game(
+                check_open(m, tables_[m.game_id], bool(applied[i]))
+                if m.kind == "open"
+                else check_move(m, tables_[m.game_id], bool(applied[i])),
+                tables_[m.game_id],
+            )
             for i, m in enumerate(msgs)
         ]
         await self._emit(batch, msgs, verdicts)
         return verdicts
+
+    async def dead(self, entries: list[Entry]) -> None:
+        """Parked commands: tell their requests at once rather than let them time out."""
+        replies = dead_letter_replies(fields.get(b"m", b"") for _, _, fields in entries)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            self.publisher.queue(pipe, replies)
+            await pipe.execute()
+        await self.publisher.after(replies)
 
     async def _emit(self, batch: Batch, msgs: list[CommandMsg], verdicts: list[Verdict]) -> None:
         now = time.time_ns()
@@ -74,3 +94,10 @@ class Validator:
             await pipe.execute()
         await self.publisher.after(replies)
         metrics.LIVE_GAMES.labels(SERVICE).set(len(self.cache))
+
+
+def _with_game(verdict: Verdict, table: Table | None) -> Verdict:
+    """Rejections name the table's game, so the gateway counts them per game."""
+    if isinstance(verdict, Outcome) and table is not None:
+        return msgspec.structs.replace(verdict, game=table.game)
+    return verdict

@@ -6,6 +6,7 @@ import asyncio
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import msgspec
@@ -55,7 +56,11 @@ def verify_command(game_id: str, api: str) -> int:
     console = Console()
     r = httpx.get(f"{api}/v1/tables/{game_id}/audit", timeout=30)
     if r.status_code != 200:
-        console.print(f"[red]cannot fetch the audit log:[/] {r.json().get('message', r.text)}")
+        try:
+            reason = r.json().get("message", r.text)
+        except ValueError:  # not one of ours, or not JSON: a proxy, another server on the port
+            reason = f"HTTP {r.status_code} from {api}"
+        console.print(f"[red]cannot fetch the audit log:[/] {reason}", soft_wrap=True)
         return 2
     game, verdict = verify_log(msgspec.json.decode(r.content, type=AuditLog))
     if verdict.fair:
@@ -97,6 +102,15 @@ async def _rebuild(redis_url: str, partitions: int, game_ids: list[str], write: 
     try:
         if game_ids:
             games = [GameKeys(g, partition_of(g, partitions)) for g in game_ids]
+            missing = [keys.game_id for keys in games if not await redis.exists(keys.events)]
+            if missing:
+                where = urlsplit(redis_url)
+                console.print(
+                    f"[red]no such table: {', '.join(missing)}[/] "
+                    f"(in {where.hostname}:{where.port}, with {partitions} partitions)",
+                    soft_wrap=True,
+                )
+                return 2
         else:
             games = [GameKeys(g, p) for g, p in await EventStore(redis).list_games()]
         with Progress(console=console) as progress:

@@ -1,6 +1,13 @@
 """``ziggurat run`` (``make run``): the whole system on the embedded default,
 with small Swiss tournaments of bots (one per hosted demo game) run to the end
-by the tournament service, live standings and the spectator feed in the terminal."""
+by the tournament service, live standings and the spectator feed in the terminal.
+
+Ctrl-C, SIGTERM and SIGHUP all stop it the same way: the services first
+(SIGTERM, then SIGKILL if they linger), then Valkey. The services and Valkey
+run in sessions of their own, so a signal meant for the terminal's foreground
+pipeline reaches only this process, which stops them in that order; and they
+are told to stop by the kernel should this process die without doing it.
+"""
 
 from __future__ import annotations
 
@@ -8,12 +15,21 @@ import asyncio
 import os
 import signal
 import socket
+import sys
+import time
+from collections.abc import Coroutine, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
 
 import httpx
 from rich.console import Console
+from rich.markup import escape
 
+from shared.cli import discovery
 from shared.cli.tournament_demo import run_tournaments
-from shared.infra.launcher import REPO, Stack
+from shared.infra.launcher import Stack
 from shared.infra.valkey_server import free_port
 
 #: The tournament demo's games: random bots finish these in a few hundred
@@ -21,67 +37,199 @@ from shared.infra.valkey_server import free_port
 TOURNAMENT_GAMES = ("tigris", "conan", "tigris-cards")
 DEMO_BOTS = 8
 DEMO_ROUNDS = 2
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+T = TypeVar("T")
 
 
-def port_or_free(preferred: int) -> int:
+class PipeSafeConsole(Console):
+    """A console that keeps going when its reader is gone.
+
+    ``ziggurat run | tee log`` and Ctrl-C: the terminal interrupts ``tee`` as
+    well, and rich's answer to the broken pipe is ``SystemExit``, raised by
+    the very next line printed, "stopping ...", before anything was stopped.
+    """
+
+    def on_broken_pipe(self) -> None:
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+
+
+class _Signals:
+    """SIGINT, SIGTERM and SIGHUP as KeyboardInterrupt, or, while a coroutine
+    runs, as its cancellation (what asyncio.run does for SIGINT alone, and
+    only when the default handler is in place)."""
+
+    def __init__(self) -> None:
+        self.received: int | None = None
+        self._task: asyncio.Task[Any] | None = None
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        self.received = signum
+        task = self._task
+        if task is not None:
+            task.get_loop().call_soon_threadsafe(task.cancel)
+            return
+        raise KeyboardInterrupt
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        async def main() -> T:
+            self._task = asyncio.current_task()
+            asyncio.get_running_loop().set_exception_handler(self._quiet_when_stopping)
+            try:
+                return await coro
+            finally:
+                self._task = None
+
+        try:
+            result = asyncio.run(main())
+        except asyncio.CancelledError:
+            raise KeyboardInterrupt from None
+        if self.received is not None:  # it came as the coroutine ended: too late to cancel it
+            raise KeyboardInterrupt
+        return result
+
+    def _quiet_when_stopping(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+        # Cut short, the demo's feed readers fail as their connections close
+        # under them; nobody awaits them any more, and asyncio would print
+        # each one's traceback as "exception was never retrieved".
+        if self.received is None:
+            loop.default_exception_handler(context)
+
+    @contextmanager
+    def installed(self) -> Iterator[None]:
+        previous = {sig: signal.signal(sig, self) for sig in STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+    @contextmanager
+    def ignored(self) -> Iterator[None]:
+        """While stopping: a second Ctrl-C must not cut the stop short (it is
+        bounded: whatever lingers is killed)."""
+        previous = {sig: signal.signal(sig, signal.SIG_IGN) for sig in STOP_SIGNALS}
+        try:
+            yield
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+
+
+def preferred_port(console: Console, preferred: int, who: str) -> int:
+    """``preferred`` if it is free, else another, saying so."""
     with socket.socket() as s:
         try:
             s.bind(("127.0.0.1", preferred))
             return preferred
         except OSError:
-            return free_port()
+            pass
+    port = free_port()
+    console.print(f"port {preferred} is busy; {who} uses {port} instead")
+    return port
 
 
-def run_command(game: str | None, seats: int, once: bool) -> int:
-    console = Console()
-    stack = Stack(
-        root=REPO / "var",
-        redis_url=os.environ.get("ZIGGURAT_REDIS_URL"),
-        valkey_port=port_or_free(int(os.environ.get("ZIGGURAT_VALKEY_PORT", "6399"))),
-        http_port=port_or_free(int(os.environ.get("ZIGGURAT_HTTP_PORT", "8000"))),
+def run_command(game: str | None, seats: int, once: bool, idle: bool, root: Path) -> int:
+    # Into a file or a pipe, lines are not wrapped, so that a log of them greps well.
+    console = PipeSafeConsole(soft_wrap=not sys.stdout.isatty())
+    errors = PipeSafeConsole(stderr=True, soft_wrap=not sys.stderr.isatty())
+    other = discovery.running_stack(root)
+    if other is not None:
+        errors.print(
+            f"[red]another `ziggurat run` (pid {other.pid}) is using {root}[/]; "
+            f"its API is {other.api}. Stop it first, or give --root another folder."
+        )
+        return 1
+    signals = _Signals()
+    stack: Stack | None = None
+    code = 0
+    with signals.installed():
+        try:
+            stack = _stack(console, root)
+            console.print(
+                "[bold]Ziggurat[/]: starting "
+                + ("Valkey and the services ..." if stack.valkey_port else "the services ...")
+            )
+            stack.start()
+            discovery.write(root, discovery.describe(stack))
+            _print_urls(console, stack)
+            if not idle:
+                try:
+                    code = signals.run(_demo(console, stack.api, game, seats))
+                except httpx.HTTPError as exc:
+                    # The stack may well be fine: leave it up to be looked at.
+                    errors.print(f"[red]the demo failed: {_one_line(exc)}[/]")
+                    code = 1
+            if idle or not once:
+                console.print("\nEverything keeps running; press [bold]Ctrl-C[/] to stop.")
+                _watch(console, stack)
+        except KeyboardInterrupt:
+            pass
+        except (RuntimeError, OSError, httpx.HTTPError) as exc:
+            errors.print(f"[red]ziggurat run: {_one_line(exc)}[/]")
+            code = 1
+        finally:
+            with signals.ignored():
+                discovery.remove(root)
+                if stack is not None:
+                    console.print("stopping ...")
+                    stack.stop()
+                    console.print("stopped.")
+    return code
+
+
+def _stack(console: Console, root: Path) -> Stack:
+    redis_url = os.environ.get("ZIGGURAT_REDIS_URL")
+    return Stack(
+        root=root,
+        redis_url=redis_url,
+        cluster=os.environ.get("ZIGGURAT_CLUSTER", "").lower() in ("1", "true", "yes"),
+        valkey_port=0
+        if redis_url
+        else preferred_port(console, int(os.environ.get("ZIGGURAT_VALKEY_PORT", "6399")), "Valkey"),
+        http_port=preferred_port(console, int(os.environ.get("ZIGGURAT_HTTP_PORT", "8000")), "the API"),
         partitions=int(os.environ.get("ZIGGURAT_PARTITIONS", "4")),
     )
-    console.print("[bold]Ziggurat[/]: starting Valkey and the services ...")
-    try:
-        stack.start()
-        _print_urls(console, stack)
-        games = _demo_games(stack.api, game, seats)
-        asyncio.run(_demo(console, stack.api, games))
-        if not once:
-            console.print("\nEverything keeps running; press [bold]Ctrl-C[/] to stop.")
-            _wait_for_interrupt()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        console.print("stopping ...")
-        stack.stop()
-        console.print("stopped.")
-    return 0
+
+
+def _one_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return escape(lines[0] if lines else type(exc).__name__)
 
 
 def _print_urls(console: Console, stack: Stack) -> None:
     console.print(
-        f"  Redis:    {stack.redis_url}" + ("  (embedded, data in var/valkey)" if stack.valkey else "")
+        f"  Redis:    {stack.redis_url}"
+        + (f"  (embedded, data in {stack.root / 'valkey'})" if stack.valkey else "")
     )
     console.print(f"  API:      {stack.api}")
     console.print(f"  OpenAPI:  {stack.api}/openapi.json")
     for name, url in stack.metrics_urls().items():
         console.print(f"  metrics:  {url:<40} ({name})")
     console.print(f"  logs:     {stack.root / 'logs'}")
+    console.print(f"  running:  {discovery.stack_file(stack.root)} (read by ziggurat verify, rebuild, ...)")
+    targets = escape(str(discovery.targets_file(stack.root)))
+    console.print(f"  Prometheus: scrape every service with file_sd_configs: [{{files: ['{targets}']}}]")
 
 
-def _demo_games(api: str, chosen: str | None, seats: int) -> dict[str, int]:
-    """game -> seats per table: the chosen game, or every hosted demo game."""
-    hosted = {g["key"]: g for g in httpx.get(f"{api}/v1/games", timeout=30).json()}
-    keys = [chosen] if chosen else [k for k in TOURNAMENT_GAMES if k in hosted] or sorted(hosted)[:1]
-    out = {}
-    for key in keys:
-        info = hosted.get(key, {"min_seats": 2, "max_seats": 4})
-        out[key] = max(2, info["min_seats"], min(seats, 4, info["max_seats"]))
-    return out
+def _watch(console: Console, stack: Stack) -> None:
+    """Until interrupted, saying so if a service ends on its own."""
+    reported: set[str] = set()
+    while True:
+        time.sleep(1.0)
+        for name, proc in stack.procs.items():
+            if name not in reported and not proc.alive():
+                reported.add(name)
+                console.print(f"[red]{name} has exited[/]; see {proc.log_path}")
 
 
-async def _demo(console: Console, api: str, games: dict[str, int]) -> None:
+async def _demo(console: Console, api: str, game: str | None, seats: int) -> int:
+    games = await _demo_games(api, game, seats)
+    if not games:
+        console.print(f"[red]no such game: {game}[/]")
+        return 1
     console.print(f"\n[bold]Swiss tournaments of bots[/] over {', '.join(games)}; the tournament service")
     console.print("pairs each round, opens its tables as games and records the results as games end.\n")
     done = await run_tournaments(console, api, list(games), games, DEMO_BOTS, DEMO_ROUNDS)
@@ -93,18 +241,15 @@ async def _demo(console: Console, api: str, games: dict[str, int]) -> None:
         console.print(f"  {w.game:<14} {top}   ({api}/v1/tournaments/{w.tournament_id}/standings)")
     if done and done[0].tables:
         table_id = done[0].tables[0]
-        console.print(
-            f"Every table reveals its seed; check one: [bold]ziggurat verify {table_id} --api {api}[/]"
-        )
+        console.print(f"Every table reveals its seed; check one: [bold]ziggurat verify {table_id}[/]")
+    return 0
 
 
-def _wait_for_interrupt() -> None:
-    stop = asyncio.Event()
-
-    async def wait() -> None:
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        await stop.wait()
-
-    asyncio.run(wait())
+async def _demo_games(api: str, chosen: str | None, seats: int) -> dict[str, int]:
+    """game -> seats per table: the chosen game, or every hosted demo game."""
+    async with httpx.AsyncClient(base_url=api, timeout=30) as client:
+        hosted = {g["key"]: g for g in (await client.get("/v1/games")).raise_for_status().json()}
+    if chosen is not None and chosen not in hosted:
+        return {}
+    keys = [chosen] if chosen else [k for k in TOURNAMENT_GAMES if k in hosted] or sorted(hosted)[:1]
+    return {key: max(2, hosted[key]["min_seats"], min(seats, 4, hosted[key]["max_seats"])) for key in keys}

@@ -80,5 +80,11 @@ def reply_channel(node: str) -> str:
     return f"{PREFIX}:reply:{node}"
 
 
+def open_key(digest: str) -> str:
+    """A table opening's idempotency record (the caller's address and key, hashed)."""
+    return f"{PREFIX}:open-key:{digest}"
+
+
+DEAD_LETTERS = f"{PREFIX}:dead-letters"  # stream: messages a stage failed on, for an operator
 CHANGES_CHANNEL = f"{PREFIX}:changes"  # pub/sub: "game_id version" after a projection
 GAMES_INDEX = f"{PREFIX}:games"  # sorted set of game ids by creation time (not on the hot path)

@@ -2,7 +2,9 @@
 
 Used by ``make run``, the end-to-end and chaos tests, and the benchmarks, so
 all of them exercise the same topology a deployment has. Each service writes
-its JSON log to ``<root>/logs/<name>.log``.
+its JSON log to ``<root>/logs/<name>.log``. Every process runs in a session
+of its own and, on Linux, is sent SIGTERM by the kernel if the launching
+process dies without stopping it (``valkey_server.spawn``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from shared.infra.valkey_server import ValkeyServer, free_port
+from shared.infra.valkey_server import ValkeyServer, free_port, spawn
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -33,14 +35,10 @@ class Proc:
     def start(self) -> None:
         self.log_path.parent.mkdir(parents=True, exist_ok=True)
         log = self.log_path.open("ab")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", self.module],
-            cwd=REPO,
-            env=self.env,
-            stdout=log,
-            stderr=log,
-            start_new_session=True,
-        )
+        with log:
+            self.process = spawn(
+                [sys.executable, "-m", self.module], cwd=REPO, env=self.env, stdout=log, stderr=log
+            )
 
     def healthy(self) -> bool:
         try:
@@ -59,13 +57,27 @@ class Proc:
             self.process.wait()
 
     def stop(self, timeout: float = 10.0) -> None:
+        """SIGTERM, then SIGKILL if it has not ended within ``timeout`` seconds."""
+        self.terminate()
+        self.wait(time.monotonic() + timeout)
+
+    def terminate(self) -> None:
         if self.alive():
             assert self.process is not None
             self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.kill()
+
+    def wait(self, deadline: float) -> None:
+        """Wait for it to end until ``deadline`` (monotonic), then SIGKILL it."""
+        if self.process is None:
+            return
+        try:
+            self.process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid if self.alive() and self.process is not None else None
 
 
 @dataclass
@@ -153,11 +165,13 @@ class Stack:
         proc.start()
         self.wait_healthy(names=[name])
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 10.0) -> None:
+        """Every service at once (SIGTERM, then SIGKILL after ``timeout`` seconds),
+        then Valkey: the services still flush what they hold to it as they stop."""
         for proc in self.procs.values():
-            if proc.alive() and proc.process is not None:
-                proc.process.send_signal(signal.SIGTERM)
+            proc.terminate()
+        deadline = time.monotonic() + timeout
         for proc in self.procs.values():
-            proc.stop()
+            proc.wait(deadline)
         if self.valkey is not None:
             self.valkey.stop()

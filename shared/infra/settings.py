@@ -30,11 +30,42 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: Per-token command rate: sustained per second, and burst.
     rate_per_s: float = 50.0
     rate_burst: int = 100
+    #: Reads (views, feeds, logs): per seat token, or per client address
+    #: for requests without one.
+    read_rate_per_s: float = 100.0
+    read_burst: int = 200
+    #: Tables opened per client address.
+    open_rate_per_s: float = 2.0
+    open_burst: int = 20
+    #: Invalid tokens per client address before its token requests are refused.
+    bad_token_rate_per_s: float = 1.0
+    bad_token_burst: int = 20
+    #: A stage moves a message it failed on this many times to the dead letters.
+    max_deliveries: int = 3
+    #: Readiness fails when a stage's oldest unprocessed entry is older than this.
+    stall_after_s: float = 15.0
     log_level: str = "info"
     #: The gateway the tournament service's bots play through ("" = this host's http_port).
     api_url: str = ""
     #: Pause between a tournament bot's moves, so people can follow the games.
     bot_pace_ms: int = 0
+
+
+#: Rate limits out of the way, for tests and benchmarks that drive the API
+#: from one address at full speed (the limits have tests of their own).
+UNTHROTTLED = {
+    f"ZIGGURAT_{name.upper()}": value
+    for name, value in {
+        "rate_per_s": "100000",
+        "rate_burst": "100000",
+        "read_rate_per_s": "100000",
+        "read_burst": "100000",
+        "open_rate_per_s": "100000",
+        "open_burst": "100000",
+        "bad_token_rate_per_s": "100000",
+        "bad_token_burst": "100000",
+    }.items()
+}
 
 
 def load() -> Settings:

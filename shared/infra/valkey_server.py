@@ -9,14 +9,56 @@ with the append-only file on: an acknowledged event must survive a crash.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
+from typing import Any
+
+_PR_SET_PDEATHSIG = 1
+_prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform == "linux" else None
+# The kernel sends PR_SET_PDEATHSIG's signal when the *thread* that forked the
+# child ends, not the process: a child started from a worker thread (a test's
+# asyncio.to_thread, say) would be stopped as soon as that thread was retired.
+# One thread that lives as long as the process forks them all instead.
+_spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ziggurat-spawn")
+
+
+def _die_with(parent: int) -> None:
+    """Runs in the child between fork and exec."""
+    if _prctl is not None:
+        _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:  # it died before we asked: no signal will come
+        os._exit(1)
+
+
+def spawn(args: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+    """``subprocess.Popen`` for a server process that must not outlive us.
+
+    It gets a session of its own, so the terminal's Ctrl-C (sent to the whole
+    foreground process group) reaches only the parent, which stops its
+    children in order; and, on Linux, SIGTERM from the kernel if the parent
+    dies without stopping it, even by SIGKILL.
+    """
+    kwargs.setdefault("start_new_session", True)
+    if _prctl is None:
+        return subprocess.Popen(args, **kwargs)
+    future = _spawner.submit(subprocess.Popen, args, preexec_fn=partial(_die_with, os.getpid()), **kwargs)
+    try:
+        return future.result()
+    except KeyboardInterrupt:
+        # Ctrl-C while the child was being forked: nobody would hold its
+        # handle to stop it with the others.
+        future.result().terminate()
+        raise
 
 
 def find_binary(name: str = "server") -> str:
@@ -75,7 +117,7 @@ class ValkeyServer:
 
     def start(self, timeout: float = 15.0) -> ValkeyServer:
         self.data_dir.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.process = spawn(self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:

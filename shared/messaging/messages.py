@@ -32,9 +32,16 @@ class CommandMsg(Record, frozen=True):
     kind: Literal["move", "open", "timeout"]
     game_id: str
     partition: int
-    command_id: str  # the client's idempotency key (scoped to the game)
+    #: The store's idempotency key, unique within the game. A client's key is
+    #: scoped by the gateway to the seat token that sent it (see
+    #: :func:`scoped_command_id`), so it can never name another seat's command
+    #: nor a platform command (``open-...``, ``timeout:...``).
+    command_id: str
     correlation_id: str
     reply_to: str  # the gateway node waiting for the outcome
+    #: Unique per waiting request: the gateway routes the outcome by it, so two
+    #: requests that share an idempotency key each get their own answer.
+    request_id: str = ""
     received_ns: int  # when the gateway got it (wall clock, for stage latencies)
     token_hash: str = ""  # move: sha256 of the seat token; the validator authenticates it
     command: msgspec.Raw = msgspec.Raw(b"null")  # move: the game command as JSON
@@ -46,6 +53,8 @@ class CommandMsg(Record, frozen=True):
 
 class Outcome(Record, frozen=True):
     command_id: str
+    request_id: str = ""  # copied from the request it answers
+    game: str = ""  # the game's key, once a stage knows the table
     status: Literal["accepted", "rejected"]
     code: str = ""
     message: str = ""
@@ -64,6 +73,7 @@ class Outcome(Record, frozen=True):
 def rejected(msg: CommandMsg, code: str, message: str, **details: Any) -> Outcome:
     return Outcome(
         command_id=msg.command_id,
+        request_id=msg.request_id,
         status="rejected",
         code=code,
         message=message,
@@ -72,6 +82,24 @@ def rejected(msg: CommandMsg, code: str, message: str, **details: Any) -> Outcom
         validated_ns=msg.validated_ns,
     )
 
+
+def scoped_command_id(token_hash: str, client_key: str) -> str:
+    """The store's id for a seat's idempotency key: the key belongs to its token.
+
+    A replay of the key from another seat (another token) is a different id,
+    judged as a new command; platform ids have no such prefix.
+    """
+    return f"{token_hash[:SCOPE_CHARS]}:{client_key}"
+
+
+def client_key(command_id: str) -> str:
+    """The client's own key back from a scoped id."""
+    return command_id[SCOPE_CHARS + 1 :]
+
+
+#: 64 bits of the token's hash: collisions between two seats of one table are
+#: out of reach, and the prefix is all the store needs.
+SCOPE_CHARS = 16
 
 encode = msgspec.json.Encoder().encode
 decode_outcomes = msgspec.json.Decoder(list[Outcome]).decode
@@ -89,3 +117,37 @@ def replies_by_node(pairs: Iterable[tuple[str, Outcome]]) -> list[tuple[str, byt
         if node:
             by_node.setdefault(node, []).append(outcome)
     return [(reply_channel(node), encode(outcomes)) for node, outcomes in by_node.items()]
+
+
+class _ReplyAddress(msgspec.Struct):
+    """Just enough of a message to answer it, whatever else is wrong with it."""
+
+    reply_to: str = ""
+    request_id: str = ""
+    command_id: str = ""
+
+
+_address = msgspec.json.Decoder(_ReplyAddress).decode
+DEAD_LETTERED = (
+    "This command could not be processed and was set aside for an operator; it was not applied. "
+    "Sending it again will not help."
+)
+
+
+def dead_letter_replies(bodies: Iterable[bytes]) -> list[tuple[str, bytes]]:
+    """Rejections for the waiting requests of messages that were parked."""
+    pairs: list[tuple[str, Outcome]] = []
+    for body in bodies:
+        try:
+            to = _address(body)
+        except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError):
+            continue  # nobody we can name is waiting for it
+        outcome = Outcome(
+            command_id=to.command_id,
+            request_id=to.request_id,
+            status="rejected",
+            code="dead_lettered",
+            message=DEAD_LETTERED,
+        )
+        pairs.append((to.reply_to, outcome))
+    return replies_by_node(pairs)

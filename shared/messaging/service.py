@@ -40,7 +40,12 @@ async def _main(service: str, setup: Setup) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stopping.set)
-    server = await health.serve(settings.http_host, settings.metrics_port, lambda: not stopping.is_set())
+    server = await health.serve(
+        settings.http_host,
+        settings.metrics_port,
+        lambda: not stopping.is_set(),
+        health.store_readiness(redis),
+    )
     freeze_startup_objects()
     tasks = [asyncio.create_task(job(stopping)) for job in jobs]
     log.info("started", metrics_port=settings.metrics_port, partitions=settings.partitions)

@@ -12,6 +12,14 @@ Nothing delivered is lost: a reader first re-reads its own pending entries
 claims entries that any consumer of the group left unacknowledged for longer
 than ``reclaim_idle_ms``.
 
+No message can hold a stream up. When a batch fails, the reader handles its
+entries one by one: the good ones go through, and the one that fails stays
+pending and is tried again shortly; after ``max_deliveries`` failures it is
+parked in the dead-letter stream (``shared.messaging.deadletters``) and the
+handler's ``dead`` hook answers whoever waits for it. A failure to reach
+Redis is not the message's fault: nothing is counted against it, and the
+reader waits for the store to come back.
+
 Messages between services are one field, ``m``, holding the JSON body.
 (FastStream still carries the control plane; on the hot path its
 per-message envelope and one-stream-per-subscriber reads cost several times
@@ -21,15 +29,19 @@ what a batch of commands costs here: see docs/performance.md.)
 from __future__ import annotations
 
 import asyncio
+import traceback
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from shared.infra.coalesce import Coalescer
 from shared.infra.lua import is_cluster
+from shared.messaging import deadletters
 from shared.observability import metrics
 
 log = structlog.get_logger()
@@ -71,8 +83,20 @@ class Batch:
             pipe.xack(stream, group, *ids)
 
 
+Entry = tuple[str, bytes, Fields]  # (stream, entry id, fields)
+
+
 class BatchHandler(Protocol):
     async def handle(self, batch: Batch) -> Any: ...
+
+
+class DeadHook(Protocol):
+    async def dead(self, entries: list[Entry]) -> None:
+        """Answer whoever waits for these parked entries (optional on a handler)."""
+
+
+#: Errors that say the store is unreachable, not that a message is bad.
+TRANSIENT = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
 @dataclass(frozen=True)
@@ -89,6 +113,12 @@ class StreamReader:
     #: Reads at least this far apart (ms): a consumer that need not react
     #: within milliseconds lets entries gather into bigger, cheaper batches.
     pace_ms: int = 0
+    #: A message that fails this many times is parked as a dead letter.
+    max_deliveries: int = 3
+    #: The pause before failed entries are tried again (and after an outage).
+    retry_pause_s: float = 0.2
+    outage_pause_s: float = 1.0
+    _failures: dict[tuple[str, bytes], int] = field(default_factory=dict)
 
     async def ensure_groups(self) -> None:
         for stream in self.streams:
@@ -122,23 +152,98 @@ class StreamReader:
                     count=self.batch,
                     block=None if own_pending else self.block_ms,
                 )
-                batch = _batch(reply)
+                batch, trimmed = _batch(reply)
+                if trimmed:
+                    await self._ack(trimmed)
                 if own_pending and not batch:
                     own_pending = False
                     continue
                 if batch:
                     metrics.BATCH_SIZE.labels(self.group).observe(len(batch))
-                    await handler.handle(batch)
-                    if self.pace_ms:
+                    if not await self._deliver(handler, batch):
+                        own_pending = True  # failed entries are still ours, pending
+                        await asyncio.sleep(self.retry_pause_s)
+                    elif self.pace_ms:
                         await asyncio.sleep(self.pace_ms / 1000)
             except asyncio.CancelledError:
                 raise
             except Exception:
-                # The entries stay pending: re-read our own after a pause.
-                metrics.ERRORS.labels(self.group, "batch").inc()
-                log.exception("batch_failed", group=self.group, streams=list(streams))
+                # Redis unreachable (or the read itself failed): entries stay
+                # pending, nothing is counted against them; re-read our own.
+                metrics.ERRORS.labels(self.group, "read").inc()
+                log.exception("read_failed", group=self.group, streams=list(streams))
                 own_pending = True
-                await asyncio.sleep(1)
+                await asyncio.sleep(self.outage_pause_s)
+
+    async def _deliver(self, handler: BatchHandler, batch: Batch) -> bool:
+        """Handle a batch, isolating any entry that fails; True if all went through."""
+        try:
+            await handler.handle(batch)
+            self._forget(batch.entries)
+            return True
+        except asyncio.CancelledError:
+            raise
+        except TRANSIENT:
+            raise
+        except Exception:
+            if len(batch) == 1:
+                await self._failed(handler, batch.entries[0])
+                return False
+            metrics.ERRORS.labels(self.group, "batch").inc()
+            log.warning("batch_failed_isolating", group=self.group, size=len(batch), exc_info=True)
+        ok = True
+        for entry in batch.entries:
+            try:
+                await handler.handle(Batch([entry]))
+                self._forget([entry])
+            except asyncio.CancelledError:
+                raise
+            except TRANSIENT:
+                raise
+            except Exception:
+                await self._failed(handler, entry)
+                ok = False
+        return ok
+
+    async def _failed(self, handler: BatchHandler, entry: Entry) -> None:
+        """Count a failure against one entry; park it once it has failed enough."""
+        stream, entry_id, fields = entry
+        metrics.ERRORS.labels(self.group, "message").inc()
+        key = (stream, entry_id)
+        failures = self._failures.get(key, 0) + 1
+        # After a restart our own count starts again; the server's delivery
+        # count remembers earlier attempts.
+        failures = max(failures, await self._delivered(stream, entry_id))
+        self._failures[key] = failures
+        log.exception(
+            "message_failed", group=self.group, stream=stream, entry=entry_id.decode(), failures=failures
+        )
+        if failures < self.max_deliveries:
+            return
+        error = traceback.format_exc(limit=8)
+        await deadletters.park(self.redis, self.group, stream, self.group, entry_id, fields, error)
+        self._failures.pop(key, None)
+        log.error("dead_lettered", group=self.group, stream=stream, entry=entry_id.decode())
+        hook = getattr(handler, "dead", None)
+        if hook is not None:
+            try:
+                await hook([entry])
+            except Exception:
+                log.exception("dead_letter_hook_failed", group=self.group)
+
+    async def _delivered(self, stream: str, entry_id: bytes) -> int:
+        rows = await self.redis.xpending_range(stream, self.group, min=entry_id, max=entry_id, count=1)
+        return int(rows[0]["times_delivered"]) if rows else 0
+
+    def _forget(self, entries: list[Entry]) -> None:
+        if self._failures:
+            for stream, entry_id, _ in entries:
+                self._failures.pop((stream, entry_id), None)
+
+    async def _ack(self, pairs: list[tuple[str, bytes]]) -> None:
+        async with self.redis.pipeline(transaction=False) as pipe:
+            Batch().ack(pipe, self.group, only=pairs)
+            await pipe.execute()
 
     async def _reclaim(self, handler: BatchHandler, streams: tuple[str, ...]) -> None:
         for stream in streams:
@@ -152,23 +257,28 @@ class StreamReader:
                     start_id=start,
                     count=self.batch,
                 )
-                if entries:
-                    metrics.RECLAIMED.labels(self.group).inc(len(entries))
-                    await handler.handle(Batch([(stream, entry_id, fields) for entry_id, fields in entries]))
+                live = [(stream, entry_id, fields) for entry_id, fields in entries if fields]
+                if live:
+                    metrics.RECLAIMED.labels(self.group).inc(len(live))
+                    await self._deliver(handler, Batch(live))
                 if next_id in (b"0-0", "0-0") or not entries:
                     break
                 start = next_id
 
 
-def _batch(reply: Any) -> Batch:
+def _batch(reply: Any) -> tuple[Batch, list[tuple[str, bytes]]]:
+    """The entries read, and those trimmed away while pending (to acknowledge)."""
     batch = Batch()
+    trimmed: list[tuple[str, bytes]] = []
     if not reply:
-        return batch
+        return batch, trimmed
     # redis-py answers a list of [stream, entries] under RESP2 and a dict under RESP3.
     pairs = reply.items() if isinstance(reply, dict) else reply
     for stream, entries in pairs:
         name = stream.decode() if isinstance(stream, bytes) else stream
         for entry_id, fields in entries:
-            if fields:  # an entry trimmed away while pending comes back empty
+            if fields:
                 batch.entries.append((name, entry_id, fields))
-    return batch
+            else:  # trimmed away while pending: nothing left to handle
+                trimmed.append((name, entry_id))
+    return batch, trimmed

@@ -1,18 +1,44 @@
-"""``/health`` and ``/metrics`` over plain HTTP for services without a web app.
+"""``/health``, ``/ready`` and ``/metrics`` over plain HTTP for services without a web app.
 
 Deliberately tiny (asyncio streams, no framework): it must keep answering
 while the service is busy, and it must cost nothing when nobody asks.
+
+``/health`` is liveness: the process runs and has not begun to stop. It never
+touches Redis, so an outage of the store never gets healthy processes
+restarted. ``/ready`` is readiness: it answers 503 with the reasons when the
+service cannot do its work (the store is unreachable).
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
+import msgspec
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
+#: Readiness: the reasons the service cannot work now (empty when ready).
+Readiness = Callable[[], Awaitable[list[str]]]
+PING_TIMEOUT_S = 1.0
 
-async def serve(host: str, port: int, healthy: Callable[[], bool]) -> asyncio.Server:
+
+def store_readiness(redis: Any) -> Readiness:
+    async def problems() -> list[str]:
+        try:
+            await asyncio.wait_for(redis.ping(), timeout=PING_TIMEOUT_S)
+        except Exception as exc:
+            return [f"the store is unreachable ({type(exc).__name__})"]
+        return []
+
+    return problems
+
+
+def ready_body(problems: list[str]) -> bytes:
+    return msgspec.json.encode({"ready": not problems, "problems": problems})
+
+
+async def serve(host: str, port: int, alive: Callable[[], bool], ready: Readiness) -> asyncio.Server:
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             request = await asyncio.wait_for(reader.readline(), timeout=5)
@@ -20,9 +46,13 @@ async def serve(host: str, port: int, healthy: Callable[[], bool]) -> asyncio.Se
             if path.startswith(b"/metrics"):
                 status, ctype, body = b"200 OK", CONTENT_TYPE_LATEST.encode(), generate_latest()
             elif path.startswith(b"/health"):
-                ok = healthy()
+                ok = alive()
                 status = b"200 OK" if ok else b"503 Service Unavailable"
                 ctype, body = b"application/json", b'{"ok":true}' if ok else b'{"ok":false}'
+            elif path.startswith(b"/ready"):
+                problems = await ready() if alive() else ["stopping"]
+                status = b"503 Service Unavailable" if problems else b"200 OK"
+                ctype, body = b"application/json", ready_body(problems)
             else:
                 status, ctype, body = b"404 Not Found", b"text/plain", b"not found"
             writer.write(

@@ -29,8 +29,17 @@ BATCH_SIZE = Histogram(
     "ziggurat_batch_size", "Messages handled per batch", ["service"], buckets=(1, 2, 5, 10, 20, 50, 100, 200)
 )
 PROJECTION_LAG = Gauge(
-    "ziggurat_projection_lag_seconds", "Age of the newest event projected, at projection time", ["partition"]
+    "ziggurat_projection_lag_seconds",
+    "Age of the oldest event not yet projected (0 when caught up); rises while the projector is stalled",
+    ["partition"],
 )
+STAGE_BACKLOG = Gauge(
+    "ziggurat_stage_backlog_seconds",
+    "Age of the oldest entry a stage has not acknowledged (0 when caught up)",
+    ["stage", "partition"],
+)
+DEAD_LETTERS_WAITING = Gauge("ziggurat_dead_letters_waiting", "Dead letters waiting for an operator")
+PIPELINE_READY = Gauge("ziggurat_pipeline_ready", "1 when no stage is stalled and no dead letter waits")
 EVENTS_PROJECTED = Counter("ziggurat_events_projected_total", "Events folded into read models")
 LIVE_GAMES = Gauge("ziggurat_live_games", "Games held in memory", ["service"])
 REDIS_ROUND_TRIPS = Counter(
@@ -40,6 +49,9 @@ RECLAIMED = Counter(
     "ziggurat_reclaimed_total", "Entries claimed after another consumer left them unacknowledged", ["service"]
 )
 ERRORS = Counter("ziggurat_errors_total", "Unexpected errors by service and kind", ["service", "kind"])
+DEAD_LETTERS = Counter(
+    "ziggurat_dead_letters_total", "Messages a stage failed on and set aside for an operator", ["service"]
+)
 FEED_SUBSCRIBERS = Gauge("ziggurat_feed_subscribers", "Open live feeds", ["audience"])
 
 # Tournaments and clocks.

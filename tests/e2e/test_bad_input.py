@@ -103,7 +103,9 @@ async def test_every_kind_of_bad_input_is_refused_cleanly(stack: Stack) -> None:
             assert await rejection_count(api, code) == counted + 1, f"{name} was not counted"
         assert await store.version(keys) == before, "a rejected command appended something"
 
-        unknown = await api.post("/v1/tables/nope/commands", json={"command": {}}, headers=token)
+        unknown = await api.post(
+            "/v1/tables/nope/commands", json={"command": {"type": "highcard.play"}}, headers=token
+        )
         assert (unknown.status_code, unknown.json()["code"]) == (404, "unknown_table")
         for body, code in [
             ({"game": "chess", "seats": 2}, "unknown_game"),

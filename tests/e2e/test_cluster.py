@@ -13,6 +13,7 @@ import pytest
 from shared.cli import botclient
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
+from shared.infra.settings import UNTHROTTLED
 from shared.infra.valkey_server import start_cluster
 from tests.e2e.checks import check_finished_table
 
@@ -29,6 +30,7 @@ async def test_games_play_out_on_a_three_master_cluster(tmp_path: Path) -> None:
         reducers=2,
         validators=2,
         projectors=2,
+        env=UNTHROTTLED,
     )
     try:
         stack.start(timeout=90)

@@ -21,7 +21,10 @@ async def test_consume_hands_the_raw_batch_to_the_handler() -> None:
     async def handler(batch: bytes) -> None:
         seen.append(batch)
 
-    consume(broker, "zg:tournaments:commands", "tournaments", Settings(node="n"), handler)
+    async def poisoned(body: bytes, error: str) -> None:
+        raise AssertionError("nothing fails here")
+
+    consume(broker, "zg:tournaments:commands", "tournaments", Settings(node="n"), handler, poisoned)
     async with TestRedisBroker(broker) as test_broker:
         await test_broker.publish(b'{"a":1}', stream="zg:tournaments:commands")
     assert seen and b'"a"' in seen[0]

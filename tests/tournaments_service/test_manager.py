@@ -9,6 +9,7 @@ hashes, and how it reacts to ``table.finished``, redelivered or not.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 from typing import Any
 
@@ -36,14 +37,16 @@ PARTITIONS = 4
 class FakeReplies:
     def __init__(self) -> None:
         self.waiting: dict[str, asyncio.Future[Outcome]] = {}
+        self.ids = itertools.count()
 
-    def expect(self, command_id: str) -> asyncio.Future[Outcome]:
+    def expect(self) -> tuple[str, asyncio.Future[Outcome]]:
+        request_id = f"req-{next(self.ids)}"
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
-        self.waiting[command_id] = future
-        return future
+        self.waiting[request_id] = future
+        return request_id, future
 
-    def forget(self, command_id: str) -> None:
-        self.waiting.pop(command_id, None)
+    def forget(self, request_id: str) -> None:
+        self.waiting.pop(request_id, None)
 
 
 class FakePipeline:
@@ -62,7 +65,7 @@ class FakePipeline:
             status="rejected" if again else "accepted",
             code="table_exists" if again else "",
         )
-        self.replies.waiting[msg.command_id].set_result(outcome)
+        self.replies.waiting[msg.request_id].set_result(outcome)
 
 
 @pytest.fixture
