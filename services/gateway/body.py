@@ -45,7 +45,13 @@ async def read_body(request: Request, limit: int) -> bytes:
 
 
 #: A schema error inside one of these fields gets that field's own code.
-FIELD_CODES = {"clock": "bad_clock", "options": "bad_options", "game_options": "bad_options"}
+FIELD_CODES = {
+    "clock": "bad_clock",
+    "options": "bad_options",
+    "game_options": "bad_options",
+    "seats": "bad_seat_count",
+    "seats_per_table": "bad_seat_count",
+}
 _FIELD = re.compile(r"at `\$\.([a-z_]+)")
 
 
