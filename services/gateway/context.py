@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
@@ -12,6 +13,7 @@ import structlog
 from faststream.redis import RedisBroker
 from starlette.requests import Request
 
+from services.gateway.errors import ApiError
 from services.gateway.ratelimit import Limits
 from services.gateway.replies import Replies
 from services.gateway.watch import PipelineWatch
@@ -21,6 +23,7 @@ from shared.infra.coalesce import Coalescer
 from shared.infra.settings import Settings
 
 log = structlog.get_logger()
+_TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
 
 
 def client_address(request: Request) -> str:
@@ -88,6 +91,11 @@ class Gateway:
     _seats: OrderedDict[tuple[str, str], int | None] = field(default_factory=OrderedDict)
 
     def keys(self, game_id: str) -> GameKeys:
+        # Table ids are the gateway's own (20 hex) or a tournament's
+        # (<tournament>-r<round>-t<table>): anything else names no table,
+        # and must not become a key or a stream entry.
+        if not _TABLE_ID.match(game_id):
+            raise ApiError("unknown_table", "There is no table with that id.")
         return GameKeys(game_id, partition_of(game_id, self.settings.partitions))
 
     async def seat_of(self, game_id: str, token_hash: str) -> int | None:
