@@ -68,7 +68,8 @@ async def main() -> None:
     bots = BotRunner(redis, api_url, pace_s)
     tasks = [asyncio.create_task(reader.run(manager, stopping))]
     tasks.append(asyncio.create_task(bots.run(stopping)))
-    tasks.append(asyncio.create_task(manager.recover()))
+    # Takes over from a previous run, then retries every step an outage interrupted.
+    tasks.append(asyncio.create_task(manager.run(stopping)))
     server = await health.serve(
         settings.http_host,
         settings.metrics_port,

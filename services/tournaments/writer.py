@@ -47,6 +47,8 @@ SERVICE = "tournaments"
 MAX_ATTEMPTS = 5
 #: The gateway answers 404 with this code for a tournament nobody created.
 UNKNOWN_TOURNAMENT = "unknown_tournament"
+#: The answer when the stream kept moving under us: nothing was appended.
+BUSY = "busy"
 
 _encode_msgpack = msgspec.msgpack.Encoder().encode
 decode_event = msgspec.msgpack.Decoder(TournamentEventUnion).decode  # type: ignore[arg-type]
@@ -74,6 +76,8 @@ class Tournaments:
         self._states: dict[str, tuple[int, TournamentState | None]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._seeds: dict[str, bytes] = {}
+        #: The version whose read models are known to be written, per tournament.
+        self._published: dict[str, int] = {}
 
     def keys(self, tournament_id: str) -> TournamentKeys:
         return tournament_keys(tournament_id, self.partitions)
@@ -91,6 +95,25 @@ class Tournaments:
             version = env.version
         self._states[tournament_id] = (version, state)
         return version, state
+
+    async def catch_up(self, tournament_id: str) -> None:
+        """Rewrite the read models if they are behind the stream.
+
+        An append whose read models were never written (Redis went away in
+        between, or the process died) leaves them behind until the next
+        append, which may never come once a tournament is over. Free when
+        they are known to be current."""
+        version, _ = self._states.get(tournament_id, (0, None))
+        if version <= self._published.get(tournament_id, 0):
+            return
+        keys = self.keys(tournament_id)
+        async with self.lock(tournament_id):
+            version, state = await self.current(tournament_id)
+            if tournament_id not in self._published:
+                self._published[tournament_id] = int(await self.redis.get(keys.checkpoint) or 0)
+            if state is not None and version > self._published[tournament_id]:
+                # created: the index entry may be what was lost (ZADD NX keeps the first).
+                await self.publish(keys, version, state, created=True)
 
     def cached(self) -> list[TournamentState]:
         return [s for _, s in self._states.values() if s is not None]
@@ -167,7 +190,7 @@ class Tournaments:
                     last=outcome.last,
                     events=[event_json(e) for e in events],
                 )
-        return _rejected(command_id, "busy", "The tournament is changing too fast; retry.")
+        return _rejected(command_id, BUSY, "The tournament is changing too fast; retry.")
 
     async def _append(
         self,
@@ -230,6 +253,7 @@ class Tournaments:
             self.publisher.queue(pipe, notice)
             await pipe.execute()
         await self.publisher.after(notice)
+        self._published[keys.tournament_id] = max(version, self._published.get(keys.tournament_id, 0))
         metrics.TABLES_LIVE.set(
             sum(
                 1
