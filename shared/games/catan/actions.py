@@ -16,7 +16,6 @@ from shared.games.catan import events as ev
 from shared.games.catan.building import city_spots, road_spots, settlement_spots, wall_spots
 from shared.games.catan.cards import CITY, ROAD, SETTLEMENT, WALL, covers
 from shared.games.catan.flow import Ctx
-from shared.games.catan.longest_road import refresh
 from shared.games.catan.progress import draws, science
 from shared.games.catan.progress import trade as trade_deck
 from shared.games.catan.state import State
@@ -61,12 +60,10 @@ def _discard_progress(state: State, seat: int) -> list[cmd.DiscardProgress]:
 
 def _build_road(ctx: Ctx, seat: int, c: cmd.BuildRoad) -> None:
     ctx.emit(ev.CardsPaid(seat=seat, cards=ROAD), ev.RoadPlaced(seat=seat, path=c.path))
-    refresh(ctx)
 
 
 def _build_settlement(ctx: Ctx, seat: int, c: cmd.BuildSettlement) -> None:
     ctx.emit(ev.CardsPaid(seat=seat, cards=SETTLEMENT), ev.BuildingPlaced(seat=seat, spot=c.spot, level=1))
-    refresh(ctx)
 
 
 def _build_city(ctx: Ctx, seat: int, c: cmd.BuildCity) -> None:

@@ -1,4 +1,4 @@
-"""``decide``: dispatch on (phase, command), then run queued stages and check victory."""
+"""``decide``: dispatch on (phase, command), settle Longest Road, run queued stages, check victory."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from typing import Any
 from shared.games.catan import actions, setup, tasks, turn
 from shared.games.catan.events import CatanEvent
 from shared.games.catan.flow import Ctx, awaited
+from shared.games.catan.longest_road import settle
 from shared.games.catan.state import State
 from shared.games.catan.victory import check_win
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, require
@@ -44,6 +45,7 @@ def decide(state: State, seat: int, command: Any, rng: Rng) -> list[CatanEvent]:
         apply(ctx, seat, command)
     else:
         _main(ctx, seat, command)
+    settle(ctx, state)
     turn.advance(ctx)
     check_win(ctx)
     return ctx.events

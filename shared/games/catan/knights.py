@@ -10,7 +10,6 @@ from shared.games.catan import events as ev
 from shared.games.catan.building import blocked_for, free_spot, touches_own_road
 from shared.games.catan.cards import ACTIVATION, KNIGHT, POLITICS, PROMOTION, covers
 from shared.games.catan.flow import Ctx, open_task
-from shared.games.catan.longest_road import refresh
 from shared.games.catan.state import Knight, State, knight_at
 
 PER_LEVEL = 2
@@ -101,7 +100,6 @@ def apply(ctx: Ctx, seat: int, c: cmd.CatanCommand) -> None:
                 ev.CardsPaid(seat=seat, cards=KNIGHT),
                 ev.KnightSet(knight=Knight(spot=spot, owner=seat, strength=1)),
             )
-            refresh(ctx)
         case cmd.ActivateKnight(spot=spot):
             k = replace(knight_at(s, spot), active=True, activated_turn=s.turn)
             ctx.emit(ev.CardsPaid(seat=seat, cards=ACTIVATION), ev.KnightSet(knight=k))
@@ -129,7 +127,6 @@ def move(ctx: Ctx, spot: int, to: int) -> None:
     if victim is not None:
         ctx.emit(ev.KnightRemoved(spot=to))
     ctx.emit(ev.KnightSet(knight=replace(k, spot=to, active=False)))
-    refresh(ctx)
     if victim is not None:
         displaced(ctx, victim)
 
@@ -157,7 +154,6 @@ def retreat(ctx: Ctx, owner: int, data: tuple[int, ...], to: int) -> None:
         promoted_turn=promoted,
     )
     ctx.emit(ev.KnightSet(knight=k))
-    refresh(ctx)
 
 
 def retreat_options(state: State, owner: int, data: tuple[int, ...]) -> list[int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from shared.games.catan import board
 from shared.games.catan import events as ev
 from shared.games.catan.building import blocked_for
+from shared.games.catan.flow import Ctx
 from shared.games.catan.state import State
 
 MINIMUM = 5
@@ -44,10 +45,36 @@ def holder_after(previous: int, lens: tuple[int, ...]) -> int:
     return leaders[0] if top >= MINIMUM and len(leaders) == 1 else -1
 
 
-def refresh(ctx: object) -> None:
-    """Re-evaluate after any change of roads, buildings or knights."""
-    state: State = ctx.state  # type: ignore[attr-defined]
+# Decisions that finish a card or a knight action begun with a board change (a road removed,
+# a knight taken off or displaced, the first of two free roads): the title waits for them, so
+# it never changes hands between the steps of one card (Diplomat: the removed road re-placed).
+UNSETTLED = frozenset({"diplomat", "retreat", "deserter_strength", "deserter_place", "free_roads"})
+
+
+def unsettled(state: State) -> bool:
+    return state.task is not None and state.task.kind in UNSETTLED
+
+
+def _network(state: State) -> tuple[object, ...]:
+    return (state.roads, state.owner, tuple((k.spot, k.owner) for k in state.knights))
+
+
+def settle(ctx: Ctx, before: State) -> None:
+    """Award the title once a command, with the card or action it belongs to, has resolved.
+
+    Called once per command: if the command changed what road lengths depend on, or
+    closed the last decision of a card that did, the lengths and the holder are
+    recomputed from the board as the whole card left it.
+    """
+    if unsettled(ctx.state):
+        return
+    if unsettled(before) or _network(before) != _network(ctx.state):
+        refresh(ctx)
+
+
+def refresh(ctx: Ctx) -> None:
+    state = ctx.state
     lens = lengths(state)
     holder = holder_after(state.longest, lens)
     if lens != state.road_lengths or holder != state.longest:
-        ctx.emit(ev.LongestRoadSet(holder=holder, lengths=lens))  # type: ignore[attr-defined]
+        ctx.emit(ev.LongestRoadSet(holder=holder, lengths=lens))

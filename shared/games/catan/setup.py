@@ -8,7 +8,6 @@ from shared.games.catan import events as ev
 from shared.games.catan.building import can_road, settlement_spots
 from shared.games.catan.cards import DEV_DECK, EMPTY, add, deck_cards, one
 from shared.games.catan.flow import Ctx
-from shared.games.catan.longest_road import refresh
 from shared.games.catan.options import Options
 from shared.games.catan.state import State
 from shared.kernel.rng import Rng
@@ -84,7 +83,6 @@ def apply(ctx: Ctx, seat: int, command: cmd.CatanCommand) -> None:
     s = ctx.state
     if isinstance(command, cmd.BuildRoad):
         ctx.emit(ev.RoadPlaced(seat=seat, path=command.path))
-        refresh(ctx)
         rest = s.setup_queue[1:]
         if rest:
             ctx.emit(ev.PhaseSet(phase="setup", active=rest[0], turn=0, setup_queue=rest))

@@ -11,7 +11,6 @@ from shared.games.catan import events as ev
 from shared.games.catan.building import road_spots
 from shared.games.catan.cards import COMMODITIES, Hand, covers, one, total
 from shared.games.catan.flow import Ctx, amount, clockwise, close, submit
-from shared.games.catan.longest_road import refresh
 from shared.games.catan.progress import draws, politics
 from shared.games.catan.state import Answer, State, Task
 
@@ -141,7 +140,6 @@ def _free_road(ctx: Ctx, seat: int, c: cmd.BuildRoad) -> None:
     task = ctx.state.task
     assert task is not None
     ctx.emit(ev.RoadPlaced(seat=seat, path=c.path))
-    refresh(ctx)
     left = task.amounts[0] - 1
     close(ctx)
     if left and road_spots(ctx.state, seat):
@@ -225,13 +223,11 @@ def _deserter_place(ctx: Ctx, task: Task, a: Answer) -> None:
             spot=a.choice, owner=task.owner, strength=strength, active=bool(active), activated_turn=activated
         )
         ctx.emit(ev.KnightSet(knight=k))
-        refresh(ctx)
 
 
 def _replace_road(ctx: Ctx, a: Answer) -> None:
     if a.choice >= 0:
         ctx.emit(ev.RoadPlaced(seat=a.seat, path=a.choice))
-        refresh(ctx)
 
 
 def _spy(ctx: Ctx, task: Task, a: Answer) -> None:

@@ -14,11 +14,13 @@ from shared.games.catan.building import (
     roads_built,
     settlements_built,
 )
-from shared.games.catan.longest_road import lengths
+from shared.games.catan.longest_road import lengths, unsettled
 from shared.games.catan.state import State
 from shared.games.catan.victory import points, public_points
 
-QUIET = {"PhaseSet", "TaskOpened", "DiceRolled", "LongestRoadSet", "GameWon"}
+# Events never emitted between a board change and the end of its command (a set-up road is
+# followed by the next seat's PhaseSet before Longest Road is settled, so PhaseSet is not one).
+QUIET = {"TaskOpened", "DiceRolled", "LongestRoadSet", "GameWon"}
 
 
 def check(state: State, event: Any = None) -> None:
@@ -51,8 +53,9 @@ def check(state: State, event: Any = None) -> None:
     for k in state.knights:
         assert state.owner[k.spot] == -1, "a knight shares a spot with a building"
     assert len({k.spot for k in state.knights}) == len(state.knights)
-    # Lengths are refreshed after a whole board change, so compare at quiet events only.
-    if state.road_lengths and type(event).__name__ in QUIET:
+    # Lengths are settled once a command and the card it belongs to have resolved, so compare at
+    # quiet events only, and not while a card that changed the board awaits its last decision.
+    if state.road_lengths and type(event).__name__ in QUIET and not unsettled(state):
         assert state.road_lengths == lengths(state), "incremental road lengths differ from a recount"
     assert 0 <= state.robber < 19
     if type(event).__name__ == "GameWon":  # only the active seat wins, and only at the target

@@ -11,7 +11,6 @@ from shared.games.catan import events as ev
 from shared.games.catan.building import touches_own_road
 from shared.games.catan.cards import total
 from shared.games.catan.flow import Ctx, open_task
-from shared.games.catan.longest_road import refresh
 from shared.games.catan.state import State, knight_at
 from shared.games.catan.victory import public_points
 
@@ -92,13 +91,11 @@ def play(ctx: Ctx, seat: int, c: P) -> None:
         case "diplomat":
             mine = s.roads[c.a] == seat
             ctx.emit(ev.RoadRemoved(path=c.a))
-            refresh(ctx)
             if mine:
                 open_task(ctx, "diplomat", (seat,), owner=seat, data=(c.a,))
         case "intrigue":
             k = knight_at(s, c.a)
             ctx.emit(ev.KnightRemoved(spot=c.a))
-            refresh(ctx)
             knights.displaced(ctx, k)
         case "saboteur":
             targets = tuple(saboteur_targets(s, seat))
@@ -145,7 +142,6 @@ def desert(ctx: Ctx, seat: int, spot: int) -> None:
     k = knight_at(ctx.state, spot)
     assert k is not None
     ctx.emit(ev.KnightRemoved(spot=spot))
-    refresh(ctx)
     strengths = deserter_strengths(ctx.state, seat, k.strength)
     if not (strengths and knights.recruit_spots(ctx.state, seat)):
         return
