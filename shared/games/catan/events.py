@@ -144,12 +144,19 @@ class CardsTakenShadow(Event, tag="catan.cards_taken_shadow"):
 
 
 class HandShown(Event, tag="catan.hand_shown"):
-    """A seat looks at another's hand (Spy, Master Merchant)."""
+    """Master Merchant: a seat looks at another's resource and commodity cards."""
 
     seat: int
     target: int
     cards: Hand
-    names: tuple[str, ...] = ()
+
+
+class ProgressShown(Event, tag="catan.progress_shown"):
+    """Spy: a seat looks at another's progress cards, and at nothing else of its hand."""
+
+    seat: int
+    target: int
+    cards: tuple[str, ...]
 
 
 class DiceRolled(Event, tag="catan.dice_rolled"):
@@ -266,8 +273,8 @@ CatanEvent = (
     Started | StartRolled | BoardLaid | DecksShuffled | PhaseSet | EffectsSet | TodoSet | TaskOpened
     | HarborOffered | Answered | AnsweredShadow | TaskClosed | BuildingPlaced | CityPillaged | RoadPlaced
     | RoadRemoved | WallPlaced | KnightSet | KnightRemoved | CardsPaid | CardsGained | CardsPassed
-    | CardsTaken | CardsTakenShadow | HandShown | DiceRolled | RobberMoved | MerchantMoved | NumbersSwapped
-    | BarbarianMoved | BarbariansAttacked | DefenderAwarded | ImprovementBought | MetropolisPlaced
-    | LongestRoadSet | LargestArmySet | CardDrawn | CardDrawnShadow | CardRevealed | CardPlayed
-    | CardDiscarded | CardDiscardedShadow | CardStolen | CardStolenShadow | GameWon
+    | CardsTaken | CardsTakenShadow | HandShown | ProgressShown | DiceRolled | RobberMoved | MerchantMoved
+    | NumbersSwapped | BarbarianMoved | BarbariansAttacked | DefenderAwarded | ImprovementBought
+    | MetropolisPlaced | LongestRoadSet | LargestArmySet | CardDrawn | CardDrawnShadow | CardRevealed
+    | CardPlayed | CardDiscarded | CardDiscardedShadow | CardStolen | CardStolenShadow | GameWon
 )  # fmt: skip

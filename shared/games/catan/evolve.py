@@ -159,7 +159,8 @@ def _flow(state: State, e: ev.CatanEvent) -> State | None:
         case ev.GameWon():
             return replace(state, phase="over", winner=e.seat, task=None)
         case (
-            ev.AnsweredShadow() | ev.CardsTakenShadow() | ev.HandShown() | ev.CardDrawnShadow()
+            ev.AnsweredShadow() | ev.CardsTakenShadow() | ev.HandShown() | ev.ProgressShown()
+            | ev.CardDrawnShadow()
             | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.Started() | ev.StartRolled()
         ):  # fmt: skip
             return state

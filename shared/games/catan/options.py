@@ -36,6 +36,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     chased_robber_may_go_to_desert: bool = False
     # 2020: Deserter's replacement has the same strength; 2025: same or lower, the player choosing.
     deserter_replacement: Literal["same", "same_or_lower"] = "same"
+    # Spy: the seed has the player take one of the cards it looks at ("varasta yksi niistä");
+    # "optional" is the almanac's reading, where the player may take none.
+    spy_take: Literal["one", "optional"] = "one"
     # When nobody defends and barbarians (strength 0) lose: every seat ties and draws.
     zero_strength_defense_reward: Literal["all_tied_draw", "none"] = "all_tied_draw"
     # The merchant may stand on the desert (a land hex with no trade benefit).

@@ -11,8 +11,10 @@ is public too: one seat's resources cannot change kind alone in a state the
 rules could reach. They are varied anyway (only within that seat's hand, so
 every count a view shows stays), because which kinds a hand holds is the
 secret views must keep. Development and progress cards are exchanged with
-their deck, which keeps every total. While a Spy or a Master Merchant shows a
-seat's hand to the card's player, that hand is nobody's secret and stays.
+their deck, which keeps every total. While a Spy looks at a seat's progress
+cards they stay as they are, and its resources and commodities are varied
+still; while a Master Merchant looks at resources and commodities, those stay
+and the progress cards are varied.
 
 Cards of a kind are interchangeable, so there are no item ids.
 """
@@ -30,6 +32,9 @@ from shared.games.catan.victory import points
 from shared.kernel.rng import Rng
 from shared.kernel.visibility import Audience
 
+#: Tasks during which the task's player looks at part of the target's hand (``data[0]``).
+SHOWN = ("spy", "master_merchant")
+
 
 def conceal(state: State, owner: Audience, rng: Rng) -> State:
     if owner is None:
@@ -39,9 +44,12 @@ def conceal(state: State, owner: Audience, rng: Rng) -> State:
             decks=tuple(tuple(rng.shuffled(deck)) for deck in state.decks),
         )
     task = state.task
-    shown = task is not None and task.kind in ("spy", "master_merchant") and task.data[0] == owner
-    if not shown:
+    looked_at = task.kind if task is not None and task.kind in SHOWN and task.data[0] == owner else ""
+    # A Spy sees the progress cards only, a Master Merchant the resources and commodities only:
+    # the rest of that hand is as secret as ever.
+    if looked_at != "master_merchant":
         state = _resources(state, owner, rng)
+    if looked_at != "spy":
         state = _progress(state, owner, rng) if state.options.ck else _development(state, owner, rng)
     return _answer(state, owner, rng)
 
@@ -142,7 +150,7 @@ def _answer(state: State, seat: int, rng: Rng) -> State:
 def reveals(event: ev.CatanEvent, audience: Audience) -> bool:
     match event:
         # Draws, steals and the hands a Spy or Master Merchant looks at: to their parties.
-        case ev.CardDrawn() | ev.CardsTaken() | ev.CardStolen() | ev.HandShown():
+        case ev.CardDrawn() | ev.CardsTaken() | ev.CardStolen() | ev.HandShown() | ev.ProgressShown():
             return True
         # A Monopoly takes every card of a kind in the open; a closed task shows
         # its answers; a drawn Victory Point card is shown; the winner shows all points.

@@ -88,7 +88,8 @@ def options(state: State, seat: int) -> list[Any]:
             ]
         case "spy":
             target = state.players[task.data[0]].cards
-            return [cmd.TakeCard(card=""), *(cmd.TakeCard(card=c) for c in sorted(set(target)))]
+            takes = [cmd.TakeCard(card=c) for c in sorted(set(target))]
+            return [cmd.TakeCard(card=""), *takes] if state.options.spy_take == "optional" else takes
     return [cmd.Choose(choice=c) for c in _choices(state, task, seat)]
 
 

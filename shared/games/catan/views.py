@@ -140,7 +140,7 @@ def visibility(event: ev.CatanEvent) -> Visibility:
             return seat_only(answer.seat)
         case ev.CardDrawn(seat=seat) | ev.CardDiscarded(seat=seat):
             return seat_only(seat)
-        case ev.HandShown(seat=seat):
+        case ev.HandShown(seat=seat) | ev.ProgressShown(seat=seat):
             return seat_only(seat)
         case ev.CardsTaken(src=src, dst=dst) | ev.CardStolen(src=src, dst=dst):
             return _pair(src, dst)

@@ -14,7 +14,7 @@ from shared.kernel.playout import play
 from shared.kernel.rng import Rng
 from shared.kernel.visibility import Public, Seats, ServerOnly, redact
 from tests.games import contract_checks as cc
-from tests.games.catan.helpers import cards, fresh, gain, given, hold, when
+from tests.games.catan.helpers import cards, fresh, gain, given, hold, town, when
 
 
 @pytest.mark.parametrize("game", [CATAN, CATAN_CK], ids=lambda g: g.key)
@@ -45,11 +45,50 @@ def test_conceal_varies_kinds_and_cards_keeping_every_count(game):
         assert varied.players[0] == state.players[0]
 
 
-def test_a_spied_hand_is_nobodys_secret_while_the_spy_looks():
-    state = hold(hold(given(fresh(), gain(1, ore=2, cloth=1)), 0, "spy"), 1, "crane")
+def test_while_a_spy_looks_only_the_progress_cards_are_nobodys_secret():
+    state = hold(hold(given(fresh(), gain(1, ore=2, wool=2, cloth=1)), 0, "spy"), 1, "crane")
     state, _ = when(state, 0, cmd.PlayProgress(card="spy", a=1))
-    for trial in range(5):
-        assert CATAN_CK.secrets.conceal(state, 1, Rng(b"\x04" * 32, trial)).players[1] == state.players[1]
+    hands = set()
+    for trial in range(8):
+        varied = CATAN_CK.secrets.conceal(state, 1, Rng(b"\x04" * 32, trial)).players[1]
+        assert varied.cards == state.players[1].cards
+        hands.add(varied.hand)
+    assert len(hands) > 1  # the resources the Spy never saw are still varied
+
+
+def test_the_spy_player_receives_the_targets_progress_cards_and_nothing_of_its_hand():
+    """Spy: "Look at another player's progress cards and take one." Its resource and
+    commodity cards stay hidden from the Spy player: two worlds that differ only in
+    which resources and commodities the target holds (seat 3 holding the others, so
+    the public bank is the same) must give the Spy player, and every seat that is
+    neither of the two, the same feed and the same view."""
+    base = hold(hold(fresh(), 0, "spy"), 1, "crane", "smith")
+    a, b = dict(ore=2, cloth=1), dict(brick=1, wool=1, coin=1)
+    worlds = [given(base, gain(1, **a), gain(3, **b)), given(base, gain(1, **b), gain(3, **a))]
+    feeds, views = [], []
+    for state in worlds:
+        after, events = when(state, 0, cmd.PlayProgress(card="spy", a=1))
+        feeds.append({a: redact(events, visibility, a) for a in (None, 0, 2)})
+        views.append({a: view(after, a) for a in (None, 0, 2)})
+    assert feeds[0] == feeds[1] and views[0] == views[1]
+    shown = [e for e in feeds[0][0] if isinstance(e, ev.ProgressShown)]
+    assert shown == [ev.ProgressShown(seat=0, target=1, cards=("crane", "smith"))]
+    assert view(after, 0).pending.peek_hand is None
+
+
+def test_a_master_merchant_sees_resources_and_commodities_never_progress_cards():
+    """Master Merchant: "look at their resource and commodity cards and take two" - the
+    progress cards are not part of what it looks at."""
+    base = given(fresh(), gain(1, ore=2, cloth=1), town(1, 0, 2), town(1, 3, 2))
+    base = hold(base, 0, "master_merchant")
+    feeds = []
+    for extra in (("crane",), ("smith",)):
+        state = hold(base, 1, *extra)
+        after, events = when(state, 0, cmd.PlayProgress(card="master_merchant", a=1))
+        feeds.append(redact(events, visibility, 0))
+        assert view(after, 0).pending.peek_cards is None
+    assert feeds[0] == feeds[1]
+    assert [e.cards for e in feeds[0] if isinstance(e, ev.HandShown)] == [cards(ore=2, cloth=1)]
 
 
 def test_a_hidden_answer_is_varied_among_the_answers_the_rules_allow():

@@ -209,9 +209,24 @@ def test_saboteur_hits_seats_with_at_least_as_many_points():
 def test_spy_looks_and_may_take_a_spy():
     state = hold(hold(fresh(), 0, "spy"), 1, "spy", "crane")
     state, events = when(state, 0, P(card="spy", a=1))
-    assert of(events, ev.HandShown)[0].names == ("crane", "spy")
+    assert of(events, ev.ProgressShown)[0].cards == ("crane", "spy")
     state, _ = when(state, 0, cmd.TakeCard(card="spy"))
     assert state.players[0].cards == ("spy",) and state.players[1].cards == ("crane",)
+
+
+def test_spy_takes_one_of_the_cards_it_looks_at():
+    """Spy (seed, politics cards): "Choose a player to see all their progress cards and
+    steal one of them." The seed's reading is the default: one card is taken. The
+    almanac's "you may take one" is the option ``spy_take: optional``."""
+    state = hold(hold(fresh(), 0, "spy"), 1, "crane", "smith")
+    looking, _ = when(state, 0, P(card="spy", a=1))
+    assert legal(looking, 0) == [cmd.TakeCard(card="crane"), cmd.TakeCard(card="smith")]
+    assert rejected(looking, 0, cmd.TakeCard(card="")) == "illegal_move"
+    optional = hold(hold(fresh(spy_take="optional"), 0, "spy"), 1, "crane")
+    optional, _ = when(optional, 0, P(card="spy", a=1))
+    assert cmd.TakeCard(card="") in legal(optional, 0)
+    optional, _ = when(optional, 0, cmd.TakeCard(card=""))
+    assert optional.task is None and optional.players[1].cards == ("crane",)
 
 
 def test_wedding_and_master_merchant_need_strictly_richer_seats():

@@ -101,9 +101,8 @@ def play(ctx: Ctx, seat: int, c: P) -> None:
             targets = tuple(saboteur_targets(s, seat))
             open_task(ctx, "discard", targets, amounts=tuple(total(s.players[o].hand) // 2 for o in targets))
         case "spy":
-            ctx.emit(
-                ev.HandShown(seat=seat, target=c.a, cards=s.players[c.a].hand, names=s.players[c.a].cards)
-            )
+            # Only the progress cards: the target's resources and commodities stay hidden.
+            ctx.emit(ev.ProgressShown(seat=seat, target=c.a, cards=s.players[c.a].cards))
             open_task(ctx, "spy", (seat,), owner=seat, data=(c.a,))
         case "warlord":
             for k in knights.own(s, seat):
