@@ -55,7 +55,8 @@ class Effects(Record, frozen=True):
     trade_offers: int = 0
     cranes: int = 0
     fleet: tuple[int, ...] = ()  # card kinds tradable 2:1 this turn (Merchant Fleet)
-    harbor_targets: tuple[int, ...] = ()  # seats still open to a Commercial Harbor exchange
+    # Commercial Harbor exchanges left: each opponent once per card played this turn.
+    harbor_targets: tuple[int, ...] = ()
     errant: bool = False  # a knight already chased the robber before this turn's roll
 
 

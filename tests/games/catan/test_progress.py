@@ -370,3 +370,25 @@ def test_deserter_same_or_lower_offers_only_strengths_with_a_piece_left():
 def test_deserter_same_strength_option_has_no_strength_choice():
     state, _ = when(_deserting(), 0, P(card="deserter", a=1))
     assert state.task.kind == "deserter_place" and state.task.data[0] == 3
+
+
+def test_two_commercial_harbors_give_two_exchanges_with_each_opponent():
+    """Commercial Harbor: "During this turn you may offer each opponent one resource card,
+    face down; the opponent gives you one commodity of their choice." Each card gives its
+    own exchange with each opponent: two cards in one turn, two exchanges with each."""
+    state = given(fresh(), gain(0, brick=4), gain(1, cloth=2), gain(2, paper=1))
+    state = hold(state, 0, "commercial_harbor", "commercial_harbor")
+    state, _ = when(state, 0, P(card="commercial_harbor"))
+    state, _ = when(state, 0, P(card="commercial_harbor"))
+    for _ in range(2):
+        state, _ = when(state, 0, cmd.HarborExchange(seat=1, kind=0))
+        state, _ = when(state, 1, cmd.Choose(choice=6))
+    assert state.players[1].hand == cards(brick=2) and state.players[0].hand == cards(brick=2, cloth=2)
+    assert cmd.HarborExchange(seat=1, kind=0) not in legal(state, 0)  # two cards, two exchanges
+    assert cmd.HarborExchange(seat=2, kind=0) in legal(state, 0)
+    state, _ = when(state, 0, cmd.HarborExchange(seat=2, kind=0))
+    state, _ = when(state, 2, cmd.Choose(choice=5))
+    # Seat 2 holds no commodity for the second exchange: it is void and seat 0 keeps its card.
+    state, events = when(state, 0, cmd.HarborExchange(seat=2, kind=0))
+    assert state.task is None and not of(events, ev.CardsTaken) and state.players[0].hand[0] == 1
+    assert state.effects.harbor_targets == (3,) * 2

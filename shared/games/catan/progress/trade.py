@@ -60,7 +60,8 @@ def play(ctx: Ctx, seat: int, c: P) -> None:
     s = ctx.state
     match c.card:
         case "commercial_harbor":
-            ctx.effects(harbor_targets=tuple(sorted({*s.effects.harbor_targets, *others(s, seat)})))
+            # One exchange with each opponent per card: a second card adds a second round.
+            ctx.effects(harbor_targets=tuple(sorted((*s.effects.harbor_targets, *others(s, seat)))))
         case "master_merchant":
             hand = s.players[c.a].hand
             ctx.emit(ev.HandShown(seat=seat, target=c.a, cards=hand))
@@ -80,12 +81,17 @@ def play(ctx: Ctx, seat: int, c: P) -> None:
 def harbor_options(state: State, seat: int) -> list[cmd.HarborExchange]:
     hand = state.players[seat].hand
     return [
-        cmd.HarborExchange(seat=o, kind=k) for o in state.effects.harbor_targets for k in RESOURCES if hand[k]
+        cmd.HarborExchange(seat=o, kind=k)
+        for o in sorted(set(state.effects.harbor_targets))
+        for k in RESOURCES
+        if hand[k]
     ]
 
 
 def harbor(ctx: Ctx, seat: int, c: cmd.HarborExchange) -> None:
-    ctx.effects(harbor_targets=tuple(o for o in ctx.state.effects.harbor_targets if o != c.seat))
+    targets = list(ctx.state.effects.harbor_targets)
+    targets.remove(c.seat)  # uses up one card's exchange with that seat
+    ctx.effects(harbor_targets=tuple(targets))
     if commodities(ctx.state, c.seat):
         # The task is public, the resource face down: it reaches the two seats apart.
         open_task(ctx, "harbor", (c.seat,), owner=seat)
