@@ -106,6 +106,8 @@ class ForcedMarch(Command, tag="conan.forced_march"):
 
 class Withdraw(Command, tag="conan.withdraw"):
     to: Name
+    #: the province left, named in a Military action (after a contest it is the contest's)
+    frm: Name | None = None
 
 
 class Crown(Command, tag="conan.crown"):

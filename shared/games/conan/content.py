@@ -21,7 +21,7 @@ WINDOWS = (
     "contest.after_defender_roll",
     "contest.after",
 )
-#: Effect primitives of conan.md 3.3 this engine interprets, with the windows
+#: Effect primitives (docs/rules/conan.md §2.3) this engine interprets, with the windows
 #: where each makes sense (checked at load so a pack cannot ask the impossible).
 CONTEST_BEFORE = ("contest.before_attacker_roll", "contest.before_defender_roll")
 CONTEST_AFTER_ROLL = ("contest.after_attacker_roll", "contest.after_defender_roll")
@@ -177,6 +177,10 @@ class Header(Record, frozen=True, forbid_unknown_fields=True):
     starting_hand: dict[str, int]
     setups: dict[int, tuple[str, ...]]
     always_in_play: tuple[str, ...]
+    #: final scoring step 2: EP per province holding the player's fort, or city.
+    #: The seed names the step but no amount, hence 0 unless a pack knows better.
+    final_ep_per_fort: int = 0
+    final_ep_per_city: int = 0
 
 
 class Dice(Record, frozen=True, forbid_unknown_fields=True):

@@ -109,6 +109,8 @@ def _military(tx: Tx, phase: Military, cmd: c.AnyCommand) -> None:
             military.move_army(tx, phase, cmd.frm, cmd.to, cmd.units)
         case c.Attack():
             military.attack(tx, phase, cmd.province, cmd.defender)
+        case c.Withdraw(frm=str(frm)):
+            military.withdraw_army(tx, phase, frm, cmd.to)
         case c.EndAction():
             tx.emit(_pop())
 
@@ -146,7 +148,7 @@ def _after(tx: Tx, phase: AfterContest, cmd: c.AnyCommand) -> None:
         case c.UseCard():
             outcomes.use_after_card(tx, phase, pack_of(tx.state).kingdom_cards[cmd.card])
         case c.Withdraw():
-            outcomes.withdraw(tx, phase, cmd.to)
+            outcomes.withdraw_after(tx, phase, cmd.to)
         case c.Proceed():
             tx.emit(_pop())
 

@@ -112,7 +112,7 @@ def _turn_cards(state: State, seat: int, phase: Turn) -> list[c.AnyCommand]:
         if t.exhausted and s.gold >= table_cost(state, seat, pack.kingdom_cards[t.card]):
             out.append(c.RefreshTableCard(card=t.card))
     if seat == state.conan_player and not phase.conan_done:
-        # Conan's move after the table cards (3.1 #23 option): the die waits for it.
+        # Conan's move after the table cards (option conan_move_first): the die waits for it.
         return [*out, c.MoveConan(to=None), *(c.MoveConan(to=p) for p in conan_moves(state))]
     return out + [c.TakeDie(action=a) for a in turn.actions(state)]
 
@@ -120,7 +120,10 @@ def _turn_cards(state: State, seat: int, phase: Turn) -> list[c.AnyCommand]:
 def _military(state: State, phase: Military) -> list[c.AnyCommand]:
     out: list[c.AnyCommand] = [c.RaiseTroops(provinces=p) for p in military.raise_options(state, phase)]
     out += [c.MoveArmy(frm=f, to=t, units=n) for f, t, n in military.army_moves(state, phase)]
+    out += [c.Withdraw(to=t, frm=f) for f, t in military.withdrawals(state, phase)]
     out += [c.Attack(province=p, defender=d) for p, d in military.attack_options(state, phase)]
+    if phase.target and not phase.fought:
+        return out  # an army that moved in to attack must fight there (docs/rules/conan.md §5.2)
     if state.options.may_decline_action or phase.moved or not out:
         out.append(c.EndAction())
     return out
@@ -184,13 +187,12 @@ def _after(state: State, phase: AfterContest) -> list[c.AnyCommand]:
     out: list[c.AnyCommand] = []
     if outcomes.can_march(state, phase):
         out += [c.ForcedMarch(defender=d) for d in outcomes.march_defenders(state, phase)]
-    if phase.won and not phase.march_free:
+    if outcomes.march_allowed(state, phase) and not phase.march_free:
         out += [
             c.UseCard(card=k)
             for k in usable_cards(state, phase.seat, "contest.after", "military", "attacker")
         ]
-    if phase.kind in ("siege", "battle"):
-        out += [c.Withdraw(to=n) for n in outcomes.withdraw_spots(state, phase)]
+    out += [c.Withdraw(to=n) for n in outcomes.withdraw_options(state, phase)]
     return [*out, c.Proceed()]
 
 

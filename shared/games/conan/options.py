@@ -50,10 +50,16 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     withdraw_anywhere: bool = False
     #: 3.1 #4: forced march after an attack launched from two provinces (FFG forum: no).
     forced_march_after_split_attack: bool = False
+    #: 3.1 #4: a forced march may follow a lost contest too (the seed's "after the roll");
+    #: False = only after a won one.
+    forced_march_after_loss: bool = True
     #: 2.8.3 (silent): among several armies the attacker names the defender (or campaign owner, lowest).
     battle_defender: Literal["attacker_chooses", "campaign_owner"] = "attacker_chooses"
-    #: 3.1 #5: the siege Crom token goes to the attacker when the marker falls.
-    crom_when_marker_falls: bool = True
+    #: 3.1 #5: False = the siege attacker takes Crom when the defending army is destroyed,
+    #: marker standing or not; True = when the marker, the defence's last life, falls.
+    crom_when_marker_falls: bool = False
+    #: raiders in a neutral province aid a battle's defending army too (else only the province).
+    raiders_aid_battle_defender: bool = True
     #: 3.1 #6: an adventure completed mid-turn is resolved (and bid for) at once,
     #: else at the end of that turn.
     bid_immediately: bool = True
@@ -67,6 +73,8 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     collect_gold_extra: Count = 0
     #: 3.1 #10: bid value of a bid made without a strategy card.
     empty_hand_bid_value: Count = 0
+    #: 3.1 #10: a bidder holding a strategy card must bid one (else the token alone may do).
+    bid_requires_card: bool = True
     #: 3.1 #11: last bid tie: earliest in turn order from the current player (or first player, random).
     bid_last_tiebreak: Literal["turn_order", "first_player", "random"] = "turn_order"
     #: 2.6.4 [D]: bidding tokens are not reset at age change (the seed names no reset).
@@ -77,9 +85,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     replace_objectives: bool = True
     #: 3.1 #13: a coronation tie counts as success.
     coronation_tie_succeeds: bool = False
-    #: 3.1 #14: final EP per fort and per city (unknown; do not invent values).
-    ep_per_fort: Count = 0
-    ep_per_city: Count = 0
+    #: 3.1 #14: final EP per fort and per city; None = the content pack's value.
+    ep_per_fort: Count | None = None
+    ep_per_city: Count | None = None
     #: 3.1 #15: the flat age-change income is also paid at final scoring.
     final_flat_income: bool = True
     #: 3.1 #16: adventure-token majorities compare values (else token counts).

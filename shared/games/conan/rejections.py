@@ -7,9 +7,9 @@ likely reason once a command was found not to be legal.
 from __future__ import annotations
 
 from shared.games.conan import commands as c
-from shared.games.conan.rules.board import pack_of, prov, room
+from shared.games.conan.rules.board import engagement, friendly, pack_of, prov, room
 from shared.games.conan.rules.turn import die_for
-from shared.games.conan.state import State
+from shared.games.conan.state import Military, State
 from shared.kernel.rejection import ILLEGAL_MOVE, WRONG_PHASE, RuleViolation
 
 BID_TOKEN_UNAVAILABLE = "bid_token_unavailable"
@@ -19,10 +19,17 @@ UNKNOWN_PROVINCE = "unknown_province"
 NOT_ADJACENT = "not_adjacent"
 STACK_LIMIT = "stack_limit"
 NOT_ENOUGH_UNITS = "not_enough_units"
+MUST_ATTACK = "must_attack"
+ARMY_ENGAGED = "army_engaged"
+ARMY_BESIEGED = "army_besieged"
+ONE_ATTACK = "one_attack_per_action"
 
 
 def explain(state: State, seat: int, command: c.AnyCommand, legal: list[c.AnyCommand]) -> RuleViolation:
     phase = type(state.phase).__name__
+    found = _military(state, seat, command)
+    if found is not None:
+        return found
     if not any(type(x) is type(command) for x in legal):
         return RuleViolation(
             WRONG_PHASE, f"{type(command).__name__} cannot be used now ({phase}).", phase=phase
@@ -61,3 +68,30 @@ def explain(state: State, seat: int, command: c.AnyCommand, legal: list[c.AnyCom
     return RuleViolation(
         ILLEGAL_MOVE, f"{type(command).__name__} is not allowed here now ({phase}).", phase=phase
     )
+
+
+def _military(state: State, seat: int, command: c.AnyCommand) -> RuleViolation | None:
+    """The movement rules of docs/rules/conan.md §5.2-5.3, named."""
+    phase = state.phase
+    if not isinstance(phase, Military):
+        return None
+    pack = pack_of(state)
+    match command:
+        case c.EndAction() if phase.target and not phase.fought:
+            why = f"Your army moved into {phase.target} to attack: fight there."
+            return RuleViolation(MUST_ATTACK, why, province=phase.target)
+        case c.MoveArmy(frm=frm, to=to) if frm in pack.index and to in pack.index:
+            stands = engagement(state, seat, frm)
+            attacking = not friendly(state, seat, to)
+            if stands in ("siege", "battle"):
+                why = f"Your army in {frm} is fighting there: it leaves only by withdrawing."
+                return RuleViolation(ARMY_ENGAGED, why, frm=frm)
+            if stands == "besieged":
+                return RuleViolation(ARMY_BESIEGED, f"A besieged army cannot leave {frm}.", frm=frm)
+            if stands == "campaign" and attacking:
+                why = f"Your army on campaign in {frm} may only fall back into a friendly province."
+                return RuleViolation(ARMY_ENGAGED, why, frm=frm, to=to)
+            if attacking and phase.target not in ("", to):
+                why = f"This action already attacks {phase.target}: one contest per action."
+                return RuleViolation(ONE_ATTACK, why, to=to)
+    return None

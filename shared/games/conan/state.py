@@ -101,6 +101,9 @@ class Military(Phase, frozen=True, tag="military"):
     #: anonymous: these are the ones that may not move again without one_army_two_moves)
     arrived: tuple[tuple[str, int], ...] = ()
     fought: bool = False
+    #: the neutral or hostile province a movement of this action entered: the
+    #: action's one contest must be fought there (docs/rules/conan.md §5.2)
+    target: str = ""
 
 
 class Intrigue(Phase, frozen=True, tag="intrigue"):

@@ -54,3 +54,30 @@ def _tokens(state: State, pack) -> None:
         if s.pending_token >= 0:
             tokens.append(s.pending_token)
     assert sorted(tokens) == list(range(len(pack.tokens))), "adventure tokens not conserved"
+
+
+def check_settled(state: State) -> None:
+    """Invariants that hold whenever a command has been fully decided (events
+    of one decision may pass through in-between states)."""
+    pack = get_pack(state.options.pack)
+    homes = {pack.kingdoms[s.kingdom].home: seat for seat, s in enumerate(state.seats)}
+    for info, here in zip(pack.provinces, state.provinces, strict=True):
+        owner = here.campaign_owner
+        if owner != -1:
+            # docs/rules/conan.md §7.1: a campaign lives only as long as its army
+            assert here.owner == -1, f"a campaign in {info.id}, which holds a marker"
+            assert here.units[owner] > 0, f"a campaign in {info.id} without its army"
+            assert 0 <= here.campaign_pos < len(info.track)
+        for seat, n in enumerate(here.units):
+            if n:
+                assert info.zone in state.zones, f"an army in out-of-play {info.id}"
+                assert homes.get(info.id, seat) == seat, f"an army in another kingdom's home {info.id}"
+
+
+def check_steps(game, playout) -> None:
+    """Fold a playout and check ``check_settled`` after every decided command."""
+    state = game.fold(playout.opening)
+    check_settled(state)
+    for step in playout.steps:
+        state = game.fold(step.events, state)
+        check_settled(state)

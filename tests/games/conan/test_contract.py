@@ -8,7 +8,7 @@ from shared.games.conan import GAME
 from shared.games.conan import events as ev
 from shared.games.registry import get
 from shared.kernel.playout import play
-from tests.games.conan.invariants import check
+from tests.games.conan.invariants import check, check_steps
 from tests.games.contract_checks import (
     check_codec_round_trip,
     check_decide_is_pure_and_legal_matches,
@@ -36,6 +36,7 @@ def test_self_play_ends_by_the_rules(playouts, seats):
         assert result is not None and result.reason == "age_three_complete"
         assert p.state.age == 3
         assert len(p.state.adventures_used) == 12
+        check_steps(GAME, p)
 
 
 def test_heuristic_bot_games_end():

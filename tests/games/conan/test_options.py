@@ -9,7 +9,7 @@ from shared.games.conan import commands as c
 from shared.games.conan.options import Options
 from shared.games.conan.state import Turn
 from tests.games.conan.helpers import opening, when
-from tests.games.conan.invariants import check
+from tests.games.conan.invariants import check, check_steps
 from tests.games.contract_checks import check_decide_is_pure_and_legal_matches, check_playouts
 
 VARIANTS = [
@@ -27,7 +27,8 @@ VARIANTS = [
     {"withdraw_anywhere": True, "raids_count_home": False, "final_last_tiebreak": "first_player"},
     {"replace_objectives": False, "ep_per_fort": 1, "ep_per_city": 2, "final_flat_income": False},
     {"bonus_card_small_games": False, "emissary_purchase_anywhere": False, "may_decline_action": False},
-    {"forced_march_after_split_attack": True, "crom_when_marker_falls": False, "collect_gold_extra": 1},
+    {"forced_march_after_split_attack": True, "crom_when_marker_falls": True, "collect_gold_extra": 1},
+    {"forced_march_after_loss": False, "bid_requires_card": False, "raiders_aid_battle_defender": False},
     {
         "intrigue_counts_emissaries": False,
         "reroll_pool_at_age_start": False,
@@ -50,6 +51,7 @@ def test_every_option_field_is_exercised_here():
 def test_variant_games_finish(overrides):
     for p in check_playouts(GAME, 3, games=1, invariant=check, options=overrides):
         assert GAME.is_over(p.state)
+        check_steps(GAME, p)
 
 
 def test_conan_move_after_table_cards_blocks_the_die_until_moved():

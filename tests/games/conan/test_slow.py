@@ -6,7 +6,7 @@ import pytest
 
 from shared.games.conan import GAME
 from shared.kernel.playout import play
-from tests.games.conan.invariants import check
+from tests.games.conan.invariants import check, check_steps
 from tests.games.contract_checks import check_decide_is_pure_and_legal_matches, check_playouts, seeds
 
 
@@ -14,6 +14,8 @@ from tests.games.contract_checks import check_decide_is_pure_and_legal_matches, 
 @pytest.mark.parametrize("seats", [2, 3, 4])
 def test_many_random_games(seats):
     playouts = check_playouts(GAME, seats, games=60, invariant=check)
+    for p in playouts:
+        check_steps(GAME, p)
     check_decide_is_pure_and_legal_matches(GAME, playouts[:5], samples=200)
 
 

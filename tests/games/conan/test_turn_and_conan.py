@@ -9,7 +9,7 @@ from shared.games.conan import GAME
 from shared.games.conan import commands as c
 from shared.games.conan import events as ev
 from shared.games.conan.state import AdventureEnd, ConanCourt, Court, Military, TokenChoice, Turn
-from tests.games.conan.helpers import of_type, opening, province, set_units, when
+from tests.games.conan.helpers import edit_province, of_type, opening, province, set_units, when
 
 
 def _turn(state, seat=0, pool=("MILITARY",), step="cards", conan_player=1):
@@ -148,8 +148,9 @@ def test_raise_troops_two_different_friendly_provinces_ends_turn():
 
 @pytest.mark.parametrize(("both", "most"), [(True, 5), (False, 2)])
 def test_units_that_moved_may_move_again_only_under_one_army_two_moves(both, most):
-    # given 2 Aquilonian units already in Ophir and 5 at home
+    # given 2 Aquilonian units already in Ophir, its ally, and 5 at home
     state = opening(2, one_army_two_moves=both)
+    state = edit_province(state, "ophir", owner=0, marker="tower")
     state = set_units(state, "aquilonia", 0, 5)
     state = set_units(state, "ophir", 0, 2)
     state = replace(state, phases=(Turn(seat=0, step="cards", conan_done=True),), fate_pool=("MILITARY",))

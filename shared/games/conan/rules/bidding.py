@@ -24,8 +24,13 @@ def awaited(state: State, phase: Bidding) -> list[int]:
 
 
 def bid_options(state: State, seat: int) -> list[tuple[int, str | None]]:
+    """A token and a strategy card: the seed has every bidder lay down both;
+    ``bid_requires_card=False`` lets a bidder keep its cards and bid the token
+    alone (docs/rules/conan.md §9.4)."""
     s = state.seats[seat]
-    cards: list[str | None] = list(sorted(set(s.strategy_hand))) or [None]
+    cards: list[str | None] = list(sorted(set(s.strategy_hand)))
+    if not cards or not state.options.bid_requires_card:
+        cards = [None, *cards]
     return [(t, c) for t in sorted(set(s.bid_available)) for c in cards]
 
 

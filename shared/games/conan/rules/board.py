@@ -103,6 +103,23 @@ def others_with_units(state: State, seat: int, pid: str) -> list[int]:
     return [i for i, n in enumerate(prov(state, pid).units) if n > 0 and i != seat]
 
 
+def engagement(state: State, seat: int, pid: str) -> str:
+    """How the seat's army in ``pid`` stands, which decides how it may leave
+    (docs/rules/conan.md §5.3): ``""`` free (friendly ground, or no army),
+    ``besieged`` (its friendly province holds another army: it may not leave),
+    ``campaign`` (alone in a neutral province), ``battle`` (with other armies
+    in a neutral province) or ``siege`` (in another player's province)."""
+    here = prov(state, pid)
+    if here.units[seat] == 0:
+        return ""
+    others = others_with_units(state, seat, pid)
+    if friendly(state, seat, pid):
+        return "besieged" if others else ""
+    if here.owner not in (NEUTRAL, seat):
+        return "siege"
+    return "battle" if others else "campaign"
+
+
 def active_seats(state: State) -> list[int]:
     return [i for i, s in enumerate(state.seats) if not s.dead]
 

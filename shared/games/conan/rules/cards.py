@@ -98,15 +98,15 @@ def _event_effect(tx: Tx, seat: int, e: Effect) -> None:
 
 
 def apply_to_side(side: Side, card: KingdomCard) -> Side:
-    """Contest effects of a kingdom card on its player's side of the roll."""
+    """Contest effects of a kingdom card on its player's side of the roll
+    (``conan_counts_present`` is not one: Conan helps whom his rule says, see
+    ``contest.with_conan``)."""
     for e in card.effects:
         match e.op:
             case "add_dice":
                 side = replace(side, extra_dice=side.extra_dice + e.n)
             case "face_counts_as":
                 side = replace(side, faces=(*side.faces, (e.face, e.successes, e.limit)))
-            case "conan_counts_present":
-                side = replace(side, conan=True)
             case "reroll":
                 side = replace(side, free_rerolls=side.free_rerolls + 1)
     return side

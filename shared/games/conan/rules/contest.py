@@ -1,4 +1,4 @@
-"""Contests: one roll-off between an attacker and a defender (conan.md 2.7).
+"""Contests: one roll-off between an attacker and a defender (docs/rules/conan.md §6).
 
 Sequence: attacker commits a strategy card, then a player defender; both are
 revealed; attacker's before-roll window, roll, after-roll window (sorcery);
@@ -38,10 +38,7 @@ def start(tx: Tx, kind: str, attacker: int, defender: int, province: str, pos: i
     terrain = pack_of(state).province(province).track[pos]
     a, d = Side(seat=attacker), Side(seat=defender)
     if state.conan_at == province:
-        if attacker == state.conan_player:
-            a = replace(a, conan=True)
-        elif (defender != NEUTRAL and defender == state.conan_player) or defender == NEUTRAL:
-            d = replace(d, conan=True)
+        a, d = with_conan(state, a, d)
     if kind not in MILITARY:
         a = replace(
             a, extra_dice=a.extra_dice + has_artifact_op(state, attacker, "add_dice", contest="intrigue")
@@ -60,6 +57,28 @@ def start(tx: Tx, kind: str, attacker: int, defender: int, province: str, pos: i
         split=split,
     )
     tx.emit(ev.PhasePushed(phase=phase))
+
+
+def conan_side(state: State, attacker: int, defender: int) -> str:
+    """Which side a present Conan helps (docs/rules/conan.md §6.4): the Conan
+    player when it takes part, else a neutral defender; nobody in a siege or
+    battle between two other players."""
+    if attacker == state.conan_player:
+        return "attacker"
+    if defender == NEUTRAL or defender == state.conan_player:
+        return "defender"
+    return ""
+
+
+def with_conan(state: State, attacker: Side, defender: Side) -> tuple[Side, Side]:
+    """Conan counts as present: his help goes where ``conan_side`` says, even
+    when a card of the other side made him count (the card follows his rule)."""
+    match conan_side(state, attacker.seat, defender.seat):
+        case "attacker":
+            return replace(attacker, conan=True), defender
+        case "defender":
+            return attacker, replace(defender, conan=True)
+    return attacker, defender
 
 
 def strategy_choices(state: State, contest: Contest, seat: int) -> list[tuple[str, ...]]:
@@ -139,6 +158,9 @@ def use_card(tx: Tx, contest: Contest, seat: int, card: KingdomCard) -> None:
     if side.free_rerolls:
         side = _roll(tx, replace(side, free_rerolls=0), contest, attacking, reroll=True)
     contest = replace(contest, attacker=side) if attacking else replace(contest, defender=side)
+    if any(e.op == "conan_counts_present" for e in card.effects):
+        a, d = with_conan(tx.state, contest.attacker, contest.defender)
+        contest = replace(contest, attacker=a, defender=d)
     tx.emit(ev.PhaseReplaced(phase=contest))
 
 
@@ -231,9 +253,21 @@ def successes(side: Side, attacking: bool, neutral_axes: bool) -> int:
     return total
 
 
+def raiders_act(state: State, contest: Contest) -> bool:
+    """Raiders in a neutral province make the defender's axes count, and one
+    leaves after the roll (docs/rules/conan.md §6.5): for the province itself,
+    and under ``raiders_aid_battle_defender`` for a battle's defending army."""
+    here = prov(state, contest.province)
+    if here.raiders == 0 or here.owner != NEUTRAL:
+        return False
+    if contest.defender.seat == NEUTRAL:
+        return True
+    return contest.kind == "battle" and state.options.raiders_aid_battle_defender
+
+
 def attacker_wins(state: State, contest: Contest) -> tuple[bool, int, int]:
     neutral = contest.defender.seat == NEUTRAL
-    axes = neutral and prov(state, contest.province).raiders > 0
+    axes = raiders_act(state, contest)
     a = successes(contest.attacker, True, False)
     d = successes(contest.defender, False, axes)
     won = a > d

@@ -1,5 +1,6 @@
-"""The Military action (2.5): raise troops, or up to two army movements then
-one contest (campaign, siege or battle) with its forced marches."""
+"""The Military action (docs/rules/conan.md §5): raise troops, or up to two
+army movements then one contest (campaign, siege or battle) with its forced
+marches."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from msgspec.structs import replace
 
 from shared.games.conan import events as ev
 from shared.games.conan.rules import contest as ct
+from shared.games.conan.rules.armies import settle_campaign, withdraw, withdraw_spots
 from shared.games.conan.rules.board import (
     NEUTRAL,
     Tx,
+    engagement,
     friendly,
     friendly_provinces,
     home_owner,
@@ -43,12 +46,24 @@ def raise_troops(tx: Tx, seat: int, provinces: tuple[str, ...]) -> None:
 
 
 def army_moves(state: State, phase: Military) -> list[tuple[str, str, int]]:
+    """Every (from, to, units) movement open now, judged from where the army
+    stands (docs/rules/conan.md §5.2, §5.3).
+
+    From friendly ground an army redeploys into a friendly province or attacks
+    a neutral or hostile one (all attack moves of one action enter the same
+    province). An army campaigning alone may only fall back into a friendly
+    province; one in a siege or battle leaves only by ``withdrawals``; a
+    besieged army may not leave at all."""
     if phase.moves_left <= 0 or phase.fought:
         return []
     seat = phase.seat
+    pack = pack_of(state)
     out = []
     arrived = dict(phase.arrived)
-    for p in pack_of(state).provinces:
+    for p in pack.provinces:
+        stands = engagement(state, seat, p.id)
+        if stands not in ("", "campaign") or p.id == phase.target:
+            continue
         have = prov(state, p.id).units[seat]
         if not state.options.one_army_two_moves:
             have -= arrived.get(p.id, 0)  # units that moved already stay put
@@ -57,7 +72,9 @@ def army_moves(state: State, phase: Military) -> list[tuple[str, str, int]]:
         for to in p.adjacent:
             if not _may_enter(state, seat, to):
                 continue
-            most = min(have, pack_of(state).header.stack_limit, room(state, seat, to))
+            if not friendly(state, seat, to) and (stands or phase.target not in ("", to)):
+                continue  # no attack from a fight, and one attacked province per action
+            most = min(have, pack.header.stack_limit, room(state, seat, to))
             out += [(p.id, to, n) for n in range(1, most + 1)]
         if not state.options.redeploy_adjacent_only:
             out += _long_redeploys(state, seat, p.id, have)
@@ -65,7 +82,7 @@ def army_moves(state: State, phase: Military) -> list[tuple[str, str, int]]:
 
 
 def _long_redeploys(state: State, seat: int, frm: str, have: int) -> list[tuple[str, str, int]]:
-    # Variant (3.1 #3): a redeploy may reach any friendly province.
+    # The redeploy_adjacent_only=False reading: a redeploy may reach any friendly province.
     near = set(pack_of(state).neighbours(frm))
     out = []
     for to in friendly_provinces(state, seat):
@@ -84,44 +101,67 @@ def _may_enter(state: State, seat: int, pid: str) -> bool:
 
 def move_army(tx: Tx, phase: Military, frm: str, to: str, units: int) -> None:
     seat = phase.seat
+    attacking = not friendly(tx.state, seat, to)
     tx.emit(
         ev.UnitsChanged(seat=seat, province=frm, delta=-units),
         ev.UnitsChanged(seat=seat, province=to, delta=units),
     )
-    p = prov(tx.state, frm)
-    if p.units[seat] == 0 and p.campaign_owner == seat:
-        tx.emit(ev.CampaignSet(province=frm, owner=NEUTRAL, pos=0))
-    moved = (*phase.moved, (frm, to))
+    settle_campaign(tx, frm)  # a campaign whose whole army fell back is over
+    _moved(tx, phase, frm, to, units, target=to if attacking else phase.target)
+
+
+def _moved(tx: Tx, phase: Military, frm: str, to: str, units: int, target: str) -> None:
     arrived = dict(phase.arrived)
     arrived[to] = arrived.get(to, 0) + units
-    arrivals = tuple(sorted(arrived.items()))
-    phase = replace(phase, moves_left=phase.moves_left - 1, moved=moved, arrived=arrivals)
+    phase = replace(
+        phase,
+        moves_left=phase.moves_left - 1,
+        moved=(*phase.moved, (frm, to)),
+        arrived=tuple(sorted(arrived.items())),
+        target=target,
+    )
     tx.emit(ev.PhaseReplaced(phase=phase))
 
 
-def targets(state: State, phase: Military) -> list[str]:
-    if phase.fought:
+def withdrawals(state: State, phase: Military) -> list[tuple[str, str]]:
+    """(from, to): an army in a siege or battle leaves as one movement, whole,
+    into a friendly province; the action's attacked province is not left."""
+    if phase.moves_left <= 0 or phase.fought:
         return []
-    seat = phase.seat
-    moved_into = {to for _, to in phase.moved}
     out = []
     for p in pack_of(state).provinces:
-        here = prov(state, p.id)
-        if here.units[seat] == 0 or friendly(state, seat, p.id) or not in_play(state, p.id):
-            continue
-        if home_owner(state, p.id) != NEUTRAL:
-            continue
-        ongoing = here.campaign_owner == seat or here.owner not in (NEUTRAL, seat)
-        if p.id in moved_into or ongoing:
-            out.append(p.id)
+        if p.id != phase.target and engagement(state, phase.seat, p.id) in ("siege", "battle"):
+            out += [(p.id, to) for to in withdraw_spots(state, phase.seat, p.id)]
     return out
+
+
+def withdraw_army(tx: Tx, phase: Military, frm: str, to: str) -> None:
+    arrived = withdraw(tx, phase.seat, frm, to)
+    _moved(tx, phase, frm, to, arrived, target=phase.target)
+
+
+def targets(state: State, phase: Military) -> list[str]:
+    """Where the action's one contest may be fought: the province a movement
+    attacked, else any where the seat's army stands in a campaign, battle or
+    siege (each goes on, turn after turn, until it is decided)."""
+    if phase.fought:
+        return []
+    if phase.target:
+        return [phase.target]
+    seat = phase.seat
+    return [
+        p.id
+        for p in pack_of(state).provinces
+        if engagement(state, seat, p.id) in ("campaign", "battle", "siege")
+    ]
 
 
 def battle_defenders(state: State, seat: int, pid: str, previous: int = NEUTRAL) -> list[int]:
     """Who may defend a battle in ``pid`` (one seat unless the attacker chooses).
 
-    A battle goes on against the same army (2.8.3); a new one is against the
-    army the attacker names, or by the ``battle_defender`` option."""
+    A battle goes on against the same army (docs/rules/conan.md §7.3); a new
+    one is against the army the attacker names, or by the ``battle_defender``
+    option."""
     here = prov(state, pid)
     if here.owner not in (NEUTRAL, seat):
         return []  # a siege: the marker owner defends
@@ -157,7 +197,9 @@ def fight(tx: Tx, seat: int, pid: str, defender: int, split: bool, previous: int
     defenders = battle_defenders(tx.state, seat, pid, previous)
     if defenders:
         defender = defender if defender in defenders else defenders[0]
-        pos = here.campaign_pos if here.campaign_owner == defender else 0
+        # Fought where the campaign marker of either army stands (§7.3): a
+        # campaign owner that attacks in turn fights on its own current space.
+        pos = here.campaign_pos if here.campaign_owner in (seat, defender) else 0
         ct.start(tx, "battle", seat, defender, pid, pos, split)
         return
     if here.campaign_owner != seat:

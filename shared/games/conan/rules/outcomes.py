@@ -1,5 +1,5 @@
-"""What a contest result does: campaign, siege, battle (2.8), alliance and
-breaking one (2.9), then forced marches and withdrawals."""
+"""What a contest result does: campaign, siege, battle (docs/rules/conan.md
+§7), alliance and breaking one (§8), then forced marches and withdrawals."""
 
 from __future__ import annotations
 
@@ -8,12 +8,14 @@ from msgspec.structs import replace
 from shared.games.conan import events as ev
 from shared.games.conan.content import KingdomCard
 from shared.games.conan.rules import contest as ct
-from shared.games.conan.rules.board import NEUTRAL, Tx, has_artifact_op, prov, room, supply_left
+from shared.games.conan.rules.armies import crom, settle_campaign, withdraw, withdraw_spots
+from shared.games.conan.rules.board import NEUTRAL, Tx, friendly, has_artifact_op, pack_of, prov
 from shared.games.conan.state import AfterContest, Contest, Retreat, State
 
 
 def resolve(tx: Tx, contest: Contest) -> None:
     won, a, d = ct.attacker_wins(tx.state, contest)
+    raiders = ct.raiders_act(tx.state, contest)
     tx.emit(
         ev.ContestResolved(
             province=contest.province,
@@ -24,7 +26,7 @@ def resolve(tx: Tx, contest: Contest) -> None:
         ),
         ev.PhasePopped(),
     )
-    if contest.defender.seat == NEUTRAL and prov(tx.state, contest.province).raiders > 0:
+    if raiders:
         tx.emit(ev.RaidersChanged(province=contest.province, delta=-1))
     seat = contest.attacker.seat
     match contest.kind:
@@ -40,13 +42,8 @@ def resolve(tx: Tx, contest: Contest) -> None:
             _break(tx, contest, won)
 
 
-def _crom(tx: Tx, seat: int) -> None:
-    if supply_left(tx.state, "crom") > 0:
-        tx.emit(ev.ResourcesChanged(seat=seat, reason="crom", crom=1))
-
-
 def _lose_unit(tx: Tx, seat: int, province: str) -> int:
-    """Remove one unit; returns how many remain."""
+    """Remove the units a lost contest costs; returns how many remain."""
     n = min(tx.state.options.units_lost_per_contest, prov(tx.state, province).units[seat])
     if n:
         tx.emit(ev.UnitsChanged(seat=seat, province=province, delta=-n))
@@ -54,9 +51,12 @@ def _lose_unit(tx: Tx, seat: int, province: str) -> int:
 
 
 def _after(tx: Tx, contest: Contest, won: bool) -> None:
+    """The attacker's choices after the roll: forced march, cards, withdrawal."""
     seat = contest.attacker.seat
     if prov(tx.state, contest.province).units[seat] == 0:
         return
+    if contest.kind == "campaign" and not won and not tx.state.options.forced_march_after_loss:
+        return  # nothing to choose: no march, and a campaign has no withdrawal
     phase = AfterContest(
         seat=seat,
         province=contest.province,
@@ -72,8 +72,9 @@ def _campaign(tx: Tx, contest: Contest, won: bool) -> None:
     seat, pid = contest.attacker.seat, contest.province
     p = prov(tx.state, pid)
     if not won:
-        if _lose_unit(tx, seat, pid) == 0:
-            tx.emit(ev.CampaignSet(province=pid, owner=NEUTRAL, pos=0))
+        _lose_unit(tx, seat, pid)
+        settle_campaign(tx, pid)  # the campaign ends with its last unit
+        _after(tx, contest, False)
         return
     info = tx.pack.province(pid)
     if p.campaign_pos + 1 < len(info.track):
@@ -91,35 +92,36 @@ def _campaign(tx: Tx, contest: Contest, won: bool) -> None:
 
 def _siege(tx: Tx, contest: Contest, won: bool) -> None:
     seat, defender, pid = contest.attacker.seat, contest.defender.seat, contest.province
+    by_marker = tx.state.options.crom_when_marker_falls
     if not won:
         if _lose_unit(tx, seat, pid) == 0:
-            _crom(tx, defender)
+            crom(tx, defender)  # the attacking army is destroyed
             return
         _after(tx, contest, False)
         return
     if prov(tx.state, pid).units[defender] > 0:
-        _lose_unit(tx, defender, pid)
+        if _lose_unit(tx, defender, pid) == 0 and not by_marker:
+            crom(tx, seat)  # the defending army is destroyed, though the marker stands
     else:
+        # The marker is the defence's last life: the province turns neutral and
+        # the winner begins to subjugate it.
         tx.emit(ev.MarkerSet(province=pid, owner=NEUTRAL, marker=""))
-        if tx.state.options.crom_when_marker_falls:
-            _crom(tx, seat)
+        if by_marker:
+            crom(tx, seat)
         tx.emit(ev.CampaignSet(province=pid, owner=seat, pos=0))
     _after(tx, contest, True)
 
 
 def _battle(tx: Tx, contest: Contest, won: bool) -> None:
     seat, defender, pid = contest.attacker.seat, contest.defender.seat, contest.province
-    if not won:
-        if _lose_unit(tx, seat, pid) == 0:
-            _crom(tx, defender)
-            return
-        _after(tx, contest, False)
-        _offer_retreat(tx, contest)
+    winner, loser = (seat, defender) if won else (defender, seat)
+    if _lose_unit(tx, loser, pid) == 0:
+        # The battle is over: its winner takes Crom and runs the campaign.
+        crom(tx, winner)
+        settle_campaign(tx, pid, winner)
+    if prov(tx.state, pid).units[seat] == 0:
         return
-    if _lose_unit(tx, defender, pid) == 0:
-        _crom(tx, seat)
-        tx.emit(ev.CampaignSet(province=pid, owner=seat, pos=0))
-    _after(tx, contest, True)
+    _after(tx, contest, won)
     _offer_retreat(tx, contest)
 
 
@@ -130,22 +132,16 @@ def _offer_retreat(tx: Tx, contest: Contest) -> None:
         tx.emit(ev.PhasePushed(phase=Retreat(seat=defender, province=pid, attacker=seat)))
 
 
-def retreat_spots(state, seat: int, pid: str) -> list[str]:
-    from shared.games.conan.rules.board import friendly, pack_of
-
+def retreat_spots(state: State, seat: int, pid: str) -> list[str]:
+    """A battle's defender falls back only to an adjacent friendly province:
+    the seed's "a friendly province nearby"."""
     return [n for n in pack_of(state).neighbours(pid) if friendly(state, seat, n)]
 
 
 def retreat(tx: Tx, phase: Retreat, to: str) -> None:
-    """The defender leaves the battle: the attacker's campaign begins."""
-    seat, pid = phase.seat, phase.province
-    moving = prov(tx.state, pid).units[seat]
-    fits = min(moving, room(tx.state, seat, to))
-    tx.emit(ev.UnitsChanged(seat=seat, province=pid, delta=-moving))
-    if fits:
-        tx.emit(ev.UnitsChanged(seat=seat, province=to, delta=fits))
-    _crom(tx, phase.attacker)
-    tx.emit(ev.CampaignSet(province=pid, owner=phase.attacker, pos=0), ev.PhasePopped())
+    """The defender leaves the battle: the attacker has won it."""
+    withdraw(tx, phase.seat, phase.province, to, opponent=phase.attacker)
+    tx.emit(ev.PhasePopped())
 
 
 def _alliance(tx: Tx, seat: int, pid: str, won: bool) -> None:
@@ -169,10 +165,19 @@ def _break(tx: Tx, contest: Contest, won: bool) -> None:
         tx.emit(ev.EmissariesChanged(seat=contest.attacker.seat, province=pid, delta=-1))
 
 
-def can_march(tx_state, phase: AfterContest) -> bool:
-    if not phase.won or (phase.split and not tx_state.options.forced_march_after_split_attack):
+def march_allowed(state: State, phase: AfterContest) -> bool:
+    """A forced march follows the roll (docs/rules/conan.md §7.4): after a win,
+    and after a loss too under ``forced_march_after_loss``; never after an
+    attack launched from two provinces unless that option allows it."""
+    if not phase.won and not state.options.forced_march_after_loss:
         return False
-    units = prov(tx_state, phase.province).units[phase.seat]
+    return not phase.split or state.options.forced_march_after_split_attack
+
+
+def can_march(state: State, phase: AfterContest) -> bool:
+    if not march_allowed(state, phase):
+        return False
+    units = prov(state, phase.province).units[phase.seat]
     return units >= (1 if phase.march_free else 2)
 
 
@@ -194,29 +199,16 @@ def forced_march(tx: Tx, phase: AfterContest, defender: int) -> None:
     fight(tx, seat, pid, defender, phase.split, previous=phase.defender)
 
 
-def withdraw_spots(state: State, phase: AfterContest) -> list[str]:
-    """Where a besieging or battling attacker may withdraw (2.8.2 [D])."""
-    from shared.games.conan.rules.board import friendly, friendly_provinces, pack_of
-
-    if state.options.withdraw_anywhere:
-        return [p for p in friendly_provinces(state, phase.seat) if p != phase.province]
-    return [n for n in pack_of(state).neighbours(phase.province) if friendly(state, phase.seat, n)]
+def withdraw_options(state: State, phase: AfterContest) -> list[str]:
+    """Where a besieging or battling attacker may withdraw after the roll."""
+    if phase.kind not in ("siege", "battle"):
+        return []
+    return withdraw_spots(state, phase.seat, phase.province)
 
 
-def withdraw(tx: Tx, phase: AfterContest, to: str) -> None:
-    seat, pid = phase.seat, phase.province
-    moving = prov(tx.state, pid).units[seat]
-    fits = min(moving, room(tx.state, seat, to))
-    tx.emit(ev.UnitsChanged(seat=seat, province=pid, delta=-moving))
-    if fits:
-        tx.emit(ev.UnitsChanged(seat=seat, province=to, delta=fits))
-    p = prov(tx.state, pid)
-    if p.campaign_owner == seat:
-        tx.emit(ev.CampaignSet(province=pid, owner=NEUTRAL, pos=0))
-    if p.owner not in (NEUTRAL, seat):
-        _crom(tx, p.owner)  # the defender of a siege takes Crom when the attacker withdraws
-    elif phase.kind == "battle" and phase.defender != NEUTRAL and p.units[phase.defender]:
-        _crom(tx, phase.defender)
+def withdraw_after(tx: Tx, phase: AfterContest, to: str) -> None:
+    opponent = phase.defender if phase.kind == "battle" else NEUTRAL
+    withdraw(tx, phase.seat, phase.province, to, opponent=opponent)
     tx.emit(ev.PhasePopped())
 
 

@@ -136,12 +136,25 @@ def _award(tx: Tx, values: dict[int, int], sole: int, tied: int, reason: str, on
             tx.emit(ev.ResourcesChanged(seat=s, reason=reason, ep=sole if len(leaders) == 1 else tied))
 
 
+def final_marker_ep(state: State) -> tuple[int, int]:
+    """EP per fort and per city at the end: the seed names the step but no
+    amount, so the content pack carries it (0 in the bundled pack) and the
+    options may override it (docs/rules/conan.md §12)."""
+    header = pack_of(state).header
+    fort, city = state.options.ep_per_fort, state.options.ep_per_city
+    return (
+        header.final_ep_per_fort if fort is None else fort,
+        header.final_ep_per_city if city is None else city,
+    )
+
+
 def final(tx: Tx) -> None:
     state = tx.state
     alive = active_seats(state)
+    per_fort, per_city = final_marker_ep(state)
     for s in alive:
         forts, cities = len(markers(state, s, "fort")), len(markers(state, s, "city"))
-        ep = forts * state.options.ep_per_fort + cities * state.options.ep_per_city
+        ep = forts * per_fort + cities * per_city
         if ep:
             tx.emit(ev.ResourcesChanged(seat=s, reason="final_markers", ep=ep))
         income(tx, s, flat=tx.state.options.final_flat_income)
