@@ -17,6 +17,14 @@ from shared.games.catan.trade import kinds
 from shared.kernel.rejection import require
 
 DEAL = 17  # a confirmable deal in task data: partner seat, cards the active seat gives, cards it gets
+#: Rejection of an offer beyond the table's house-rule cap (``Options.trade_offers_per_turn``).
+OFFER_CAP = "house_rule_offer_cap"
+
+
+def capped(state: State) -> bool:
+    """Whether the table's house rule forbids another offer this turn (the rules set no limit)."""
+    cap = state.options.trade_offers_per_turn
+    return cap > 0 and state.effects.trade_offers >= cap
 
 
 def terms_valid(state: State, give: Hand, get: Hand) -> bool:
@@ -32,14 +40,12 @@ def terms_valid(state: State, give: Hand, get: Hand) -> bool:
 def offer_valid(state: State, seat: int, c: cmd.OfferTrade) -> bool:
     if c.to != -1 and (c.to == seat or not 0 <= c.to < state.seats):
         return False
-    if state.effects.trade_offers >= state.options.trade_offers_per_turn:
-        return False
     return terms_valid(state, c.give, c.get) and covers(state.players[seat].hand, c.give)
 
 
 def offer_options(state: State, seat: int) -> list[cmd.OfferTrade]:
     """One card for one card, to every other seat."""
-    if state.effects.trade_offers >= state.options.trade_offers_per_turn:
+    if capped(state):
         return []
     hand = state.players[seat].hand
     ks = kinds(state)
@@ -47,8 +53,16 @@ def offer_options(state: State, seat: int) -> list[cmd.OfferTrade]:
 
 
 def offer(ctx: Ctx, seat: int, c: cmd.OfferTrade) -> None:
+    cap = ctx.state.options.trade_offers_per_turn
+    require(
+        not capped(ctx.state),
+        OFFER_CAP,
+        f"A house rule of this table allows {cap} trade offers per turn; the game's rules set no limit.",
+        cap=cap,
+    )
     require(offer_valid(ctx.state, seat, c), "invalid_trade", "This trade offer is not allowed.")
-    ctx.effects(trade_offers=ctx.state.effects.trade_offers + 1)
+    if cap:
+        ctx.effects(trade_offers=ctx.state.effects.trade_offers + 1)
     others = tuple(s for s in range(ctx.state.seats) if s != seat) if c.to == -1 else (c.to,)
     open_task(ctx, "trade", others, owner=seat, data=c.give + c.get)
 

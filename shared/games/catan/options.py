@@ -55,8 +55,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     own_turn_progress_limit: Literal["end_of_turn", "immediate"] = "end_of_turn"
     # Barbarian ship moves needed to reach Catan.
     barbarian_track: Count = 7
-    # Domestic trade offers the active seat may make per turn; bounds self-play (platform rule).
-    trade_offers_per_turn: Count = 3
+    # House rule, off (0) by default: at most this many domestic trade offers per turn, against a
+    # seat that floods the table with offers. The rules allow any number of trades.
+    trade_offers_per_turn: Count = 0
     # Victory points needed; 0 means the game's own (10 base, 13 C&K).
     points_to_win: Count = 0
 

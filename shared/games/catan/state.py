@@ -52,7 +52,7 @@ class Effects(Record, frozen=True):
     """Turn-scoped effects, cleared when the turn ends."""
 
     dev_played: bool = False
-    trade_offers: int = 0
+    trade_offers: int = 0  # counted only under the house-rule cap on offers
     cranes: int = 0
     fleet: tuple[int, ...] = ()  # card kinds tradable 2:1 this turn (Merchant Fleet)
     # Commercial Harbor exchanges left: each opponent once per card played this turn.

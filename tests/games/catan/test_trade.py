@@ -1,15 +1,18 @@
-"""Maritime and domestic trade (1.10, 2.15, ruling 49)."""
+"""Maritime and domestic trade (docs/rules/catan.md §6)."""
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
 from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import BRICK, CLOTH, COIN, GRAIN, ORE, PAPER, WOOL
-from shared.games.catan.decide import actors, legal
+from shared.games.catan.decide import actors, decide, legal
 from shared.games.catan.trade import rate
+from shared.kernel.rejection import RuleViolation
+from shared.kernel.rng import Rng
 from tests.games.catan.helpers import cards, corner, fresh, gain, given, of, rejected, town, when
 
 GENERIC_SPOT = board.PATH_ENDS[board.HARBOR_PATHS[0]][0]
@@ -119,3 +122,35 @@ def test_a_counter_the_active_seat_cannot_pay_can_only_be_declined():
     assert state.task is not None and state.task.kind == "trade_confirm"
     assert legal(state, 0) == [cmd.Choose(choice=-1)]
     assert rejected(state, 0, cmd.Choose(choice=0)) == "illegal_move"
+
+
+def test_any_number_of_domestic_trades_in_a_turn():
+    """Domestic trade: "On your turn you may trade with the other players, any number of
+    trades, any number of cards." No limit applies unless a table adopts the house rule."""
+    state = given(fresh(ck=False), gain(0, brick=6), gain(1, ore=6))
+    for n in range(1, 7):
+        state, _ = when(state, 0, cmd.OfferTrade(give=cards(brick=1), get=cards(ore=1), to=1))
+        state, _ = when(state, 1, cmd.Choose(choice=1))
+        state, _ = when(state, 0, cmd.Choose(choice=0))
+        assert state.players[0].hand == cards(brick=6 - n, ore=n)
+    assert state.effects.trade_offers == 0  # nothing is even counted without the cap
+
+
+def test_a_cap_on_offers_is_a_house_rule_and_its_rejection_says_so():
+    """The cap on trade offers is a tournament's house rule (``trade_offers_per_turn``,
+    off by default), not a rule of the game; an offer beyond it is rejected with a code
+    and a message that say so. The count starts again with the next turn."""
+    state = given(fresh(ck=False, trade_offers_per_turn=2), gain(0, brick=6), gain(1, ore=6))
+    offer = cmd.OfferTrade(give=cards(brick=1), get=cards(ore=1), to=1)
+    for _ in range(2):
+        state, _ = when(state, 0, offer)
+        state, _ = when(state, 1, cmd.Choose(choice=0))
+    assert not [c for c in legal(state, 0) if isinstance(c, cmd.OfferTrade)]
+    with pytest.raises(RuleViolation) as info:
+        decide(state, 0, offer, Rng(bytes(32), 1))
+    assert info.value.code == "house_rule_offer_cap" and "house rule" in info.value.message
+    state, _ = when(state, 0, cmd.EndTurn())
+    state = given(state, ev.PhaseSet(phase="main", active=0, turn=state.turn + 3))
+    assert [c for c in legal(state, 0) if isinstance(c, cmd.OfferTrade)]
+    state, _ = when(state, 0, offer)
+    assert state.task.kind == "trade"
