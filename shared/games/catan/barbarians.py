@@ -5,6 +5,7 @@ from __future__ import annotations
 from shared.games.catan import events as ev
 from shared.games.catan.building import SETTLEMENTS, settlements_built
 from shared.games.catan.flow import Ctx, clockwise, open_task
+from shared.games.catan.progress import draws
 from shared.games.catan.state import State
 
 
@@ -99,8 +100,21 @@ def _reward(ctx: Ctx, contrib: tuple[int, ...]) -> None:
         return
     if top == 0 and s.options.zero_strength_defense_reward == "none":
         return
-    if any(s.decks):
-        open_task(ctx, "defender_draw", tuple(best))
+    defender_draws(ctx, tuple(best))
+
+
+def defender_draws(ctx: Ctx, seats: tuple[int, ...]) -> None:
+    """Tied defenders draw one at a time, clockwise from the roller, each choosing among
+    the decks that hold cards when its turn to draw comes: a draw never finds its deck
+    emptied by an earlier one. With one deck left there is nothing to choose."""
+    for i, seat in enumerate(seats):
+        decks = deck_choices(ctx.state)
+        if not decks:
+            return
+        if len(decks) > 1:
+            open_task(ctx, "defender_draw", (seat,), data=seats[i + 1 :])
+            return
+        draws.draw(ctx, seat, decks[0])
 
 
 def deck_choices(state: State) -> list[int]:

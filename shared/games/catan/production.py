@@ -5,7 +5,7 @@ from __future__ import annotations
 from shared.games.catan import board
 from shared.games.catan import events as ev
 from shared.games.catan.cards import CLOTH, COIN, EMPTY, KINDS, PAPER, RESOURCES, SCIENCE, Hand, add, one
-from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.flow import Ctx, clockwise, open_task
 from shared.games.catan.state import State
 
 TERRAIN_COMMODITY = {board.FOREST: PAPER, board.PASTURE: CLOTH, board.MOUNTAINS: COIN}
@@ -58,13 +58,19 @@ def produce(ctx: Ctx) -> None:
 
 def _aqueduct(ctx: Ctx, paid: list[Hand]) -> None:
     s = ctx.state
-    if not any(s.bank[k] for k in RESOURCES):
-        return
     seats = tuple(
-        seat for seat in range(s.seats) if s.players[seat].levels[SCIENCE] >= 3 and not any(paid[seat])
+        seat
+        for seat in clockwise(s, s.active)
+        if s.players[seat].levels[SCIENCE] >= 3 and not any(paid[seat])
     )
-    if seats:
-        open_task(ctx, "aqueduct", seats)
+    aqueducts(ctx, seats)
+
+
+def aqueducts(ctx: Ctx, seats: tuple[int, ...]) -> None:
+    """Ask the next eligible seat (clockwise from the roller), one at a time: each chooses
+    among the resources the bank holds once the seats before it have taken theirs."""
+    if seats and aqueduct_choices(ctx.state):
+        open_task(ctx, "aqueduct", seats[:1], data=seats[1:])
 
 
 def aqueduct_choices(state: State) -> list[int]:

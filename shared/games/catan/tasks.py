@@ -174,7 +174,7 @@ def _confirm(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
 
 def _each(fn: Callable[[Ctx, Task, Answer], None]) -> Callable[[Ctx, Task, tuple[Answer, ...]], None]:
     def run(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
-        # Effects that touch a deck (tied defenders' draws) go clockwise from the active seat.
+        # Answers given at once take effect clockwise from the active seat.
         order = clockwise(ctx.state, ctx.state.active)
         for a in sorted(answers, key=lambda a: order.index(a.seat)):
             fn(ctx, task, a)
@@ -189,9 +189,9 @@ RESOLVE: dict[str, Callable[[Ctx, Task, tuple[Answer, ...]], None]] = {
     ),
     "trade": _trade,
     "trade_confirm": _confirm,
-    "aqueduct": _each(lambda ctx, t, a: _aqueduct(ctx, a)),
+    "aqueduct": _each(lambda ctx, t, a: _aqueduct(ctx, t, a)),
     "pillage": _each(lambda ctx, t, a: barbarians.pillage(ctx, a.seat, a.choice)),
-    "defender_draw": _each(lambda ctx, t, a: draws.draw(ctx, a.seat, a.choice)),
+    "defender_draw": _each(lambda ctx, t, a: _defender_draw(ctx, t, a)),
     "progress_discard": _each(lambda ctx, t, a: draws.discard(ctx, a.seat, a.names)),
     "retreat": _each(lambda ctx, t, a: knights.retreat(ctx, a.seat, t.data, a.choice)),
     "deserter": _each(lambda ctx, t, a: politics.desert(ctx, t.owner, a.choice)),
@@ -205,10 +205,15 @@ RESOLVE: dict[str, Callable[[Ctx, Task, tuple[Answer, ...]], None]] = {
 }  # fmt: skip
 
 
-def _aqueduct(ctx: Ctx, a: Answer) -> None:
-    # Seats choose at once; one served earlier (clockwise) may have taken the bank's last card.
-    if a.choice >= 0 and ctx.state.bank[a.choice] > 0:
+def _defender_draw(ctx: Ctx, task: Task, a: Answer) -> None:
+    draws.draw(ctx, a.seat, a.choice)
+    barbarians.defender_draws(ctx, task.data)  # the tied defenders still to draw
+
+
+def _aqueduct(ctx: Ctx, task: Task, a: Answer) -> None:
+    if a.choice >= 0:  # optional: -1 declines
         ctx.emit(ev.CardsGained(seat=a.seat, cards=one(a.choice)))
+    production.aqueducts(ctx, task.data)  # the eligible seats still to choose
 
 
 def _exchange(ctx: Ctx, task: Task, a: Answer) -> None:

@@ -1,4 +1,4 @@
-"""Barbarians (2.5, rulings 1, 7-13)."""
+"""Barbarians: the attack, pillage, Defender of Catan, tied defenders (docs/rules/catan.md §10)."""
 
 from __future__ import annotations
 
@@ -78,15 +78,35 @@ def test_unique_best_defender_gets_a_defender_of_catan_point():
 def test_tied_defenders_each_draw_from_a_deck_of_their_choice():
     state = given(fresh(), NEAR, town(0, A, 2), knight(0, B, 1, active=True), knight(1, C, 1, active=True))
     state, _ = roll_until(state, SHIP)
-    assert state.task.kind == "defender_draw" and actors(state) == frozenset({0, 1})
-    state, _ = when(state, 0, cmd.Choose(choice=2))
-    state, events = when(state, 1, cmd.Choose(choice=0))
-    assert [e.deck for e in of(events, ev.CardDrawnShadow)] == [2, 0]
+    assert state.task.kind == "defender_draw" and actors(state) == frozenset({0})
+    state, first = when(state, 0, cmd.Choose(choice=2))
+    assert actors(state) == frozenset({1})
+    state, second = when(state, 1, cmd.Choose(choice=0))
+    assert [e.deck for e in of(first + second, ev.CardDrawnShadow)] == [2, 0]
+
+
+def test_tied_defenders_draw_one_at_a_time_from_the_decks_that_still_hold_cards():
+    """Tied defenders: "If several players tie for the highest strength, each of them, in
+    turn clockwise from the roller, draws a progress card from a deck of their choice."
+    Each chooses among the decks that hold cards when its turn to draw comes, so no tied
+    player ends with nothing while a deck has cards; with one deck left there is no choice."""
+    state = given(
+        fresh(), NEAR, town(0, A, 2), *(knight(s, spot, 1, active=True) for s, spot in enumerate((B, C, D)))
+    )
+    state = given(state, ev.DecksShuffled(dev=(), progress=(("merchant",), ("spy",), state.decks[2])))
+    state, _ = roll_until(state, lambda d: SHIP(d) and d.yellow + d.red != 7)
+    assert actors(state) == frozenset({0}) and len(legal(state, 0)) == 3
+    state, _ = when(state, 0, cmd.Choose(choice=0))  # the trade deck's last card
+    assert actors(state) == frozenset({1}) and legal(state, 1) == [cmd.Choose(choice=1), cmd.Choose(choice=2)]
+    state, events = when(state, 1, cmd.Choose(choice=1))  # the politics deck's last card
+    # Seat 2 is left the science deck alone: it draws from it without being asked.
+    assert [(e.seat, e.deck) for e in of(events, ev.CardDrawnShadow)] == [(1, 1), (2, 2)]
+    assert all(len(state.players[s].cards) == 1 for s in (0, 1, 2))
 
 
 def test_no_cities_means_everybody_ties_at_zero_unless_the_option_says_none():
     state, _ = roll_until(given(fresh(), NEAR), SHIP)
-    assert state.task.kind == "defender_draw" and len(state.task.seats) == 4
+    assert state.task.kind == "defender_draw" and state.task.seats == (0,) and state.task.data == (1, 2, 3)
     off, _ = roll_until(
         given(fresh(zero_strength_defense_reward="none"), NEAR), lambda d: SHIP(d) and d.yellow + d.red != 7
     )

@@ -65,19 +65,41 @@ def test_aqueduct_not_triggered_when_the_roll_paid_something():
     assert not of(produce(state, 10), ev.TaskOpened)
 
 
-def test_aqueduct_seats_choosing_the_banks_last_card_are_served_clockwise():
+def _two_aqueducts(bank):
     from msgspec.structs import replace as rep
-
-    from shared.games.catan import commands as cmd
-    from tests.games.catan.helpers import when
 
     state = given(fresh(), town(1, corner(12, 3)), town(2, corner(2, 0)))
     for seat in (1, 2):
         state = given(state, *(ev.ImprovementBought(seat=seat, track=2, level=n) for n in (1, 2, 3)))
-    state = rep(state, bank=(19, 19, 19, 19, 1, 12, 12, 12))
-    events = produce(rep(state, phase="main"), 12)
-    state = given(state, *events)
-    assert state.task.kind == "aqueduct" and state.task.seats == (1, 2)
-    state, _ = when(state, 2, cmd.Choose(choice=4))
+    state = rep(state, bank=bank)
+    return given(state, *produce(rep(state, phase="main"), 12))
+
+
+def test_aqueducts_are_chosen_one_at_a_time_so_no_later_seat_is_left_without():
+    """Aqueduct: "When a production roll other than 7 gives you nothing, you may take one
+    resource of your choice from the bank." With several eligible seats each takes one,
+    in order (clockwise from the roller), choosing among what the bank holds after the
+    seats before it: the bank's last ore going to seat 1 leaves seat 2 the other kinds."""
+    from shared.games.catan import commands as cmd
+    from shared.games.catan.decide import actors, legal
+    from tests.games.catan.helpers import when
+
+    state = _two_aqueducts((19, 19, 19, 19, 1, 12, 12, 12))
+    assert state.task.kind == "aqueduct" and actors(state) == frozenset({1})
     state, _ = when(state, 1, cmd.Choose(choice=4))
-    assert state.players[1].hand[4] == 1 and state.players[2].hand[4] == 0 and state.bank[4] == 0
+    assert state.task.kind == "aqueduct" and actors(state) == frozenset({2})
+    assert cmd.Choose(choice=4) not in legal(state, 2) and cmd.Choose(choice=3) in legal(state, 2)
+    state, _ = when(state, 2, cmd.Choose(choice=3))
+    assert state.task is None and state.bank[4] == 0
+    assert state.players[1].hand == cards(ore=1) and state.players[2].hand == cards(grain=1)
+
+
+def test_aqueducts_stop_when_the_bank_holds_no_resource():
+    """The Aqueduct takes a resource, never a commodity: once the bank's resources are gone
+    the seats still waiting take nothing (the commodities left do not count)."""
+    from shared.games.catan import commands as cmd
+    from tests.games.catan.helpers import when
+
+    state = _two_aqueducts((0, 0, 0, 0, 1, 12, 12, 12))
+    state, _ = when(state, 1, cmd.Choose(choice=4))
+    assert state.task is None and state.players[2].hand == cards()
