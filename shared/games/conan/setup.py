@@ -1,4 +1,4 @@
-"""Setup (2.1): kingdoms, objectives, hands, Conan and the adventure deck,
+"""Setup (docs/rules/conan.md §3): kingdoms, objectives, hands, Conan and the adventure deck,
 artifacts, the fate pool, then the opening bid for Conan."""
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def _kingdoms(tx: Tx, kingdoms: tuple[str, ...]) -> None:
 
 
 def _artifacts(tx: Tx, seats: int) -> None:
-    # The bonus card joins the deal only at four players (2.2); with two, one
+    # The bonus card joins the deal only at four players (§3); with two, one
     # artifact stays out for Age I.
     cards = sorted(tx.pack.artifacts)
     if seats >= 4:

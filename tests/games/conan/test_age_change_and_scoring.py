@@ -1,4 +1,4 @@
-"""Age change in seven steps (2.11), coronation (2.10), final scoring (2.12)."""
+"""Age change in seven steps, coronation and final scoring (docs/rules/conan.md §10-§12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Bidding for Conan (2.6.4): sealed bids, token rules, tie-breaks, bonus swap."""
+"""Bidding for Conan (docs/rules/conan.md §9.4): sealed bids, token rules, tie-breaks, bonus swap."""
 
 from __future__ import annotations
 

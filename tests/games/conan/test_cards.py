@@ -1,4 +1,4 @@
-"""Kingdom cards (1.5.2): table cards, instants, events, the Heart of Tammuz."""
+"""Kingdom cards (docs/rules/conan.md §2.3): table cards, instants, events, the Heart of Tammuz."""
 
 from __future__ import annotations
 

@@ -19,6 +19,7 @@ ZIGGURAT = Path(__file__).parents[3] / "shared" / "games" / "conan" / "content" 
 
 
 def test_default_pack_matches_the_seed_and_digest():
+    # the facts docs/rules/conan.md §2.1 says the bundled pack keeps
     pack = get_pack("ziggurat")
     steppes = pack.province("steppes")
     assert steppes.value == 3 and not steppes.savage

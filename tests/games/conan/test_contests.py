@@ -1,4 +1,4 @@
-"""Contests (2.7), sieges and battles (2.8), intrigue (2.9)."""
+"""Contests, sieges and battles, intrigue (docs/rules/conan.md §6-§8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The [D]/[U] points of conan.md outside 3.1, each a named option (options.py)."""
+"""Derived and open points, each a named option (docs/rules/conan.md §13)."""
 
 from __future__ import annotations
 

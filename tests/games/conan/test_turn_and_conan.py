@@ -1,4 +1,4 @@
-"""Fate pool (1.3), the turn (2.4) and Conan's adventures (2.6)."""
+"""Fate pool, the turn and Conan's adventures (docs/rules/conan.md §4, §9)."""
 
 from __future__ import annotations
 

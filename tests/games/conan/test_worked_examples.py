@@ -1,4 +1,4 @@
-"""The seed's worked examples (conan.md 1.2.1 and the Finnish seed) as
+"""The seed's worked examples (docs/rules/conan.md §14) as
 given/when/then tests."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Conan and adventures (2.6): the free move, adventure tokens, the end of an
-adventure, and the coronation window of Age III (2.10)."""
+"""Conan and adventures (docs/rules/conan.md §9): the free move, adventure
+tokens, the end of an adventure, and the coronation window of Age III (§10)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _playable(state: State) -> set[str]:
 
 
 def move_conan(tx: Tx, seat: int, to: str | None) -> None:
-    """The Conan player's free move at the start of their turn (2.6.1)."""
+    """The Conan player's free move at the start of their turn (§9.1)."""
     state = tx.state
     dest, here = state.destination, state.conan_at
     if to is None:
@@ -79,7 +79,7 @@ def choose_token(tx: Tx, seat: int, keep: str) -> None:
 
 
 def _draw_from_container(tx: Tx, n: int) -> None:
-    """Refill the container from exchanged tokens when it runs short (2.6.3)."""
+    """Refill the container from exchanged tokens when it runs short (§9.3)."""
     if len(tx.state.container) < n and tx.state.exchanged:
         order = (*tx.state.container, *tx.rng.shuffled(sorted(tx.state.exchanged)))
         tx.emit(ev.TokensShuffled(order=tuple(order)))
@@ -148,7 +148,7 @@ def category_total(state: State, seat: int, category: str) -> tuple[int, ...]:
 
 
 def tally(state: State, values: tuple[int, ...]) -> int:
-    """A category total for majorities: by value, or by count (3.1 #16)."""
+    """A category total for majorities: by value, or by count (§12 step 5)."""
     return sum(values) if state.options.majorities_by_value else len(values)
 
 

@@ -1,5 +1,5 @@
-"""The change of age in seven steps (2.11); with ``final`` it runs the raids
-and then final scoring instead (2.12). Steps go clockwise from the first
+"""The change of age in seven steps (docs/rules/conan.md §11); with ``final``
+it runs the raids and then final scoring instead (§12). Steps go clockwise from the first
 player; each is finished by everyone before the next begins."""
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ def current(state: State, phase: AgeChange) -> int | None:
 
 
 def raided(state: State, seat: int) -> list[str]:
-    """The seat's friendly provinces whose raiders count (2.11 step 1)."""
+    """The seat's friendly provinces whose raiders count (§11 step 1)."""
     spots = friendly_provinces(state, seat)
     if not state.options.raids_count_home:
         spots = [p for p in spots if p != home(state, seat)]

@@ -1,4 +1,4 @@
-"""Bidding for Conan (2.6.4): sealed, simultaneous bids of a bidding token
+"""Bidding for Conan (docs/rules/conan.md §9.4): sealed, simultaneous bids of a bidding token
 plus a strategy card, revealed together when the last one is in."""
 
 from __future__ import annotations
@@ -90,7 +90,7 @@ def swap_card(tx: Tx, phase: Bidding, seat: int, card: str | None) -> None:
 
 def winner(state: State, phase: Bidding, rng: Rng | None = None) -> int:
     """Highest bid; then fewer adventure tokens (count); then the kingdom
-    closest to Conan; then the ``bid_last_tiebreak`` option (3.1 #11)."""
+    closest to Conan; then the ``bid_last_tiebreak`` option (§9.4)."""
     pack = pack_of(state)
 
     def key(b: RevealedBid) -> tuple[int, int, int]:

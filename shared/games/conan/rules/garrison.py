@@ -1,4 +1,4 @@
-"""Age change step 3 (2.11): each player, in turn, places one unit in every
+"""Age change step 3 (docs/rules/conan.md §11): each player, in turn, places one unit in every
 friendly province with a fort or city and one at home, or turns a fort into a
 city instead. Every placement is the player's choice, one at a time."""
 

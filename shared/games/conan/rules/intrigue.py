@@ -1,4 +1,4 @@
-"""The Intrigue action (2.9): move emissaries, start an intrigue contest,
+"""The Intrigue action (docs/rules/conan.md §8): move emissaries, start an intrigue contest,
 collect gold, or build an emissary."""
 
 from __future__ import annotations

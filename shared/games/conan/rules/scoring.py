@@ -1,4 +1,5 @@
-"""Income, objectives, artifacts by secret category, and final scoring."""
+"""Income, objectives, artifacts by secret category (docs/rules/conan.md §11),
+and final scoring (§12)."""
 
 from __future__ import annotations
 
@@ -107,7 +108,7 @@ def _sole_leader(totals: dict[int, int]) -> int | None:
 
 def _bonus_holder(tx: Tx) -> int | None:
     """Fewest EP, then fewest adventure tokens (count), then the
-    ``bonus_last_tiebreak`` option (2.11 step 5 leaves it open)."""
+    ``bonus_last_tiebreak`` option (docs/rules/conan.md §11 step 5)."""
     state = tx.state
     if len(state.seats) < 4 and not state.options.bonus_card_small_games:
         return None

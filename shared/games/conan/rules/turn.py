@@ -1,5 +1,5 @@
-"""A player turn (2.4): Conan's move, table cards, one fate die and its
-action (the fate pool of 1.3), the Court + Conan die (2.6.2), turn end."""
+"""A player turn (docs/rules/conan.md §4): Conan's move, table cards, one fate
+die and its action (the fate pool, §4.2), the Court + Conan die (§9.2), turn end."""
 
 from __future__ import annotations
 
