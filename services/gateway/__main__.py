@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import resource
+
 import uvicorn
 
 from services.gateway.app import create_app
@@ -9,7 +12,17 @@ from services.gateway.transport import GatewayHttpProtocol
 from shared.infra.settings import load
 
 
+def raise_open_files_limit() -> None:
+    """Every live-feed subscriber holds a socket: 1,024 (a common soft limit) is too few."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        with contextlib.suppress(ValueError, OSError):  # not allowed: keep the limit we have
+            resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def main() -> None:
+    raise_open_files_limit()
     settings = load()
     uvicorn.run(
         create_app(settings),

@@ -20,6 +20,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from services.gateway import commands, reads, tournaments
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import ApiError, error_response
+from services.gateway.feeds import FeedHub
 from services.gateway.openapi import spec
 from services.gateway.ratelimit import Limits
 from services.gateway.replies import Replies
@@ -197,6 +198,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             limits=Limits.from_settings(settings),
             store=EventStore(redis),
             watch=PipelineWatch(redis, settings.partitions, settings.stall_after_s),
+            feeds=FeedHub(changes),
         )
         app.state.gateway.watch.start()
         freeze_startup_objects()

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +15,7 @@ from faststream.redis import RedisBroker
 from starlette.requests import Request
 
 from services.gateway.errors import ApiError
+from services.gateway.feeds import FeedHub
 from services.gateway.ratelimit import Limits
 from services.gateway.replies import Replies
 from services.gateway.watch import PipelineWatch
@@ -33,16 +35,27 @@ def client_address(request: Request) -> str:
     return client.host if client is not None else "-"
 
 
+#: Told the game ids of each change notice; ``None``: notices may have been missed.
+Listener = Callable[[list[str] | None], None]
+
+
 class Changes:
-    """Wakes live feeds when the projector announces a new version of a game."""
+    """Hears the projector's change notices (one pub/sub connection per gateway):
+    wakes the requests waiting for a game's next version, and tells the listeners
+    (the live feeds' hub) which games changed."""
 
     def __init__(self, redis: Any) -> None:
         self.redis = redis
         self._events: dict[str, asyncio.Event] = {}
+        self._listeners: list[Listener] = []
         self._task: asyncio.Task[None] | None = None
 
     def waiter(self, game_id: str) -> asyncio.Event:
         return self._events.setdefault(game_id, asyncio.Event())
+
+    def listen(self, listener: Listener) -> None:
+        """``listener`` gets the ids of each notice, or ``None`` when notices may have been missed."""
+        self._listeners.append(listener)
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen())
@@ -58,6 +71,9 @@ class Changes:
             try:
                 async with self.redis.pubsub() as pubsub:
                     await pubsub.subscribe(CHANGES_CHANNEL)
+                    # Pub/sub keeps nothing for an absent subscriber: whatever changed
+                    # while this connection was down (or before it was up) is unknown.
+                    self._tell(None)
                     async for message in pubsub.listen():
                         if message["type"] == "message":
                             self._wake(message["data"])
@@ -69,10 +85,19 @@ class Changes:
 
     def _wake(self, notice: bytes) -> None:
         """A notice holds a line ``<game id> <version>`` per game a batch changed."""
-        for line in notice.split(b"\n"):
-            event = self._events.pop(line.split(b" ", 1)[0].decode(), None)
+        ids = [line.split(b" ", 1)[0].decode() for line in notice.split(b"\n")]
+        for game_id in ids:
+            event = self._events.pop(game_id, None)
             if event is not None:
                 event.set()
+        self._tell(ids)
+
+    def _tell(self, ids: list[str] | None) -> None:
+        for listener in self._listeners:
+            try:
+                listener(ids)
+            except Exception:  # one listener's bug must not stop the notices
+                log.exception("changes_listener_callback_failed")
 
 
 @dataclass
@@ -88,6 +113,8 @@ class Gateway:
     limits: Limits
     store: EventStore
     watch: PipelineWatch
+    #: Live feeds (server-sent events): one read per change, fanned out to every subscriber.
+    feeds: FeedHub
     _seats: OrderedDict[tuple[str, str], int | None] = field(default_factory=OrderedDict)
 
     def keys(self, game_id: str) -> GameKeys:

@@ -11,24 +11,21 @@ import asyncio
 import contextlib
 import re
 import time
-from collections.abc import AsyncIterator
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 
 from services.gateway.body import MAX_VERSION, bearer
 from services.gateway.context import Gateway, client_address
 from services.gateway.delay import newest_allowed
 from services.gateway.errors import ApiError
+from services.gateway.feeds import FeedResponse, Page, resume_after
 from services.projector.read_models import HISTORY, SPECTATOR, audience_name
 from shared.eventstore.keys import GameKeys
 from shared.kernel.auth import token_hash
 from shared.kernel.clocks import SpectatorDelay
 from shared.messaging.messages import encode
-from shared.observability import metrics
-
-HEARTBEAT_S = 15.0
 
 
 class _Status(msgspec.Struct):
@@ -157,49 +154,51 @@ async def _await_version(gw: Gateway, keys: GameKeys, name: str, wanted: int) ->
             await asyncio.wait_for(wake.wait(), timeout=min(left, 0.25 if name == SPECTATOR else left))
 
 
-async def feed(request: Request) -> Response:
-    """Server-sent events: every event this audience may see, from ``after`` on."""
+async def feed(request: Request) -> FeedResponse:
+    """Server-sent events: every event this audience may see, after the larger of
+    ``?after=N`` and the ``Last-Event-ID`` header (each event's id is its version)."""
     gw: Gateway = request.app.state.gateway
     game_id = request.path_params["table_id"]
     keys = gw.keys(game_id)
     name = await audience(gw, request, game_id)
+    after = resume_after(request, int_param(request, "after", 0))
     await read_view(gw, keys, name)
-    after = int_param(request, "after", 0)
-    return StreamingResponse(_events(gw, keys, name, after), media_type="text/event-stream")
+    return FeedResponse(gw.feeds, GameFeed(gw, keys, name), after)
 
 
-async def _events(gw: Gateway, keys: GameKeys, name: str, after: int) -> AsyncIterator[bytes]:
-    metrics.FEED_SUBSCRIBERS.labels(name if name == SPECTATOR else "seat").inc()
-    try:
-        while True:
-            wake = gw.changes.waiter(keys.game_id)
-            limit = await visible_version(gw, keys, name)
-            upper = "+" if limit is None else f"0-{limit}"
-            rows = (
-                []
-                if limit is not None and limit <= after
-                else (await gw.redis.xrange(keys.audience_feed(name), min=f"(0-{after}", max=upper))
-            )
-            for entry_id, fields in rows:
-                after = int(entry_id.split(b"-")[1])
-                yield b"id: %d\nevent: game-event\ndata: %s\n\n" % (after, fields[b"e"])
-            if await _finished(gw, keys, name, after):
-                yield b"event: end\ndata: {}\n\n"
-                return
-            try:
-                # A delayed feed releases events as time passes, not only on changes.
-                await asyncio.wait_for(wake.wait(), timeout=HEARTBEAT_S if limit is None else 0.25)
-            except TimeoutError:
-                yield b": heartbeat\n\n"
-    finally:
-        metrics.FEED_SUBSCRIBERS.labels(name if name == SPECTATOR else "seat").dec()
+class GameFeed:
+    """One audience's feed of a table, as the feed hub reads it."""
 
+    def __init__(self, gw: Gateway, keys: GameKeys, name: str) -> None:
+        self.gw = gw
+        self.keys = keys
+        self.name = name
+        self.key = (keys.game_id, name)
+        self.label = name if name == SPECTATOR else "seat"
+        self._stream = keys.audience_feed(name)
 
-async def _finished(gw: Gateway, keys: GameKeys, name: str, delivered: int) -> bool:
-    raw = await gw.redis.get(keys.view(name))
-    if raw is None or not is_over(raw):
-        return False
-    return delivered >= int(await gw.redis.get(keys.checkpoint) or 0)
+    async def read(self, after: int, count: int) -> Page:
+        gw, keys = self.gw, self.keys
+        # The view before the entries: if it says the game is over, the entries read
+        # next are all there will ever be (the projector writes both in one step).
+        raw = await gw.batch.get(keys.view(self.name))
+        status = _status(raw) if raw is not None else _Status()
+        limit = None
+        delayed = status.spectator_delay is not None and not status.over
+        if self.name == SPECTATOR and raw is not None and delayed:
+            limit = _status(await spectator_doc(gw, keys, raw)).version
+            if limit <= after:
+                return Page([], more=False, finished=False, delayed=True)
+        upper = "+" if limit is None else f"0-{limit}"
+        rows = await gw.batch.run(
+            lambda pipe: pipe.xrange(self._stream, min=f"(0-{after}", max=upper, count=count)
+        )
+        frames = []
+        for entry_id, fields in rows:
+            version = int(entry_id.split(b"-")[1])
+            frames.append((version, b"id: %d\nevent: game-event\ndata: %s\n\n" % (version, fields[b"e"])))
+        more = len(rows) >= count
+        return Page(frames, more=more, finished=status.over and not more, delayed=limit is not None)
 
 
 async def public_log(request: Request) -> Response:

@@ -15,17 +15,17 @@ import hmac
 import re
 import time
 import uuid
-from collections.abc import AsyncIterator
 from typing import Annotated, Any, Literal
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import Response, StreamingResponse
+from starlette.responses import Response
 
 from services.gateway.body import bearer, correlation_id, header_id, read_json
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_response
-from services.gateway.reads import HEARTBEAT_S, anonymous_read, int_param
+from services.gateway.feeds import FeedResponse, Page, resume_after
+from services.gateway.reads import anonymous_read, int_param
 from services.tournaments.messages import TournamentMsg
 from services.tournaments.messages import encode as encode_msg
 from shared.eventstore.store import decode_envelope
@@ -267,38 +267,40 @@ async def log(request: Request) -> Response:
     return Response(body, media_type="application/json")
 
 
-async def feed(request: Request) -> Response:
-    """Server-sent events: the tournament's events from ``after`` on, live."""
+async def feed(request: Request) -> FeedResponse:
+    """Server-sent events: the tournament's events after the larger of ``?after=N``
+    and the ``Last-Event-ID`` header (each event's id is its version), live."""
     gw: Gateway = request.app.state.gateway
     anonymous_read(gw, request)
     tid = request.path_params["tournament_id"]
+    after = resume_after(request, int_param(request, "after", 0))
     await _model(gw, tid, "standings")
-    after = int_param(request, "after", 0)
     keys = tournament_keys(tid, gw.settings.partitions)
-    return StreamingResponse(_events(gw, keys, after), media_type="text/event-stream")
+    return FeedResponse(gw.feeds, TournamentFeed(gw, keys), after)
 
 
-async def _events(gw: Gateway, keys: TournamentKeys, after: int) -> AsyncIterator[bytes]:
-    metrics.FEED_SUBSCRIBERS.labels("tournament").inc()
-    try:
-        while True:
-            wake = gw.changes.waiter(changes_key(keys.tournament_id))
-            rows = await gw.redis.xrange(keys.events, min=f"(0-{after}", max="+")
-            for _, fields in rows:
-                after, body, kind = _entry(fields[b"e"])
-                yield b"id: %d\nevent: tournament-event\ndata: %s\n\n" % (after, body)
-                if kind == "tournament.finished":
-                    yield b"event: end\ndata: {}\n\n"
-                    return
-            if not rows and await _over(gw, keys, after):
-                yield b"event: end\ndata: {}\n\n"
-                return
-            try:
-                await asyncio.wait_for(wake.wait(), timeout=HEARTBEAT_S)
-            except TimeoutError:
-                yield b": heartbeat\n\n"
-    finally:
-        metrics.FEED_SUBSCRIBERS.labels("tournament").dec()
+class TournamentFeed:
+    """A tournament's own events, as the feed hub reads them."""
+
+    def __init__(self, gw: Gateway, keys: TournamentKeys) -> None:
+        self.gw = gw
+        self.keys = keys
+        self.key = (changes_key(keys.tournament_id), "tournament")
+        self.label = "tournament"
+
+    async def read(self, after: int, count: int) -> Page:
+        stream = self.keys.events
+        rows = await self.gw.batch.run(
+            lambda pipe: pipe.xrange(stream, min=f"(0-{after}", max="+", count=count)
+        )
+        frames = []
+        for _, fields in rows:
+            version, body, kind = _entry(fields[b"e"])
+            frames.append((version, b"id: %d\nevent: tournament-event\ndata: %s\n\n" % (version, body)))
+            if kind == "tournament.finished":
+                return Page(frames, more=False, finished=True)
+        more = len(rows) >= count
+        return Page(frames, more=more, finished=not rows and await _over(self.gw, self.keys, after))
 
 
 class _Status(msgspec.Struct):
@@ -306,10 +308,10 @@ class _Status(msgspec.Struct):
 
 
 async def _over(gw: Gateway, keys: TournamentKeys, delivered: int) -> bool:
-    raw = await gw.redis.get(keys.view("standings"))
+    raw = await gw.batch.get(keys.view("standings"))
     if raw is None or msgspec.json.decode(raw, type=_Status).status != "finished":
         return False
-    return delivered >= int(await gw.redis.get(keys.checkpoint) or 0)
+    return delivered >= int(await gw.batch.get(keys.checkpoint) or 0)
 
 
 # -- player -------------------------------------------------------------------
