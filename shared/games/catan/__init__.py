@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from shared.games.catan.bots import greedy_bot, random_bot, zombie_bot
 from shared.games.catan.commands import CatanCommand
-from shared.games.catan.decide import actors, decide, legal
+from shared.games.catan.decide import decide
 from shared.games.catan.events import CatanEvent
 from shared.games.catan.evolve import evolve
+from shared.games.catan.legal import actors, legal
 from shared.games.catan.options import Options
+from shared.games.catan.rules.victory import result
 from shared.games.catan.secrets import conceal, reveals
 from shared.games.catan.setup import create
 from shared.games.catan.state import State
-from shared.games.catan.victory import result
 from shared.games.catan.views import view, visibility
 from shared.kernel.contract import GameModule, Secrets
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.games.catan import commands as cmd
-from shared.games.catan.decide import legal
+from shared.games.catan.legal import legal
 from shared.games.catan.state import State
 from shared.kernel.rng import Rng
 

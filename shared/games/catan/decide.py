@@ -4,22 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from shared.games.catan import actions, setup, tasks, turn
+from shared.games.catan import setup
 from shared.games.catan.events import CatanEvent
-from shared.games.catan.flow import Ctx, awaited
-from shared.games.catan.longest_road import settle
+from shared.games.catan.legal import actors
+from shared.games.catan.rules import actions, tasks, turn
+from shared.games.catan.rules.flow import Ctx
+from shared.games.catan.rules.longest_road import settle
+from shared.games.catan.rules.victory import check_win
 from shared.games.catan.state import State
-from shared.games.catan.victory import check_win
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, require
 from shared.kernel.rng import Rng
-
-
-def actors(state: State) -> frozenset[int]:
-    if state.phase == "over":
-        return frozenset()
-    if state.task is not None:
-        return frozenset(awaited(state.task))
-    return frozenset((state.active,))
 
 
 def _illegal(command: Any) -> None:
@@ -61,15 +55,3 @@ def _main(ctx: Ctx, seat: int, command: Any) -> None:
         _illegal(command)
         return
     entry[1](ctx, seat, command)
-
-
-def legal(state: State, seat: int) -> list[Any]:
-    if seat not in actors(state):
-        return []
-    if state.task is not None:
-        return tasks.options(state, seat)
-    if state.phase == "setup":
-        return setup.options(state, seat)
-    if state.phase == "roll":
-        return actions.ROLL[0](state, seat)
-    return actions.main_options(state, seat)

@@ -25,10 +25,11 @@ from msgspec.structs import replace
 
 from shared.games.catan import events as ev
 from shared.games.catan.cards import COMMODITIES, RESOURCES, Hand, covers, one, track_of
-from shared.games.catan.decide import decide, legal
-from shared.games.catan.domestic import DEAL
+from shared.games.catan.decide import decide
+from shared.games.catan.legal import legal
+from shared.games.catan.rules.domestic import DEAL
+from shared.games.catan.rules.victory import points
 from shared.games.catan.state import Player, State
-from shared.games.catan.victory import points
 from shared.kernel.rng import Rng
 from shared.kernel.visibility import Audience
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.building import can_road, settlement_spots
 from shared.games.catan.cards import DEV_DECK, EMPTY, add, deck_cards, one
-from shared.games.catan.flow import Ctx
 from shared.games.catan.options import Options
+from shared.games.catan.rules.building import can_road, settlement_spots
+from shared.games.catan.rules.flow import Ctx
 from shared.games.catan.state import State
 from shared.kernel.rng import Rng
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from shared.games.catan import events as ev
 from shared.games.catan.cards import COMMODITIES, RESOURCES, Hand
-from shared.games.catan.flow import awaited
+from shared.games.catan.rules.flow import awaited
+from shared.games.catan.rules.victory import points, public_points
 from shared.games.catan.state import Answer, Effects, Knight, State
-from shared.games.catan.victory import points, public_points
 from shared.kernel.messages import Record
 from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Seats, Visibility, seat_only
 

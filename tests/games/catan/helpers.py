@@ -11,8 +11,9 @@ from msgspec.structs import replace
 from shared.games.catan import CATAN, CATAN_CK, board
 from shared.games.catan import events as ev
 from shared.games.catan.cards import NAMES
-from shared.games.catan.decide import decide, legal
+from shared.games.catan.decide import decide
 from shared.games.catan.evolve import evolve
+from shared.games.catan.legal import legal
 from shared.games.catan.state import Knight, State
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
@@ -109,8 +110,8 @@ def roll_until(state: State, want: Any, seat: int = 0) -> tuple[State, list[ev.C
 
 
 def produce(state: State, total: int) -> list[ev.CatanEvent]:
-    from shared.games.catan.flow import Ctx
-    from shared.games.catan.production import produce as run
+    from shared.games.catan.rules.flow import Ctx
+    from shared.games.catan.rules.production import produce as run
 
     ctx = Ctx(given(state, ev.DiceRolled(yellow=total // 2, red=total - total // 2, event="")), Rng(SEED, 1))
     run(ctx)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.games.catan import board
-from shared.games.catan.building import (
+from shared.games.catan.rules.building import (
     CITIES,
     ROADS,
     SETTLEMENTS,
@@ -14,9 +14,9 @@ from shared.games.catan.building import (
     roads_built,
     settlements_built,
 )
-from shared.games.catan.longest_road import lengths, unsettled
+from shared.games.catan.rules.longest_road import lengths, unsettled
+from shared.games.catan.rules.victory import points, public_points
 from shared.games.catan.state import State
-from shared.games.catan.victory import points, public_points
 
 # Events never emitted between a board change and the end of its command (a set-up road is
 # followed by the next seat's PhaseSet before Longest Road is settled, so PhaseSet is not one).

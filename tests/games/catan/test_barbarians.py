@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.barbarians import strength
-from shared.games.catan.decide import actors, legal
+from shared.games.catan.legal import actors, legal
+from shared.games.catan.rules.barbarians import strength
 from tests.games.catan.helpers import corner, fresh, given, knight, of, roll_until, town, when
 
 SHIP = lambda d: d.event == "ship"  # noqa: E731

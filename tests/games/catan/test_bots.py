@@ -36,7 +36,7 @@ def test_zombie_bot_only_plays_legal_moves(game):
 
 
 def test_card_picks_are_complete_and_ordered():
-    from shared.games.catan.tasks import picks
+    from shared.games.catan.rules.tasks import picks
 
     got = picks((2, 1, 0, 0, 0, 0, 0, 1), 2)
     z = (0,) * 6

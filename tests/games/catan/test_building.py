@@ -6,7 +6,7 @@ from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import CITY, ROAD, SETTLEMENT, add
-from shared.games.catan.decide import legal
+from shared.games.catan.legal import legal
 from tests.games.catan.helpers import (
     corner,
     fresh,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.decide import legal
+from shared.games.catan.legal import legal
 from tests.games.catan.helpers import cards, corner, fresh, gain, given, of, rejected, town, when
 
 A, B = corner(0, 0), corner(2, 0)

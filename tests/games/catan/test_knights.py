@@ -5,7 +5,7 @@ from __future__ import annotations
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import KNIGHT
-from shared.games.catan.decide import actors, legal
+from shared.games.catan.legal import actors, legal
 from shared.games.catan.state import knight_at
 from tests.games.catan.helpers import (
     corner,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from shared.games.catan import commands as cmd
 from shared.games.catan.cards import ROAD, SETTLEMENT
 from shared.games.catan.events import CardsGained, LongestRoadSet
-from shared.games.catan.longest_road import holder_after, road_length
+from shared.games.catan.rules.longest_road import holder_after, road_length
 from tests.games.catan.helpers import corner, fresh, given, hold, knight, of, path_spots, road, when
 
 TOP = [3, 0, 4, 1, 5, 2, 6]  # the island's top edge, six paths

@@ -81,7 +81,7 @@ def test_aqueducts_are_chosen_one_at_a_time_so_no_later_seat_is_left_without():
     in order (clockwise from the roller), choosing among what the bank holds after the
     seats before it: the bank's last ore going to seat 1 leaves seat 2 the other kinds."""
     from shared.games.catan import commands as cmd
-    from shared.games.catan.decide import actors, legal
+    from shared.games.catan.legal import actors, legal
     from tests.games.catan.helpers import when
 
     state = _two_aqueducts((19, 19, 19, 19, 1, 12, 12, 12))

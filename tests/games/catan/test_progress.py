@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.decide import actors, legal
+from shared.games.catan.legal import actors, legal
 from shared.games.catan.state import knight_at
 from tests.games.catan.helpers import (
     cards,
@@ -41,8 +41,8 @@ def test_vp_cards_are_revealed_at_once_and_never_held():
             dev=(), progress=(state.decks[0], ("constitution", *state.decks[1]), state.decks[2])
         ),
     )
-    from shared.games.catan.flow import Ctx
-    from shared.games.catan.progress.draws import draw
+    from shared.games.catan.rules.flow import Ctx
+    from shared.games.catan.rules.progress.draws import draw
     from shared.kernel.rng import Rng
 
     ctx = Ctx(state, Rng(bytes(32), 0))
@@ -122,7 +122,7 @@ def test_irrigation_two_grain_per_fields_hex_even_under_the_robber():
     )
     state, _events = when(state, 0, P(card="irrigation"))
     from shared.games.catan import board
-    from shared.games.catan.progress.science import terrain_hexes
+    from shared.games.catan.rules.progress.science import terrain_hexes
 
     n = len(terrain_hexes(state, 0, board.FIELDS))
     assert n >= 2 and state.players[0].hand == cards(grain=2 * n)
@@ -274,7 +274,7 @@ def test_merchant_gives_a_point_and_moves_only_by_another_card():
     state, _ = when(state, 0, P(card="merchant", a=0))
     assert (state.merchant, state.merchant_owner) == (0, 0)
     assert P(card="merchant", a=0) not in legal(state, 0)
-    from shared.games.catan.victory import public_points
+    from shared.games.catan.rules.victory import public_points
 
     assert public_points(state, 0) == 2
 
@@ -362,7 +362,7 @@ def test_deserter_same_or_lower_offers_only_strengths_with_a_piece_left():
     state, _ = when(state, 0, P(card="deserter", a=1))
     assert [c.choice for c in legal(state, 0)] == [3, 1]
     state = given(state, knight(0, TOP[0], 3), knight(0, TOP[1], 3))  # now only basic pieces remain
-    from shared.games.catan.progress.politics import deserter_strengths
+    from shared.games.catan.rules.progress.politics import deserter_strengths
 
     assert deserter_strengths(state, 0, 3) == [1]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.decide import actors, legal
+from shared.games.catan.legal import actors, legal
 from shared.games.catan.views import view
 from tests.games.catan.helpers import corner, fresh, gain, given, of, rejected, roll_until, town, when
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.decide import actors, legal
+from shared.games.catan.legal import actors, legal
 from shared.kernel.rng import Rng
 from tests.games.catan.helpers import (
     cards,

@@ -7,8 +7,8 @@ import itertools
 from shared.games.catan import CATAN, CATAN_CK, board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.decide import legal
 from shared.games.catan.evolve import evolve
+from shared.games.catan.legal import legal
 from shared.kernel.rng import Rng
 from tests.games.catan.helpers import SEED, cards, corner, given, of, rejected, when
 

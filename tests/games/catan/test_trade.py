@@ -9,8 +9,9 @@ from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import BRICK, CLOTH, COIN, GRAIN, ORE, PAPER, WOOL
-from shared.games.catan.decide import actors, decide, legal
-from shared.games.catan.trade import rate
+from shared.games.catan.decide import decide
+from shared.games.catan.legal import actors, legal
+from shared.games.catan.rules.trade import rate
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
 from tests.games.catan.helpers import cards, corner, fresh, gain, given, of, rejected, town, when

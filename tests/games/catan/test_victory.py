@@ -5,8 +5,8 @@ from __future__ import annotations
 from shared.games.catan import CATAN
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.decide import legal
-from shared.games.catan.victory import points, public_points
+from shared.games.catan.legal import legal
+from shared.games.catan.rules.victory import points, public_points
 from tests.games.catan.helpers import cards, corner, fresh, gain, given, hold, of, rejected, town, when
 
 SPOTS = [corner(h, 0) for h in (0, 2, 7, 11, 18)] + [corner(h, 3) for h in (12, 14, 16)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shared.games.catan import board
 from shared.games.catan import events as ev
-from shared.games.catan.flow import Ctx
+from shared.games.catan.rules.flow import Ctx
 from shared.games.catan.state import State
 from shared.kernel.contract import Result, Standing
 

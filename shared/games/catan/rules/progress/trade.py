@@ -3,13 +3,14 @@ Resource Monopoly, Trade Monopoly."""
 
 from __future__ import annotations
 
-from shared.games.catan import board, development
+from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.building import buildings
 from shared.games.catan.cards import COMMODITIES, KINDS, RESOURCES, total
-from shared.games.catan.flow import Ctx, open_task
-from shared.games.catan.progress.politics import others, richer
+from shared.games.catan.rules import development
+from shared.games.catan.rules.building import buildings
+from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.progress.politics import others, richer
 from shared.games.catan.state import State
 
 P = cmd.PlayProgress

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from shared.games.catan import events as ev
-from shared.games.catan.building import SETTLEMENTS, settlements_built
-from shared.games.catan.flow import Ctx, clockwise, open_task
-from shared.games.catan.progress import draws
+from shared.games.catan.rules.building import SETTLEMENTS, settlements_built
+from shared.games.catan.rules.flow import Ctx, clockwise, open_task
+from shared.games.catan.rules.progress import draws
 from shared.games.catan.state import State
 
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from shared.games.catan import barbarians, domestic, knights, production, robber
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.building import road_spots
 from shared.games.catan.cards import COMMODITIES, Hand, covers, one, total
-from shared.games.catan.flow import Ctx, amount, clockwise, close, submit
-from shared.games.catan.progress import draws, politics
+from shared.games.catan.rules import barbarians, domestic, knights, production, robber
+from shared.games.catan.rules.building import road_spots
+from shared.games.catan.rules.flow import Ctx, amount, clockwise, close, submit
+from shared.games.catan.rules.progress import draws, politics
 from shared.games.catan.state import Answer, State, Task
 
 # Beyond this many ways to pick cards, legal lists a canonical subset (decide accepts all).

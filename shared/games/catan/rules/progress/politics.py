@@ -5,14 +5,15 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from shared.games.catan import board, knights, robber
+from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.building import touches_own_road
 from shared.games.catan.cards import total
-from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.rules import knights, robber
+from shared.games.catan.rules.building import touches_own_road
+from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.victory import public_points
 from shared.games.catan.state import State, knight_at
-from shared.games.catan.victory import public_points
 
 P = cmd.PlayProgress
 

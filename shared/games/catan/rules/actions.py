@@ -11,13 +11,13 @@ from collections.abc import Callable
 from typing import Any
 
 from shared.games.catan import commands as cmd
-from shared.games.catan import development, domestic, improvements, knights, progress, trade, turn
 from shared.games.catan import events as ev
-from shared.games.catan.building import city_spots, road_spots, settlement_spots, wall_spots
 from shared.games.catan.cards import CITY, ROAD, SETTLEMENT, WALL, covers
-from shared.games.catan.flow import Ctx
-from shared.games.catan.progress import draws, science
-from shared.games.catan.progress import trade as trade_deck
+from shared.games.catan.rules import development, domestic, improvements, knights, progress, trade, turn
+from shared.games.catan.rules.building import city_spots, road_spots, settlement_spots, wall_spots
+from shared.games.catan.rules.flow import Ctx
+from shared.games.catan.rules.progress import draws, science
+from shared.games.catan.rules.progress import trade as trade_deck
 from shared.games.catan.state import State
 
 Options = Callable[[State, int], list[Any]]

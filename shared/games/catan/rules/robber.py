@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from shared.games.catan import board
 from shared.games.catan import events as ev
-from shared.games.catan.building import walls_of
 from shared.games.catan.cards import KINDS, Hand, one, total
-from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.rules.building import walls_of
+from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.victory import public_points
 from shared.games.catan.state import State
-from shared.games.catan.victory import public_points
 
 
 def discard_limit(state: State, seat: int) -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from shared.games.catan import board
 from shared.games.catan import events as ev
 from shared.games.catan.cards import CLOTH, COIN, EMPTY, KINDS, PAPER, RESOURCES, SCIENCE, Hand, add, one
-from shared.games.catan.flow import Ctx, clockwise, open_task
+from shared.games.catan.rules.flow import Ctx, clockwise, open_task
 from shared.games.catan.state import State
 
 TERRAIN_COMMODITY = {board.FOREST: PAPER, board.PASTURE: CLOTH, board.MOUNTAINS: COIN}

@@ -5,9 +5,9 @@ from __future__ import annotations
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import track_of
-from shared.games.catan.flow import Ctx
-from shared.games.catan.progress import politics, science
-from shared.games.catan.progress import trade as trade_deck
+from shared.games.catan.rules.flow import Ctx
+from shared.games.catan.rules.progress import politics, science
+from shared.games.catan.rules.progress import trade as trade_deck
 from shared.games.catan.state import State
 
 DECK_MODULES = (trade_deck, politics, science)  # indexed like the tracks

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from shared.games.catan import barbarians, production, robber
 from shared.games.catan import events as ev
-from shared.games.catan.flow import NO_EFFECTS, Ctx
-from shared.games.catan.progress import draws
-from shared.games.catan.victory import check_win
+from shared.games.catan.rules import barbarians, production, robber
+from shared.games.catan.rules.flow import NO_EFFECTS, Ctx
+from shared.games.catan.rules.progress import draws
+from shared.games.catan.rules.victory import check_win
 
 EVENT_FACES = ("ship", "ship", "ship", "trade", "politics", "science")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.building import ROADS, road_spots, roads_built
 from shared.games.catan.cards import DEV_CARD, EMPTY, RESOURCES, add, covers, one
-from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.rules.building import ROADS, road_spots, roads_built
+from shared.games.catan.rules.flow import Ctx, open_task
 from shared.games.catan.state import State
 
 LARGEST_ARMY_MIN = 3

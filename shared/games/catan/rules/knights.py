@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from shared.games.catan import board, robber
+from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.building import blocked_for, free_spot, touches_own_road
 from shared.games.catan.cards import ACTIVATION, KNIGHT, POLITICS, PROMOTION, covers
-from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.rules import robber
+from shared.games.catan.rules.building import blocked_for, free_spot, touches_own_road
+from shared.games.catan.rules.flow import Ctx, open_task
 from shared.games.catan.state import Knight, State, knight_at
 
 PER_LEVEL = 2

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.building import cities
 from shared.games.catan.cards import TRACK_COMMODITY, covers, one
-from shared.games.catan.flow import Ctx
+from shared.games.catan.rules.building import cities
+from shared.games.catan.rules.flow import Ctx
 from shared.games.catan.state import State
 
 MAX_LEVEL = 5

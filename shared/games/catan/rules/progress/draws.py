@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shared.games.catan import events as ev
 from shared.games.catan.cards import TRACKS, VP_CARDS
-from shared.games.catan.flow import Ctx, clockwise, open_task
+from shared.games.catan.rules.flow import Ctx, clockwise, open_task
 from shared.games.catan.state import State
 
 

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from shared.games.catan import board, improvements, knights
+from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.building import (
+from shared.games.catan.cards import MEDICINE_CITY, covers, one
+from shared.games.catan.rules import improvements, knights
+from shared.games.catan.rules.building import (
     CITIES,
     ROADS,
     buildings,
@@ -18,8 +20,7 @@ from shared.games.catan.building import (
     roads_built,
     wall_spots,
 )
-from shared.games.catan.cards import MEDICINE_CITY, covers, one
-from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.rules.flow import Ctx, open_task
 from shared.games.catan.state import State, knight_at
 
 P = cmd.PlayProgress

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from shared.games.catan import board
 from shared.games.catan import events as ev
-from shared.games.catan.building import blocked_for
-from shared.games.catan.flow import Ctx
+from shared.games.catan.rules.building import blocked_for
+from shared.games.catan.rules.flow import Ctx
 from shared.games.catan.state import State
 
 MINIMUM = 5

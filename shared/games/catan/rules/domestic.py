@@ -11,9 +11,9 @@ from __future__ import annotations
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import KINDS, Hand, covers, one
-from shared.games.catan.flow import Ctx, open_task
+from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.trade import kinds
 from shared.games.catan.state import Answer, State
-from shared.games.catan.trade import kinds
 from shared.kernel.rejection import require
 
 DEAL = 17  # a confirmable deal in task data: partner seat, cards the active seat gives, cards it gets

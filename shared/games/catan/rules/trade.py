@@ -6,7 +6,7 @@ from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import COMMODITIES, KINDS, RESOURCES, TRADE, one
-from shared.games.catan.flow import Ctx
+from shared.games.catan.rules.flow import Ctx
 from shared.games.catan.state import State
 
 

@@ -1,0 +1,36 @@
+"""Who is awaited, and every command a seat may send now.
+
+For each command type whose instances can be listed, ``decide`` accepts a
+command only if it is in this enumeration; the families too large to list
+(domestic offers and counters, card picks) are listed as a documented subset
+and checked by predicate (README, "legal and decide cannot disagree").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from shared.games.catan import setup
+from shared.games.catan.rules import actions, tasks
+from shared.games.catan.rules.flow import awaited
+from shared.games.catan.state import State
+
+
+def actors(state: State) -> frozenset[int]:
+    if state.phase == "over":
+        return frozenset()
+    if state.task is not None:
+        return frozenset(awaited(state.task))
+    return frozenset((state.active,))
+
+
+def legal(state: State, seat: int) -> list[Any]:
+    if seat not in actors(state):
+        return []
+    if state.task is not None:
+        return tasks.options(state, seat)
+    if state.phase == "setup":
+        return setup.options(state, seat)
+    if state.phase == "roll":
+        return actions.ROLL[0](state, seat)
+    return actions.main_options(state, seat)

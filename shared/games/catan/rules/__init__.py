@@ -1,0 +1,1 @@
+"""The rules of the base game and Cities & Knights, one module per concept (docs/rules/catan.md)."""
