@@ -3,8 +3,8 @@
 
 Every way an army leaves a siege or a battle goes through ``withdraw``, so the
 other side's Crom token cannot be skipped by leaving some other way; every
-change of the units in a neutral province ends with ``settle_campaign``, so a
-campaign marker never outlives its army.
+removal that can empty a neutral province of an army ends with
+``settle_campaign``, so a campaign marker never outlives its army.
 """
 
 from __future__ import annotations
