@@ -15,11 +15,11 @@ from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
-from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.gateway import commands, reads, tournaments
 from services.gateway.context import Changes, Gateway
-from services.gateway.errors import ApiError, error_response
+from services.gateway.errors import STATUS, ApiError, error_response
 from services.gateway.feeds import FeedHub
 from services.gateway.openapi import spec
 from services.gateway.ratelimit import Limits
@@ -61,8 +61,9 @@ async def ready(request: Request) -> Response:
     return Response(ready_body(problems), status_code=503 if problems else 200, media_type="application/json")
 
 
-async def prometheus(_: Request) -> Response:
-    return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+async def prometheus(request: Request) -> Response:
+    """The gateway's own metrics only (see :func:`shared.observability.metrics.registry`)."""
+    return Response(generate_latest(request.app.state.metrics), media_type=CONTENT_TYPE_LATEST)
 
 
 async def openapi(_: Request) -> Response:
@@ -123,9 +124,14 @@ async def on_unexpected(request: Request, exc: Exception) -> Response:
     return error_response("internal", "Something went wrong on our side; it has been logged.")
 
 
+#: The status label: the class is what availability needs; the exact code of
+#: every refusal is in ``ziggurat_rejections_total{code}``.
+_STATUS_CLASS = {n: f"{n}xx" for n in range(1, 6)}
+
+
 class Timing:
-    """Request latency by route, as plain ASGI: Starlette's BaseHTTPMiddleware
-    would add a task group and memory streams to every request."""
+    """Request latency by route and status class, as plain ASGI: Starlette's
+    BaseHTTPMiddleware would add a task group and memory streams to every request."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -135,12 +141,24 @@ class Timing:
             await self.app(scope, receive, send)
             return
         started = time.perf_counter()
+        # An exception that escapes this far is answered 500 by Starlette's
+        # outermost middleware, after this one: count it as such.
+        status = 500
+
+        async def sending(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send(message)
+
         try:
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, sending)
         finally:
             route = scope.get("route")
             name = getattr(route, "path", "unmatched")
-            metrics.REQUEST_LATENCY.labels(name).observe(time.perf_counter() - started)
+            metrics.REQUEST_LATENCY.labels(name, _STATUS_CLASS.get(status // 100, "5xx")).observe(
+                time.perf_counter() - started
+            )
 
 
 # Starlette tries routes in order: the two a playing client calls all the time come first.
@@ -197,7 +215,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             changes=changes,
             limits=Limits.from_settings(settings),
             store=EventStore(redis),
-            watch=PipelineWatch(redis, settings.partitions, settings.stall_after_s),
+            watch=PipelineWatch(redis, settings.partitions, settings.stall_after_s, listener),
             feeds=FeedHub(changes),
         )
         app.state.gateway.watch.start()
@@ -210,7 +228,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await redis.aclose()
         await listener.aclose()
 
-    return Starlette(
+    app = Starlette(
         routes=ROUTES,
         lifespan=lifespan,
         middleware=[Middleware(Timing)],
@@ -223,3 +241,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             Exception: on_unexpected,
         },
     )
+    app.state.metrics = metrics.registry("gateway", rejection_codes=STATUS)
+    for route in ROUTES:  # an error rate of 0 is a figure; no series is a gap
+        metrics.REQUEST_LATENCY.labels(route.path, "5xx")
+    return app

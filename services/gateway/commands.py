@@ -200,11 +200,12 @@ def _message(
 async def _submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
     request_id, future = gw.replies.expect()
     msg = msgspec.structs.replace(msg, request_id=request_id)
+    seen = gw.watch.commands
     try:
         await send(gw.batch, command_stream(msg.partition), encode(msg))
         outcome = await asyncio.wait_for(future, timeout=gw.settings.reply_timeout_s)
     except TimeoutError as exc:
-        metrics.COMMANDS.labels("gateway", game or "-", "unknown").inc()
+        metrics.COMMANDS.labels("gateway", game or seen.game_of(msg.game_id), "unknown").inc()
         raise ApiError(
             "outcome_unknown",
             "No outcome arrived in time; retry with the same Idempotency-Key to learn it.",
@@ -214,9 +215,15 @@ async def _submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
         gw.replies.forget(request_id)
     elapsed = (time.time_ns() - msg.received_ns) / 1e9
     metrics.STAGE_LATENCY.labels("replied").observe(elapsed)
-    metrics.COMMANDS.labels("gateway", outcome.game or game or "-", outcome.status).inc()
+    game = outcome.game or game or seen.game_of(msg.game_id)
+    metrics.COMMANDS.labels("gateway", game, outcome.status).inc()
     if outcome.status == "rejected":
         metrics.REJECTIONS.labels("gateway", outcome.code).inc()
+        seen.answered(msg.game_id, game)
+    elif outcome.duplicate:  # its version may have been visible for long
+        seen.answered(msg.game_id, game)
+    else:
+        seen.accepted(msg.game_id, game, outcome.last, msg.received_ns)
     return outcome
 
 

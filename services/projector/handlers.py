@@ -109,7 +109,7 @@ class Projector:
         for _, at in touched.values():  # from the append to the views that show it
             metrics.STAGE_LATENCY.labels("projected").observe(max(0, now_ms - at) / 1000)
         metrics.EVENTS_PROJECTED.inc(sum(len(m.feeds["spectator"]) for m, _ in touched.values()))
-        metrics.LIVE_GAMES.labels(GROUP).set(len(self.cache))
+        metrics.CACHED_GAMES.labels(GROUP).set(len(self.cache))
 
 
 def _notices(touched: dict[str, tuple[ReadModels, int]]) -> list[tuple[str, str]]:

@@ -1,22 +1,31 @@
 -- Write one game's read models and its checkpoint together, and acknowledge
 -- the feed entries they came from, atomically (one slot: hash-tagged keys).
--- KEYS: 1 checkpoint, 2 partition feed, 3..2+V view keys, then feed keys
--- ARGV: 1 version, 2 V, 3 consumer group, 4 A, 5..4+A feed entry ids to acknowledge,
+-- KEYS: 1 checkpoint, 2 partition feed, 3 the partition's live set of the game's
+--       kind, 4..3+V view keys, then feed keys
+-- ARGV: 1 version, 2 V, 3 consumer group, 4 A, 5 game id, 6 "1" live / "0" over
+--       ("" leaves the live set alone), 7..6+A feed entry ids to acknowledge,
 --       then V view documents, then triples (feed key index, version, entry)
 -- A version at or below the checkpoint was projected before: nothing is written twice.
 local version = tonumber(ARGV[1])
 local views = tonumber(ARGV[2])
 local acks = tonumber(ARGV[4])
 if acks > 0 then
-  redis.call("XACK", KEYS[2], ARGV[3], unpack(ARGV, 5, 4 + acks))
+  redis.call("XACK", KEYS[2], ARGV[3], unpack(ARGV, 7, 6 + acks))
 end
 local checkpoint = tonumber(redis.call("GET", KEYS[1]) or "0")
 if checkpoint >= version then
   return 0
 end
-local first = 5 + acks
+-- The live sets count the tables being played from the store itself (the
+-- gateway's watch reads their sizes); only the newest version decides.
+if ARGV[6] == "1" then
+  redis.call("SADD", KEYS[3], ARGV[5])
+elseif ARGV[6] == "0" then
+  redis.call("SREM", KEYS[3], ARGV[5])
+end
+local first = 7 + acks
 for i = 1, views do
-  redis.call("SET", KEYS[2 + i], ARGV[first + i - 1])
+  redis.call("SET", KEYS[3 + i], ARGV[first + i - 1])
 end
 local i = first + views
 while i <= #ARGV do

@@ -66,6 +66,9 @@ class ReadModels(msgspec.Struct, kw_only=True):
     version: int
     views: dict[str, bytes]  # audience name -> ViewDoc JSON
     feeds: dict[str, list[tuple[int, bytes]]]  # audience name -> [(version, FeedEntry JSON)]
+    #: The game's key and whether it is over: the write keeps the store's live sets.
+    game: str = ""
+    over: bool = False
 
 
 def audience_name(audience: Audience) -> str:
@@ -123,4 +126,4 @@ def build(game_id: str, table: Table, new_events: list[tuple[int, int, Any]]) ->
         newest = max(at for _, at, _ in new_events)
         entry = HistoryEntry(moves=table.moves, at=newest, doc=msgspec.Raw(views[SPECTATOR]))
         feeds[HISTORY] = [(table.version, _json(entry))]
-    return ReadModels(version=table.version, views=views, feeds=feeds)
+    return ReadModels(version=table.version, views=views, feeds=feeds, game=table.game, over=table.over)

@@ -7,7 +7,7 @@ from importlib.resources import files
 from typing import Any
 
 from services.projector.read_models import ReadModels
-from shared.eventstore.keys import GameKeys
+from shared.eventstore.keys import GameKeys, live_tables
 from shared.infra.lua import Call, LuaScript
 
 _PROJECT = LuaScript(files("services.projector").joinpath("project.lua").read_text())
@@ -19,8 +19,10 @@ Write = tuple[GameKeys, ReadModels, Sequence[bytes]]
 
 def project_call(keys: GameKeys, models: ReadModels, acks: Sequence[bytes] = (), group: str = "") -> Call:
     names = sorted(models.views)
-    key_list = [keys.checkpoint, keys.feed, *(keys.view(n) for n in names)]
-    args: list[Any] = [models.version, len(names), group, len(acks), *acks]
+    key_list = [keys.checkpoint, keys.feed, live_tables(keys.partition, models.game)]
+    key_list += [keys.view(n) for n in names]
+    live = ("0" if models.over else "1") if models.game else ""
+    args: list[Any] = [models.version, len(names), group, len(acks), keys.game_id, live, *acks]
     args += [models.views[n] for n in names]
     for name in sorted(models.feeds):
         entries = models.feeds[name]

@@ -211,7 +211,7 @@ class Reducer:
                 batch.ack(pipe, GROUP)
             await pipe.execute()
         await self.publisher.after(replies)
-        metrics.LIVE_GAMES.labels(SERVICE).set(len(self.cache))
+        metrics.CACHED_GAMES.labels(SERVICE).set(len(self.cache))
 
     async def watch_clocks(self, partitions: list[int], stopping: Any, interval_s: float = 0.2) -> None:
         """Time out seats whose clocks ran out, in the partitions this reducer owns.

@@ -27,7 +27,7 @@ from shared.infra.redis_client import connect, connect_listener
 from shared.infra.settings import load
 from shared.messaging.broker import consume, make_broker
 from shared.messaging.streams import StreamReader, send
-from shared.observability import health
+from shared.observability import health, metrics
 from shared.observability.logging import configure
 
 STOP_S = 5.0
@@ -75,6 +75,7 @@ async def main() -> None:
         settings.metrics_port,
         lambda: not stopping.is_set(),
         health.store_readiness(redis),
+        metrics.registry("tournaments"),
     )
     freeze_startup_objects()
     log.info("started", metrics_port=settings.metrics_port, partitions=settings.partitions, api=api_url)

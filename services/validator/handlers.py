@@ -93,7 +93,7 @@ class Validator:
             batch.ack(pipe, GROUP)
             await pipe.execute()
         await self.publisher.after(replies)
-        metrics.LIVE_GAMES.labels(SERVICE).set(len(self.cache))
+        metrics.CACHED_GAMES.labels(SERVICE).set(len(self.cache))
 
 
 def _with_game(verdict: Verdict, table: Table | None) -> Verdict:

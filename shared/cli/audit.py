@@ -311,7 +311,8 @@ def _chunks(models: ReadModels) -> Iterator[ReadModels]:
     """``models`` as script calls of at most ``CHUNK_VERSIONS`` versions each, in order.
 
     Each call moves the checkpoint to its last version, so the next one's
-    entries are all above it; the views ride with the last call only.
+    entries are all above it; the views (and the live-set update) ride with
+    the last call only.
     """
     start = dict.fromkeys(models.feeds, 0)
     for cut in [*range(CHUNK_VERSIONS, models.version, CHUNK_VERSIONS), models.version]:
@@ -321,7 +322,13 @@ def _chunks(models: ReadModels) -> Iterator[ReadModels]:
             feeds[name] = entries[start[name] : end]
             start[name] = end
         last = cut == models.version
-        yield ReadModels(version=cut, views=models.views if last else {}, feeds=feeds)
+        yield ReadModels(
+            version=cut,
+            views=models.views if last else {},
+            feeds=feeds,
+            game=models.game if last else "",
+            over=models.over,
+        )
 
 
 def _version_of(entry: tuple[int, bytes]) -> int:

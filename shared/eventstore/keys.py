@@ -64,6 +64,12 @@ def deadlines(partition: int) -> str:
     return f"{PREFIX}:{tag(partition)}:deadlines"
 
 
+def live_tables(partition: int, game: str) -> str:
+    """Set: ids of the partition's tables of ``game`` that are not over, kept by
+    the projector's write script (the gateway's watch counts them)."""
+    return f"{PREFIX}:{tag(partition)}:live:{game}"
+
+
 def command_stream(partition: int) -> str:
     """Commands from the gateway, waiting for a validator."""
     return f"{PREFIX}:{tag(partition)}:commands"

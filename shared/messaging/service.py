@@ -19,7 +19,7 @@ import uvloop
 from shared.infra.memory import freeze_startup_objects
 from shared.infra.redis_client import connect
 from shared.infra.settings import Settings, load
-from shared.observability import health
+from shared.observability import health, metrics
 from shared.observability.logging import configure
 
 Job = Callable[[asyncio.Event], Awaitable[Any]]
@@ -45,6 +45,7 @@ async def _main(service: str, setup: Setup) -> None:
         settings.metrics_port,
         lambda: not stopping.is_set(),
         health.store_readiness(redis),
+        metrics.registry(service),
     )
     freeze_startup_objects()
     tasks = [asyncio.create_task(job(stopping)) for job in jobs]

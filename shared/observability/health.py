@@ -6,7 +6,8 @@ while the service is busy, and it must cost nothing when nobody asks.
 ``/health`` is liveness: the process runs and has not begun to stop. It never
 touches Redis, so an outage of the store never gets healthy processes
 restarted. ``/ready`` is readiness: it answers 503 with the reasons when the
-service cannot do its work (the store is unreachable).
+service cannot do its work (the store is unreachable). ``/metrics`` serves the
+service's own registry only, so a scrape shows what this process measures.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
 #: Readiness: the reasons the service cannot work now (empty when ready).
 Readiness = Callable[[], Awaitable[list[str]]]
@@ -38,13 +39,17 @@ def ready_body(problems: list[str]) -> bytes:
     return msgspec.json.encode({"ready": not problems, "problems": problems})
 
 
-async def serve(host: str, port: int, alive: Callable[[], bool], ready: Readiness) -> asyncio.Server:
+async def serve(
+    host: str, port: int, alive: Callable[[], bool], ready: Readiness, registry: CollectorRegistry
+) -> asyncio.Server:
+    """``registry``: the service's own metrics (:func:`shared.observability.metrics.registry`)."""
+
     async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             request = await asyncio.wait_for(reader.readline(), timeout=5)
             path = request.split(b" ")[1] if request.count(b" ") >= 2 else b"/"
             if path.startswith(b"/metrics"):
-                status, ctype, body = b"200 OK", CONTENT_TYPE_LATEST.encode(), generate_latest()
+                status, ctype, body = b"200 OK", CONTENT_TYPE_LATEST.encode(), generate_latest(registry)
             elif path.startswith(b"/health"):
                 ok = alive()
                 status = b"200 OK" if ok else b"503 Service Unavailable"

@@ -1,63 +1,352 @@
-"""Every Prometheus metric the services export, defined once.
+"""Every Prometheus metric the services export, defined once, with the processes that own it.
 
-Names are the contract with deploy/grafana: a test checks that every metric a
-dashboard queries is defined here.
+Names are the contract with deploy/grafana and deploy/prometheus/alerts.yml:
+tests check that every metric a dashboard or an alert queries is exported by
+some process, and that no process exports one it does not own.
+
+Each process serves only its own metrics (:func:`registry`). A metric that a
+process never sets would otherwise be served as 0 and lie (the gateway said
+no tournament table was live while twelve were), and an alert on ``absent()``
+or on a rate of 0 could not tell a missing process from an idle one. The
+counters a process owns are created at zero for every label value known in
+advance, so a panel or an alert sees 0 rather than nothing before the first
+event.
 """
 
 from __future__ import annotations
 
-from prometheus_client import Counter, Gauge, Histogram
+import typing
+from collections.abc import Iterable
+
+from prometheus_client import (
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    GCCollector,
+    Histogram,
+    PlatformCollector,
+    ProcessCollector,
+)
+from prometheus_client.metrics import MetricWrapperBase
+
+GATEWAY = "gateway"
+VALIDATOR = "validator"
+REDUCER = "reducer"
+PROJECTOR = "projector"
+TOURNAMENTS = "tournaments"
+SERVICES = (GATEWAY, VALIDATOR, REDUCER, PROJECTOR, TOURNAMENTS)
+#: The services that read partition streams (shared/messaging/streams.py).
+READERS = (VALIDATOR, REDUCER, PROJECTOR, TOURNAMENTS)
 
 _LATENCY = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+# End to end includes a stalled or restarting projector: keep the tail.
+_VISIBLE = (0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 
-COMMANDS = Counter("ziggurat_commands_total", "Commands by game and outcome", ["service", "game", "outcome"])
-REJECTIONS = Counter("ziggurat_rejections_total", "Rejected commands by reason", ["service", "code"])
-APPEND_CONFLICTS = Counter(
-    "ziggurat_append_conflicts_total", "Appends refused because another writer got there first"
+# ------------------------------------------------------------------ commands
+
+COMMANDS = Counter(
+    "ziggurat_commands_total",
+    "Commands by game and outcome (accepted, rejected, unknown: no outcome in time)",
+    ["service", "game", "outcome"],
+    registry=None,
 )
-DUPLICATES = Counter("ziggurat_duplicate_commands_total", "Commands answered from their first outcome")
+REJECTIONS = Counter(
+    "ziggurat_rejections_total", "Rejected commands by reason", ["service", "code"], registry=None
+)
+APPEND_CONFLICTS = Counter(
+    "ziggurat_append_conflicts_total",
+    "Appends refused because another writer got there first",
+    registry=None,
+)
+DUPLICATES = Counter(
+    "ziggurat_duplicate_commands_total", "Commands answered from their first outcome", registry=None
+)
 STAGE_LATENCY = Histogram(
     "ziggurat_stage_seconds",
     "Time spent from the gateway's receipt to the end of a stage",
     ["stage"],
     buckets=_LATENCY,
+    registry=None,
 )
+VISIBLE_LATENCY = Histogram(
+    "ziggurat_command_visible_seconds",
+    "From the gateway's receipt of an accepted command to the projector's notice that "
+    "the seats' views show its version",
+    ["game"],
+    buckets=_VISIBLE,
+    registry=None,
+)
+CLOCK_TIMEOUTS = Counter(
+    "ziggurat_clock_timeouts_total", "Seat clocks that ran out", ["policy"], registry=None
+)
+
+# ---------------------------------------------------------------------- HTTP
+
 REQUEST_LATENCY = Histogram(
-    "ziggurat_http_request_seconds", "Gateway request latency", ["route"], buckets=_LATENCY
+    "ziggurat_http_request_seconds",
+    "Gateway request latency by route and status class (2xx, 4xx, 5xx)",
+    ["route", "status"],
+    buckets=_LATENCY,
+    registry=None,
 )
+FEED_SUBSCRIBERS = Gauge("ziggurat_feed_subscribers", "Open live feeds", ["audience"], registry=None)
+
+# ------------------------------------------------------- stages (in process)
+
 BATCH_SIZE = Histogram(
-    "ziggurat_batch_size", "Messages handled per batch", ["service"], buckets=(1, 2, 5, 10, 20, 50, 100, 200)
+    "ziggurat_batch_size",
+    "Messages handled per batch",
+    ["service"],
+    buckets=(1, 2, 5, 10, 20, 50, 100, 200),
+    registry=None,
 )
+EVENTS_PROJECTED = Counter("ziggurat_events_projected_total", "Events folded into read models", registry=None)
+CACHED_GAMES = Gauge(
+    "ziggurat_cached_games",
+    "Games held in this process's memory (a cache: finished games stay until evicted)",
+    ["service"],
+    registry=None,
+)
+REDIS_ROUND_TRIPS = Counter(
+    "ziggurat_redis_round_trips_total",
+    "Writes to Redis (a pipeline counts once) by this process",
+    registry=None,
+)
+RECLAIMED = Counter(
+    "ziggurat_reclaimed_total",
+    "Entries claimed after another consumer left them unacknowledged",
+    ["service"],
+    registry=None,
+)
+ERRORS = Counter(
+    "ziggurat_errors_total", "Unexpected errors by service and kind", ["service", "kind"], registry=None
+)
+DEAD_LETTERS = Counter(
+    "ziggurat_dead_letters_total",
+    "Messages a stage failed on and set aside for an operator",
+    ["service"],
+    registry=None,
+)
+
+# ------------------------------- the store, measured by the gateway's watch
+# Every gateway replica measures the same store: aggregate these with max, not sum.
+
 PROJECTION_LAG = Gauge(
     "ziggurat_projection_lag_seconds",
     "Age of the oldest event not yet projected (0 when caught up); rises while the projector is stalled",
     ["partition"],
+    registry=None,
 )
 STAGE_BACKLOG = Gauge(
     "ziggurat_stage_backlog_seconds",
     "Age of the oldest entry a stage has not acknowledged (0 when caught up)",
     ["stage", "partition"],
+    registry=None,
 )
-DEAD_LETTERS_WAITING = Gauge("ziggurat_dead_letters_waiting", "Dead letters waiting for an operator")
-PIPELINE_READY = Gauge("ziggurat_pipeline_ready", "1 when no stage is stalled and no dead letter waits")
-EVENTS_PROJECTED = Counter("ziggurat_events_projected_total", "Events folded into read models")
-LIVE_GAMES = Gauge("ziggurat_live_games", "Games held in memory", ["service"])
-REDIS_ROUND_TRIPS = Counter(
-    "ziggurat_redis_round_trips_total", "Writes to Redis (a pipeline counts once) by this process"
+STAGE_PENDING = Gauge(
+    "ziggurat_stage_pending_entries",
+    "Entries delivered to a stage and not acknowledged yet",
+    ["stage", "partition"],
+    registry=None,
 )
-RECLAIMED = Counter(
-    "ziggurat_reclaimed_total", "Entries claimed after another consumer left them unacknowledged", ["service"]
+STAGE_UNDELIVERED = Gauge(
+    "ziggurat_stage_undelivered_entries",
+    "Entries no consumer of the stage has read yet",
+    ["stage", "partition"],
+    registry=None,
 )
-ERRORS = Counter("ziggurat_errors_total", "Unexpected errors by service and kind", ["service", "kind"])
-DEAD_LETTERS = Counter(
-    "ziggurat_dead_letters_total", "Messages a stage failed on and set aside for an operator", ["service"]
+STALL_AFTER = Gauge(
+    "ziggurat_stall_after_seconds",
+    "A stage whose backlog is older than this is stalled (ZIGGURAT_STALL_AFTER_S)",
+    registry=None,
 )
-FEED_SUBSCRIBERS = Gauge("ziggurat_feed_subscribers", "Open live feeds", ["audience"])
+DEAD_LETTERS_WAITING = Gauge(
+    "ziggurat_dead_letters_waiting", "Dead letters waiting for an operator", registry=None
+)
+PIPELINE_READY = Gauge(
+    "ziggurat_pipeline_ready", "1 when no stage is stalled and no dead letter waits", registry=None
+)
+LIVE_GAMES = Gauge(
+    "ziggurat_live_games",
+    "Tables opened and not over, counted from the store (the projector's live sets)",
+    ["game"],
+    registry=None,
+)
+STREAM_LENGTH = Gauge(
+    "ziggurat_stream_length",
+    "Entries in a transport stream (commands, validated, feed, dead-letters, tournament-commands)",
+    ["stream", "partition"],
+    registry=None,
+)
+VALKEY_UP = Gauge("ziggurat_valkey_up", "1 when the store answered INFO", ["node"], registry=None)
+VALKEY_MEMORY = Gauge(
+    "ziggurat_valkey_memory_used_bytes", "Memory the store uses (used_memory)", ["node"], registry=None
+)
+VALKEY_MAXMEMORY = Gauge(
+    "ziggurat_valkey_memory_max_bytes", "The store's maxmemory (0: no limit)", ["node"], registry=None
+)
+VALKEY_SYSTEM_MEMORY = Gauge(
+    "ziggurat_valkey_memory_system_bytes",
+    "Memory of the machine the store runs on (total_system_memory)",
+    ["node"],
+    registry=None,
+)
+VALKEY_AOF_ENABLED = Gauge(
+    "ziggurat_valkey_aof_enabled", "1 when the append-only file is on", ["node"], registry=None
+)
+VALKEY_AOF_WRITE_OK = Gauge(
+    "ziggurat_valkey_aof_last_write_ok",
+    "1 when the last write to the append-only file succeeded",
+    ["node"],
+    registry=None,
+)
+VALKEY_AOF_REWRITE_OK = Gauge(
+    "ziggurat_valkey_aof_last_rewrite_ok",
+    "1 when the last rewrite of the append-only file succeeded",
+    ["node"],
+    registry=None,
+)
+VALKEY_CLIENTS = Gauge(
+    "ziggurat_valkey_connected_clients", "Client connections to the store", ["node"], registry=None
+)
 
-# Tournaments and clocks.
-TABLES_LIVE = Gauge("ziggurat_tournament_tables_live", "Tournament tables being played")
-TOURNAMENT_MOVES = Counter("ziggurat_tournament_moves_total", "Moves played at tournament tables")
-CLOCK_TIMEOUTS = Counter("ziggurat_clock_timeouts_total", "Seat clocks that ran out", ["policy"])
-PAIRING_SECONDS = Histogram(
-    "ziggurat_pairing_seconds", "Time to pair a tournament round", buckets=(0.001, 0.01, 0.1, 1.0, 10.0)
+# --------------------------------------------------------------- tournaments
+
+TABLES_LIVE = Gauge("ziggurat_tournament_tables_live", "Tournament tables being played", registry=None)
+TOURNAMENT_MOVES = Counter(
+    "ziggurat_tournament_moves_total", "Moves played at tournament tables", registry=None
 )
+PAIRING_SECONDS = Histogram(
+    "ziggurat_pairing_seconds",
+    "Time to pair a tournament round",
+    buckets=(0.001, 0.01, 0.1, 1.0, 10.0),
+    registry=None,
+)
+
+_WATCH = (
+    PROJECTION_LAG,
+    STAGE_BACKLOG,
+    STAGE_PENDING,
+    STAGE_UNDELIVERED,
+    STALL_AFTER,
+    DEAD_LETTERS_WAITING,
+    PIPELINE_READY,
+    LIVE_GAMES,
+    STREAM_LENGTH,
+    VALKEY_UP,
+    VALKEY_MEMORY,
+    VALKEY_MAXMEMORY,
+    VALKEY_SYSTEM_MEMORY,
+    VALKEY_AOF_ENABLED,
+    VALKEY_AOF_WRITE_OK,
+    VALKEY_AOF_REWRITE_OK,
+    VALKEY_CLIENTS,
+)
+
+#: metric -> the services that export it.
+OWNERS: dict[MetricWrapperBase, tuple[str, ...]] = {
+    COMMANDS: (GATEWAY, REDUCER, TOURNAMENTS),
+    REJECTIONS: (GATEWAY, VALIDATOR, REDUCER, TOURNAMENTS),
+    APPEND_CONFLICTS: (REDUCER, TOURNAMENTS),
+    DUPLICATES: (REDUCER, TOURNAMENTS),
+    STAGE_LATENCY: (GATEWAY, VALIDATOR, REDUCER, PROJECTOR),
+    VISIBLE_LATENCY: (GATEWAY,),
+    CLOCK_TIMEOUTS: (REDUCER,),
+    REQUEST_LATENCY: (GATEWAY,),
+    FEED_SUBSCRIBERS: (GATEWAY,),
+    BATCH_SIZE: READERS,
+    EVENTS_PROJECTED: (PROJECTOR,),
+    CACHED_GAMES: (VALIDATOR, REDUCER, PROJECTOR),
+    REDIS_ROUND_TRIPS: SERVICES,
+    RECLAIMED: READERS,
+    ERRORS: SERVICES,
+    DEAD_LETTERS: READERS,
+    **dict.fromkeys(_WATCH, (GATEWAY,)),
+    TABLES_LIVE: (TOURNAMENTS,),
+    TOURNAMENT_MOVES: (TOURNAMENTS,),
+    PAIRING_SECONDS: (TOURNAMENTS,),
+}
+
+#: The stage each service times in ``ziggurat_stage_seconds``.
+STAGE_OF = {GATEWAY: "replied", VALIDATOR: "validated", REDUCER: "appended", PROJECTOR: "projected"}
+_READ_ERRORS = ("read", "batch", "message")
+#: ``ziggurat_errors_total`` kinds each service counts.
+ERROR_KINDS: dict[str, tuple[str, ...]] = {
+    GATEWAY: ("store_unreachable", "unexpected", "watch"),
+    VALIDATOR: _READ_ERRORS,
+    REDUCER: (*_READ_ERRORS, "clock"),
+    PROJECTOR: _READ_ERRORS,
+    TOURNAMENTS: (*_READ_ERRORS, "advance", "reconcile", "bots", "bot"),
+}
+#: Codes the pipeline stages answer by themselves (a game's own rules add theirs).
+PIPELINE_CODES = (
+    "bad_command",
+    "bad_request",
+    "bad_token",
+    "stale_version",
+    "table_exists",
+    "unknown_game",
+    "unknown_table",
+    "dead_lettered",
+)
+GATEWAY_OUTCOMES = ("accepted", "rejected", "unknown")
+FEED_AUDIENCES = ("spectator", "seat", "tournament")
+
+
+def registry(service: str, rejection_codes: Iterable[str] = ()) -> CollectorRegistry:
+    """The metrics ``service`` exports, with the process's own (CPU, memory, GC).
+
+    ``rejection_codes``: codes the service answers besides :data:`PIPELINE_CODES`.
+    """
+    if service not in SERVICES:
+        raise ValueError(f"unknown service {service!r}; one of {SERVICES}")
+    reg = CollectorRegistry()
+    for metric, owners in OWNERS.items():
+        if service in owners:
+            reg.register(metric)
+    ProcessCollector(registry=reg)
+    PlatformCollector(registry=reg)
+    GCCollector(registry=reg)
+    _create_known(service, rejection_codes)
+    return reg
+
+
+def owned(service: str) -> set[str]:
+    """The names of the metric families ``service`` exports (without the process's own)."""
+    return {f.name for m, owners in OWNERS.items() if service in owners for f in m.describe()}
+
+
+def _create_known(service: str, rejection_codes: Iterable[str]) -> None:
+    from shared.games import registry as games
+    from shared.kernel.clocks import ClockSettings
+
+    game_keys = games.available()
+    for kind in ERROR_KINDS[service]:
+        ERRORS.labels(service, kind)
+    if service in STAGE_OF:
+        STAGE_LATENCY.labels(STAGE_OF[service])
+    if service in READERS:
+        BATCH_SIZE.labels(service)
+        RECLAIMED.labels(service)
+        DEAD_LETTERS.labels(service)
+    if service in (VALIDATOR, REDUCER, PROJECTOR):
+        CACHED_GAMES.labels(service)
+    if service != PROJECTOR:
+        for code in (*PIPELINE_CODES, *rejection_codes):
+            REJECTIONS.labels(service, code)
+    if service == GATEWAY:
+        for game in (*game_keys, "tournament"):
+            for outcome in GATEWAY_OUTCOMES:
+                COMMANDS.labels(service, game, outcome)
+        for game in game_keys:
+            VISIBLE_LATENCY.labels(game)
+            LIVE_GAMES.labels(game)
+        for audience in FEED_AUDIENCES:
+            FEED_SUBSCRIBERS.labels(audience)
+    elif service == REDUCER:
+        for game in game_keys:
+            COMMANDS.labels(service, game, "accepted")
+        for policy in typing.get_args(typing.get_type_hints(ClockSettings)["policy"]):
+            CLOCK_TIMEOUTS.labels(policy)
+    elif service == TOURNAMENTS:
+        COMMANDS.labels(service, "tournament", "accepted")

@@ -3,8 +3,8 @@
 Every YAML and JSON file under deploy/ parses; every module and ``ziggurat``
 subcommand the compose file and the k8s manifests run exists; every
 ``ZIGGURAT_*`` variable is a settings field; every metric a dashboard queries
-is one shared/observability/metrics.py exports; Prometheus scrapes every
-service.
+is one some process exports (each only its own, shared/observability/metrics.py);
+Prometheus scrapes every service.
 """
 
 from __future__ import annotations
@@ -455,7 +455,8 @@ def promql_metric_names(expr: str) -> set[str]:
 
 
 def exported_series() -> dict[str, str]:
-    """Every series name the code exports -> the metric it belongs to."""
+    """Every series name some process exports -> the metric it belongs to (its
+    own registry: the metrics it owns and the process's CPU, memory and GC)."""
     suffixes = {
         "counter": ["_total", "_created"],
         "gauge": [""],
@@ -466,11 +467,10 @@ def exported_series() -> dict[str, str]:
         "enum": [""],
     }
     series: dict[str, str] = {}
-    for obj in vars(metrics).values():
-        if isinstance(obj, MetricWrapperBase):
-            for family in obj.describe():
-                for suffix in suffixes[family.type]:
-                    series[family.name + suffix] = family.name
+    for service in metrics.SERVICES:
+        for family in metrics.registry(service).collect():
+            for suffix in suffixes[family.type]:
+                series[family.name + suffix] = family.name
     return series
 
 
@@ -506,21 +506,72 @@ def test_the_exported_series_include_suffixes_by_type() -> None:
 def test_every_dashboard_query_uses_only_exported_metrics() -> None:
     series = exported_series()
     queries = dashboard_queries()
-    assert {"pipeline.json", "tournaments.json"} <= queries.keys()
+    assert {"pipeline.json", "tournaments.json", "store.json"} <= queries.keys()
     for name, exprs in queries.items():
         assert exprs, name
         for expr in exprs:
             names = promql_metric_names(expr)
             assert names, f"{name}: no metric in {expr!r}"
-            unknown = names - series.keys()
-            assert not unknown, f"{name}: {sorted(unknown)} not exported by metrics.py, in {expr!r}"
+            unknown = names - series.keys() - {"up"}  # `up`: made by Prometheus for every target
+            assert not unknown, f"{name}: {sorted(unknown)} not exported by any process, in {expr!r}"
 
 
 def test_every_exported_metric_is_on_a_dashboard() -> None:
     series = exported_series()
     queried = {n for exprs in dashboard_queries().values() for e in exprs for n in promql_metric_names(e)}
-    missing = set(series.values()) - {series[n] for n in queried if n in series}
+    ours = {name for name in series.values() if name.startswith("ziggurat_")}
+    missing = ours - {series[n] for n in queried if n in series}
     assert not missing, f"metrics no dashboard shows: {sorted(missing)}"
+
+
+def exported_by(service: str) -> set[str]:
+    return {family.name for family in metrics.registry(service).collect()}
+
+
+def test_every_metric_has_an_owner() -> None:
+    defined = {obj for obj in vars(metrics).values() if isinstance(obj, MetricWrapperBase)}
+    assert defined == set(metrics.OWNERS)
+    assert all(owners and set(owners) <= set(metrics.SERVICES) for owners in metrics.OWNERS.values())
+
+
+def test_each_process_exports_only_the_metrics_it_owns() -> None:
+    for service in metrics.SERVICES:
+        ours = {name for name in exported_by(service) if name.startswith("ziggurat_")}
+        assert ours == metrics.owned(service), service
+        assert "process_resident_memory_bytes" in exported_by(service)
+    assert "ziggurat_tournament_tables_live" not in exported_by("gateway")
+    assert "ziggurat_tournament_tables_live" in exported_by("tournaments")
+    for worker in ("validator", "reducer", "projector", "tournaments"):
+        assert not {"ziggurat_http_request_seconds", "ziggurat_stage_backlog_seconds"} & exported_by(worker)
+
+
+def samples(service: str) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
+    return {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in metrics.registry(service).collect()
+        for s in family.samples
+    }
+
+
+def test_counters_start_at_zero_for_the_label_values_known_in_advance() -> None:
+    gateway = samples("gateway")
+    assert gateway[("ziggurat_errors_total", (("kind", "unexpected"), ("service", "gateway")))] == 0
+    assert (
+        gateway[
+            ("ziggurat_commands_total", (("game", "tigris"), ("outcome", "unknown"), ("service", "gateway")))
+        ]
+        == 0
+    )
+    assert gateway[("ziggurat_rejections_total", (("code", "stale_version"), ("service", "gateway")))] == 0
+    assert ("ziggurat_command_visible_seconds_count", (("game", "catan"),)) in gateway
+    reducer = samples("reducer")
+    for policy in ("bot", "forfeit"):
+        assert reducer[("ziggurat_clock_timeouts_total", (("policy", policy),))] == 0
+    for service in ("validator", "reducer", "projector", "tournaments"):
+        found = samples(service)
+        assert found[("ziggurat_dead_letters_total", (("service", service),))] == 0
+        assert found[("ziggurat_reclaimed_total", (("service", service),))] == 0
+        assert found[("ziggurat_errors_total", (("kind", "read"), ("service", service)))] == 0
 
 
 def test_dashboards_use_the_provisioned_datasource_and_unique_ids() -> None:
