@@ -12,13 +12,14 @@ are told to stop by the kernel should this process die without doing it.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import logging
 import os
 import signal
 import socket
 import sys
 import time
 from collections.abc import Coroutine, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
@@ -30,6 +31,7 @@ from rich.markup import escape
 from shared.cli import discovery
 from shared.cli.tournament_demo import run_tournaments
 from shared.infra.launcher import Stack
+from shared.infra.settings import UNTHROTTLED
 from shared.infra.valkey_server import free_port
 
 #: The tournament demo's games: random bots finish these in a few hundred
@@ -38,6 +40,7 @@ TOURNAMENT_GAMES = ("tigris", "conan", "tigris-cards")
 DEMO_BOTS = 8
 DEMO_ROUNDS = 2
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+log = logging.getLogger("ziggurat.run")
 T = TypeVar("T")
 
 
@@ -51,9 +54,19 @@ class PipeSafeConsole(Console):
 
     def on_broken_pipe(self) -> None:
         self.quiet = True
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+        # Whatever is still buffered goes nowhere, rather than into an
+        # "Exception ignored" at exit when the interpreter flushes it.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self.file.fileno())
+            os.close(devnull)
+
+    def _check_buffer(self) -> None:
+        # A terminal that hung up answers EIO, which rich does not expect.
+        try:
+            super()._check_buffer()
+        except OSError:
+            self.on_broken_pipe()
 
 
 class _Signals:
@@ -74,13 +87,24 @@ class _Signals:
         raise KeyboardInterrupt
 
     def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        ended = False
+
+        def quiet_once_ended(loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
+            # Cut short, the demo's feed readers fail as their connections
+            # close under them; nobody awaits them any more, and asyncio would
+            # log each one's traceback as "exception was never retrieved".
+            if not ended and self.received is None:
+                loop.default_exception_handler(context)
+
         async def main() -> T:
+            nonlocal ended
             self._task = asyncio.current_task()
-            asyncio.get_running_loop().set_exception_handler(self._quiet_when_stopping)
+            asyncio.get_running_loop().set_exception_handler(quiet_once_ended)
             try:
                 return await coro
             finally:
                 self._task = None
+                ended = True
 
         try:
             result = asyncio.run(main())
@@ -90,14 +114,7 @@ class _Signals:
             raise KeyboardInterrupt
         return result
 
-    def _quiet_when_stopping(self, loop: asyncio.AbstractEventLoop, context: dict[str, Any]) -> None:
-        # Cut short, the demo's feed readers fail as their connections close
-        # under them; nobody awaits them any more, and asyncio would print
-        # each one's traceback as "exception was never retrieved".
-        if self.received is None:
-            loop.default_exception_handler(context)
-
-    @contextmanager
+    @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
         previous = {sig: signal.signal(sig, self) for sig in STOP_SIGNALS}
         try:
@@ -106,7 +123,7 @@ class _Signals:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
 
-    @contextmanager
+    @contextlib.contextmanager
     def ignored(self) -> Iterator[None]:
         """While stopping: a second Ctrl-C must not cut the stop short (it is
         bounded: whatever lingers is killed)."""
@@ -121,6 +138,9 @@ class _Signals:
 def preferred_port(console: Console, preferred: int, who: str) -> int:
     """``preferred`` if it is free, else another, saying so."""
     with socket.socket() as s:
+        # As the servers bind: a port whose last connections linger in
+        # TIME_WAIT (a stack just stopped) is free for them.
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         try:
             s.bind(("127.0.0.1", preferred))
             return preferred
@@ -142,6 +162,13 @@ def run_command(game: str | None, seats: int, once: bool, idle: bool, root: Path
             f"its API is {other.api}. Stop it first, or give --root another folder."
         )
         return 1
+    # Warnings and errors from the libraries and the demo go to a file; the
+    # terminal shows the demo and one line per problem.
+    log_file = root / "logs" / "run.log"
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    logging.basicConfig(
+        filename=log_file, level=logging.WARNING, format="%(asctime)s %(name)s %(levelname)s %(message)s"
+    )
     signals = _Signals()
     stack: Stack | None = None
     code = 0
@@ -158,9 +185,11 @@ def run_command(game: str | None, seats: int, once: bool, idle: bool, root: Path
             if not idle:
                 try:
                     code = signals.run(_demo(console, stack.api, game, seats))
-                except httpx.HTTPError as exc:
+                except Exception as exc:
                     # The stack may well be fine: leave it up to be looked at.
-                    errors.print(f"[red]the demo failed: {_one_line(exc)}[/]")
+                    log.exception("the demo failed")
+                    what = f"{type(exc).__name__}: {_one_line(exc)}"
+                    errors.print(f"[red]the demo failed: {what}[/] (details in {log_file})")
                     code = 1
             if idle or not once:
                 console.print("\nEverything keeps running; press [bold]Ctrl-C[/] to stop.")
@@ -168,6 +197,7 @@ def run_command(game: str | None, seats: int, once: bool, idle: bool, root: Path
         except KeyboardInterrupt:
             pass
         except (RuntimeError, OSError, httpx.HTTPError) as exc:
+            log.exception("ziggurat run failed")
             errors.print(f"[red]ziggurat run: {_one_line(exc)}[/]")
             code = 1
         finally:
@@ -191,6 +221,10 @@ def _stack(console: Console, root: Path) -> Stack:
         else preferred_port(console, int(os.environ.get("ZIGGURAT_VALKEY_PORT", "6399")), "Valkey"),
         http_port=preferred_port(console, int(os.environ.get("ZIGGURAT_HTTP_PORT", "8000")), "the API"),
         partitions=int(os.environ.get("ZIGGURAT_PARTITIONS", "4")),
+        # Every client of the demo (its bots, this terminal) comes from one
+        # address, which per-address limits would throttle as one abuser.
+        # Limits set in the environment still apply.
+        env={name: value for name, value in UNTHROTTLED.items() if name not in os.environ},
     )
 
 

@@ -25,15 +25,37 @@ from typing import Any
 
 _PR_SET_PDEATHSIG = 1
 _prctl = ctypes.CDLL(None, use_errno=True).prctl if sys.platform == "linux" else None
+#: The signals a terminal sends its foreground process group (Ctrl-C, hang-up, kill %1).
+_JOB_SIGNALS = frozenset({signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
+
+
+def _block_job_signals() -> None:
+    signal.pthread_sigmask(signal.SIG_BLOCK, _JOB_SIGNALS)
+
+
 # The kernel sends PR_SET_PDEATHSIG's signal when the *thread* that forked the
 # child ends, not the process: a child started from a worker thread (a test's
 # asyncio.to_thread, say) would be stopped as soon as that thread was retired.
-# One thread that lives as long as the process forks them all instead.
-_spawner = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ziggurat-spawn")
+# One thread that lives as long as the process forks them all instead. It
+# blocks the job signals (the child starts with its mask), see _die_with.
+_spawner = ThreadPoolExecutor(
+    max_workers=1, thread_name_prefix="ziggurat-spawn", initializer=_block_job_signals
+)
 
 
 def _die_with(parent: int) -> None:
-    """Runs in the child between fork and exec."""
+    """Runs in the child between fork and exec, in its new session.
+
+    Until its ``setsid`` the child was still in our process group, where a
+    Ctrl-C meant for us would have reached it too and, with our Python
+    handlers, run them in the child: those signals were blocked, and any that
+    came are dropped here (SIG_IGN discards a pending signal) before the
+    child gets the default handlers and an open mask for its own program.
+    """
+    for sig in _JOB_SIGNALS:
+        signal.signal(sig, signal.SIG_IGN)
+        signal.signal(sig, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, _JOB_SIGNALS)
     if _prctl is not None:
         _prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
     if os.getppid() != parent:  # it died before we asked: no signal will come
