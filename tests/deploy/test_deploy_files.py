@@ -458,10 +458,10 @@ def exported_series() -> dict[str, str]:
     """Every series name some process exports -> the metric it belongs to (its
     own registry: the metrics it owns and the process's CPU, memory and GC)."""
     suffixes = {
-        "counter": ["_total", "_created"],
+        "counter": ["_total"],
         "gauge": [""],
-        "histogram": ["_bucket", "_sum", "_count", "_created"],
-        "summary": ["", "_sum", "_count", "_created"],
+        "histogram": ["_bucket", "_sum", "_count"],
+        "summary": ["", "_sum", "_count"],
         "info": ["_info"],
         "stateset": [""],
         "enum": [""],
