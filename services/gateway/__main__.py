@@ -35,6 +35,10 @@ def main() -> None:
         proxy_headers=False,
         http=GatewayHttpProtocol,  # type: ignore[arg-type]
         loop="uvloop",
+        # Live feeds never end by themselves: on a stop, give requests in
+        # flight two seconds, then close the feeds (clients resume with
+        # Last-Event-ID) rather than hold the stop for a heartbeat interval.
+        timeout_graceful_shutdown=2,
     )
 
 

@@ -68,35 +68,58 @@ class BotRunner:
     async def _moves(self, client: httpx.AsyncClient, game_id: str) -> None:
         raw = await self.redis.hgetall(bot_seats(game_id))
         tokens = {int(seat): token.decode() for seat, token in raw.items()}
+        if not tokens:
+            return
         rng = random.Random(game_id)
+        # Reads go with a seat's token, so they are charged to that seat's own
+        # budget, and wait for the next version instead of polling.
+        watcher = {"authorization": f"Bearer {tokens[min(tokens)]}"}
+        version = 0
         for _ in range(MAX_MOVES):
-            r = await client.get(f"/v1/tables/{game_id}/view")
-            if r.status_code == 404:  # the table is being opened or projected
-                await asyncio.sleep(IDLE_S)
+            doc = await self._read(client, game_id, watcher, version + 1 if version else 0)
+            if doc is None:
                 continue
-            r.raise_for_status()
-            doc = r.json()
             if doc["over"]:
                 await self.redis.srem(BOT_TABLES, game_id)
                 return
             mine = [s for s in doc["actors"] if s in tokens]
-            if not mine:  # a human's turn
-                await asyncio.sleep(IDLE_S)
+            if not mine:  # a human's turn: wait for the table to move on
+                version = doc["version"]
                 continue
             seat = rng.choice(mine)
             headers = {"authorization": f"Bearer {tokens[seat]}"}
-            seen = (await client.get(f"/v1/tables/{game_id}/view", headers=headers)).json()
-            if not seen.get("legal") or seen.get("version") != doc["version"]:
-                await asyncio.sleep(0.01)  # the projection is catching up
+            seen = doc if seat == min(tokens) else await self._read(client, game_id, headers, 0)
+            if seen is None or not seen.get("legal") or seen.get("version") != doc["version"]:
+                version = 0  # the projection is catching up: read again
+                await asyncio.sleep(0.01)
                 continue
-            await self._submit(client, game_id, headers, rng.choice(seen["legal"]), seen["version"])
+            # Next, wait for the version this move made (or any newer one).
+            version = await self._submit(client, game_id, headers, rng.choice(seen["legal"]), seen["version"])
+            version = max(0, version - 1)
             if self.pace_s:
                 await asyncio.sleep(self.pace_s)
         log.error("bot_gave_up", game_id=game_id)
 
+    async def _read(
+        self, client: httpx.AsyncClient, game_id: str, headers: dict[str, str], min_version: int
+    ) -> dict[str, Any] | None:
+        """The seat's view (once it shows ``min_version``), or None to try again."""
+        params = {"min_version": min_version} if min_version else None
+        r = await client.get(f"/v1/tables/{game_id}/view", headers=headers, params=params)
+        if r.status_code == 429:
+            await asyncio.sleep(float(r.headers.get("retry-after", "1")))
+            return None
+        if r.status_code in (404, 503):  # the table is being opened or projected
+            await asyncio.sleep(IDLE_S)
+            return None
+        r.raise_for_status()
+        doc: dict[str, Any] = r.json()
+        return doc
+
     async def _submit(
         self, client: httpx.AsyncClient, game_id: str, headers: dict[str, str], command: Any, version: int
-    ) -> None:
+    ) -> int:
+        """Submit once (retrying the same key while the outcome is unknown); the new version, or 0."""
         key = uuid.uuid4().hex
         for _ in range(5):
             r = await client.post(
@@ -104,6 +127,10 @@ class BotRunner:
                 json={"command": command, "expected_version": version},
                 headers={**headers, "idempotency-key": key},
             )
+            if r.status_code == 429:
+                await asyncio.sleep(float(r.headers.get("retry-after", "1")))
+                continue
             if r.status_code not in (503, 504):  # busy or outcome unknown: same key again
-                return
+                return int(r.json().get("version", 0)) if r.status_code == 200 else 0
             await asyncio.sleep(0.05)
+        return 0

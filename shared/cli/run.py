@@ -31,7 +31,6 @@ from rich.markup import escape
 from shared.cli import discovery
 from shared.cli.tournament_demo import run_tournaments
 from shared.infra.launcher import Stack
-from shared.infra.settings import UNTHROTTLED
 from shared.infra.valkey_server import free_port
 
 #: The tournament demo's games: random bots finish these in a few hundred
@@ -221,10 +220,6 @@ def _stack(console: Console, root: Path) -> Stack:
         else preferred_port(console, int(os.environ.get("ZIGGURAT_VALKEY_PORT", "6399")), "Valkey"),
         http_port=preferred_port(console, int(os.environ.get("ZIGGURAT_HTTP_PORT", "8000")), "the API"),
         partitions=int(os.environ.get("ZIGGURAT_PARTITIONS", "4")),
-        # Every client of the demo (its bots, this terminal) comes from one
-        # address, which per-address limits would throttle as one abuser.
-        # Limits set in the environment still apply.
-        env={name: value for name, value in UNTHROTTLED.items() if name not in os.environ},
     )
 
 

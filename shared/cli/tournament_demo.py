@@ -10,9 +10,7 @@ progress, and the spectator feed of the tables being played.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import deque
-from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +22,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from shared.cli.feed import describe
+from shared.cli.feed import describe, follow_path
 
 BOT_NAMES = (
     "Ada",
@@ -56,19 +54,6 @@ class Watched:
     @property
     def finished(self) -> bool:
         return self.standings.get("status") == "finished"
-
-
-async def sse(client: httpx.AsyncClient, path: str) -> AsyncIterator[dict[str, Any]]:
-    """Each ``data`` of a server-sent event stream until its ``end`` event."""
-    async with client.stream("GET", path, timeout=None) as response:
-        kind = ""
-        async for line in response.aiter_lines():
-            if line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                if kind == "end":
-                    return
-                yield json.loads(line[6:])
 
 
 async def setup(client: httpx.AsyncClient, game: str, seats: int, bots: int, rounds: int) -> Watched:
@@ -116,31 +101,37 @@ class Demo:
 
     async def run(self) -> None:
         watchers = [asyncio.create_task(self._tournament_feed(w)) for w in self.tournaments]
-        with Live(self.render(), console=self.console, refresh_per_second=4, transient=False) as live:
-            self.live = live
-            while not all(w.finished for w in self.tournaments):
+        try:
+            with Live(self.render(), console=self.console, refresh_per_second=4, transient=False) as live:
+                self.live = live
+                while not all(w.finished for w in self.tournaments):
+                    await self._refresh()
+                    live.update(self.render())
+                    await asyncio.sleep(0.25)
                 await self._refresh()
                 live.update(self.render())
-                await asyncio.sleep(0.25)
-            await self._refresh()
-            live.update(self.render())
-        await asyncio.gather(*watchers, return_exceptions=True)
-        for task in self._followers:
-            task.cancel()
-        await asyncio.gather(*self._followers, return_exceptions=True)
+            await asyncio.gather(*watchers, return_exceptions=True)
+        finally:
+            # Stopped early (Ctrl-C) or done: no task is left behind unawaited.
+            for task in [*watchers, *self._followers]:
+                task.cancel()
+            await asyncio.gather(*watchers, *self._followers, return_exceptions=True)
 
     async def _refresh(self) -> None:
         for w in self.tournaments:
             base = f"/v1/tournaments/{w.tournament_id}"
-            w.standings = (await self.client.get(f"{base}/standings")).json()
-            w.pairings = (await self.client.get(f"{base}/pairings")).json()
+            standings = await self.client.get(f"{base}/standings")
+            pairings = await self.client.get(f"{base}/pairings")
+            # A refused read (429) keeps what is shown; the next refresh catches up.
+            if standings.status_code == 200 and pairings.status_code == 200:
+                w.standings, w.pairings = standings.json(), pairings.json()
 
     def _say(self, message: str) -> None:
         live = getattr(self, "live", None)
         (live.console if live else self.console).print(message, highlight=False)
 
     async def _tournament_feed(self, w: Watched) -> None:
-        async for entry in sse(self.client, f"/v1/tournaments/{w.tournament_id}/feed"):
+        async for entry in follow_path(self.client, f"/v1/tournaments/{w.tournament_id}/feed"):
             event = entry["event"]
             kind = event["type"]
             if kind == "tournament.round_paired":
@@ -165,7 +156,7 @@ class Demo:
 
     async def _table_feed(self, w: Watched, game_id: str) -> None:
         try:
-            async for entry in sse(self.client, f"/v1/tables/{game_id}/feed"):
+            async for entry in follow_path(self.client, f"/v1/tables/{game_id}/feed"):
                 where = f"{w.game} {'-'.join(game_id.split('-')[-2:])}"
                 line = Text(f"{where:<18} ", style="dim")
                 line.append(describe(entry, max(40, self.console.width - 24)))

@@ -21,6 +21,7 @@ import msgspec
 import pytest
 
 from shared.cli import botclient
+from shared.cli.feed import follow_path
 from shared.eventstore.keys import GameKeys, partition_feed, partition_of
 from shared.eventstore.store import EventStore, decode_envelope
 from shared.eventstore.tournament_keys import tournament_keys
@@ -73,17 +74,7 @@ async def wait_for(api: httpx.AsyncClient, tid: str, done: Any, within: float = 
 
 
 async def collect_feed(api: httpx.AsyncClient, tid: str) -> list[dict[str, Any]]:
-    out: list[dict[str, Any]] = []
-    async with api.stream("GET", f"/v1/tournaments/{tid}/feed", timeout=None) as response:
-        kind = ""
-        async for line in response.aiter_lines():
-            if line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                if kind == "end":
-                    return out
-                out.append(json.loads(line[6:]))
-    return out
+    return [entry async for entry in follow_path(api, f"/v1/tournaments/{tid}/feed")]
 
 
 def finished(doc: dict[str, Any]) -> bool:
