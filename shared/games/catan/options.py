@@ -1,5 +1,6 @@
-"""Named options: every [D] and "(verify)" point of the digest, and the
-2020/2025 edition differences, each with the recommended default."""
+"""Named options, each with its default and the reading it stands for
+(docs/rules/catan.md §15): edition differences, readings of unclear texts,
+official and reported variants, house rules."""
 
 from __future__ import annotations
 
@@ -19,9 +20,9 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     # "ck" plays Cities & Knights; "none" is the base game (registered as `catan`).
     expansion: Literal["ck", "none"] = "ck"
     # Beginner map of the chosen game, or the variable set-up. The base rulebook's beginner map
-    # also fixes each colour's starting pieces, but the digest (1.3) does not transcribe them and
-    # the C&K beginner map prints none (2.2); so there is no fixed-start option: both beginner
-    # maps open with the ordinary snake set-up.
+    # also fixes each colour's starting pieces, but the specification does not give them and the
+    # C&K beginner map prints none; so there is no fixed-start option: both beginner maps open
+    # with the ordinary snake set-up (docs/rules/catan.md §2).
     layout: Literal["variable", "beginner"] = "variable"
     # Official A-R spiral, or shuffled tokens with no adjacent 6/8 (both official).
     numbers: Literal["spiral", "random"] = "spiral"
@@ -47,7 +48,7 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     meanies_variant: bool = False
     # Knight-Errant variant (unverified): one active knight may chase the robber before the roll.
     knight_errant_variant: bool = False
-    # Ruling 14: a promoted knight keeps its eligibility to act; False forbids acting after promotion.
+    # A promoted knight keeps its right to act this turn; False takes it away (docs/rules/catan.md §9).
     promoted_knight_may_act: bool = True
     # Progress hand limit outside one's own turn, and by the end of it.
     progress_hand_limit: Count = 4

@@ -27,7 +27,8 @@ def _layout(options: Options, rng: Rng) -> ev.BoardLaid:
 
 
 def roll_off(seats: int, rng: Rng) -> tuple[int, list[ev.StartRolled]]:
-    """Every seat rolls both dice; the highest total starts, and tied seats roll again (1.5)."""
+    """Every seat rolls both dice; the highest total starts, tied seats roll again
+    (docs/rules/catan.md §3)."""
     rounds: list[ev.StartRolled] = []
     rolling = tuple(range(seats))
     while len(rolling) > 1:

@@ -1,4 +1,4 @@
-"""Board geometry and layouts (digest 1.2-1.4, 2.2)."""
+"""Board geometry and layouts (docs/rules/catan.md §2)."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def test_thirty_coastal_paths_and_every_harbor_on_the_coast():
     assert set(board.HARBOR_PATHS) <= set(coastal) and len(set(board.HARBOR_PATHS)) == 9
 
 
-def test_beginner_layout_matches_the_digest_and_has_58_pips():
+def test_beginner_layout_matches_the_printed_map_and_has_58_pips():
     names = [board.TERRAIN_NAMES[t] for t in board.BEGINNER_TERRAIN]
     assert names[:3] == ["mountains", "pasture", "forest"] and names[9] == "desert"
     assert board.BEGINNER_NUMBERS[:3] == (10, 2, 9)

@@ -1,4 +1,4 @@
-"""Building: distance rule, connected roads, blocking pieces, supplies (1.8, rulings 19, 20, 35, 50)."""
+"""Building: distance rule, connected roads, blocking pieces, supplies (docs/rules/catan.md §7.1)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""City improvements and metropolises (2.9, 2.11, rulings 25, 38-40)."""
+"""City improvements and metropolises (docs/rules/catan.md §11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Knights (2.7, rulings 14-18, 22)."""
+"""Knights: recruit, activate, promote, move, displace, chase (docs/rules/catan.md §9)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Production, commodities, the bank shortage rule and the Aqueduct (1.7, 2.4, rulings 34, 37, 45)."""
+"""Production, commodities, the bank shortage and the Aqueduct (docs/rules/catan.md §5, §11.1)."""
 
 from __future__ import annotations
 

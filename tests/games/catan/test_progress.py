@@ -1,4 +1,4 @@
-"""Progress cards: the general rules and every card's effect (2.12, 2.13, rulings 2, 23-36)."""
+"""Progress cards: the general rules and every card's effect (docs/rules/catan.md §12)."""
 
 from __future__ import annotations
 

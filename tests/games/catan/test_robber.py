@@ -1,4 +1,4 @@
-"""Sevens: discards, the robber, theft (1.9, 2.6, rulings 42-44)."""
+"""Sevens: discards, the robber, theft (docs/rules/catan.md §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Digest section 3 rulings not covered by the per-concept files."""
+"""Timing, supplies and card rulings not covered by the per-concept files (docs/rules/catan.md)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,7 @@ NEAR = ev.BarbarianMoved(position=6)
 TOP = [3, 0, 4, 1, 5, 2, 6]
 
 
-def test_2_a_chosen_seven_by_alchemist_still_causes_discards():
+def test_a_chosen_seven_by_alchemist_still_causes_discards():
     state = hold(given(fresh(), ev.PhaseSet(phase="roll", active=0, turn=1), gain(1, ore=9)), 0, "alchemist")
     for stream in range(1, 50):  # the event die is still rolled; take a gate face
         after, events = when(state, 0, cmd.PlayProgress(card="alchemist", a=3, b=4), stream=stream)
@@ -38,7 +38,7 @@ def test_2_a_chosen_seven_by_alchemist_still_causes_discards():
     assert after.task.kind == "discard" and after.task.seats == (1,)
 
 
-def test_3_gate_draws_happen_before_the_seven_and_never_count_for_discards():
+def test_gate_draws_happen_before_the_seven_and_never_count_for_discards():
     state = given(
         fresh(), *[ev.ImprovementBought(seat=1, track=0, level=n) for n in range(1, 6)], gain(1, ore=8)
     )
@@ -48,21 +48,21 @@ def test_3_gate_draws_happen_before_the_seven_and_never_count_for_discards():
     assert state.task.kind == "discard" and state.task.amounts == (4,)
 
 
-def test_6_knights_only_act_in_the_action_phase_after_the_roll():
+def test_knights_only_act_in_the_action_phase_after_the_roll():
     state = given(fresh(), *(road(0, p) for p in path_spots(*TOP)), gain(0, wool=1, ore=1, grain=1))
     state = given(state, knight(0, TOP[0]), ev.PhaseSet(phase="roll", active=0, turn=1))
     assert rejected(state, 0, cmd.BuildKnight(spot=TOP[2])) == "illegal_move"
     assert rejected(state, 0, cmd.ActivateKnight(spot=TOP[0])) == "illegal_move"
 
 
-def test_9_when_nobody_defends_every_seat_with_a_pillageable_city_loses_one():
+def test_when_nobody_defends_every_seat_with_a_pillageable_city_loses_one():
     spots = (corner(0, 0), corner(2, 0), corner(16, 3))
     state = given(fresh(), NEAR, *(town(s, spot, 2) for s, spot in enumerate(spots)))
     state, events = roll_until(state, lambda d: d.event == "ship")
     assert sorted(e.seat for e in of(events, ev.CityPillaged)) == [0, 1, 2]
 
 
-def test_12_defender_points_keep_coming_after_the_six_cards():
+def test_defender_points_keep_coming_after_the_six_cards():
     state = given(fresh(), NEAR, knight(2, corner(0, 0), 1, active=True))
     state = state.__class__(
         **{**{f: getattr(state, f) for f in state.__struct_fields__}, "defenders_left": 0}
@@ -71,7 +71,7 @@ def test_12_defender_points_keep_coming_after_the_six_cards():
     assert of(events, ev.DefenderAwarded) and state.players[2].defender == 1
 
 
-def test_28_bishop_may_go_to_the_desert_and_steal_nothing():
+def test_bishop_may_go_to_the_desert_and_steal_nothing():
     attacked = ev.BarbariansAttacked(barbarians=0, knights=0, contributions=(0,) * 4)
     state = hold(given(fresh(), attacked, ev.RobberMoved(hex=0)), 0, "bishop")
     desert = fresh().terrain.index(board.DESERT)
@@ -79,13 +79,13 @@ def test_28_bishop_may_go_to_the_desert_and_steal_nothing():
     assert state.robber == desert and not of(events, ev.CardsTaken)
 
 
-def test_30_deserter_against_a_lone_knight_removes_it_at_once():
+def test_deserter_against_a_lone_knight_removes_it_at_once():
     state = hold(given(fresh(), knight(1, corner(0, 0), 3)), 0, "deserter")
     state, events = when(state, 0, cmd.PlayProgress(card="deserter", a=1))
     assert of(events, ev.KnightRemoved) and state.task is None  # no road of seat 0: nothing to place
 
 
-def test_36_road_building_with_one_legal_spot_places_one_road():
+def test_road_building_with_one_legal_spot_places_one_road():
     # Seat 0's only open path leads into seat 1's town, beyond which its network may not grow.
     state = given(fresh(), town(0, 3), road(1, board.path_between(3, 7)), town(1, 0))
     state = hold(state, 0, "road_building")
@@ -112,14 +112,14 @@ def test_house_rules_for_shuffled_numbers():
         assert board.house_ok(numbers, True, True) and board.reds_apart(numbers)
 
 
-def test_5_nobody_acts_while_others_decide():
+def test_nobody_acts_while_others_decide():
     state = given(fresh(), gain(1, ore=9), gain(0, wool=1, ore=1))
     state, _ = roll_until(state, lambda d: d.event != "ship" and d.yellow + d.red == 7)
     assert actors(state) == frozenset({1}) and legal(state, 0) == []
     assert rejected(state, 0, cmd.EndTurn()) == "not_your_turn"
 
 
-def test_14_a_promoted_knight_keeps_its_right_to_act_unless_the_option_forbids():
+def test_a_promoted_knight_keeps_its_right_to_act_unless_the_option_forbids():
     def setup(**options):
         s = given(fresh(**options), *(road(0, p) for p in path_spots(*TOP)), gain(0, wool=1, ore=1))
         s = given(s, knight(0, TOP[0], 1, active=True))
@@ -130,14 +130,14 @@ def test_14_a_promoted_knight_keeps_its_right_to_act_unless_the_option_forbids()
     assert not setup(promoted_knight_may_act=False)
 
 
-def test_50_at_most_three_walls():
+def test_at_most_three_walls():
     spots = [corner(h, 0) for h in (0, 2, 7, 11)]
     state = given(fresh(), *(town(0, s, 2) for s in spots), gain(0, brick=2))
     state = given(state, *(ev.WallPlaced(seat=0, spot=s) for s in spots[:3]))
     assert not [c for c in legal(state, 0) if isinstance(c, cmd.BuildWall)]
 
 
-# Ruling 4: others' decisions interrupt the active seat; all progress draws come before any
+# Others' decisions interrupt the active seat (docs/rules/catan.md §4); all progress draws come before any
 # off-turn hand-limit discard, and every seat over the limit discards at the same time.
 
 
@@ -145,7 +145,7 @@ def _scientists(state, *seats):
     return given(state, *(ev.ImprovementBought(seat=s, track=2, level=n) for s in seats for n in range(1, 6)))
 
 
-def test_4_all_draws_resolve_first_then_every_seat_over_the_limit_discards_at_once():
+def test_all_draws_resolve_first_then_every_seat_over_the_limit_discards_at_once():
     state = _scientists(fresh(), 1, 2, 3)
     science = ("crane", "smith", "mining", "irrigation", "medicine", "engineer")
     state = given(state, ev.DecksShuffled(dev=(), progress=(state.decks[0], state.decks[1], science)))
@@ -163,7 +163,7 @@ def test_4_all_draws_resolve_first_then_every_seat_over_the_limit_discards_at_on
     assert state.task.kind == "aqueduct" and 0 not in actors(state)
 
 
-def test_4_discards_on_a_seven_are_awaited_from_all_seats_at_once_and_block_the_active_seat():
+def test_discards_on_a_seven_are_awaited_from_all_seats_at_once_and_block_the_active_seat():
     state = given(fresh(), gain(1, ore=8), gain(3, wool=9), gain(0, grain=9))
     state, _ = roll_until(state, lambda d: d.event != "ship" and d.yellow + d.red == 7)
     assert state.task.kind == "discard" and state.task.seats == (0, 1, 3)
@@ -172,10 +172,10 @@ def test_4_discards_on_a_seven_are_awaited_from_all_seats_at_once_and_block_the_
     assert rejected(state, 0, cmd.EndTurn()) == "not_your_turn"
 
 
-# Ruling 5: no seat may react to a roll or an attack (activate knights, play cards, trade).
+# No seat may react to a roll or an attack (docs/rules/catan.md §4) (activate knights, play cards, trade).
 
 
-def test_5_nobody_reacts_to_an_attack():
+def test_nobody_reacts_to_an_attack():
     state = given(fresh(), NEAR, town(1, corner(0, 0), 2), town(1, corner(2, 0), 2))
     state = given(state, *(road(0, p) for p in path_spots(*TOP)), knight(0, TOP[3]), knight(2, corner(16, 3)))
     state = given(state, gain(0, grain=2, wool=2, ore=2), gain(2, grain=2, ore=1))
@@ -190,7 +190,7 @@ def test_5_nobody_reacts_to_an_attack():
     assert rejected(state, 0, offer) == "not_your_turn"
 
 
-def test_5_nobody_reacts_to_a_roll_that_opens_no_decision():
+def test_nobody_reacts_to_a_roll_that_opens_no_decision():
     state = given(fresh(), knight(2, corner(16, 3)), gain(2, grain=2))
     state = hold(state, 2, "warlord")
     state, _ = roll_until(state, lambda d: d.event != "ship" and d.yellow + d.red != 7)
@@ -201,10 +201,10 @@ def test_5_nobody_reacts_to_a_roll_that_opens_no_decision():
     )
 
 
-# Ruling 13: every attack deactivates every knight; the board counted is the one at the attack.
+# Every attack deactivates every knight (docs/rules/catan.md §10); the board counted is the one at the attack.
 
 
-def test_13_a_lost_attack_counts_the_cities_of_that_instant_and_deactivates_every_knight():
+def test_a_lost_attack_counts_the_cities_of_that_instant_and_deactivates_every_knight():
     a, b, c = corner(0, 0), corner(2, 0), corner(16, 3)
     state = given(fresh(), NEAR, town(0, a, 2), ev.MetropolisPlaced(track=0, spot=a), town(1, b, 2))
     state = given(state, town(2, c, 2), *(town(1, corner(h, 3)) for h in range(5, 10)))
@@ -219,7 +219,7 @@ def test_13_a_lost_attack_counts_the_cities_of_that_instant_and_deactivates_ever
     assert not any(k.active for k in state.knights)
 
 
-def test_13_a_won_attack_deactivates_every_knight_too():
+def test_a_won_attack_deactivates_every_knight_too():
     state = given(fresh(), NEAR, town(1, corner(2, 0), 2), knight(0, corner(4, 0), 2, active=True))
     state = given(state, knight(1, corner(16, 3), 1, active=True))
     state, events = roll_until(state, lambda d: d.event == "ship")
@@ -227,7 +227,7 @@ def test_13_a_won_attack_deactivates_every_knight_too():
     assert not any(k.active for k in state.knights)
 
 
-# Ruling 25: one Crane discounts exactly one improvement purchase, by one commodity.
+# One Crane discounts exactly one improvement purchase, by one commodity (docs/rules/catan.md §12.4).
 
 
 def _craning(*levels):
@@ -236,7 +236,7 @@ def _craning(*levels):
     return hold(state, 0, "crane", "crane")
 
 
-def test_25_two_cranes_never_stack_on_one_purchase():
+def test_two_cranes_never_stack_on_one_purchase():
     state = _craning(2)  # trade level 3 costs 3 cloth; two cranes would bring it to 1
     state, _ = when(state, 0, cmd.PlayProgress(card="crane"))
     state, _ = when(state, 0, cmd.PlayProgress(card="crane"))
@@ -245,7 +245,7 @@ def test_25_two_cranes_never_stack_on_one_purchase():
     assert of(events, ev.CardsPaid)[0].cards == cards(cloth=2) and state.effects.cranes == 1
 
 
-def test_25_a_second_crane_discounts_a_different_purchase_and_each_crane_one_only():
+def test_a_second_crane_discounts_a_different_purchase_and_each_crane_one_only():
     state = _craning(0)
     state, _ = when(state, 0, cmd.PlayProgress(card="crane"))
     state, _ = when(state, 0, cmd.PlayProgress(card="crane"))
@@ -257,10 +257,10 @@ def test_25_a_second_crane_discounts_a_different_purchase_and_each_crane_one_onl
     assert of(third, ev.CardsPaid)[0].cards == cards(cloth=2)
 
 
-# Ruling 36: the progress Road Building places two free roads, or one if only one can be placed.
+# Road Building places two free roads, or one if only one can be placed (docs/rules/catan.md §12.4).
 
 
-def test_36_road_building_places_two_free_roads():
+def test_road_building_places_two_free_roads():
     state = hold(given(fresh(), town(0, corner(4, 0))), 0, "road_building")
     state, _ = when(state, 0, cmd.PlayProgress(card="road_building"))
     placed = []
@@ -272,7 +272,7 @@ def test_36_road_building_places_two_free_roads():
     )
 
 
-def test_36_road_building_with_a_single_road_piece_left_places_one():
+def test_road_building_with_a_single_road_piece_left_places_one():
     trail = path_spots(*TOP)
     others = [p for p in range(board.N_PATHS) if p not in trail][:8]
     state = given(fresh(), town(0, TOP[0]), *(road(0, p) for p in trail + others))
@@ -283,10 +283,10 @@ def test_36_road_building_with_a_single_road_piece_left_places_one():
     assert state.task is None and state.roads.count(0) == 15
 
 
-# Ruling 50: an exhausted supply stops building; commodity stacks obey the shortage rule.
+# An exhausted supply stops building; commodity stacks obey the shortage rule (docs/rules/catan.md §7.1, §5).
 
 
-def test_50_no_settlement_city_or_road_without_a_piece():
+def test_no_settlement_city_or_road_without_a_piece():
     rich = gain(0, brick=9, lumber=9, wool=9, grain=9, ore=9)
     five = [corner(h, 3) for h in (0, 2, 7, 9, 11)]
     state = given(fresh(), rich, *(town(0, s) for s in five), road(0, board.SPOT_PATHS[five[0]][0]))
@@ -299,7 +299,7 @@ def test_50_no_settlement_city_or_road_without_a_piece():
     assert not [c for c in legal(full, 0) if isinstance(c, cmd.BuildRoad)]
 
 
-def test_50_two_knights_per_strength():
+def test_two_knights_per_strength():
     state = given(fresh(), *(road(0, p) for p in path_spots(*TOP)), gain(0, wool=3, ore=3))
     state = given(state, knight(0, TOP[0]))
     assert [c for c in legal(state, 0) if isinstance(c, cmd.BuildKnight)]
@@ -309,7 +309,7 @@ def test_50_two_knights_per_strength():
     assert not [c for c in legal(state, 0) if isinstance(c, cmd.PromoteKnight) and c.spot in (TOP[0], TOP[2])]
 
 
-def test_50_a_short_commodity_stack_pays_nobody_of_that_commodity():
+def test_a_short_commodity_stack_pays_nobody_of_that_commodity():
     from msgspec.structs import replace
 
     from tests.games.catan.helpers import produce

@@ -1,4 +1,4 @@
-"""Set-up: snake order, distance rule, second placement (digest 1.5, 2.2, ruling 48)."""
+"""Opening: the roll for the first seat, snake order, second placement (docs/rules/catan.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Victory (1.14, 2.16, ruling 47) and the base game's development cards (1.11, 1.13)."""
+"""Victory and the base game's development cards (docs/rules/catan.md §13, §14)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The barbarian ship, the attack, pillage of the weakest, Defender of Catan."""
+"""The barbarian ship, the attack, pillage of the weakest, Defender of Catan, tied
+defenders' draws (docs/rules/catan.md §10)."""
 
 from __future__ import annotations
 

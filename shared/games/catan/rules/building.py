@@ -1,4 +1,4 @@
-"""Placement rules: the distance rule, connected roads, piece supplies."""
+"""Placement rules: the distance rule, connected roads, piece supplies (docs/rules/catan.md §7.1)."""
 
 from __future__ import annotations
 

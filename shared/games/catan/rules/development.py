@@ -1,4 +1,4 @@
-"""Base-game development cards and Largest Army."""
+"""Base-game development cards and Largest Army (docs/rules/catan.md §13)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,8 @@ def play_options(state: State, seat: int) -> list[cmd.PlayDevCard]:
 
 
 def plenty_choices(state: State) -> list[tuple[int, ...]]:
-    """Year of Plenty takes two resources; from a bank holding fewer, what exists (1.11)."""
+    """Year of Plenty takes two resources; from a bank holding fewer, what it holds
+    (docs/rules/catan.md §13)."""
     left = [k for k in RESOURCES for _ in range(state.bank[k])]
     if len(left) < 2:
         return [tuple(left)]

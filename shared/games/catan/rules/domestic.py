@@ -1,5 +1,7 @@
 """Domestic trade: the active seat offers to one seat or all; each answers at
 once (accept, decline, or counter); the active seat then confirms one deal.
+Any number of trades a turn; a cap on offers is a house-rule option
+(docs/rules/catan.md §6).
 
 The answers are hidden until every addressed seat has answered. Legal lists a
 bounded canonical family of offers and counters (one card for one card); decide

@@ -1,4 +1,5 @@
-"""City improvements (three tracks, level n costs n commodities) and metropolises."""
+"""City improvements (three tracks, level n costs n commodities) and metropolises
+(docs/rules/catan.md §11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Knights: recruit, activate, promote, and the three actions (move, displace, chase)."""
+"""Knights: recruit, activate, promote, and the three actions (move, displace, chase)
+(docs/rules/catan.md §9)."""
 
 from __future__ import annotations
 

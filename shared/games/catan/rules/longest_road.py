@@ -1,5 +1,6 @@
 """Longest Road: trail length by depth-first search, and the award rules
-(5+, strictly longer to take, set aside when a break leaves a tie)."""
+(5+, strictly longer to take, set aside when a break leaves a tie), judged once
+per command (docs/rules/catan.md §7.2)."""
 
 from __future__ import annotations
 

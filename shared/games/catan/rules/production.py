@@ -1,4 +1,5 @@
-"""Production on a non-7 roll, the bank shortage rule, and the Aqueduct."""
+"""Production on a non-7 roll, the bank shortage rule (docs/rules/catan.md §5), and
+the Aqueduct (docs/rules/catan.md §11.1)."""
 
 from __future__ import annotations
 

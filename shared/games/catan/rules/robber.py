@@ -1,4 +1,4 @@
-"""Sevens: simultaneous discards, then the robber's move and theft."""
+"""Sevens: simultaneous discards, then the robber's move and theft (docs/rules/catan.md §8)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Maritime trade: 4:1, harbors, and the C&K 2:1 rates (Trade level 3, merchant, Merchant Fleet)."""
+"""Maritime trade: 4:1, harbors, and the C&K 2:1 rates (Trade level 3, merchant,
+Merchant Fleet) (docs/rules/catan.md §6)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The turn: rolling (event die first), the resolution stages, ending the turn."""
+"""The turn: rolling (event die first), the resolution stages, ending the turn
+(docs/rules/catan.md §4)."""
 
 from __future__ import annotations
 

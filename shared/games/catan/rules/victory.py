@@ -1,4 +1,5 @@
-"""Victory points and the win check (only the active seat, only on its turn)."""
+"""Victory points and the win check (only the active seat, only on its turn)
+(docs/rules/catan.md §14)."""
 
 from __future__ import annotations
 

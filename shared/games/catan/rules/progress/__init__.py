@@ -1,4 +1,5 @@
-"""Progress cards: one module per deck, and the rules every card shares."""
+"""Progress cards: one module per deck, and the rules every card shares
+(docs/rules/catan.md §12)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Progress-card draws (city gates, tied defenders) and the hand limit."""
+"""Progress-card draws (city gates, tied defenders) and the hand limit (docs/rules/catan.md §12.1)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Politics deck: Bishop, Constitution (VP), Deserter, Diplomat, Intrigue,
-Saboteur, Spy, Warlord, Wedding."""
+Saboteur, Spy, Warlord, Wedding (docs/rules/catan.md §12.3)."""
 
 from __future__ import annotations
 

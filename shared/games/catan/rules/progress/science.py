@@ -1,5 +1,5 @@
 """Science deck: Alchemist, Crane, Engineer, Inventor, Irrigation, Medicine,
-Mining, Printer (a VP card, never played), Road Building, Smith."""
+Mining, Printer (a VP card, never played), Road Building, Smith (docs/rules/catan.md §12.4)."""
 
 from __future__ import annotations
 

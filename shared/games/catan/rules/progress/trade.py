@@ -1,5 +1,5 @@
 """Trade deck: Commercial Harbor, Master Merchant, Merchant, Merchant Fleet,
-Resource Monopoly, Trade Monopoly."""
+Resource Monopoly, Trade Monopoly (docs/rules/catan.md §12.2)."""
 
 from __future__ import annotations
 
