@@ -240,7 +240,11 @@ def _print_urls(console: Console, stack: Stack) -> None:
     console.print(f"  logs:     {stack.root / 'logs'}")
     console.print(f"  running:  {discovery.stack_file(stack.root)} (read by ziggurat verify, rebuild, ...)")
     targets = escape(str(discovery.targets_file(stack.root)))
-    console.print(f"  Prometheus: scrape every service with file_sd_configs: [{{files: ['{targets}']}}]")
+    console.print(f"  targets:  {targets} (Prometheus file discovery: every service above)")
+    console.print(
+        "  Prometheus: prometheus --config.file=deploy/prometheus/local.yml "
+        "--storage.tsdb.path=var/prometheus/data --web.listen-address=127.0.0.1:9090"
+    )
 
 
 def _watch(console: Console, stack: Stack) -> None:
