@@ -51,6 +51,9 @@ class TilesDiscardedCount(Event, frozen=True, tag="tigris.tiles_discarded_count"
 
 class TurnStarted(Event, frozen=True, tag="tigris.turn_started"):
     seat: int
+    #: Finished turns in a row so far in which no tile was drawn and no treasure taken
+    #: (docs/rules/tigris.md §16.2); absent from games stored before it existed.
+    quiet: int = 0
 
 
 class LeaderPositioned(Event, frozen=True, tag="tigris.leader_positioned"):
@@ -155,6 +158,8 @@ class MonumentBuilt(Event, frozen=True, tag="tigris.monument_built"):
 
 
 class MonumentDeclined(Event, frozen=True, tag="tigris.monument_declined"):
+    """The squares offered and turned down; their tiles never carry a monument (§12.2)."""
+
     seat: int
     top_lefts: tuple[int, ...]
 
@@ -177,7 +182,7 @@ class ActionEnded(Event, frozen=True, tag="tigris.action_ended"):
 
 
 class GameEnded(Event, frozen=True, tag="tigris.game_ended"):
-    reason: Literal["treasures", "bag_empty"]
+    reason: Literal["treasures", "bag_empty", "stalemate"]
 
 
 TigrisEvent = (

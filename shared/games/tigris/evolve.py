@@ -8,7 +8,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from shared.games.tigris import events as ev
-from shared.games.tigris.board import CATASTROPHES_PER_SEAT, INDEX, SQUARES
+from shared.games.tigris.board import CATASTROPHES_PER_SEAT, INDEX, SQUARES, block
 from shared.games.tigris.state import (
     NO_COUNTS,
     Acting,
@@ -70,7 +70,7 @@ def _started(_: State | None, e: ev.GameStarted) -> State:
 
 def _drawn(s: State, e: ev.TilesDrawn) -> State:
     hand = _add_all(s.hands[e.seat], e.tiles, 1)
-    return replace(s, hands=_put(s.hands, e.seat, hand), bag=s.bag[len(e.tiles) :])
+    return replace(s, hands=_put(s.hands, e.seat, hand), bag=s.bag[len(e.tiles) :], progressed=True)
 
 
 def _discarded(s: State, e: ev.TilesDiscarded) -> State:
@@ -88,6 +88,17 @@ def _tile_placed(s: State, e: ev.TilePlaced) -> State:
     )
 
 
+def _without_declined(s: State, gone: tuple[int, ...]) -> tuple[int, ...]:
+    # The bar on a declined square's tiles goes with the tiles: a tile later laid on
+    # the emptied square was never part of the declined square.
+    return tuple(sq for sq in s.declined if sq not in gone) if s.declined else ()
+
+
+def _declined(s: State, e: ev.MonumentDeclined) -> State:
+    squares = {sq for tl in e.top_lefts for sq in block(tl) or ()}
+    return replace(s, declined=tuple(sorted(squares.union(s.declined))), phase=Acting())
+
+
 def _catastrophe(s: State, e: ev.CatastrophePlaced) -> State:
     out = s.out_of_game if e.destroyed is None else _add(s.out_of_game, e.destroyed, 1)
     return replace(
@@ -96,6 +107,7 @@ def _catastrophe(s: State, e: ev.CatastrophePlaced) -> State:
         catastrophes=tuple(sorted((*s.catastrophes, e.square))),
         catastrophes_left=_put(s.catastrophes_left, e.seat, s.catastrophes_left[e.seat] - 1),
         out_of_game=out,
+        declined=_without_declined(s, (e.square,)),
     )
 
 
@@ -116,7 +128,7 @@ def _removed(s: State, e: ev.TilesRemoved) -> State:
     for sq in e.squares:
         tiles[sq] = None
     out = _add(s.out_of_game, e.colour, len(e.squares))
-    return replace(s, tiles=tuple(tiles), out_of_game=out)
+    return replace(s, tiles=tuple(tiles), out_of_game=out, declined=_without_declined(s, e.squares))
 
 
 def _support(s: State, e: ev.RevoltStarted | ev.WarStarted) -> State:
@@ -140,7 +152,7 @@ def _built(s: State, e: ev.MonumentBuilt) -> State:
 def _taken(s: State, e: ev.TreasuresTaken) -> State:
     left = tuple(sq for sq in s.treasures if sq not in e.squares)
     won = _put(s.treasures_won, e.seat, s.treasures_won[e.seat] + len(e.squares))
-    return replace(s, treasures=left, treasures_won=won, phase=Acting())
+    return replace(s, treasures=left, treasures_won=won, progressed=True, phase=Acting())
 
 
 _HANDLERS: dict[type, Callable[[Any, Any], State]] = {
@@ -150,7 +162,9 @@ _HANDLERS: dict[type, Callable[[Any, Any], State]] = {
     ev.TilesDrawnCount: lambda s, e: s,
     ev.TilesDiscarded: _discarded,
     ev.TilesDiscardedCount: lambda s, e: s,
-    ev.TurnStarted: lambda s, e: replace(s, active=e.seat, actions_done=0, phase=Acting()),
+    ev.TurnStarted: lambda s, e: replace(
+        s, active=e.seat, actions_done=0, quiet_turns=e.quiet, progressed=False, phase=Acting()
+    ),
     ev.LeaderPositioned: lambda s, e: _move_leader(s, e.seat, e.leader, e.square),
     ev.LeaderReturned: lambda s, e: _move_leader(s, e.seat, e.leader, None),
     ev.TilePlaced: _tile_placed,
@@ -167,9 +181,7 @@ _HANDLERS: dict[type, Callable[[Any, Any], State]] = {
     ev.TilesRemoved: _removed,
     ev.MonumentOffered: lambda s, e: replace(s, phase=ChooseMonument(options=e.options)),
     ev.MonumentBuilt: _built,
-    ev.MonumentDeclined: lambda s, e: replace(
-        s, declined=tuple(sorted((*s.declined, *e.top_lefts))), phase=Acting()
-    ),
+    ev.MonumentDeclined: _declined,
     ev.TreasureChoiceOffered: lambda s, e: replace(
         s, phase=ChooseTreasures(seat=e.seat, count=e.count, candidates=e.candidates, stage=e.stage)
     ),

@@ -97,5 +97,11 @@ class State(Record, frozen=True):
     active: int = 0
     actions_done: int = 0
     placed: int | None = None  # the tile placed by the current action (monument trigger)
-    declined: tuple[int, ...] = ()  # squares of declined monument squares
+    #: Squares whose tiles were in a declined monument square: those tiles never carry a
+    #: monument (docs/rules/tigris.md §12.2). A square leaves the set with its tile.
+    declined: tuple[int, ...] = ()
+    #: Finished turns in a row in which no tile was drawn and no treasure taken (§16.2).
+    quiet_turns: int = 0
+    #: A tile was drawn or a treasure taken in the current turn.
+    progressed: bool = False
     phase: AnyPhase = Acting()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from shared.games.tigris import events as ev
 from shared.games.tigris.board import HAND_SIZE, STARTING_TEMPLES
-from shared.games.tigris.rules.kingdoms import Regions, stranded
+from shared.games.tigris.rules.kingdoms import Regions, flipped, stranded
 from shared.games.tigris.state import ChooseWar, State, Support
 from shared.games.tigris_common.colours import Colour
 from tests.games.tigris.boards import conserved
@@ -23,6 +23,12 @@ def check(state: State, event: ev.TigrisEvent) -> None:
     assert all(sum(h) <= HAND_SIZE and min(h) >= 0 for h in state.hands)
     assert all(0 <= c <= 2 for c in state.catastrophes_left)
     assert all(state.tiles[sq] is None for sq in state.catastrophes)
+    # A declined square's bar lives on its tiles (docs/rules/tigris.md §12.2).
+    assert all(state.tiles[sq] is not None for sq in state.declined), "a bar outlived its tile"
+    if not state.options.monument_new_square_new_chance:
+        assert not set(state.declined) & flipped(state), "a monument on declined tiles"
+    limit = state.options.stalemate_rounds * state.seats
+    assert state.quiet_turns >= 0 and (not limit or state.quiet_turns < limit)
     if not isinstance(event, _TRANSIENT):
         assert not stranded(state), f"a leader without a temple after {type(event).__name__}"
     # A placement is followed at once by the revolt or the marker it causes.

@@ -152,7 +152,7 @@ ALTERNATIVES = {
     "allow_pass": False,
     "treasures_before_monument": True,
     "allow_move_in_place": True,
-    "monument_new_square_new_chance": False,
+    "monument_new_square_new_chance": True,
     "treasure_timing": "turn",
     "refill_order": "table_order",
     "end_when_bag_emptied": True,
@@ -163,6 +163,7 @@ ALTERNATIVES = {
     "treasure_end_check": "end_of_action",
     "open_scoring": True,
     "support_variant": "english",
+    "stalemate_rounds": 0,
 }
 
 

@@ -39,7 +39,7 @@ OPTION_SETS: dict[str, dict[str, Any]] = {
         "treasures_before_monument": True,
         "treasure_end_check": "end_of_action",
         "choose_monument_square": False,
-        "monument_new_square_new_chance": False,
+        "monument_new_square_new_chance": True,
         "refill_order": "table_order",
         "end_when_bag_emptied": True,
         "shared_full_ties": False,
@@ -52,26 +52,29 @@ CASES: list[Case] = [
 ]
 CASES += [(2, "default", 2, "greedy"), (3, "no_pass", 3, "greedy"), (4, "stay_unlifted", 4, "greedy")]
 
-#: Recorded before the optimisation; see the module docstring.
+#: Recorded before the optimisation; see the module docstring. Re-recorded for issue 13:
+#: every game's events are unchanged but for ``TurnStarted.quiet`` and the options in
+#: ``GameStarted`` (``stalemate_rounds``; the declined-monument default, whose alternative
+#: the "orders" set now exercises); no game here offers a square over declined tiles.
 DIGESTS: dict[str, str] = {
-    "2-default-20-random": "24a380c8d2aed17d223733610861f59dc4ec4fde4840a00db4b84c8516c2407d",
-    "2-no_pass-21-random": "6006ff33947db431478114e2d47fbdb4c4c8864206e83fdadfdf8637ef6d47d4",
-    "2-stay_unlifted-22-random": "32dd220004ac8b7064e2c2cd92c94e88993e05be942a10d080ccd214beac586b",
-    "2-stay_lifted-23-random": "cbce03385aa827cf7aec1994154cbee736edc63358a9a0223b139777db2b7c00",
-    "2-orders-24-random": "3c219b7c74729a38acd9d348b8b575277c1f9e1b7a5e58d9304ade77b136a6c0",
-    "3-default-30-random": "53073b47f6afdcd87a975422d827250cbac9ee2e0a3cadbd652eedadb950c63b",
-    "3-no_pass-31-random": "d7d5e732c08da53c8367cd5f85c515b62f7796f62e32fb966c5e139bcbc87e29",
-    "3-stay_unlifted-32-random": "70ad3f0f2882a7bb4a6c8371f2e1aa2b6ce970390b00126f485c50c169c9d473",
-    "3-stay_lifted-33-random": "3bd9993c634844c3f691e883af3510b91050a3ec46248a6441a4c66c887b1933",
-    "3-orders-34-random": "39943d8cbaa503e13e013cca590b555f1ac201dcb1234d064d5dd28ca02bd081",
-    "4-default-40-random": "8799c82222333e34c84f94a50050b30009884c65143d5b7405746415c005022a",
-    "4-no_pass-41-random": "786e4f8afb4489dc203883473e3013823e9148377beabb117265be36c46fbd99",
-    "4-stay_unlifted-42-random": "054ba90220d593ac6c0868b10382330fa87bf0d20d53097185447de07b29535b",
-    "4-stay_lifted-43-random": "792e607ac3fe33a09b0ac9303e01fac3379a5768806a0cf17a61636e76bbc2db",
-    "4-orders-44-random": "9e803ec0f6388415339e1b1db2e206f6ba89fb2e302075677ab639eb4c3166f8",
-    "2-default-2-greedy": "6a5fae1ac0da16a3a244aa89e1056869a0cd39b3b91bc29ca4de7016ebbc3999",
-    "3-no_pass-3-greedy": "350e81daefdadd53969259b95bc6994959724cb7be7883fdfc16f8e00e142241",
-    "4-stay_unlifted-4-greedy": "f205d6afce55ae87c33c492d37b3d79d3c38ba9a4bd310a3978cc77c5296706c",
+    "2-default-20-random": "150643831bbb0f23a58ba8dc3802e08f2e3d4d81d7a3460c56d8236220b813db",
+    "2-no_pass-21-random": "b5dcc0dd6ee7e5a472d96ba347590adf3f923cf99f7ff3045f62ebf824eef8c8",
+    "2-stay_unlifted-22-random": "b61c38f289d136d9d0a973bb82e3511cd88c10f59ae9f0b6b2920ab4a180ab17",
+    "2-stay_lifted-23-random": "90314946f90ffc4e6bb3513c624ef6570dcf2e6f632611873288f118c3979c35",
+    "2-orders-24-random": "228cd0c933d273c611d4db1e2787cdc26ae81e22f8ce7136f7f39839f758d78e",
+    "3-default-30-random": "4cc4501d7dfc5d0bfba6a38f67f31ae6f32328fc75682a8003bc67519118fa48",
+    "3-no_pass-31-random": "b9fa50df7779fc0f242b0ae16d15d154a2c1dd7f026bd843a0bebd1f2e551196",
+    "3-stay_unlifted-32-random": "1b114d15e44e580d1e9413cda40e98e19ff7b660b259e4241c5d51bd28315652",
+    "3-stay_lifted-33-random": "cb0d85a58c627829e5bd8dbf846e9f651799f7d87ee134b8824f4d2d7bfcf09f",
+    "3-orders-34-random": "1c21d387c4d7c90b5579978106023c9c00f4214943f1aa2fe61b2604182779f4",
+    "4-default-40-random": "436dea8e643a6ad83e61ddd004e08c6f41666a7d46c1cde4e7368348b6a13d49",
+    "4-no_pass-41-random": "1527928d50679b4ca4e57de68c7b44d6fb0151877ebe800ed9574c1826e1a869",
+    "4-stay_unlifted-42-random": "a691fb5a0159b38cdf7bc7abb268525ba06ae9dce70444c1a05333b60cb22384",
+    "4-stay_lifted-43-random": "3909d1d56d66069906a3347b04cf56e7f35632530732e5459706fdb8bfd8b44b",
+    "4-orders-44-random": "3a893a98821a9205f9d908e5d96b3c1277f76263be3799087bf5ba4e497016f2",
+    "2-default-2-greedy": "6ccccfe6093a787157fe99a3505a954e48a514663bbff0be66abe33c2c0d6dbb",
+    "3-no_pass-3-greedy": "062bf9b7150f372e6354a1c60abbeadba6e1a8af1b4e1b92e68c14349f54fec4",
+    "4-stay_unlifted-4-greedy": "2ca7c3e9ddd75533768c88d61b1e13a36b06b4ffba9c3b937b8271be7f5cd400",
 }
 
 

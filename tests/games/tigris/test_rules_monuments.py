@@ -1,4 +1,4 @@
-"""Monuments (digest 1.13, 1.21 #13 #14)."""
+"""Monuments (docs/rules/tigris.md §12)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,8 @@ def test_a_tile_completing_two_squares_offers_both() -> None:
     assert {o.top_left for o in one.phase.options} == {at("E4")}  # type: ignore[union-attr]
 
 
-def test_declining_and_a_new_square_later() -> None:
+def test_declining_bars_the_tiles_unless_the_option_reuses_them() -> None:
+    """docs/rules/tigris.md §12.2; the seed's wording is in test_seed_rulings."""
     base = build("g g . \ng . .", origin="E4", hands={0: "gggg"})
     moves = (
         (0, PlaceTile(colour=GREEN, square=at("F5"))),
@@ -43,10 +44,10 @@ def test_declining_and_a_new_square_later() -> None:
     assert of_type(events, ev.MonumentDeclined)[0].top_lefts == (at("E4"),)
     state = replace(state, active=0, actions_done=0, hands=((0, 0, 2, 0), state.hands[1]))
     _, events = run(state, (0, PlaceTile(colour=GREEN, square=at("G4"))))
-    assert of_type(events, ev.MonumentOffered)
-    strict = with_options(state, monument_new_square_new_chance=False)
-    strict, events = run(strict, (0, PlaceTile(colour=GREEN, square=at("G4"))))
     assert not of_type(events, ev.MonumentOffered)
+    reuse = with_options(state, monument_new_square_new_chance=True)
+    reuse, events = run(reuse, (0, PlaceTile(colour=GREEN, square=at("G4"))))
+    assert of_type(events, ev.MonumentOffered)
 
 
 def test_no_offer_without_a_free_monument_of_that_colour() -> None:

@@ -22,7 +22,8 @@ def test_two_actions_then_the_next_seat() -> None:
     assert state.active == 0 and state.actions_done == 1
     state, events = run(state, (0, Pass()))
     assert state.active == 1 and state.actions_done == 0
-    assert of_type(events, ev.TurnStarted) == [ev.TurnStarted(seat=1)]
+    # Two passes drew nothing: the turn counts towards the stalemate safeguard (§16.2).
+    assert of_type(events, ev.TurnStarted) == [ev.TurnStarted(seat=1, quiet=1)]
 
 
 def test_swap_discards_and_draws_and_new_tiles_serve_the_second_action() -> None:

@@ -1,4 +1,4 @@
-"""Monuments: a 2x2 square of one face-up colour may carry one (digest 1.13)."""
+"""Monuments: a 2x2 square of one face-up colour may carry one (docs/rules/tigris.md §12)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,6 @@ from shared.games.tigris.rules.flow import Emitter, after, resume
 from shared.games.tigris.rules.kingdoms import flipped, stranded
 from shared.games.tigris.state import ChooseMonument, MonumentOption, State
 from shared.games.tigris_common.colours import LEADERS
-
-
-def _declined_squares(state: State) -> set[int]:
-    return {sq for tl in state.declined for sq in block(tl) or ()}
 
 
 def options(state: State) -> tuple[MonumentOption, ...]:
@@ -30,9 +26,11 @@ def options(state: State) -> tuple[MonumentOption, ...]:
         for tl in blocks_containing(sq)
         if all(state.tiles[x] is colour and x not in down for x in block(tl) or ())
     ]
-    if not state.options.monument_new_square_new_chance:
-        spent = _declined_squares(state)
-        squares = [tl for tl in squares if not spent.intersection(block(tl) or ())]
+    if state.declined and not state.options.monument_new_square_new_chance:
+        # Seed: a declined square's tiles are not turned over "and no monument can be
+        # built on them later", so no square that includes one of them is a chance.
+        barred = set(state.declined)
+        squares = [tl for tl in squares if barred.isdisjoint(block(tl) or ())]
     squares.sort()
     if not state.options.choose_monument_square:
         squares = squares[:1]
@@ -56,6 +54,7 @@ def build(em: Emitter, option: MonumentOption) -> None:
 
 
 def decline(em: Emitter, phase: ChooseMonument) -> None:
+    # Every offered square is recorded, so all of their tiles are barred from now on.
     top_lefts = tuple(sorted({o.top_left for o in phase.options}))
     em.emit(ev.MonumentDeclined(seat=em.state.active, top_lefts=top_lefts))
     resume(em, after("monument", em.state))

@@ -1,4 +1,4 @@
-"""Final scoring: the weakest colour with treasures as wildcards (digest 1.18)."""
+"""Final scoring: the weakest colour with treasures as wildcards (docs/rules/tigris.md §17)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def result(state: State) -> Result | None:
         return None
     vectors = [strength_of(state, seat) for seat in range(state.seats)]
     if not state.options.shared_full_ties:
-        # Without shared places, a full tie goes to the seat later in turn order
-        # (it had no more turns than the others); that position is the last tiebreak.
+        # A house tie-break, in no rule text (§17): a full tie goes to the seat later in
+        # turn order, which had no more turns than those before it.
         vectors = [(*v, (seat - state.first) % state.seats) for seat, v in enumerate(vectors)]
     return Result(standings=rank(vectors), reason=phase.reason)

@@ -1,5 +1,5 @@
 """End of an action and of a turn: monument income, refills, the end checks
-(digest 1.13, 1.16, 1.17)."""
+(docs/rules/tigris.md §12.3, §15, §16)."""
 
 from __future__ import annotations
 
@@ -57,4 +57,11 @@ def end_turn(em: Emitter) -> None:
     if len(s.treasures) <= 2:
         em.emit(ev.GameEnded(reason="treasures"))
         return
-    em.emit(ev.TurnStarted(seat=(s.active + 1) % s.seats))
+    # The rules end a game only through the bag and the treasures; a turn that moved
+    # neither brought the end no closer (passes, leader moves, monument income).
+    quiet = 0 if s.progressed else s.quiet_turns + 1
+    limit = s.options.stalemate_rounds * s.seats
+    if limit and quiet >= limit:
+        em.emit(ev.GameEnded(reason="stalemate"))
+        return
+    em.emit(ev.TurnStarted(seat=(s.active + 1) % s.seats, quiet=quiet))
