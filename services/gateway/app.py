@@ -14,10 +14,10 @@ from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.gateway import commands, reads, tournaments
+from services.gateway import commands, reads, tournaments, web
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import STATUS, ApiError, error_response
 from services.gateway.feeds import FeedHub
@@ -189,6 +189,13 @@ ROUTES = [
     Route("/v1/tournaments/{tournament_id}/log", tournaments.log),
     Route("/v1/tournaments/{tournament_id}/feed", tournaments.feed),
     Route("/v1/tournaments/{tournament_id}/me", tournaments.my_table),
+    Route("/v1/tables", web.list_tables),
+    Route("/v1/tables/{table_id}/about", web.about),
+    Route("/v1/tables/{table_id}/verify", web.verify),
+    Route("/v1/tables/{table_id}/bots", web.add_bots, methods=["POST"]),
+    Route("/v1/tournaments", web.list_tournaments),
+    Route("/", web.index),
+    Mount("/static", app=web.ASSETS),
 ]
 
 

@@ -1,0 +1,203 @@
+// The gateway's HTTP API: JSON requests, and live feeds (server-sent events).
+// Tokens only ever travel as `Authorization: Bearer`, never in a URL.
+
+import { sleep } from "./ui.js";
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `The server answered ${status}.`);
+    this.status = status;
+    this.code = (body && body.code) || String(status);
+    this.details = (body && body.details) || {};
+  }
+}
+
+const RETRIES = 4;
+
+// One request. Busy answers (429, 503, 504) and lost connections are retried
+// with the same idempotency key, which returns the first outcome if it was applied.
+export async function api(path, { method = "GET", body, token, key, signal } = {}) {
+  const headers = { accept: "application/json" };
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (key) headers["idempotency-key"] = key;
+  for (let attempt = 0; ; attempt++) {
+    let response;
+    try {
+      response = await fetch(path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        cache: "no-store",
+      });
+    } catch (err) {
+      if (signal?.aborted || attempt >= RETRIES) throw err;
+      await sleep(300 * (attempt + 1), signal);
+      continue;
+    }
+    const data = await response.json().catch(() => null);
+    if (response.ok) return data;
+    const busy = [429, 503, 504].includes(response.status);
+    if (busy && attempt < RETRIES && !signal?.aborted) {
+      const wait = Number(response.headers.get("retry-after")) * 1000 || 300 * (attempt + 1);
+      await sleep(Math.min(wait, 5000), signal);
+      continue;
+    }
+    throw new ApiError(response.status, data);
+  }
+}
+
+// Follow a feed: `onEvent(entry, id)` for each event after `after`, in order,
+// once each, across dropped connections (the server resumes after the last
+// id it is given). Without a token a browser EventSource does it (it sends
+// Last-Event-ID by itself); a seat's feed needs its token in a header, which
+// EventSource cannot send, so it is read with fetch. Returns {close()}.
+export function follow(path, { token, after = 0, kind = "game-event", onEvent, onEnd, onStatus }) {
+  const feed = { last: after, closed: false };
+  const status = (text) => onStatus && onStatus(text);
+  const deliver = (id, data) => {
+    if (id <= feed.last) return; // a repeat after a reconnect
+    feed.last = id;
+    onEvent(JSON.parse(data), id);
+  };
+  const finish = () => {
+    feed.closed = true;
+    status("ended");
+    onEnd && onEnd();
+  };
+  if (!token) followWithEventSource(path, feed, kind, deliver, finish, status);
+  else followWithFetch(path, token, feed, kind, deliver, finish, status);
+  return {
+    close() {
+      feed.closed = true;
+      feed.stop && feed.stop();
+    },
+  };
+}
+
+function followWithEventSource(path, feed, kind, deliver, finish, status) {
+  let source = null;
+  let timer = null;
+  const open = () => {
+    if (feed.closed) return;
+    source = new EventSource(`${path}?after=${feed.last}`);
+    source.onopen = () => status("live");
+    source.addEventListener(kind, (e) => deliver(Number(e.lastEventId), e.data));
+    // The server cut this stream (a slow reader): reopen at once, from the last id.
+    source.addEventListener("reconnect", () => {
+      source.close();
+      status("reconnecting");
+      timer = setTimeout(open, 100);
+    });
+    source.addEventListener("end", () => {
+      source.close();
+      finish();
+    });
+    source.onerror = () => {
+      if (feed.closed) return;
+      status("reconnecting");
+      // The browser retries a dropped stream itself; after an HTTP error it gives up.
+      if (source.readyState === EventSource.CLOSED) timer = setTimeout(open, 2000);
+    };
+  };
+  feed.stop = () => {
+    clearTimeout(timer);
+    source && source.close();
+  };
+  open();
+}
+
+function followWithFetch(path, token, feed, kind, deliver, finish, status) {
+  let controller = null;
+  feed.stop = () => controller && controller.abort();
+  (async () => {
+    let pause = 250;
+    while (!feed.closed) {
+      controller = new AbortController();
+      let ended = false;
+      try {
+        const response = await fetch(`${path}?after=${feed.last}`, {
+          headers: { authorization: `Bearer ${token}`, accept: "text/event-stream", "last-event-id": String(feed.last) },
+          signal: controller.signal,
+          cache: "no-store",
+        });
+        if (response.ok) {
+          status("live");
+          pause = 250;
+          ended = await readFrames(response.body, (frame) => {
+            if (frame.event === kind && frame.id !== null) deliver(frame.id, frame.data);
+            else if (frame.event === "end") return "end";
+            else if (frame.event === "reconnect") return "cut";
+            return null;
+          });
+        } else if (response.status === 403 || response.status === 404 || response.status === 401) {
+          status("refused");
+          return;
+        }
+      } catch {
+        // A dropped connection: resume below.
+      }
+      if (ended) {
+        finish();
+        return;
+      }
+      if (feed.closed) return;
+      status("reconnecting");
+      await sleep(pause);
+      pause = Math.min(pause * 2, 5000);
+    }
+  })();
+}
+
+// Parse an SSE body; `handle(frame)` answers "end" or "cut" to stop reading.
+async function readFrames(body, handle) {
+  const reader = body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      buffer += value;
+      let cut;
+      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, cut);
+        buffer = buffer.slice(cut + 2);
+        const frame = { id: null, event: "message", data: "" };
+        for (const line of block.split("\n")) {
+          if (!line || line.startsWith(":")) continue;
+          const colon = line.indexOf(":");
+          const field = colon < 0 ? line : line.slice(0, colon);
+          const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+          if (field === "id") frame.id = Number(value);
+          else if (field === "event") frame.event = value;
+          else if (field === "data") frame.data += (frame.data ? "\n" : "") + value;
+        }
+        const verdict = handle(frame);
+        if (verdict === "end") return true;
+        if (verdict === "cut") return false;
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
+let gamesPromise = null;
+
+// The hosted games (cached for the page's life).
+export function games() {
+  gamesPromise = gamesPromise || api("/v1/games").catch((err) => {
+    gamesPromise = null;
+    throw err;
+  });
+  return gamesPromise;
+}
+
+export async function gameTitle(key) {
+  try {
+    return (await games()).find((g) => g.key === key)?.title || key;
+  } catch {
+    return key;
+  }
+}

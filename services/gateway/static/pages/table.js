@@ -1,0 +1,337 @@
+// A table, watched (the spectator's view and feed) or played from a seat link
+// (that seat's view and feed, with its token). The page holds nothing else:
+// what it shows is what the audience's view document and feed contain.
+
+import { api, follow, gameTitle } from "../api.js";
+import { movesPanel } from "../moves.js";
+import { draw as drawBoard, generic, renderer } from "../renderers.js";
+import { clockText, fill, h, listWords, notice, ordinal, reason, remembered, sleep, uuid } from "../ui.js";
+import { commandLabel, resultWords, seatName, sentence } from "../words.js";
+
+// Entries kept in the log on screen (the oldest drop off).
+const LOG_LIMIT = 400;
+
+export default async function tablePage(main, { id, seat = null, token = null }, life) {
+  const playing = seat !== null;
+  const audience = playing ? { token } : {};
+  const st = {
+    doc: null,
+    about: null,
+    mod: generic,
+    drawnBy: generic,
+    names: [],
+    wanted: 0,
+    loading: null,
+    busy: false,
+    message: null,
+    ui: { narrow: null, confirm: null, choosing: null },
+    skews: [],
+    feed: "connecting",
+    title: "",
+  };
+  const head = h("header", { class: "table-head" });
+  const board = h("div", { class: "board", "data-testid": "board" });
+  const players = h("section", { class: "players", "aria-label": "Players" });
+  const moves = h("section", { class: "moves", "aria-label": "Moves", tabindex: "-1" });
+  const logList = h("ol", { class: "log-list" });
+  const log = h("section", { class: "log", "aria-label": "What happened" }, h("h2", {}, "What happened"), logList);
+  fill(main,
+    h(
+      "div",
+      { class: "table-page" },
+      head,
+      h("div", { class: "table-grid" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, players, moves, log)),
+    ),
+  );
+
+  try {
+    const [doc, about] = await Promise.all([
+      api(`/v1/tables/${id}/view`, { ...audience, signal: life.signal }),
+      api(`/v1/tables/${id}/about`, { signal: life.signal }).catch(() => null),
+    ]);
+    st.doc = doc;
+    st.about = about;
+    st.names = (about && about.names) || Array.from({ length: doc.seats }, (_, s) => `Seat ${s + 1}`);
+    st.mod = await renderer(doc.game);
+    st.title = await gameTitle(doc.game);
+  } catch (err) {
+    if (life.signal.aborted) return;
+    const text = err.code === "bad_token" ? "This seat link does not belong to this table." : reason(err);
+    main.replaceChildren(notice(text, "error"), h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
+    return;
+  }
+  document.title = `${st.title} · ${playing ? seatName(st, seat) : "watching"} · Ziggurat`;
+
+  function context() {
+    const doc = st.doc;
+    const ctx = {
+      seat: playing ? seat : null,
+      names: st.names,
+      legal: playing && !doc.over && doc.actors.includes(seat) ? doc.legal : [],
+      doc,
+      game: doc.game,
+      submit,
+      choose(commands, title) {
+        if (!playing || !commands || !commands.length) return;
+        st.ui = { narrow: null, confirm: null, choosing: { title, commands } };
+        drawMoves(true);
+      },
+    };
+    ctx.label = (command) => commandLabel(st.mod, command, ctx);
+    return ctx;
+  }
+
+  async function submit(command) {
+    if (!playing) return { ok: false, code: "spectator", message: "Spectators cannot move." };
+    if (st.busy) return { ok: false, code: "busy", message: "Another move is on its way." };
+    st.busy = true;
+    st.message = { kind: "info", text: `Sending: ${context().label(command)}` };
+    drawMoves(false);
+    try {
+      const reply = await api(`/v1/tables/${id}/commands`, {
+        method: "POST",
+        token,
+        key: uuid(),
+        body: { command, expected_version: st.doc.version },
+        signal: life.signal,
+      });
+      st.busy = false;
+      st.message = null;
+      st.ui = { narrow: null, confirm: null, choosing: null };
+      await refresh(reply.version);
+      return { ok: true, code: "accepted", message: "", version: reply.version };
+    } catch (err) {
+      st.busy = false;
+      const message = reason(err);
+      st.message = { kind: "error", text: `Not accepted: ${message}` };
+      st.ui.confirm = null;
+      drawMoves(true);
+      if (err.code === "stale_version") refresh(st.doc.version + 1);
+      return { ok: false, code: err.code || "error", message };
+    }
+  }
+
+  // Read the view until it shows version `min` (the server waits for it).
+  function refresh(min = 0) {
+    st.wanted = Math.max(st.wanted, min);
+    if (st.loading) return st.loading;
+    st.loading = (async () => {
+      try {
+        while (!life.signal.aborted && !st.doc.over && st.doc.version < st.wanted) {
+          const doc = await api(`/v1/tables/${id}/view?min_version=${st.wanted}`, { ...audience, signal: life.signal });
+          if (doc.version > st.doc.version || doc.over !== st.doc.over) {
+            st.doc = doc;
+            drawAll();
+          } else {
+            await sleep(1000, life.signal);
+          }
+        }
+      } catch (err) {
+        if (!life.signal.aborted) {
+          st.message = { kind: "error", text: `Could not read the table: ${reason(err)}` };
+          drawMoves(false);
+        }
+      } finally {
+        st.loading = null;
+      }
+    })();
+    return st.loading;
+  }
+
+  function drawAll() {
+    const ctx = context();
+    drawHead(ctx);
+    drawPlayers(ctx);
+    st.drawnBy = drawBoard(st.mod, board, st.doc, ctx);
+    drawMoves(false, ctx);
+  }
+
+  function drawHead(ctx = context()) {
+    const doc = st.doc;
+    const links = [h("a", { href: "#/" }, "Lobby")];
+    if (playing) links.push(h("a", { href: `#/table/${id}` }, "Watch as a spectator"));
+    if (doc.over) links.push(h("a", { href: `#/replay/${id}`, "data-testid": "replay-link" }, "Replay and fairness check"));
+    if (st.about && st.about.tournament_id) {
+      const tid = st.about.tournament_id;
+      links.push(h("a", { href: `#/tournament/${tid}` }, "Tournament"));
+      const mine = remembered().players?.[tid];
+      if (mine) links.push(h("a", { href: `#/tournament/${tid}/player?token=${encodeURIComponent(mine.token)}` }, "Your tournament page"));
+    }
+    const mine = remembered().tables?.[id]?.seats || {};
+    for (const [s, t] of Object.entries(mine)) {
+      if (Number(s) !== seat) links.push(h("a", { href: seatLink(id, s, t) }, `Play ${seatName(ctx, Number(s))}`));
+    }
+    const waiting = doc.actors.map((s) => seatName(ctx, s));
+    const status = doc.over
+      ? "Game over"
+      : `Move ${doc.moves}${waiting.length ? ` · ${playing && doc.actors.includes(seat) ? "your move" : `waiting for ${listWords(waiting)}`}` : ""}`;
+    const delay = doc.spectator_delay && !playing && !doc.over ? delayWords(doc.spectator_delay) : null;
+    fill(head,
+      h("h1", {}, st.title, " ", h("span", { class: "muted" }, `table ${id}`)),
+      h(
+        "p",
+        { class: "status" },
+        h("span", { "data-testid": "status" }, playing ? `You play ${seatName(ctx, seat)} · ${status}` : `Watching · ${status}`),
+        " ",
+        h("span", { class: `feed-state ${st.feed}`, "data-testid": "feed-state" }, st.feed),
+        " ",
+        h("span", { class: "muted", "data-testid": "version" }, `version ${doc.version}`),
+      ),
+      delay ? h("p", { class: "muted" }, delay) : null,
+      doc.over && doc.result ? h("p", { class: "result", "data-testid": "result" }, resultWords(doc.result, ctx)) : null,
+      h("nav", { class: "links" }, links),
+    );
+  }
+
+  function drawPlayers(ctx = context()) {
+    players.replaceChildren(h("h2", {}, "Players"), playersList(st.doc, ctx, { mod: st.mod, bots: st.about?.bots, you: seat }));
+    tick();
+  }
+
+  function drawMoves(focus, ctx = context()) {
+    const had = focus || moves.contains(document.activeElement);
+    const doc = st.doc;
+    const parts = [];
+    if (!playing) {
+      parts.push(h("p", { class: "muted" }, "You are watching. Players move from their own seat links."));
+    } else if (doc.over) {
+      parts.push(h("p", {}, "The game is over."));
+    } else if (!doc.actors.includes(seat)) {
+      const waiting = doc.actors.map((s) => seatName(ctx, s));
+      parts.push(h("p", {}, waiting.length ? `Waiting for ${listWords(waiting)}.` : "Waiting."));
+      if (st.ui.choosing) st.ui = { narrow: null, confirm: null, choosing: null };
+    } else {
+      parts.push(h("h2", {}, "Your move"));
+      const panel = movesPanel({
+        // Every legal command: a board may offer only some; for the generic renderer
+        // this list is the only way to move.
+        commands: ctx.legal,
+        label: ctx.label,
+        state: st.ui,
+        redraw: (f) => drawMoves(f),
+        submit,
+        busy: st.busy,
+      });
+      if (st.drawnBy === generic || st.ui.choosing || st.ui.confirm) parts.push(panel);
+      else {
+        const all = h("details", { class: "all-moves", open: st.ui.narrow ? true : null }, h("summary", {}, `All legal moves as a list (${ctx.legal.length})`), panel);
+        parts.push(all);
+      }
+    }
+    if (st.message) parts.push(h("p", { class: `notice ${st.message.kind}`, role: st.message.kind === "error" ? "alert" : "status", "data-testid": "move-message" }, st.message.text));
+    moves.replaceChildren(...parts);
+    if (had) (moves.querySelector("[data-focus]") || moves.querySelector("button:not([disabled])") || moves).focus();
+  }
+
+  function addLog(entry) {
+    const text = sentence(st.mod, entry.event, context());
+    if (!text) return;
+    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    logList.append(h("li", { "data-version": entry.version }, text));
+    while (logList.childElementCount > LOG_LIMIT) logList.firstElementChild.remove();
+    if (atBottom) log.scrollTop = log.scrollHeight;
+  }
+
+  // Clocks count down between views from `remaining` and `clock_since`
+  // (server time; the offset to this browser's clock is learnt from the feed).
+  function tick() {
+    const doc = st.doc;
+    const skew = st.skews.length ? Math.min(...st.skews) : 0;
+    for (const el of players.querySelectorAll("[data-clock]")) {
+      const s = Number(el.dataset.clock);
+      let left = doc.remaining[s];
+      if (!doc.over && doc.actors.includes(s)) left -= Date.now() - skew - doc.clock_since;
+      el.textContent = clockText(left);
+      el.classList.toggle("low", left < 30000);
+    }
+  }
+
+  drawAll();
+  const timer = setInterval(tick, 250);
+  life.cleanup(() => clearInterval(timer));
+  const feed = follow(`/v1/tables/${id}/feed`, {
+    ...audience,
+    onEvent(entry, version) {
+      addLog(entry);
+      if (version > st.doc.version) {
+        st.skews = [...st.skews.slice(-9), Date.now() - entry.server_time];
+        refresh(version);
+      }
+    },
+    onEnd() {
+      refresh(st.doc.version + 1);
+    },
+    onStatus(text) {
+      st.feed = text;
+      const el = head.querySelector("[data-testid=feed-state]");
+      if (el) {
+        el.textContent = text;
+        el.className = `feed-state ${text}`;
+      }
+    },
+  });
+  life.cleanup(() => feed.close());
+}
+
+export function seatLink(id, seat, token) {
+  return `#/table/${id}/seat/${seat}?token=${encodeURIComponent(token)}`;
+}
+
+function delayWords(delay) {
+  const parts = [];
+  if (delay.moves) parts.push(`${delay.moves} moves`);
+  if (delay.seconds) parts.push(`${delay.seconds} seconds`);
+  return parts.length ? `Spectators see this table ${parts.join(" and ")} behind the players.` : null;
+}
+
+// Public scores per seat: the renderer's summary() if it has one, else what a
+// view commonly calls scores. Only ever from the document the page was given.
+export function scores(doc, ctx, mod) {
+  if (mod && typeof mod.summary === "function") {
+    try {
+      const out = mod.summary(doc, ctx);
+      if (Array.isArray(out)) return out.map((x) => (x === null || x === undefined ? "" : String(x)));
+    } catch (err) {
+      console.error("summary failed", err);
+    }
+  }
+  const view = doc.view || {};
+  const seats = doc.seats;
+  for (const key of ["scores", "points", "victory_points", "score"]) {
+    const v = view[key];
+    if (Array.isArray(v) && v.length === seats && v.every((x) => typeof x === "number")) return v.map((x) => `${x} points`);
+  }
+  if (Array.isArray(view.players) && view.players.length === seats) {
+    for (const key of ["points", "victory_points", "score", "vp"]) {
+      if (view.players.every((p) => p && typeof p[key] === "number")) return view.players.map((p) => `${p[key]} points`);
+    }
+  }
+  return [];
+}
+
+export function playersList(doc, ctx, { mod, bots = [], you = null, clocks = true } = {}) {
+  const summary = scores(doc, ctx, mod);
+  const places = new Map((doc.result?.standings || []).map((st) => [st.seat, st]));
+  const hasClock = clocks && doc.clock && doc.remaining && doc.remaining.length === doc.seats;
+  const rows = [];
+  for (let s = 0; s < doc.seats; s++) {
+    const toMove = !doc.over && doc.actors.includes(s);
+    const placed = places.get(s);
+    rows.push(
+      h(
+        "li",
+        { class: `player${toMove ? " to-move" : ""}`, "data-seat": s },
+        h("span", { class: "turn", "aria-hidden": "true" }, toMove ? "▶" : ""),
+        h("span", { class: "name" }, seatName(ctx, s)),
+        you === s ? h("span", { class: "badge you" }, "you") : null,
+        bots && bots.includes(s) ? h("span", { class: "badge" }, "bot") : null,
+        doc.forfeited && doc.forfeited.includes(s) ? h("span", { class: "badge warn" }, "forfeited") : null,
+        toMove ? h("span", { class: "sr-only" }, "to move") : null,
+        placed ? h("span", { class: "place" }, `${ordinal(placed.place)} · ${placed.score}`) : null,
+        summary[s] ? h("span", { class: "score" }, summary[s]) : null,
+        hasClock ? h("span", { class: "clock", "data-clock": s }, clockText(doc.remaining[s])) : null,
+      ),
+    );
+  }
+  return h("ul", { class: "player-list" }, rows);
+}

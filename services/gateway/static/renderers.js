@@ -1,0 +1,49 @@
+// Loads a game's board renderer (games/<key>.js, the contract in
+// docs/web-client.md), falling back to the generic one when a game has none
+// or its renderer fails.
+
+import * as generic from "./games/generic.js";
+import { h } from "./ui.js";
+
+// Games that share a renderer.
+const FILES = { "catan-ck": "catan" };
+const loaded = new Map();
+
+export function renderer(game) {
+  if (!loaded.has(game)) loaded.set(game, load(game));
+  return loaded.get(game);
+}
+
+async function load(game) {
+  const file = FILES[game] || game;
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(file) || file === "generic") return generic;
+  try {
+    const mod = await import(`./games/${file}.js`);
+    if (typeof mod.render !== "function") throw new Error(`games/${file}.js exports no render()`);
+    return mod;
+  } catch (err) {
+    console.info(`no board renderer for ${game}; showing the view as a tree`, err);
+    return generic;
+  }
+}
+
+// Draw with `mod`; if it throws, draw with the generic renderer instead.
+// Returns the renderer that drew.
+export function draw(mod, root, doc, ctx) {
+  if (mod !== generic) {
+    try {
+      mod.render(root, doc, ctx);
+      return mod;
+    } catch (err) {
+      console.error(`the ${doc.game} renderer failed; showing the view as a tree`, err);
+    }
+  }
+  root.replaceChildren();
+  generic.render(root, doc, ctx);
+  if (mod !== generic) {
+    root.prepend(h("p", { class: "notice warn" }, "The board could not be drawn; here is the table as text."));
+  }
+  return generic;
+}
+
+export { generic };

@@ -1,0 +1,116 @@
+// Commands and events in words, for any game: what a page falls back to when
+// a game's own renderer has no words for something.
+
+import { capital, listWords, ordinal, short, words } from "./ui.js";
+
+export function seatName(ctx, seat) {
+  const names = (ctx && ctx.names) || [];
+  return names[seat] || `Seat ${Number(seat) + 1}`;
+}
+
+// A value in words: "priest", "column 0 row 3", "4, 5 and 12".
+export function valueWords(value, depth = 0) {
+  if (value === null || value === undefined) return "none";
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (typeof value === "number") return String(value);
+  if (typeof value === "string") return words(value);
+  if (Array.isArray(value)) {
+    if (!value.length) return "none";
+    const parts = value.map((v) => valueWords(v, depth + 1));
+    return depth ? `(${parts.join(", ")})` : listWords(parts);
+  }
+  const parts = Object.entries(value)
+    .filter(([k]) => k !== "type")
+    .map(([k, v]) => `${words(k)} ${valueWords(v, depth + 1)}`);
+  return parts.join(depth ? " " : ", ");
+}
+
+function clip(text, n = 160) {
+  return text.length > n ? `${text.slice(0, n - 1)}…` : text;
+}
+
+// "play card 4"; "position leader: leader priest, square 17".
+export function genericLabel(command) {
+  if (!command || typeof command !== "object") return String(command);
+  const verb = words(command.type || "move");
+  const fields = Object.entries(command).filter(([k]) => k !== "type");
+  if (!fields.length) return capital(verb);
+  if (fields.length === 1) return capital(`${verb} ${words(fields[0][0])} ${valueWords(fields[0][1], 1)}`);
+  return capital(`${verb}: ${fields.map(([k, v]) => `${words(k)} ${valueWords(v, 1)}`).join(", ")}`);
+}
+
+// "Seat 1: played, card 4."
+export function genericSentence(event, ctx) {
+  const verb = words(event.type || "event");
+  const fields = Object.entries(event).filter(([k]) => k !== "type" && k !== "seat");
+  const rest = fields.map(([k, v]) => `${words(k)} ${valueWords(v, 1)}`).join(", ");
+  const subject = Number.isInteger(event.seat) ? `${seatName(ctx, event.seat)}: ` : "";
+  return clip(`${subject}${capital(verb)}${rest ? `, ${rest}` : ""}.`);
+}
+
+// The platform's own events (every game has them); "" for those not worth a line.
+export function tableSentence(event, ctx) {
+  switch (event.type) {
+    case "table.opened":
+      return `The table opens for ${event.seats} seats. The seed's commitment is ${short(event.commitment, 16)}.`;
+    case "table.finished": {
+      const places = [...(event.result?.standings || [])]
+        .sort((a, b) => a.place - b.place)
+        .map((st) => `${ordinal(st.place)} ${seatName(ctx, st.seat)} (${st.score})`);
+      const why = event.result?.reason ? ` (${words(event.result.reason)})` : "";
+      return `The game ends${why}: ${listWords(places)}. The seed is revealed: ${short(event.seed, 16)}.`;
+    }
+    case "table.timed_out":
+      return event.policy === "forfeit"
+        ? `${seatName(ctx, event.seat)} runs out of time and forfeits.`
+        : `${seatName(ctx, event.seat)} runs out of time; a bot moves for them.`;
+    case "table.forfeited":
+      return `${seatName(ctx, event.seat)} forfeits and will be ranked last.`;
+    case "table.clock":
+    case "table.sealed":
+      return "";
+    default:
+      return null;
+  }
+}
+
+// The sentence for one event: the platform's, the game's own, or the generic one.
+export function sentence(renderer, event, ctx) {
+  const platform = tableSentence(event, ctx);
+  if (platform !== null) return platform;
+  if (renderer && typeof renderer.describe === "function") {
+    try {
+      const text = renderer.describe(event, ctx);
+      if (text) return String(text);
+    } catch (err) {
+      console.error("describe failed", event, err);
+    }
+  }
+  return genericSentence(event, ctx);
+}
+
+export function commandLabel(renderer, command, ctx) {
+  if (renderer && typeof renderer.label === "function") {
+    try {
+      const text = renderer.label(command, ctx);
+      if (text) return String(text);
+    } catch (err) {
+      console.error("label failed", command, err);
+    }
+  }
+  return genericLabel(command);
+}
+
+// "Anna wins with 12; Ben 2nd with 9": a finished game's result.
+export function resultWords(result, ctx) {
+  if (!result) return "";
+  const places = [...result.standings].sort((a, b) => a.place - b.place);
+  const first = places.filter((st) => st.place === 1).map((st) => seatName(ctx, st.seat));
+  const head = first.length > 1 ? `${listWords(first)} share first place` : `${first[0]} wins`;
+  const rest = places
+    .filter((st) => st.place !== 1)
+    .map((st) => `${seatName(ctx, st.seat)} ${ordinal(st.place)} (${st.score})`);
+  const top = places.find((st) => st.place === 1);
+  const why = result.reason ? ` (${words(result.reason)})` : "";
+  return `${head} with ${top ? top.score : 0}${rest.length ? `; ${rest.join(", ")}` : ""}${why}.`;
+}

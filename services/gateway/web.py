@@ -1,0 +1,528 @@
+"""The web client: its static files, and the few JSON reads its pages need.
+
+The pages (``static/``) are plain ES modules served from memory. Every asset
+URL carries a version, the hash of the whole static tree
+(``/static/<version>/app.js``), so relative imports between modules inherit
+it and browsers may keep every asset for a year; ``index.html``, the one URL
+that names the version, is never cached. A gateway started from a working
+tree notices edited files (a second at most) and moves to a new version.
+
+The JSON routes read what is already public (listings of tables and
+tournaments, a table's seat names) or what a finished game publishes (the
+fairness verdict); one hands seats to the tournament service's bots, which
+only the holder of those seats' tokens can do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import hashlib
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+from services.gateway.body import read_json
+from services.gateway.context import Gateway, client_address
+from services.gateway.errors import ApiError, error_response
+from services.gateway.reads import anonymous_read, int_param, read_view, spectator_doc
+from services.projector.read_models import SPECTATOR
+from shared.cli.audit import AuditLog, verify_log
+from shared.eventstore.keys import GAMES_INDEX, PREFIX, GameKeys, live_tables, tag
+from shared.eventstore.tournament_keys import (
+    BOT_TABLES,
+    TOURNAMENT_GAMES,
+    TOURNAMENTS_INDEX,
+    bot_seats,
+    tournament_keys,
+)
+from shared.games import registry
+from shared.kernel.auth import token_hash
+from shared.kernel.bounds import MAX_SEATS
+from shared.kernel.clocks import ClockSettings, SpectatorDelay
+from shared.kernel.contract import Result
+from shared.kernel.rng import commitment
+from shared.messaging.messages import encode
+
+STATIC = Path(__file__).resolve().parent / "static"
+#: Served at all; anything else in the tree (an editor's swap file) is not.
+TYPES = {
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".html": "text/html; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+    ".ico": "image/x-icon",
+    ".json": "application/json",
+}
+#: Binary formats are compressed already.
+COMPRESSIBLE = {".js", ".css", ".html", ".svg", ".json"}
+IMMUTABLE = "public, max-age=31536000, immutable"
+#: How often the tree is looked at for edits.
+RESCAN_S = 1.0
+#: The page's own origin only; styles may be inline because renderers draw SVG with style attributes.
+CSP = (
+    "default-src 'self'; script-src 'self'; connect-src 'self'; img-src 'self' data:; "
+    "style-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+_PAGE_HEADERS = {
+    "cache-control": "no-cache",
+    "content-security-policy": CSP,
+    # Seat and organiser tokens live in the URL fragment, which browsers never
+    # send; no referrer either, so not even the page's path leaves with a link.
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+}
+
+#: Listings: at most this many tables or tournaments per request.
+MAX_LIST = 200
+#: Finished tables are found among this many newest tables at most.
+SCAN_LIMIT = 2000
+#: The bot seats of a table opened from the lobby are forgotten after this long.
+BOT_SEATS_TTL_S = 7 * 24 * 3600
+
+
+# -- static files ----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Asset:
+    body: bytes
+    gzipped: bytes | None
+    etag: str
+    media_type: str
+
+
+class Assets:
+    """The static tree in memory, with its version (a hash of every file)."""
+
+    def __init__(self, root: Path = STATIC) -> None:
+        self.root = root
+        self.version = ""
+        self._files: dict[str, _Asset] = {}
+        self._signature: tuple[tuple[str, int, int], ...] = ()
+        self._checked = float("-inf")
+
+    def _scan(self) -> tuple[tuple[str, int, int], ...]:
+        found = []
+        for path in self.root.rglob("*"):
+            rel = path.relative_to(self.root).as_posix()
+            if path.suffix in TYPES and path.is_file() and not any(p.startswith(".") for p in rel.split("/")):
+                stat = path.stat()
+                found.append((rel, stat.st_mtime_ns, stat.st_size))
+        return tuple(sorted(found))
+
+    def refresh(self) -> None:
+        now = time.monotonic()
+        if now - self._checked < RESCAN_S:
+            return
+        self._checked = now
+        signature = self._scan()
+        if signature == self._signature:
+            return
+        files: dict[str, _Asset] = {}
+        tree = hashlib.sha256()
+        for rel, _, _ in signature:
+            body = (self.root / rel).read_bytes()
+            digest = hashlib.sha256(body).hexdigest()
+            suffix = Path(rel).suffix
+            packed = gzip.compress(body, 9, mtime=0) if suffix in COMPRESSIBLE and len(body) > 512 else None
+            files[rel] = _Asset(body, packed, f'"{digest[:20]}"', TYPES[suffix])
+            tree.update(f"{rel}\0{digest}\0".encode())
+        self._files, self._signature, self.version = files, signature, tree.hexdigest()[:12]
+
+    def get(self, rel: str) -> _Asset | None:
+        self.refresh()
+        return self._files.get(rel)
+
+    def respond(
+        self, request: Request, asset: _Asset, cache: str, extra: dict[str, str] | None = None
+    ) -> Response:
+        headers = {"etag": asset.etag, "cache-control": cache, "vary": "accept-encoding", **(extra or {})}
+        if asset.etag in request.headers.get("if-none-match", ""):
+            return Response(status_code=304, headers=headers)
+        if asset.gzipped is not None and "gzip" in request.headers.get("accept-encoding", ""):
+            headers["content-encoding"] = "gzip"
+            return Response(asset.gzipped, media_type=asset.media_type, headers=headers)
+        return Response(asset.body, media_type=asset.media_type, headers=headers)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """``/static/<version>/<file>``: immutable under the current version; an older
+        version (a page loaded before an edit or a deploy) gets today's file, revalidated."""
+        request = Request(scope, receive)
+        root = scope.get("root_path", "")
+        rest = scope["path"][len(root) :] if scope["path"].startswith(root) else scope["path"]
+        version, _, rel = rest.lstrip("/").partition("/")
+        asset = self.get(rel) if scope["method"] in ("GET", "HEAD") else None
+        if asset is None or rel == "index.html":
+            response = error_response("not_found", "There is no such file.")
+        else:
+            response = self.respond(request, asset, IMMUTABLE if version == self.version else "no-cache")
+        await response(scope, receive, send)
+
+
+ASSETS = Assets()
+
+
+async def index(request: Request) -> Response:
+    """The one page: the app routes on ``location.hash``."""
+    asset = ASSETS.get("index.html")
+    if asset is None:
+        raise ApiError("not_found", "The web client is not installed.")
+    page = asset.body.replace(b"{{version}}", ASSETS.version.encode())
+    etag = f'"{hashlib.sha256(page).hexdigest()[:20]}"'
+    headers = {**_PAGE_HEADERS, "etag": etag}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(page, media_type="text/html; charset=utf-8", headers=headers)
+
+
+# -- tables ----------------------------------------------------------------------
+
+
+class _Doc(msgspec.Struct):
+    """The fields of a spectator view document a listing shows (never the view itself)."""
+
+    game_id: str
+    game: str
+    version: int
+    seats: int
+    actors: tuple[int, ...] = ()
+    over: bool = False
+    moves: int = 0
+    result: Result | None = None
+    clock: ClockSettings | None = None
+    remaining: tuple[int, ...] = ()
+    clock_since: int = 0
+    forfeited: tuple[int, ...] = ()
+    spectator_delay: SpectatorDelay | None = None
+    commitment: str = ""
+    seed: str = ""
+
+
+_doc = msgspec.json.Decoder(_Doc).decode
+
+
+class _Line(msgspec.Struct):
+    player_id: str
+    name: str
+
+
+class _RatedLine(msgspec.Struct):
+    line: _Line
+
+
+class _Standings(msgspec.Struct):
+    name: str = ""
+    game: str = ""
+    format: str = ""
+    status: str = ""
+    round: int = 0
+    planned_rounds: int = 0
+    lines: list[_RatedLine] = []
+
+
+class _Table(msgspec.Struct):
+    table: int
+    players: list[str]
+    game_id: str | None = None
+
+
+class _Round(msgspec.Struct):
+    number: int
+    tables: list[_Table] = []
+
+
+class _Pairings(msgspec.Struct):
+    rounds: list[_Round] = []
+
+
+def _keys(member: bytes) -> GameKeys:
+    """A ``<partition>:<game id>`` member of the games index."""
+    partition, _, game_id = member.decode().partition(":")
+    return GameKeys(game_id, int(partition))
+
+
+async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[dict[str, Any]]:
+    """What the lobby shows of each table: its public state, seat names, bot seats."""
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        for keys, _ in found:
+            pipe.get(keys.view(SPECTATOR))
+            pipe.hkeys(bot_seats(keys.game_id))
+        replies = await pipe.execute()
+    owners = await gw.redis.hmget(TOURNAMENT_GAMES, [k.game_id for k, _ in found]) if found else []
+    names = await _tournament_names(gw, {o.decode() for o in owners if o is not None})
+    out = []
+    for i, (keys, opened) in enumerate(found):
+        raw, bots = replies[2 * i], replies[2 * i + 1]
+        if raw is None:  # opened, not projected yet
+            continue
+        doc = _doc(raw)
+        if doc.spectator_delay is not None and not doc.over:
+            # A delayed table is listed as its spectators see it.
+            doc = _doc(await spectator_doc(gw, keys, raw))
+        tid = owners[i].decode() if owners[i] is not None else None
+        seated = names.get(tid, {}).get(keys.game_id) if tid else None
+        out.append(
+            {
+                "table_id": keys.game_id,
+                "game": doc.game,
+                "title": _title(doc.game),
+                "seats": doc.seats,
+                "names": seated or [f"Seat {s + 1}" for s in range(doc.seats)],
+                "bots": sorted(int(b) for b in bots),
+                "tournament_id": tid,
+                "opened_at": int(opened),
+                "version": doc.version,
+                "moves": doc.moves,
+                "actors": doc.actors,
+                "over": doc.over,
+                "result": doc.result,
+                "clock": doc.clock,
+                "remaining": doc.remaining,
+                "clock_since": doc.clock_since,
+                "forfeited": doc.forfeited,
+                "spectator_delay": doc.spectator_delay,
+            }
+        )
+    return out
+
+
+def _title(game: str) -> str:
+    try:
+        return registry.get(game).title
+    except registry.UnknownGame:
+        return game
+
+
+async def _tournament_names(gw: Gateway, tids: set[str]) -> dict[str, dict[str, list[str]]]:
+    """tournament id -> table id -> the display names of its seats."""
+    ordered = sorted(tids)
+    if not ordered:
+        return {}
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        for tid in ordered:
+            keys = tournament_keys(tid, gw.settings.partitions)
+            pipe.get(keys.view("standings"))
+            pipe.get(keys.view("pairings"))
+        replies = await pipe.execute()
+    out: dict[str, dict[str, list[str]]] = {}
+    for i, tid in enumerate(ordered):
+        standings, pairings = replies[2 * i], replies[2 * i + 1]
+        if standings is None or pairings is None:
+            continue
+        named = {r.line.player_id: r.line.name for r in msgspec.json.decode(standings, type=_Standings).lines}
+        out[tid] = {
+            t.game_id: [named.get(p, p) for p in t.players]
+            for r in msgspec.json.decode(pairings, type=_Pairings).rounds
+            for t in r.tables
+            if t.game_id is not None
+        }
+    return out
+
+
+def _limit(request: Request) -> int:
+    limit = int_param(request, "limit", 50)
+    if not 1 <= limit <= MAX_LIST:
+        raise ApiError(
+            "bad_request", f"Query parameter 'limit' must be from 1 to {MAX_LIST}.", parameter="limit"
+        )
+    return limit
+
+
+async def list_tables(request: Request) -> Response:
+    """Live tables (newest first, from the projector's live sets) or finished ones
+    (from the newest tables of the games index)."""
+    gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
+    state = request.query_params.get("state", "live")
+    if state not in ("live", "finished"):
+        raise ApiError(
+            "bad_request", "Query parameter 'state' must be 'live' or 'finished'.", parameter="state"
+        )
+    limit = _limit(request)
+    game = request.query_params.get("game")
+    games = registry.available()
+    if game is not None:
+        if game not in games:
+            raise ApiError("unknown_game", f"No game called {game!r}.", available=games)
+        games = [game]
+    if state == "live":
+        found = await _live(gw, games)
+    else:
+        found = await _finished(gw, games, limit)
+    found.sort(key=lambda item: -item[1])
+    tables = await _summaries(gw, found[:limit])
+    tables = [t for t in tables if t["over"] == (state == "finished")]
+    return Response(encode({"state": state, "tables": tables}), media_type="application/json")
+
+
+async def _live(gw: Gateway, games: list[str]) -> list[tuple[GameKeys, float]]:
+    partitions = range(gw.settings.partitions)
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        for p in partitions:
+            for game in games:
+                pipe.smembers(live_tables(p, game))
+        replies = iter(await pipe.execute())
+    members = [(p, m.decode()) for p in partitions for _ in games for m in next(replies)]
+    if not members:
+        return []
+    scores = await gw.redis.zmscore(GAMES_INDEX, [f"{p}:{g}" for p, g in members])
+    return [(GameKeys(g, p), score or 0.0) for (p, g), score in zip(members, scores, strict=True)]
+
+
+async def _finished(gw: Gateway, games: list[str], limit: int) -> list[tuple[GameKeys, float]]:
+    found: list[tuple[GameKeys, float]] = []
+    wanted = set(games)
+    start, window = 0, max(4 * limit, 100)
+    while len(found) < limit and start < SCAN_LIMIT:
+        rows = await gw.redis.zrevrange(GAMES_INDEX, start, start + window - 1, withscores=True)
+        if not rows:
+            break
+        keys = [(_keys(member), score) for member, score in rows]
+        async with gw.redis.pipeline(transaction=False) as pipe:
+            for k, _ in keys:
+                pipe.get(k.view(SPECTATOR))
+            docs = await pipe.execute()
+        for (k, score), raw in zip(keys, docs, strict=True):
+            if raw is not None and (doc := _doc(raw)).over and doc.game in wanted:
+                found.append((k, score))
+        start += window
+    return found
+
+
+async def about(request: Request) -> Response:
+    """One table as the lobby lists it: seat names (a tournament's players), bot seats."""
+    gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
+    keys = gw.keys(request.path_params["table_id"])
+    await read_view(gw, keys, SPECTATOR)
+    opened = await gw.redis.zscore(GAMES_INDEX, f"{keys.partition}:{keys.game_id}")
+    found = await _summaries(gw, [(keys, opened or 0.0)])
+    if not found:
+        raise ApiError("unknown_table", f"There is no table {keys.game_id}.")
+    return Response(encode(found[0]), media_type="application/json")
+
+
+# -- fairness --------------------------------------------------------------------
+
+#: Re-deciding a long game costs a second of CPU: one at a time per gateway.
+_VERIFYING = asyncio.Semaphore(1)
+
+
+def _verdict_key(keys: GameKeys) -> str:
+    return f"{PREFIX}:{tag(keys.partition)}:game:{keys.game_id}:verdict"
+
+
+async def verify(request: Request) -> Response:
+    """``ziggurat verify`` on the server: the finished game's audit log re-decided from
+    its revealed seed. A finished game never changes, so its verdict is kept."""
+    gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
+    keys = gw.keys(request.path_params["table_id"])
+    doc = _doc(await read_view(gw, keys, SPECTATOR))
+    if not doc.over:
+        raise ApiError(
+            "game_not_over", "The fairness check opens when the game is over and its seed is revealed."
+        )
+    cached = await gw.redis.get(_verdict_key(keys))
+    if cached is not None:
+        return Response(cached, media_type="application/json")
+    log = AuditLog(events=await gw.store.read(keys), commands=await gw.store.commands(keys))
+    async with _VERIFYING:
+        game, verdict = await asyncio.to_thread(verify_log, log)
+    seed_ok = bool(doc.seed) and commitment(bytes.fromhex(doc.seed)) == doc.commitment
+    body = encode(
+        {
+            "table_id": keys.game_id,
+            "game": game,
+            "fair": verdict.fair,
+            "commitment": doc.commitment,
+            "seed": doc.seed,
+            "seed_matches_commitment": seed_ok,
+            "commands": verdict.commands,
+            "events": verdict.events,
+            "problems": verdict.problems,
+        }
+    )
+    await gw.redis.set(_verdict_key(keys), body)
+    return Response(body, media_type="application/json")
+
+
+# -- bots ------------------------------------------------------------------------
+
+SeatToken = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+
+
+class BotSeats(msgspec.Struct, forbid_unknown_fields=True):
+    #: The tokens of the seats the bots take over.
+    tokens: Annotated[list[SeatToken], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
+
+
+async def add_bots(request: Request) -> Response:
+    """Hand seats to the tournament service's bot runner, which plays them through
+    this API like any client, whether or not the page that asked stays open.
+    Only the holder of a seat's token can give it away."""
+    gw: Gateway = request.app.state.gateway
+    keys = gw.keys(request.path_params["table_id"])
+    body = await read_json(request, BotSeats, gw.settings.max_body_bytes)
+    address = client_address(request)
+    gw.limits.check_tokens(address)
+    seats: dict[int, str] = {}
+    for token in body.tokens:
+        seat = await gw.seat_of(keys.game_id, token_hash(token))
+        if seat is None:
+            gw.limits.bad_token(address)
+            raise ApiError("bad_token", "One of these tokens does not belong to a seat at this table.")
+        seats[seat] = token
+    await read_view(gw, keys, SPECTATOR)
+    name = bot_seats(keys.game_id)
+    async with gw.redis.pipeline(transaction=True) as pipe:
+        pipe.hset(name, mapping=seats)
+        pipe.expire(name, BOT_SEATS_TTL_S)
+        pipe.sadd(BOT_TABLES, keys.game_id)
+        await pipe.execute()
+    out = {"table_id": keys.game_id, "bots": sorted(seats)}
+    return Response(encode(out), media_type="application/json")
+
+
+# -- tournaments -----------------------------------------------------------------
+
+
+async def list_tournaments(request: Request) -> Response:
+    """The newest tournaments with their state (names, game, round), from their standings."""
+    gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
+    limit = _limit(request)
+    rows = await gw.redis.zrevrange(TOURNAMENTS_INDEX, 0, limit - 1, withscores=True)
+    ids = [member.decode() for member, _ in rows]
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        for tid in ids:
+            pipe.get(tournament_keys(tid, gw.settings.partitions).view("standings"))
+        docs = await pipe.execute()
+    out = []
+    for tid, (_, created), raw in zip(ids, rows, docs, strict=True):
+        if raw is None:
+            continue
+        doc = msgspec.json.decode(raw, type=_Standings)
+        out.append(
+            {
+                "tournament_id": tid,
+                "name": doc.name,
+                "game": doc.game,
+                "title": _title(doc.game),
+                "format": doc.format,
+                "status": doc.status,
+                "round": doc.round,
+                "planned_rounds": doc.planned_rounds,
+                "players": len(doc.lines),
+                "created_at": int(created),
+            }
+        )
+    return Response(encode({"tournaments": out}), media_type="application/json")
