@@ -1,0 +1,341 @@
+// What the two Tigris renderers share: colours, leaders and dynasties, small
+// DOM/SVG builders, the side-panel pieces, and the two-step move picker
+// (choose a tile/card/leader, then a place on the board, then confirm).
+// Plain ES module, no dependencies.
+
+export const COLOURS = ["red", "blue", "green", "black"];
+export const LEADERS = ["priest", "farmer", "trader", "king"];
+export const LEADER_OF = { red: "priest", blue: "farmer", green: "trader", black: "king" };
+export const COLOUR_OF = { priest: "red", farmer: "blue", trader: "green", king: "black" };
+
+// Civilisation colours: the four tile/card colours, readable on sand and river.
+export const FILL = { red: "#c62f2f", blue: "#1f5fbf", green: "#23853c", black: "#262626" };
+export const LIGHT = { red: "#f4c9c4", blue: "#c9dcf5", green: "#cbe8cf", black: "#d6d6d6" };
+
+// Dynasties (one per seat): a ring colour that stands apart from the four
+// civilisation colours, and a symbol, as on the box's leader pieces.
+export const DYNASTIES = [
+  { name: "Archer", ring: "#f2a900" },
+  { name: "Bull", ring: "#a55fe8" },
+  { name: "Lion", ring: "#00b7d6" },
+  { name: "Urn", ring: "#f0509f" },
+];
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, v);
+  for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) el.append(c);
+  return el;
+}
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") el.className = v;
+    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v);
+  }
+  for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) el.append(c);
+  return el;
+}
+
+export function title(text) {
+  return s("title", {}, text);
+}
+
+export function seatName(ctx, seat) {
+  const names = ctx && ctx.names;
+  const n = names && (names[seat] ?? names[String(seat)]);
+  return n || `Seat ${seat + 1}`;
+}
+
+export function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many || one + "s"}`;
+}
+
+export function listWords(items) {
+  if (items.length <= 1) return items.join("");
+  return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+}
+
+export function cap(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+// ---- symbols, drawn in a 20x20 box centred on (10, 10) ----
+
+// The tile of each colour: temple, farm, market, settlement.
+export function tileGlyph(colour, fg = "#fff") {
+  switch (colour) {
+    case "red": // a stepped temple
+      return s("path", { d: "M3 17H17V14H15V11H13V8H11.2V4H8.8V8H7V11H5V14H3Z", fill: fg });
+    case "blue": // a sheaf of grain
+      return s("path", {
+        d: "M10 18V4M10 7.5L6.5 4.5M10 7.5L13.5 4.5M10 11.5L6 8.5M10 11.5L14 8.5M10 15.5L6 12.5M10 15.5L14 12.5",
+        fill: "none", stroke: fg, "stroke-width": 1.9, "stroke-linecap": "round",
+      });
+    case "green": // market scales
+      return s("g", { fill: fg, stroke: fg, "stroke-width": 1.6, "stroke-linecap": "round" },
+        s("path", { d: "M10 3.5V16.5M4.5 6.5H15.5M6.5 17H13.5", fill: "none" }),
+        s("path", { d: "M4.5 6.5L2.3 11.5H6.7ZM15.5 6.5L13.3 11.5H17.7Z", "stroke-width": 1, "stroke-linejoin": "round" }));
+    case "black": // a settlement house
+      return s("g", {},
+        s("path", { d: "M2.8 10.2L10 3.4L17.2 10.2H15.2V17H4.8V10.2Z", fill: fg }),
+        s("rect", { x: 8.4, y: 12, width: 3.2, height: 5, fill: "#262626" }));
+    default:
+      return s("g");
+  }
+}
+
+// The symbol of each dynasty.
+export function dynastyGlyph(seat, fg = "#fff") {
+  switch (seat % 4) {
+    case 0: // archer: a bow and arrow
+      return s("path", {
+        d: "M7 2.8Q17.5 10 7 17.2M7 2.8V17.2M2.5 10H16.5M13.6 7.2L16.5 10L13.6 12.8",
+        fill: "none", stroke: fg, "stroke-width": 1.9, "stroke-linecap": "round", "stroke-linejoin": "round",
+      });
+    case 1: // bull: horns and head
+      return s("g", { fill: fg },
+        s("path", { d: "M2.5 4Q3 10.5 9 10.5M17.5 4Q17 10.5 11 10.5", fill: "none", stroke: fg, "stroke-width": 2, "stroke-linecap": "round" }),
+        s("ellipse", { cx: 10, cy: 12.6, rx: 3.8, ry: 4.6 }));
+    case 2: { // lion: a maned head
+      const rays = [];
+      for (let i = 0; i < 10; i++) {
+        const a = (i * Math.PI) / 5;
+        rays.push(`M${(10 + 5 * Math.cos(a)).toFixed(2)} ${(10 + 5 * Math.sin(a)).toFixed(2)}L${(10 + 8.2 * Math.cos(a)).toFixed(2)} ${(10 + 8.2 * Math.sin(a)).toFixed(2)}`);
+      }
+      return s("g", {},
+        s("path", { d: rays.join(""), stroke: fg, "stroke-width": 1.8, "stroke-linecap": "round" }),
+        s("circle", { cx: 10, cy: 10, r: 4.4, fill: fg }));
+    }
+    default: // urn
+      return s("path", { d: "M6.6 2.8H13.4L12.2 5.2Q16.3 8 15.4 13Q14.6 17.3 10 17.3Q5.4 17.3 4.6 13Q3.7 8 7.8 5.2Z", fill: fg });
+  }
+}
+
+// Draw a 20x20 glyph at (cx, cy) scaled to `size`.
+export function placeGlyph(glyph, cx, cy, size) {
+  const k = size / 20;
+  return s("g", { transform: `translate(${(cx - size / 2).toFixed(2)} ${(cy - size / 2).toFixed(2)}) scale(${k.toFixed(4)})` }, glyph);
+}
+
+// A leader: filled with its colour (priest red, farmer blue, trader green,
+// king black), ringed with its dynasty's colour, the dynasty symbol inside.
+export function leaderPiece(cx, cy, r, seat, leader, ctx, extra = {}) {
+  const colour = COLOUR_OF[leader];
+  const dyn = DYNASTIES[seat % 4];
+  return s("g", { class: "zt-leader", ...extra },
+    title(`${seatName(ctx, seat)}'s ${leader} (${dyn.name} dynasty)`),
+    s("circle", { cx, cy, r: r + 0.6, fill: "rgba(0,0,0,.35)", transform: "translate(1 1.5)" }),
+    s("circle", { cx, cy, r, fill: dyn.ring, stroke: "#1b1b1b", "stroke-width": 1 }),
+    s("circle", { cx, cy, r: r * 0.72, fill: FILL[colour], stroke: "#fff", "stroke-width": 1.2 }),
+    placeGlyph(dynastyGlyph(seat), cx, cy, r * 1.05));
+}
+
+// A small standalone SVG (for the side panel): a leader, a tile, a dynasty badge.
+export function miniSvg(size, ...children) {
+  return s("svg", { width: size, height: size, viewBox: "0 0 40 40", class: "zt-mini", "aria-hidden": "true" }, ...children);
+}
+
+export function miniLeader(seat, leader, ctx) {
+  return miniSvg(26, leaderPiece(20, 20, 17, seat, leader, ctx));
+}
+
+export function miniTile(colour, size = 22) {
+  return miniSvg(size,
+    s("rect", { x: 2, y: 2, width: 36, height: 36, rx: 6, fill: FILL[colour] }),
+    placeGlyph(tileGlyph(colour), 20, 20, 28));
+}
+
+export function dynastyBadge(seat, size = 22) {
+  const dyn = DYNASTIES[seat % 4];
+  return miniSvg(size,
+    s("circle", { cx: 20, cy: 20, r: 18, fill: dyn.ring, stroke: "#1b1b1b", "stroke-width": 1.5 }),
+    placeGlyph(dynastyGlyph(seat, "#1b1b1b"), 20, 20, 26));
+}
+
+// ---- keyboard and clicks ----
+
+// Make an SVG/HTML element a button: focusable, Enter/Space activate it.
+export function clickable(el, handler, labelText) {
+  el.setAttribute("tabindex", "0");
+  el.setAttribute("role", "button");
+  if (labelText) el.setAttribute("aria-label", labelText);
+  el.addEventListener("click", (ev) => { ev.preventDefault(); handler(ev); });
+  el.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") { ev.preventDefault(); handler(ev); }
+  });
+  return el;
+}
+
+export function button(text, handler, attrs = {}) {
+  const b = h("button", { type: "button", class: "zt-btn", ...attrs }, text);
+  b.addEventListener("click", (ev) => { ev.preventDefault(); handler(ev); });
+  return b;
+}
+
+// ---- the move picker: state that survives re-rendering one version ----
+//
+// `sel` is what the player picked first (a tile colour, a leader, the
+// catastrophe), `target` a place clicked before anything was picked,
+// `pending` the command awaiting confirmation, `msg` a rejection in words.
+
+let pick = { key: "", sel: null, target: null, pending: null, msg: "", busy: false, extra: {} };
+
+export function picker(doc) {
+  const key = `${doc.game_id || ""}|${doc.version}|${doc.seat}`;
+  if (pick.key !== key) pick = { key, sel: null, target: null, pending: null, msg: "", busy: false, extra: {} };
+  return pick;
+}
+
+export const same = (a, b) => a !== null && b !== null && JSON.stringify(a) === JSON.stringify(b);
+
+// Re-draw after a local change, keeping the keyboard focus where it was.
+export function redraw(draw) {
+  const active = document.activeElement;
+  const focusKey = active && active.getAttribute && active.getAttribute("data-key");
+  draw();
+  if (focusKey) {
+    const again = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+    if (again) again.focus();
+  }
+}
+
+// Send a command; a rejection is kept and shown in words.
+export async function send(ctx, command, p, draw) {
+  if (p.busy) return;
+  p.busy = true;
+  p.msg = "";
+  let reply;
+  try {
+    reply = await ctx.submit(command);
+  } catch (err) {
+    reply = { ok: false, message: String(err && err.message ? err.message : err) };
+  }
+  p.busy = false;
+  if (!reply || !reply.ok) {
+    p.msg = `Not accepted: ${(reply && (reply.message || reply.code)) || "the server refused the move"}`;
+    p.pending = null;
+    redraw(draw);
+  } else {
+    p.sel = null; p.target = null; p.pending = null;
+  }
+}
+
+// The confirm / cancel box of a pending move (and any rejection message).
+export function confirmBox(p, ctx, describeCmd, draw) {
+  const box = h("div", { class: "zt-confirm", "aria-live": "polite" });
+  if (p.pending) {
+    box.append(
+      h("div", { class: "zt-confirm-q" }, describeCmd(p.pending) + "?"),
+      h("div", { class: "zt-row" },
+        button("Confirm", () => send(ctx, p.pending, p, draw), { class: "zt-btn zt-primary", "data-key": "confirm", "data-confirm": "1" }),
+        button("Cancel", () => { p.pending = null; redraw(draw); }, { "data-key": "cancel" })));
+  }
+  if (p.msg) box.append(h("div", { class: "zt-msg", role: "alert" }, p.msg));
+  return box;
+}
+
+// Escape cancels the current selection anywhere on the page.
+let escBound = false;
+let escHandler = null;
+export function onEscape(handler) {
+  escHandler = handler;
+  if (escBound) return;
+  escBound = true;
+  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && escHandler) escHandler(); });
+}
+
+// ---- panel pieces ----
+
+export function section(heading, ...children) {
+  return h("section", { class: "zt-sec" }, h("h3", {}, heading), ...children);
+}
+
+export function scoreRow(points, treasures, label) {
+  return h("div", { class: "zt-scores", title: label || "points per colour" },
+    COLOURS.map((c, i) => h("span", { class: `zt-pt zt-${c}`, title: `${points[i]} ${c}` }, String(points[i]))),
+    treasures !== undefined && treasures !== null
+      ? h("span", { class: "zt-pt zt-gold", title: `${treasures} treasure${treasures === 1 ? "" : "s"} (wildcards)` }, `◆${treasures}`)
+      : null);
+}
+
+// The stylesheet, added once; every class starts with "zt-".
+const CSS_TEXT = `
+.zt-host{container-type:inline-size}
+.zt-table{display:grid;grid-template-columns:minmax(0,1fr);gap:12px;align-items:start;font:14px/1.35 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d1a14}
+@container (min-width:880px){.zt-table{grid-template-columns:minmax(0,1fr) 280px}}
+@container (min-width:1250px){.zt-table{grid-template-columns:minmax(0,1fr) 320px}}
+@container (max-width:879px){.zt-panel{display:grid!important;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));align-items:start}}
+.zt-boardwrap{background:#3b2f22;border-radius:10px;padding:8px;box-shadow:0 2px 10px rgba(0,0,0,.25)}
+.zt-board{display:block;width:100%;height:auto;max-height:82vh}
+.zt-panel{display:flex;flex-direction:column;gap:10px}
+.zt-sec{background:#fffdf7;border:1px solid #d8cdb4;border-radius:8px;padding:8px 10px}
+.zt-sec h3{margin:0 0 6px;font-size:12px;letter-spacing:.06em;text-transform:uppercase;color:#7a6a48}
+.zt-status{font-size:16px;font-weight:600}
+.zt-sub{color:#5d5442;font-size:13px}
+.zt-row{display:flex;flex-wrap:wrap;gap:6px;align-items:center}
+.zt-player{display:grid;grid-template-columns:24px 1fr auto;gap:2px 8px;align-items:center;padding:5px 4px;border-radius:6px}
+.zt-player.zt-turn{background:#fff1c7;box-shadow:inset 3px 0 0 #e0a800}
+.zt-player .zt-name{font-weight:600}
+.zt-player .zt-meta{grid-column:2/4;color:#5d5442;font-size:12px;display:flex;flex-wrap:wrap;gap:4px 10px;align-items:center}
+.zt-scores{display:inline-flex;gap:3px}
+.zt-pt{display:inline-block;min-width:22px;text-align:center;border-radius:4px;padding:0 4px;font-weight:700;font-size:12px;color:#fff}
+.zt-pt.zt-red{background:#c62f2f}.zt-pt.zt-blue{background:#1f5fbf}.zt-pt.zt-green{background:#23853c}.zt-pt.zt-black{background:#262626}
+.zt-pt.zt-gold{background:#e7b416;color:#3a2a00}
+.zt-btn{font:inherit;font-size:13px;padding:5px 10px;border-radius:6px;border:1px solid #9d8b63;background:#fff8e6;cursor:pointer;color:#1d1a14}
+.zt-btn:hover{background:#ffefc2}
+.zt-btn:focus-visible{outline:3px solid #1f5fbf;outline-offset:1px}
+.zt-btn.zt-primary{background:#2f6b2f;border-color:#1f4d1f;color:#fff;font-weight:600}
+.zt-btn.zt-primary:hover{background:#3a823a}
+.zt-btn[aria-pressed=true]{background:#ffd766;border-color:#a07800;box-shadow:inset 0 0 0 2px #a07800}
+.zt-btn:disabled{opacity:.45;cursor:default}
+.zt-actions{display:flex;flex-direction:column;gap:6px}
+.zt-actions .zt-btn{text-align:left}
+.zt-chip{display:inline-flex;align-items:center;gap:4px;padding:3px 7px 3px 4px;border-radius:16px;border:1px solid #bba97f;background:#fff;font-weight:600;cursor:default}
+button.zt-chip{cursor:pointer;font:inherit;font-weight:600}
+button.zt-chip:hover{background:#fff3cf}
+.zt-chip[aria-pressed=true]{background:#ffd766;border-color:#a07800;box-shadow:0 0 0 2px #a07800}
+.zt-chip:disabled{opacity:.4;cursor:default}
+.zt-confirm:empty{display:none}
+.zt-confirm{display:flex;flex-direction:column;gap:6px;background:#eef7ea;border:1px solid #8fbf86;border-radius:8px;padding:8px}
+.zt-confirm-q{font-weight:600}
+.zt-msg{color:#a21d1d;font-weight:600}
+.zt-hint{color:#5d5442;font-size:13px}
+.zt-legend{display:grid;grid-template-columns:1fr 1fr;gap:4px 10px;font-size:12px}
+.zt-legend>div{display:flex;align-items:center;gap:6px}
+.zt-mini{flex:none;vertical-align:middle}
+.zt-conflict{background:#fff0ee;border-color:#e0a49c}
+.zt-vs{display:grid;grid-template-columns:1fr auto 1fr;gap:6px;align-items:center;text-align:center}
+.zt-vs .zt-big{font-size:22px;font-weight:700}
+.zt-board .legal{cursor:pointer}
+.zt-board .legal .zt-hl{fill:rgba(255,230,90,.38);stroke:#ffd400;stroke-width:2.5}
+.zt-board.zt-browse .legal .zt-hl{fill:rgba(255,236,140,.2);stroke:rgba(255,212,0,.55);stroke-width:1.2}
+.zt-board .legal:hover .zt-hl,.zt-board .legal:focus .zt-hl{fill:rgba(255,230,90,.7);stroke:#fff}
+.zt-board .legal:focus{outline:none}
+.zt-board .legal:focus .zt-hl{stroke:#1f5fbf;stroke-width:4}
+.zt-board .legal.zt-pending .zt-hl,.zt-board .legal.zt-pending:hover .zt-hl,.zt-board .legal.zt-pending:focus .zt-hl{fill:none;stroke:#1f8f1f;stroke-width:4.5}
+.zt-board .zt-pick{cursor:pointer}
+.zt-board .zt-pick:focus{outline:none}
+.zt-board .zt-pick:focus .zt-ring,.zt-board .zt-pick:hover .zt-ring{stroke:#1f5fbf;stroke-width:4}
+.zt-board .zt-picked .zt-ring{stroke:#ffd400;stroke-width:4}
+.zt-board text{font-family:system-ui,-apple-system,"Segoe UI",sans-serif}
+.zt-kingdoms{display:grid;grid-template-columns:20px 1fr auto;gap:4px 6px;align-items:center;font-size:12px}
+.zt-kingdoms .zt-lds{display:flex;flex-wrap:wrap;gap:2px}
+.zt-num{display:inline-grid;place-items:center;width:18px;height:18px;border-radius:50%;background:#5b3a12;color:#fff;font-size:11px;font-weight:700}
+@keyframes zt-pulse{0%,100%{stroke-opacity:1}50%{stroke-opacity:.25}}
+.zt-board .zt-halo{animation:zt-pulse 1.4s ease-in-out infinite}
+@media (prefers-reduced-motion:reduce){.zt-board .zt-halo{animation:none}}
+`;
+
+export function ensureStyle() {
+  if (document.getElementById("zt-style")) return;
+  const st = document.createElement("style");
+  st.id = "zt-style";
+  st.textContent = CSS_TEXT;
+  document.head.append(st);
+}
