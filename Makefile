@@ -23,6 +23,7 @@ run: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
 
 test-slow: $(STAMP)

@@ -18,7 +18,7 @@ from shared.kernel.table import TableEvent
 class GameCodec:
     def __init__(self, game: GameModule[Any, Any, Any, Any]) -> None:
         self.game = game
-        union = TableEvent | game.event_type  # type: ignore[operator]
+        union = TableEvent | game.event_type
         self._event_pack = msgspec.msgpack.Decoder(union)
         self._event_json = msgspec.json.Decoder(union)
         self._command_json = msgspec.json.Decoder(game.command_type)

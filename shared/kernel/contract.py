@@ -139,4 +139,5 @@ class GameModule(Generic[S, C, E, O]):
         """The move played for a seat whose clock ran out: its ``"zombie"`` bot
         if the game names one, else its random bot."""
         bot = self.bots.get("zombie") or self.bots["random"]
-        return bot(state, seat, rng)
+        command: C = bot(state, seat, rng)
+        return command

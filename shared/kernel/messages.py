@@ -8,14 +8,19 @@ format of stored events.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, dataclass_transform
 
 import msgspec
 
 
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(msgspec.field,))
 class _KwOnlyMeta(msgspec.StructMeta):
     """Defaults ``kw_only=True``: msgspec does not inherit that option, and
-    positional construction of wide event structs is a bug magnet."""
+    positional construction of wide event structs is a bug magnet.
+
+    ``dataclass_transform`` tells type checkers what msgspec does at run
+    time: keyword-only fields, and frozen inherited from the frozen bases.
+    """
 
     def __new__(mcls, name: str, bases: tuple[type, ...], ns: dict[str, Any], **kw: Any) -> Any:
         kw.setdefault("kw_only", True)

@@ -41,11 +41,11 @@ class Placing(Record, frozen=True, forbid_unknown_fields=True):
     score: Score
 
 
-class TournamentCommand(Command):
+class TournamentCommand(Command, kw_only=True):
     at_ms: EpochMs = 0
 
 
-class Create(TournamentCommand, tag="tournament.create"):
+class Create(TournamentCommand, tag="tournament.create", kw_only=True):
     tournament_id: Name
     name: LongName = ""
     game: Name

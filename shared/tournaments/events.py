@@ -23,7 +23,7 @@ class ScheduledRound(Record, frozen=True):
     byes: tuple[str, ...] = ()
 
 
-class TournamentEvent(Event):
+class TournamentEvent(Event, kw_only=True):
     at_ms: int = 0
 
 
@@ -32,7 +32,7 @@ class Created(TournamentEvent, tag="tournament.created"):
     settings: Settings
 
 
-class Registered(TournamentEvent, tag="tournament.registered"):
+class Registered(TournamentEvent, tag="tournament.registered", kw_only=True):
     player_id: str
     name: str
     kind: PlayerKind

@@ -5,7 +5,7 @@ from __future__ import annotations
 from shared.kernel.rejection import require
 from shared.tournaments import codes
 from shared.tournaments.commands import Create
-from shared.tournaments.events import Created
+from shared.tournaments.events import Created, TournamentEventUnion
 from shared.tournaments.settings import Settings, default_bye_points, default_points, settings_problems
 
 
@@ -30,7 +30,7 @@ def resolve(cmd: Create) -> Settings:
     )
 
 
-def create(cmd: Create) -> list[Created]:
+def create(cmd: Create) -> list[TournamentEventUnion]:
     """The opening event of a tournament, or a rejection listing every problem."""
     require(bool(cmd.tournament_id), codes.INVALID_SETTINGS, "A tournament needs an id.")
     settings = resolve(cmd)

@@ -81,7 +81,7 @@ def schedule(
             break
         sizes, bye_count = table_sizes(len(players), seats, min_size)
         order = sorted(rng.shuffled(players), key=lambda p: hist.byes.get(p, 0))
-        byes = order[:bye_count]
-        tables = group_tables([p for p in order if p not in byes], sizes, hist)
-        out.append(_seated(out, tables, byes))
+        sitting_out = order[:bye_count]
+        tables = group_tables([p for p in order if p not in sitting_out], sizes, hist)
+        out.append(_seated(out, tables, sitting_out))
     return tuple(out)
