@@ -1,7 +1,7 @@
 """Tigris & Euphrates, the board game (Knizia, 1997): the pure rules engine.
 
-The spec is Part 1 of the rules digest (shared/rules/tigris.md); every [D]
-and [Q] point there is a field of :class:`Options`.
+The spec is docs/rules/tigris.md; every point the seed leaves open, or states
+two ways, is a field of :class:`Options` (§19 there).
 """
 
 from __future__ import annotations

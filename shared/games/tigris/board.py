@@ -1,4 +1,4 @@
-"""The standard board (digest 1.2-1.3) as data, and its fixed geometry.
+"""The standard board (docs/rules/tigris.md §2) as data, and its fixed geometry.
 
 Squares are integers ``row * 16 + col`` so that state stays compact and JSON
 keys stay plain ints; ``label`` gives the BGA-style name (``K1``) for people.
@@ -15,7 +15,7 @@ HEIGHT = 11
 SQUARES = WIDTH * HEIGHT
 HAND_SIZE = 6
 CATASTROPHES_PER_SEAT = 2
-#: Every civilisation tile in the box, by colour (digest 1.1).
+#: Every civilisation tile in the box, by colour (docs/rules/tigris.md §2).
 TILE_COUNTS: dict[Colour, int] = {Colour.RED: 57, Colour.BLUE: 36, Colour.GREEN: 30, Colour.BLACK: 30}
 TOTAL_TILES = sum(TILE_COUNTS.values())
 #: Index of each colour in per-colour tuples (hands, points): the COLOURS order.
@@ -55,7 +55,7 @@ RIVER: frozenset[int] = frozenset(square(c, r) for r, cols in _RIVER_BY_ROW.item
 STARTING_TEMPLES: tuple[int, ...] = tuple(
     sorted(parse(n) for n in ("K1", "B2", "P2", "F3", "N5", "I7", "B8", "O9", "F10", "K11"))
 )
-#: Treasures on these bordered squares must be taken first (digest 1.14).
+#: Treasures on these bordered squares must be taken first (docs/rules/tigris.md §13).
 CORNERS: frozenset[int] = frozenset(parse(n) for n in ("B2", "P2", "B8", "O9"))
 
 
@@ -67,7 +67,7 @@ def _neighbours(sq: int) -> tuple[int, ...]:
     )
 
 
-#: Orthogonal neighbours only: diagonal contact never connects (digest 1.2).
+#: Orthogonal neighbours only: diagonal contact never connects (docs/rules/tigris.md §2).
 NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(_neighbours(sq) for sq in range(SQUARES))
 
 
@@ -87,7 +87,7 @@ def blocks_containing(sq: int) -> tuple[int, ...]:
 
 
 class Monument(StrEnum):
-    """The six monuments, one per unordered pair of distinct colours (digest 1.13)."""
+    """The six monuments, one per unordered pair of distinct colours (docs/rules/tigris.md §2, §12)."""
 
     BLACK_RED = "black_red"
     BLACK_BLUE = "black_blue"

@@ -25,7 +25,7 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     #: §6: a move comes "from another square" (seed), so a leader cannot be moved onto its own.
     allow_move_in_place: bool = False
     #: §12.2: off (the seed): tiles of a declined square never carry a monument, so no later
-    #: square that includes one is offered. On: the digest's older reading, where any new
+    #: square that includes one is offered. On: the engine's earlier default, where any new
     #: square that includes the just-placed tile is a new chance, declined tiles or not.
     monument_new_square_new_chance: bool = False
     #: §13: treasures are collected as part of the action (seed, "Pelin kulku"), or only at

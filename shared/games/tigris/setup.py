@@ -1,4 +1,4 @@
-"""The opening events: board, bag order, start player, hands (digest 1.5)."""
+"""The opening events: board, bag order, start player, hands (docs/rules/tigris.md §3)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What each audience may see (digest 1.19, issue 3 item 4), and every event's audience.
+"""What each audience may see (docs/rules/tigris.md §18, issue 3 item 4), and every event's audience.
 
 A seat sees the board, the leaders, the flow of play, everyone's hand and
 catastrophe counts, the bag count, and its own hand, points and treasures

@@ -1,6 +1,6 @@
 """Euphrates & Tigris, the card game (Hans im Glück 2005): the pure rules engine.
 
-Map of the package (the spec is Part 2 of the Tigris rules digest):
+Map of the package (the spec is docs/rules/tigris-cards.md):
 
 - ``cards``: the 193 civilisation cards, the three ships, hand counting.
 - ``options``: every open point of the rules as a named option with its default.

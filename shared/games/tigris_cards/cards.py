@@ -1,4 +1,4 @@
-"""The cards of the card game: 193 civilisation cards and the three ships.
+"""The cards of the card game: 193 civilisation cards and the three ships (docs/rules/tigris-cards.md §2).
 
 Hands and the draw pile only ever hold the four plain colours, so they are
 counted by :class:`Colour`. The table and the VP piles also hold treasures

@@ -1,4 +1,5 @@
-"""The opening: treasures as column heads, a shuffled deck, eight cards each."""
+"""The opening: treasures as column heads, a shuffled deck, eight cards each
+(docs/rules/tigris-cards.md §4)."""
 
 from __future__ import annotations
 

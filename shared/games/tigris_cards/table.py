@@ -1,4 +1,4 @@
-"""Reading and rewriting the table: the mechanics of slots, no rules."""
+"""Reading and rewriting the table (docs/rules/tigris-cards.md §3): the mechanics of slots, no rules."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""What each audience may see, and who sees each event.
+"""What each audience may see, and who sees each event (docs/rules/tigris-cards.md §16).
 
 Hands, the draw order and a face-down connector's colour are secret. A VP
 pile shows only its top card to everyone, its owner included (nobody may look

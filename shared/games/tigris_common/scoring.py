@@ -4,7 +4,8 @@ A player's score is their lowest colour total after each treasure is added to
 some colour. Adding every treasure, one at a time, to the currently lowest
 colour is optimal, and it also maximises the whole ascending vector compared
 lexicographically, which is the tie-break chain (second weakest, then third,
-then fourth). Equal vectors share the place.
+then fourth). Equal vectors share the place. The rules are docs/rules/tigris.md
+§17 and docs/rules/tigris-cards.md §15.
 """
 
 from __future__ import annotations

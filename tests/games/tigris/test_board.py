@@ -1,4 +1,4 @@
-"""The standard board as data (digest 1.2-1.3) and its derived facts."""
+"""The standard board as data (docs/rules/tigris.md §2) and its derived facts."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from shared.games.tigris.board import (
 )
 from shared.games.tigris_common.colours import COLOURS
 
-# The digest's drawing: ~ river, t temple + treasure, T the same on a corner square.
+# The board drawn (docs/rules/tigris.md §2): ~ river, t temple + treasure, T the same on a corner square.
 DRAWING = """
 . . . . ~ ~ ~ ~ ~ . t . ~ . . .
 . T . . ~ . . . . . . . ~ . . T

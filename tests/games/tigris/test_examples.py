@@ -1,4 +1,5 @@
-"""The worked examples B1-B9 of the digest (Part 3.1) as given/when/then tests."""
+"""The seed's worked examples, and two from the FAQs, as given/when/then tests
+(docs/rules/tigris.md §20)."""
 
 from __future__ import annotations
 

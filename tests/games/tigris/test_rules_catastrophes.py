@@ -1,4 +1,4 @@
-"""Catastrophes and leader withdrawal (digest 1.10, 1.15, 1.21 #15 #16)."""
+"""Catastrophes and leader withdrawal (docs/rules/tigris.md §8, §14)."""
 
 from __future__ import annotations
 

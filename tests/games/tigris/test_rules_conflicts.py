@@ -1,4 +1,4 @@
-"""Revolts and wars beyond the worked examples (digest 1.11, 1.12, 1.20, 1.21)."""
+"""Revolts and wars beyond the worked examples (docs/rules/tigris.md §10, §11)."""
 
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ T0 r  .  g  T1 r
 
 
 def test_a_side_split_in_two_still_fights_from_both_pieces() -> None:
-    # Ruling 1.21 #22: after the priest war the east side falls apart into the king's
+    # docs/rules/tigris.md §11: after the priest war the east side falls apart into the king's
     # piece and the trader's piece, both touching the unification square.
     state = build(SPLIT, origin="E4", hands={0: "k"})
     state, _ = run(state, (0, PlaceTile(colour=Colour.BLACK, square=at("H5"))))

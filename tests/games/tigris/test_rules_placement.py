@@ -1,4 +1,4 @@
-"""Kingdoms, leader positioning and tile placement (digest 1.6, 1.8, 1.9, 1.21)."""
+"""Kingdoms, leader positioning and tile placement (docs/rules/tigris.md §4, §6, §7)."""
 
 from __future__ import annotations
 

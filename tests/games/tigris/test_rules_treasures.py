@@ -1,4 +1,4 @@
-"""Treasures (digest 1.14, 1.21 #11 #12)."""
+"""Treasures (docs/rules/tigris.md §13)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Actions, swaps, refills and the end of the game (digest 1.7, 1.10, 1.16, 1.17, 1.18)."""
+"""Actions, swaps, refills and the end of the game (docs/rules/tigris.md §5, §9, §15, §16, §17)."""
 
 from __future__ import annotations
 

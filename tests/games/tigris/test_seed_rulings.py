@@ -72,7 +72,7 @@ def test_a_declined_squares_tiles_never_carry_a_monument_later() -> None:
 
 
 def test_the_other_reading_offers_a_new_square_that_reuses_declined_tiles() -> None:
-    """The option ``monument_new_square_new_chance`` keeps the digest's older reading,
+    """The option ``monument_new_square_new_chance`` keeps the engine's earlier default,
     where the trigger is always "a square containing the tile just placed"."""
     state = _declined_then_g5(monument_new_square_new_chance=True)
     assert {o.top_left for o in state.phase.options} == {at("F4"), at("G4")}  # type: ignore[union-attr]

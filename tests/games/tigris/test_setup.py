@@ -1,4 +1,4 @@
-"""Setup (digest 1.5): board, bag, hands, start player, and who sees what of it."""
+"""Setup (docs/rules/tigris.md §3): board, bag, hands, start player, and who sees what of it."""
 
 from __future__ import annotations
 

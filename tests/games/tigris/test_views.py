@@ -1,4 +1,4 @@
-"""Views: own hand and score only; spectators see the public table (digest 1.19)."""
+"""Views: own hand and score only; spectators see the public table (docs/rules/tigris.md §18)."""
 
 from __future__ import annotations
 

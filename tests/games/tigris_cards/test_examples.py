@@ -1,4 +1,4 @@
-"""The worked examples C1-C9 of the digest (section 3.2), given/when/then."""
+"""The seeds' worked examples as given/when/then tests (docs/rules/tigris-cards.md §19)."""
 
 from __future__ import annotations
 

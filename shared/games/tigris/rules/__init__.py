@@ -1,1 +1,1 @@
-"""The rules of the board game, one module per concept (digest Part 1)."""
+"""The rules of the board game, one module per concept (docs/rules/tigris.md)."""

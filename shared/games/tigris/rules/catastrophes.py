@@ -1,5 +1,5 @@
 """Catastrophes, swaps and passes: the actions that place nothing that scores
-(digest 1.7, 1.10)."""
+(docs/rules/tigris.md §5.3, §8, §9)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def swap(em: Emitter, seat: int, counts: Counts) -> None:
         ev.TilesDiscarded(seat=seat, tiles=tiles),
         ev.TilesDiscardedCount(seat=seat, count=len(tiles)),
     )
-    # A swap the bag cannot supply ends the game at once (digest 1.10).
+    # A swap the bag cannot supply ends the game at once (docs/rules/tigris.md §9, §16.1).
     if draw(em, seat, len(tiles)):
         resume(em, "wars")
 

@@ -1,4 +1,4 @@
-"""The order of things inside an action and at the end of a turn (digest 1.7, 1.16).
+"""The order of things inside an action and at the end of a turn (docs/rules/tigris.md §5.2, §15).
 
 ``decide`` performs an action's main effect, then ``resume`` walks the
 remaining stages until one of them awaits a seat's decision. A decision

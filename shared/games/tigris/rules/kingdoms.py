@@ -1,4 +1,4 @@
-"""Regions and kingdoms (digest 1.6), derived by flood fill and never stored.
+"""Regions and kingdoms (docs/rules/tigris.md §4), derived by flood fill and never stored.
 
 A region is a connected group of squares holding a tile (face up or flipped)
 or a leader; a kingdom is a region with at least one leader. The unification
@@ -162,7 +162,7 @@ def leader_index(leader: Leader) -> int:
 
 
 def stranded(state: State) -> list[Piece]:
-    """Leaders with no adjacent face-up temple: they must go home (digest 1.15)."""
+    """Leaders with no adjacent face-up temple: they must go home (docs/rules/tigris.md §14)."""
     down = flipped(state)
     return [
         (seat, i)

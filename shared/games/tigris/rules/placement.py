@@ -1,4 +1,4 @@
-"""Positioning leaders and placing civilisation tiles (digest 1.8, 1.9)."""
+"""Positioning leaders and placing civilisation tiles (docs/rules/tigris.md §6, §7)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def place_tile(em: Emitter, regions: Kingdoms, seat: int, colour: Colour, sq: in
     kingdoms = regions.adjacent_kingdoms(sq)
     em.emit(ev.TilePlaced(seat=seat, colour=colour, square=sq))
     if len(kingdoms) == 2:
-        # A uniting tile never scores, not even after the wars (digest 1.9).
+        # A uniting tile never scores, not even after the wars (docs/rules/tigris.md §7.2).
         em.emit(ev.MarkerPlaced(square=sq))
     elif len(kingdoms) == 1:
         scorer = tile_scorer(regions, next(iter(kingdoms)), colour)

@@ -1,4 +1,4 @@
-"""Revolts: a leader placed into a kingdom that holds its colour (digest 1.11)."""
+"""Revolts: a leader placed into a kingdom that holds its colour (docs/rules/tigris.md §10)."""
 
 from __future__ import annotations
 

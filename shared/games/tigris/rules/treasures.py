@@ -1,4 +1,4 @@
-"""Treasures: a trader takes all but one of its kingdom's treasures (digest 1.14)."""
+"""Treasures: a trader takes all but one of its kingdom's treasures (docs/rules/tigris.md §13)."""
 
 from __future__ import annotations
 

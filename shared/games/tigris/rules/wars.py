@@ -1,4 +1,4 @@
-"""Wars: a tile uniting two kingdoms that share leader colours (digest 1.12)."""
+"""Wars: a tile uniting two kingdoms that share leader colours (docs/rules/tigris.md §11)."""
 
 from __future__ import annotations
 

@@ -1,1 +1,1 @@
-"""The rules of the card game, one module per concept; all pure functions."""
+"""The rules of the card game (docs/rules/tigris-cards.md), one module per concept; all pure functions."""

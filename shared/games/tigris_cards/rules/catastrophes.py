@@ -1,4 +1,5 @@
-"""Action 3: each player's single catastrophe removes one card from the table.
+"""Action 3: each player's single catastrophe removes one card from the table
+(docs/rules/tigris-cards.md §10).
 
 Heads, ships and cards carrying a leader are immune; a removed connector
 splits its kingdom and leaves the gap free to be filled again.

@@ -1,4 +1,4 @@
-"""Settling a conflict once the attacker, then the defender, committed cards.
+"""Settling a conflict once the attacker, then the defender, committed cards (docs/rules/tigris-cards.md §11).
 
 Higher strength wins and a tie goes to the defender. The loser's leader goes
 home; the winner keeps one committed card as a VP (or, if the reward pool is

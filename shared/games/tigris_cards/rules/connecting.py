@@ -1,4 +1,5 @@
-"""Action 2b: a connector joins two kingdoms, and the trader's treasure exchange.
+"""Action 2b: a connector joins two kingdoms, and the trader's treasure exchange
+(docs/rules/tigris-cards.md §9).
 
 The connector lies face down, earns nobody a VP, and links nothing while the
 external conflicts it caused are settled one by one, in the order the active

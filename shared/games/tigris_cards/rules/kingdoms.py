@@ -1,4 +1,4 @@
-"""Kingdoms: runs of columns joined by face-up connectors.
+"""Kingdoms: runs of columns joined by face-up connectors (docs/rules/tigris-cards.md §5).
 
 Horizontal contact exists only between heads and the connectors between them,
 so a kingdom is an interval of columns and everything in them, plus the

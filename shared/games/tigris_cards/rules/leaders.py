@@ -1,4 +1,4 @@
-"""Action 1: place a leader from the supply or move it onto another card.
+"""Action 1: place a leader from the supply or move it onto another card (docs/rules/tigris-cards.md §7).
 
 A leader may stand on any civilisation card without a leader, whatever its
 colour: heads, column cards and (by option) connectors, never a ship. A

@@ -1,8 +1,8 @@
-"""Action 2a: a hand card appended to a column, and the VP it may earn.
+"""Action 2a: a hand card appended to a column, and the VP it may earn (docs/rules/tigris-cards.md §8).
 
 The VP goes to the owner of the kingdom's leader of the card's colour, or,
 failing one, to the owner of its king (the joker); that owner lays a matching
-card from his own hand. The ship check follows (2.7 [D]: VP first by default).
+card from his own hand. The ship check follows (docs/rules/tigris-cards.md §8: VP first by default).
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Final scoring: each VP pile sorted by colour, treasures as jokers, the
-weakest colour scores, and the next weakest colours break ties."""
+"""Final scoring (docs/rules/tigris-cards.md §15): each VP pile sorted by colour, treasures as
+jokers, the weakest colour scores, and the next weakest colours break ties."""
 
 from __future__ import annotations
 

@@ -1,8 +1,9 @@
 """Ships: four same-coloured cards laid one below another buy a ship.
 
-The trigger is the act of laying the card (2.15: no ship from cards sliding
-up), the series is the run at the bottom of the column ending with the new
-card, and blue is the joker: a blue series may take any ship still there.
+The trigger is the act of laying the card (docs/rules/tigris-cards.md §12.1:
+no ship from cards sliding up), the series is the run at the bottom of the
+column ending with the new card, and blue is the joker: a blue series may take
+any ship still there.
 """
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The end of an action, ship income, refilling, and the end of the game."""
+"""The end of an action, ship income, refilling, and the end of the game
+(docs/rules/tigris-cards.md §6, §12.2, §13, §14)."""
 
 from __future__ import annotations
 
