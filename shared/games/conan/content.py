@@ -183,6 +183,40 @@ class Header(Record, frozen=True, forbid_unknown_fields=True):
     final_ep_per_city: int = 0
 
 
+class ProvinceLayout(Record, frozen=True, forbid_unknown_fields=True):
+    x: int
+    y: int
+    shape: tuple[tuple[int, int], ...] = ()
+
+
+class MapFeature(Record, frozen=True, forbid_unknown_fields=True):
+    kind: str  # desert | mountains | ...: land that is no province
+    shape: tuple[tuple[int, int], ...]
+
+
+class MapLabel(Record, frozen=True, forbid_unknown_fields=True):
+    kind: str  # sea | desert | mountains | ...
+    name: str
+    x: int
+    y: int
+
+
+class Point(Record, frozen=True, forbid_unknown_fields=True):
+    x: int
+    y: int
+
+
+class Layout(Record, frozen=True, forbid_unknown_fields=True):
+    """Where a client draws the map (``layout.yaml``, optional): never read by the rules."""
+
+    width: int
+    height: int
+    provinces: dict[str, ProvinceLayout]
+    features: tuple[MapFeature, ...] = ()
+    labels: tuple[MapLabel, ...] = ()
+    zones: dict[str, Point] = {}
+
+
 class Dice(Record, frozen=True, forbid_unknown_fields=True):
     fate_faces: tuple[str, ...]
     pool_size: int

@@ -32,6 +32,7 @@ from shared.games.conan.content import (
     Header,
     Kingdom,
     KingdomCard,
+    Layout,
     Objective,
     Province,
     StrategyCard,
@@ -65,6 +66,8 @@ class Pack:
     index: dict[str, int]
     adjacency: tuple[tuple[int, ...], ...]
     distance: tuple[tuple[int, ...], ...]
+    #: where a client draws the map (``layout.yaml``); optional, the rules never read it
+    layout: Layout | None = None
 
     def province(self, pid: str) -> Province:
         return self.provinces[self.index[pid]]
@@ -163,9 +166,32 @@ def load_pack(directory: Path) -> Pack:
     pack = Pack(
         header, dice, provinces, kingdoms, strategy, kcards, adventures, tokens, objectives,
         artifacts, bonus, index, _adjacency(provinces, index), _distances(provinces, index),
+        _load_layout(directory, provinces),
     )  # fmt: skip
     _validate(pack, kinds)
     return pack
+
+
+def _load_layout(directory: Path, provinces: tuple[Province, ...]) -> Layout | None:
+    if not (directory / "layout.yaml").exists():
+        return None
+    layout = _convert("layout.yaml", _read(directory, "layout.yaml"), Layout, "layout")
+    ids = {p.id for p in provinces}
+    zones = {p.zone for p in provinces}
+    for pid in sorted(ids - set(layout.provinces)):
+        raise PackError("layout.yaml", pid, "provinces", "province has no place on the map")
+    for pid, place in layout.provinces.items():
+        if pid not in ids:
+            raise PackError("layout.yaml", pid, "provinces", f"unknown province {pid!r}")
+        if place.shape and len(place.shape) < 3:
+            raise PackError("layout.yaml", pid, "shape", "an outline needs at least three corners")
+        for x, y in ((place.x, place.y), *place.shape):
+            if not (0 <= x <= layout.width and 0 <= y <= layout.height):
+                raise PackError("layout.yaml", pid, "shape", f"({x}, {y}) lies off the map")
+    for zone in layout.zones:
+        if zone not in zones:
+            raise PackError("layout.yaml", zone, "zones", f"unknown zone {zone!r}")
+    return layout
 
 
 def _load_dice(directory: Path) -> Dice:

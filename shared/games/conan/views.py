@@ -3,13 +3,31 @@
 Canonical: sorted tuples, no sets, so equal information encodes to identical
 bytes. A seat sees its own hand, tokens and sealed choices; everyone sees the
 board, counts, and that a sealed choice was made, never its content.
+
+Every view also carries what a client needs to draw the table without a copy
+of the content pack: the map (``Board``: each province's printed facts, its
+outline and anchor from the pack's ``layout.yaml``, the kingdoms' colours) and
+the names and texts of the cards, adventure and objectives the view itself
+names (``cards``), so it tells nothing the view does not already hold.
 """
 
 from __future__ import annotations
 
+import functools
+
 from shared.games.conan import events as ev
-from shared.games.conan.loader import get_pack
-from shared.games.conan.state import AnyPhase, Bid, ProvinceState, SeatState, State, TableCard
+from shared.games.conan.content import Artifact, KingdomCard, Objective, ProvinceLayout, StrategyCard
+from shared.games.conan.loader import Pack, get_pack
+from shared.games.conan.state import (
+    AnyPhase,
+    Bid,
+    Bidding,
+    Contest,
+    ProvinceState,
+    SeatState,
+    State,
+    TableCard,
+)
 from shared.kernel.messages import Record
 from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Visibility, seat_only
 
@@ -52,6 +70,76 @@ class ProvinceView(Record, frozen=True):
     state: ProvinceState
 
 
+class MapProvince(Record, frozen=True, omit_defaults=True):
+    """A province as printed (provinces.yaml) and where it is drawn (layout.yaml)."""
+
+    id: str
+    name: str
+    zone: str
+    region: str
+    value: int
+    track: tuple[str, ...]
+    savage: bool = False
+    coastal: bool = False
+    home_of: str | None = None
+    #: the anchor for its name and pieces, and its outline; (0, 0) and () when
+    #: the pack has no layout
+    x: int = 0
+    y: int = 0
+    shape: tuple[tuple[int, int], ...] = ()
+
+
+class MapKingdom(Record, frozen=True):
+    id: str
+    name: str
+    colour: str
+    home: str
+
+
+class MapFeature(Record, frozen=True):
+    kind: str
+    shape: tuple[tuple[int, int], ...]
+
+
+class MapLabel(Record, frozen=True):
+    kind: str
+    name: str
+    x: int
+    y: int
+
+
+class MapZone(Record, frozen=True):
+    id: str
+    x: int
+    y: int
+
+
+class Board(Record, frozen=True):
+    """The content pack's map, the same in every view of a table."""
+
+    width: int
+    height: int
+    provinces: tuple[MapProvince, ...]
+    kingdoms: tuple[MapKingdom, ...]
+    #: adjacent provinces whose outlines share no border (every adjacent pair
+    #: when the pack has no layout): a client draws these as routes
+    routes: tuple[tuple[str, str], ...] = ()
+    features: tuple[MapFeature, ...] = ()
+    labels: tuple[MapLabel, ...] = ()
+    zones: tuple[MapZone, ...] = ()
+
+
+class CardInfo(Record, frozen=True):
+    """Words for an item the view names: a strategy or kingdom card, an artifact,
+    the adventure or an objective. ``value``: bid value, cost, tokens or EP."""
+
+    id: str
+    kind: str  # strategy | kingdom | artifact | adventure | objective
+    name: str
+    text: str
+    value: int = 0
+
+
 class View(Record, frozen=True):
     pack: str
     seats: tuple[SeatPublic, ...]
@@ -73,6 +161,8 @@ class View(Record, frozen=True):
     objectives: tuple[str, ...]
     crowned: int
     me: Private | None = None
+    board: Board | None = None
+    cards: tuple[CardInfo, ...] = ()
 
 
 def _public(s: SeatState) -> SeatPublic:
@@ -104,6 +194,7 @@ def view(state: State, audience: Audience) -> View:
     from shared.games.conan.rules.adventure import age_deck_left
 
     pack = get_pack(state.options.pack)
+    me = _private(state, state.seats[audience]) if audience is not None else None
     return View(
         pack=state.options.pack,
         seats=tuple(_public(s) for s in state.seats),
@@ -126,8 +217,159 @@ def view(state: State, audience: Audience) -> View:
         strategy_discard=tuple(sorted(state.strategy_discard)),
         objectives=state.objectives,
         crowned=state.crowned,
-        me=_private(state, state.seats[audience]) if audience is not None else None,
+        me=me,
+        board=board(state.options.pack),
+        cards=_cards(state, pack, me),
     )
+
+
+@functools.cache
+def board(pack_name: str) -> Board:
+    pack = get_pack(pack_name)
+    layout = pack.layout
+    places = layout.provinces if layout else {}
+    provinces = []
+    for p in pack.provinces:
+        place = places.get(p.id) or ProvinceLayout(x=0, y=0)
+        provinces.append(
+            MapProvince(
+                id=p.id,
+                name=p.name,
+                zone=p.zone,
+                region=p.region,
+                value=p.value,
+                track=p.track,
+                savage=p.savage,
+                coastal=p.coastal,
+                home_of=p.home_of,
+                x=place.x,
+                y=place.y,
+                shape=place.shape,
+            )
+        )
+    kingdoms = tuple(
+        MapKingdom(id=k.id, name=k.name, colour=k.colour, home=k.home) for k in pack.kingdoms.values()
+    )
+    routes = tuple(
+        (p.id, n)
+        for p in pack.provinces
+        for n in p.adjacent
+        if p.id < n and not _share_border(places.get(p.id), places.get(n))
+    )
+    if layout is None:
+        return Board(width=0, height=0, provinces=tuple(provinces), kingdoms=kingdoms, routes=routes)
+    return Board(
+        width=layout.width,
+        height=layout.height,
+        provinces=tuple(provinces),
+        kingdoms=kingdoms,
+        routes=routes,
+        features=tuple(MapFeature(kind=f.kind, shape=f.shape) for f in layout.features),
+        labels=tuple(MapLabel(kind=lb.kind, name=lb.name, x=lb.x, y=lb.y) for lb in layout.labels),
+        zones=tuple(MapZone(id=z, x=pt.x, y=pt.y) for z, pt in sorted(layout.zones.items())),
+    )
+
+
+def _share_border(a: ProvinceLayout | None, b: ProvinceLayout | None) -> bool:
+    """Whether two outlines have a side in common (two consecutive shared corners)."""
+    if a is None or b is None or not a.shape or not b.shape:
+        return False
+    sides = {frozenset((a.shape[i - 1], a.shape[i])) for i in range(len(a.shape))}
+    return any(frozenset((b.shape[i - 1], b.shape[i])) in sides for i in range(len(b.shape)))
+
+
+_FACES = {"HIT": "hits", "ATTACKER_HIT": "attacker's hits", "HIT_CONAN": "Conan's hits", "SHIELD": "shields",
+          "AXE": "axes", "BLANK": "blanks"}  # fmt: skip
+
+
+def _words(items: tuple[str, ...], empty: str) -> str:
+    return ", ".join(items) if items else empty
+
+
+def _strategy_info(card: StrategyCard, seats: int) -> CardInfo:
+    regions = card.regions_full if seats >= 4 else card.regions_small
+    faces = " and ".join(_FACES.get(f, f.lower()) for f in card.success_faces)
+    text = (
+        f"{faces[:1].upper()}{faces[1:]} count as successes for one roll. "
+        f"Military: {_words(card.military_terrains, 'never')}. Intrigue: {_words(regions, 'never')}. "
+        f"Bid value {card.bid_value}."
+    )
+    return CardInfo(id=card.id, kind="strategy", name=card.name, text=text, value=card.bid_value)
+
+
+def _kingdom_info(card: KingdomCard) -> CardInfo:
+    kind = {"table": f"Table card, cost {card.cost}", "instant": "Instant", "event": "Event (Court)"}
+    text = f"{kind.get(card.type, card.type)}. {card.text}"
+    return CardInfo(id=card.id, kind="kingdom", name=card.name, text=text, value=card.cost)
+
+
+_EFFECTS = {
+    "win_ties": "wins tied {contest} contests",
+    "add_dice": "one more die in {contest} contests",
+    "gold_bonus": "{n} more gold for {trigger}",
+    "cost_modifier": "{card_type} cards cost {delta} (at least {min})",
+    "bid_swap": "may swap the card of a revealed bid",
+}
+
+
+def _artifact_info(art: Artifact) -> CardInfo:
+    parts = []
+    for e in art.effects:
+        words = _EFFECTS.get(e.op, e.op.replace("_", " "))
+        parts.append(words.format(contest=e.contest or "all", n=e.n, trigger=e.trigger or "it",
+                                  card_type=e.card_type, delta=f"{e.delta:+d}", min=e.min))  # fmt: skip
+    text = "; ".join(parts).capitalize() + "."
+    return CardInfo(id=art.id, kind="artifact", name=art.name, text=text)
+
+
+_CONDITIONS = {
+    "forts_at_least": "{n} forts", "towers_at_least": "{n} towers", "cities_at_least": "{n} cities",
+    "gold_at_least": "{n} gold", "crom_at_least": "{n} Crom tokens", "provinces_at_least": "{n} provinces",
+    "units_at_least": "{n} units on the map", "emissaries_at_least": "{n} emissaries on the map",
+    "provinces_in_region_at_least": "{n} provinces in the {region}",
+    "adventure_tokens_at_least": "{n} adventure tokens", "sorcery_at_least": "{n} sorcery tokens",
+}  # fmt: skip
+
+
+def _objective_info(obj: Objective) -> CardInfo:
+    c = obj.condition
+    goal = _CONDITIONS.get(c.type, c.type.replace("_", " ")).format(n=c.n, region=c.region)
+    text = f"At least {goal}: {obj.ep} EP."
+    return CardInfo(id=obj.id, kind="objective", name=obj.name, text=text, value=obj.ep)
+
+
+def _cards(state: State, pack: Pack, me: Private | None) -> tuple[CardInfo, ...]:
+    """Words for the cards in play, in hand and revealed, the artifacts, the adventure
+    and the objectives this view names (not the discard piles: names suffice there)."""
+    strategy: set[str] = set()
+    kingdom: set[str] = set()
+    artifacts: set[str] = set()
+    for s in state.seats:
+        kingdom.update(t.card for t in s.table)
+        artifacts.update(s.artifacts)
+        if s.bonus:
+            artifacts.add(pack.bonus.id)
+    for phase in state.phases:
+        match phase:
+            case Bidding(revealed=revealed):
+                strategy.update(b.card for b in revealed if b.card)
+            case Contest(attacker=attacker, defender=defender):
+                strategy.update((*attacker.cards, *defender.cards))
+    if me is not None:
+        strategy.update((*me.strategy_hand, *me.sealed_cards))
+        kingdom.update(me.kingdom_hand)
+    seats = len(state.seats)
+    out = [_strategy_info(pack.strategy[c], seats) for c in sorted(strategy) if c in pack.strategy]
+    out += [_kingdom_info(pack.kingdom_cards[c]) for c in sorted(kingdom) if c in pack.kingdom_cards]
+    arts = {**pack.artifacts, pack.bonus.id: pack.bonus}
+    out += [_artifact_info(arts[a]) for a in sorted(artifacts) if a in arts]
+    if state.adventure in pack.adventures:
+        adv = pack.adventures[state.adventure]
+        where = pack.province(adv.destination).name
+        text = f"Conan's adventure; its destination is {where}, with {adv.tokens} tokens on the track."
+        out.append(CardInfo(id=adv.id, kind="adventure", name=adv.title, text=text, value=adv.tokens))
+    out += [_objective_info(pack.objectives[o]) for o in state.objectives if o in pack.objectives]
+    return tuple(out)
 
 
 def visibility(event: ev.AnyEvent) -> Visibility:
