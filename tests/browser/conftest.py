@@ -102,13 +102,27 @@ def browser(chromium_path: str) -> Iterator[object]:
         launched.close()
 
 
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[pytest.TestReport]:
+    report = yield
+    if report.when == "call":
+        item.failed_call = report.failed  # type: ignore[attr-defined]
+    return report
+
+
 @pytest.fixture
-def page(browser: object, web: Stack) -> Iterator[object]:
-    """A fresh browser context per test (its own storage), errors collected."""
+def page(request: pytest.FixtureRequest, browser: object, web: Stack) -> Iterator[object]:
+    """A fresh browser context per test (its own storage), errors collected; a
+    failing test leaves a screenshot and the page's text in its report."""
     context = browser.new_context(base_url=web.api, viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
     context.set_default_timeout(20_000)
     opened = context.new_page()
     opened.errors = []  # type: ignore[attr-defined]
     opened.on("pageerror", lambda exc: opened.errors.append(str(exc)))  # type: ignore[attr-defined]
     yield opened
+    if getattr(request.node, "failed_call", False):
+        shot = web.root / f"{request.node.name}.png"
+        opened.screenshot(path=str(shot), full_page=True)
+        text = opened.inner_text("body")[-3000:]
+        print(f"\n--- {opened.url}\n--- screenshot: {shot}\n--- errors: {opened.errors}\n{text}")
     context.close()

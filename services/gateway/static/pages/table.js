@@ -99,6 +99,7 @@ export default async function tablePage(main, { id, seat = null, token = null },
       st.message = null;
       st.ui = { narrow: null, confirm: null, choosing: null };
       await refresh(reply.version);
+      drawMoves(false);
       return { ok: true, code: "accepted", message: "", version: reply.version };
     } catch (err) {
       st.busy = false;
@@ -115,6 +116,8 @@ export default async function tablePage(main, { id, seat = null, token = null },
   function refresh(min = 0) {
     st.wanted = Math.max(st.wanted, min);
     if (st.loading) return st.loading;
+    // Nothing to wait for: also keeps the loop below from finishing before it is stored.
+    if (st.doc.over || st.doc.version >= st.wanted) return Promise.resolve();
     st.loading = (async () => {
       try {
         while (!life.signal.aborted && !st.doc.over && st.doc.version < st.wanted) {

@@ -1,0 +1,161 @@
+// Organising a tournament: the form that creates one, then (with the
+// organiser token, kept in the URL fragment) registering players and bots,
+// starting, pairing rounds and finishing.
+
+import { api, games } from "../api.js";
+import { button, fill, h, notice, reason, remember, remembered, uuid } from "../ui.js";
+import { tournamentSection } from "./tournament.js";
+
+export default async function organiserPage(main, { id, token }, life) {
+  if (!id) return createPage(main, life);
+  if (!token) {
+    fill(main, notice("This page needs the organiser link (it holds the organiser key).", "error"));
+    return;
+  }
+  return managePage(main, id, token, life);
+}
+
+async function createPage(main, life) {
+  const hosted = await games();
+  const game = h("select", { id: "t-game" }, hosted.map((g) => h("option", { value: g.key }, g.title)));
+  const name = h("input", { id: "t-name", type: "text", maxlength: "200", value: "Friday evening" });
+  const format = h(
+    "select",
+    { id: "t-format" },
+    h("option", { value: "swiss" }, "Swiss"),
+    h("option", { value: "round_robin" }, "Round robin"),
+    h("option", { value: "elimination" }, "Single elimination"),
+  );
+  const seats = h("input", { id: "t-seats", type: "number", min: "2", max: "4", value: "2" });
+  const rounds = h("input", { id: "t-rounds", type: "number", min: "0", max: "100", value: "3" });
+  const minutes = h("input", { id: "t-minutes", type: "number", min: "0", step: "any", value: "0" });
+  const delay = h("input", { id: "t-delay", type: "number", min: "0", value: "0" });
+  const message = h("div", { "aria-live": "polite" });
+  const fit = () => {
+    const g = hosted.find((x) => x.key === game.value);
+    seats.min = Math.max(2, g.min_seats);
+    seats.max = Math.min(4, g.max_seats);
+    seats.value = Math.max(Number(seats.min), Math.min(Number(seats.max), Number(seats.value)));
+  };
+  game.addEventListener("change", fit);
+  fit();
+  const form = h(
+    "form",
+    { class: "card", "data-testid": "create-tournament" },
+    h("label", { for: "t-name" }, "Name ", name),
+    h("label", { for: "t-game" }, "Game ", game),
+    h("label", { for: "t-format" }, "Format ", format),
+    h("label", { for: "t-seats" }, "Seats per table ", seats),
+    h("label", { for: "t-rounds" }, "Rounds (Swiss) ", rounds),
+    h("label", { for: "t-minutes" }, "Minutes per seat per game (0: no clock) ", minutes),
+    h("label", { for: "t-delay" }, "Spectators trail by this many moves ", delay),
+    h("button", { type: "submit", class: "primary" }, "Create the tournament"),
+    message,
+  );
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = {
+      name: name.value,
+      game: game.value,
+      format: format.value,
+      seats_per_table: Number(seats.value),
+      rounds: format.value === "swiss" ? Number(rounds.value) : 0,
+    };
+    if (Number(minutes.value) > 0) body.clock = { initial_ms: Math.round(Number(minutes.value) * 60000) };
+    if (Number(delay.value) > 0) body.delay = { moves: Number(delay.value) };
+    message.replaceChildren(notice("Creating…"));
+    try {
+      const made = await api("/v1/tournaments", { method: "POST", body, key: uuid(), signal: life.signal });
+      remember((all) => {
+        all.organised = all.organised || {};
+        all.organised[made.tournament_id] = { token: made.organiser_token, name: body.name, players: {} };
+      });
+      location.hash = `#/tournament/${made.tournament_id}/organise?token=${encodeURIComponent(made.organiser_token)}`;
+    } catch (err) {
+      if (!life.signal.aborted) fill(message, notice(`Not created: ${reason(err)}`, "error"));
+    }
+  });
+  fill(main, h("h1", {}, "Organise a tournament"), form);
+  document.title = "Organise · Ziggurat";
+}
+
+function managePage(main, id, token, life) {
+  remember((all) => {
+    all.organised = all.organised || {};
+    all.organised[id] = { players: {}, ...all.organised[id], token };
+  });
+  const message = h("div", { "aria-live": "polite", "data-testid": "organiser-message" });
+  const people = h("div", { "data-testid": "player-links" });
+  const playerName = h("input", { id: "p-name", type: "text", maxlength: "200", required: true });
+  const kind = h("select", { id: "p-kind" }, h("option", { value: "human" }, "A person"), h("option", { value: "bot" }, "A bot"));
+  const register = h(
+    "form",
+    { class: "row", "data-testid": "register" },
+    h("label", { for: "p-name" }, "Name ", playerName),
+    h("label", { for: "p-kind" }, "Plays as ", kind),
+    h("button", { type: "submit" }, "Register"),
+  );
+  const drawPeople = () => {
+    const players = Object.entries(remembered().organised?.[id]?.players || {});
+    fill(
+      people,
+      players.length
+        ? h(
+            "ul",
+            {},
+            players.map(([pid, p]) =>
+              h("li", {}, `${p.name}: `, h("a", { href: `#/tournament/${id}/player?token=${encodeURIComponent(p.token)}`, "data-player": pid }, "player link"), h("span", { class: "muted" }, " (send it to them; it is their key)")),
+            ),
+          )
+        : null,
+    );
+  };
+  register.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = { name: playerName.value.trim(), kind: kind.value };
+    if (!body.name) return;
+    try {
+      const added = await api(`/v1/tournaments/${id}/players`, { method: "POST", token, body, key: uuid(), signal: life.signal });
+      if (body.kind === "human") {
+        remember((all) => {
+          all.organised[id].players[added.player_id] = { name: body.name, token: added.player_token };
+        });
+      }
+      fill(message, notice(`${body.name} is registered.`, "good"));
+      playerName.value = "";
+      playerName.focus();
+      drawPeople();
+    } catch (err) {
+      if (!life.signal.aborted) fill(message, notice(`Not registered: ${reason(err)}`, "error"));
+    }
+  });
+  const act = (label, path, done) =>
+    button(
+      label,
+      async () => {
+        try {
+          await api(`/v1/tournaments/${id}/${path}`, { method: "POST", token, key: uuid(), signal: life.signal });
+          fill(message, notice(done, "good"));
+        } catch (err) {
+          if (!life.signal.aborted) fill(message, notice(`${label}: ${reason(err)}`, "error"));
+        }
+      },
+      { "data-testid": `organiser-${path}` },
+    );
+  fill(
+    main,
+    h(
+      "section",
+      { class: "card", "aria-labelledby": "org-h" },
+      h("h2", { id: "org-h" }, "Organiser"),
+      h("p", { class: "secret" }, "This page's address holds your organiser key: bookmark it, and share only the public page."),
+      h("p", {}, "Public page: ", h("a", { href: `#/tournament/${id}` }, `#/tournament/${id}`)),
+      register,
+      people,
+      h("div", { class: "row" }, act("Start", "start", "The tournament has started."), act("Pair the next round", "rounds", "The next round is paired."), act("Finish", "finish", "The tournament is finished.")),
+      message,
+    ),
+    tournamentSection(id, life),
+  );
+  drawPeople();
+}

@@ -1,0 +1,63 @@
+// A player's page (with the player token, kept in the URL fragment): where
+// they play now, and a way there as soon as their table opens.
+
+import { api } from "../api.js";
+import { fill, h, notice, reason, remember, sleep } from "../ui.js";
+import { seatLink } from "./table.js";
+import { tournamentSection } from "./tournament.js";
+
+const POLL_MS = 2000;
+
+export default async function playerPage(main, { id, token }, life) {
+  if (!token) {
+    fill(main, notice("This page needs your player link (it holds your player key).", "error"));
+    return;
+  }
+  remember((all) => {
+    all.players = all.players || {};
+    all.players[id] = { ...all.players[id], token };
+  });
+  const status = h("div", { "data-testid": "player-status", "aria-live": "polite" }, h("p", { class: "muted" }, "Looking for your table…"));
+  let names = {};
+  let wake = null;
+  const section = tournamentSection(id, life, {
+    onChange(standings) {
+      names = Object.fromEntries(standings.lines.map((l) => [l.line.player_id, l.line.name]));
+      wake && wake();
+    },
+  });
+  fill(main, h("section", { class: "card", "aria-labelledby": "me-h" }, h("h2", { id: "me-h" }, "Your games"), status), section);
+  while (!life.signal.aborted) {
+    try {
+      const me = await api(`/v1/tournaments/${id}/me`, { token, signal: life.signal });
+      if (life.signal.aborted) return;
+      remember((all) => {
+        all.players[id].player_id = me.player_id;
+      });
+      const who = names[me.player_id] || me.player_id;
+      if (me.status === "finished") {
+        fill(status, h("p", {}, `${who}: the tournament is over. The final standings are below.`));
+        return;
+      }
+      if (me.status === "registering") fill(status, h("p", {}, `${who}: you are registered. Your first table opens when the organiser starts the tournament.`));
+      else if (me.bye) fill(status, h("p", {}, `${who}: you have a bye in round ${me.round}; the next round is paired when this one is over.`));
+      else if (me.table_id && me.seat_token && !me.over) {
+        const link = seatLink(me.table_id, me.seat, me.seat_token);
+        fill(status, h("p", {}, `${who}: round ${me.round}, table ${me.table}: your game is on. `, h("a", { href: link, "data-testid": "my-table" }, "Go to your table")));
+        // Once per table, so the back button returns here without bouncing.
+        const seen = `ziggurat.went.${me.table_id}`;
+        if (!sessionStorage.getItem(seen)) {
+          sessionStorage.setItem(seen, "1");
+          location.hash = link;
+          return;
+        }
+      } else if (me.table_id && me.over) fill(status, h("p", {}, `${who}: your game of round ${me.round} is over; the next round is paired when every table has finished.`));
+      else fill(status, h("p", {}, `${who}: round ${me.round}: your table is being opened…`));
+    } catch (err) {
+      if (life.signal.aborted) return;
+      fill(status, notice(err.code === "bad_token" ? "This player link does not belong to this tournament." : reason(err), "error"));
+      if (err.code === "bad_token") return;
+    }
+    await Promise.race([sleep(POLL_MS, life.signal), new Promise((resolve) => (wake = resolve))]);
+  }
+}

@@ -1,0 +1,20 @@
+// Every tournament, newest first.
+
+import { api } from "../api.js";
+import { fill, h, notice, reason, sleep } from "../ui.js";
+import { tournamentList } from "./lobby.js";
+
+export default async function tournamentsPage(main, _params, life) {
+  const list = h("div", { "data-testid": "tournaments" }, h("p", { class: "muted" }, "Loading…"));
+  fill(main, h("h1", {}, "Tournaments"), h("p", {}, h("a", { href: "#/organise" }, "Organise a tournament")), list);
+  document.title = "Tournaments · Ziggurat";
+  while (!life.signal.aborted) {
+    try {
+      const found = await api("/v1/tournaments?limit=100", { signal: life.signal });
+      fill(list, tournamentList(found.tournaments));
+    } catch (err) {
+      if (!life.signal.aborted) fill(list, notice(reason(err), "error"));
+    }
+    await sleep(5000, life.signal);
+  }
+}

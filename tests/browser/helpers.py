@@ -1,0 +1,81 @@
+"""What the browser tests do through the API directly: open tables, hand seats
+to the bots, play random legal moves to reach a mid-game position."""
+
+from __future__ import annotations
+
+import random
+import time
+import uuid
+from typing import Any
+
+import httpx
+
+#: The hosted games (the fixture game ``highcard`` aside), and the seats their pages are tested with.
+HOSTED = {"tigris": 2, "tigris-cards": 2, "catan": 3, "catan-ck": 3, "conan": 2}
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"authorization": f"Bearer {token}"}
+
+
+def open_table(
+    api: httpx.Client, game: str, seats: int, options: dict[str, Any] | None = None
+) -> tuple[str, list[str]]:
+    r = api.post("/v1/tables", json={"game": game, "seats": seats, "options": options or {}})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return body["table_id"], [t["token"] for t in body["tokens"]]
+
+
+def give_to_bots(api: httpx.Client, table_id: str, tokens: list[str]) -> None:
+    r = api.post(f"/v1/tables/{table_id}/bots", json={"tokens": tokens})
+    assert r.status_code == 200, r.text
+
+
+def view(api: httpx.Client, table_id: str, token: str | None = None, min_version: int = 0) -> dict[str, Any]:
+    params = {"min_version": min_version} if min_version else None
+    r = api.get(f"/v1/tables/{table_id}/view", headers=auth(token) if token else {}, params=params)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def play_random(
+    api: httpx.Client, table_id: str, tokens: list[str], moves: int, seed: int = 1
+) -> dict[str, Any]:
+    """Play up to ``moves`` random legal commands (fewer if the game ends first)."""
+    rng = random.Random(seed)
+    doc = view(api, table_id)
+    for _ in range(moves):
+        if doc["over"]:
+            break
+        seat = rng.choice(doc["actors"])
+        mine = view(api, table_id, tokens[seat], doc["version"])
+        command = rng.choice(mine["legal"])
+        r = api.post(
+            f"/v1/tables/{table_id}/commands",
+            json={"command": command, "expected_version": mine["version"]},
+            headers={**auth(tokens[seat]), "idempotency-key": uuid.uuid4().hex},
+        )
+        assert r.status_code == 200, r.text
+        doc = view(api, table_id, None, r.json()["version"])
+    return doc
+
+
+def wait_over(api: httpx.Client, table_id: str, within_s: float = 60.0) -> dict[str, Any]:
+    deadline = time.monotonic() + within_s
+    doc = view(api, table_id)
+    while not doc["over"]:
+        assert time.monotonic() < deadline, f"{table_id} not over in {within_s}s"
+        doc = view(api, table_id, None, doc["version"] + 1)
+    return doc
+
+
+def strings(node: Any) -> set[str]:
+    """Every string value in a JSON document."""
+    if isinstance(node, str):
+        return {node}
+    if isinstance(node, dict):
+        return set().union(*(strings(v) for v in node.values())) if node else set()
+    if isinstance(node, list):
+        return set().union(*(strings(v) for v in node)) if node else set()
+    return set()
