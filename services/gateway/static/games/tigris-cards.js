@@ -41,6 +41,12 @@ export function spotWords(spot) {
   return `the ${ordinal(spot.row)} card of column ${c}`;
 }
 
+// "column 5 (its 2nd card)": where a card was taken from.
+function fromWords(spot) {
+  if (spot.row === GAP || spot.row === 0) return spotWords(spot);
+  return `column ${spot.column + 1} (its ${ordinal(spot.row)} card)`;
+}
+
 const gapWords = (gap) => `between columns ${gap + 1} and ${gap + 2}`;
 
 // The view last drawn: labels read the hand's colours and the conflict on.
@@ -87,7 +93,7 @@ export function label(command, ctx) {
       return `Lay ${cards(command.colour, 1)} face down as the connector ${gapWords(command.gap)}`;
     case "play_catastrophe": {
       const slot = slotAt(view, command.spot);
-      return `Play your catastrophe on ${spotWords(command.spot)}${slot ? `, removing ${cardWords(slot.card)}` : ""}`;
+      return `Play your catastrophe on ${fromWords(command.spot)}${slot ? `, removing ${cardWords(slot.card)}` : ""}`;
     }
     case "pass":
       return "Pass this action";
@@ -180,7 +186,7 @@ export function describe(event, ctx) {
     case "connector_revealed":
       return `The connector ${gapWords(event.gap)} is turned face up: ${event.colour}. The kingdoms are united.`;
     case "catastrophe_struck":
-      return `${who(event.seat)}'s catastrophe removes ${cardWords(event.card)} from ${spotWords(event.spot)}.`;
+      return `${who(event.seat)}'s catastrophe removes ${cardWords(event.card)} from ${fromWords(event.spot)}.`;
     case "vp_card_laid":
       return `${who(event.seat)} lays ${cards(event.colour, 1)} on the VP pile: 1 ${event.colour} point.`;
     case "offer_declined":
@@ -520,6 +526,7 @@ export function render(root, doc, ctx) {
 
 function statusSection(doc, view, ctx, seat) {
   const sec = section("Now");
+  sec.setAttribute("data-zt", "status");
   const phase = view.phase || {};
   const who = (x) => (x === seat ? "You" : seatName(ctx, x));
   let text = phaseWords(phase, who);
@@ -557,6 +564,7 @@ function conflictSection(view, ctx) {
 
 function movesSection(view, ctx, seat, p, moves, others, targets, draw) {
   const sec = section("Your move");
+  sec.setAttribute("data-zt", "moves");
   const box = h("div", { class: "zt-actions" });
   sec.append(box);
   const choose = (sel) => { p.sel = p.sel === sel ? null : sel; p.pending = null; p.target = null; p.msg = ""; redraw(draw); };
@@ -607,6 +615,7 @@ function miniCard(card, size = 24) {
 
 function handSection(view, p, moves, draw, myTurn) {
   const sec = section("Your hand");
+  sec.setAttribute("data-zt", "hand");
   const row = h("div", { class: "zt-row" });
   COLOURS.forEach((c, i) => {
     const n = view.hand[i];

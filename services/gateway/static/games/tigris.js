@@ -133,7 +133,7 @@ export function describe(event, ctx) {
     case "tiles_drawn_count":
       return `${who(event.seat)} draws ${plural(event.count, "tile")} from the bag.`;
     case "tiles_discarded":
-      return `${who(event.seat)} discards ${colourList(event.tiles)}.`;
+      return `${who(event.seat)} discards ${colourList(event.tiles)} (${plural(event.tiles.length, "tile")}).`;
     case "tiles_discarded_count":
       return `${who(event.seat)} discards ${plural(event.count, "tile")}.`;
     case "turn_started":
@@ -573,6 +573,7 @@ function awaitedWords(view, ctx, seat, actors) {
 
 function statusSection(doc, view, ctx, seat) {
   const sec = section("Now");
+  sec.setAttribute("data-zt", "status");
   sec.append(h("div", { class: "zt-status" }, awaitedWords(view, ctx, seat, doc.actors)));
   if (doc.over && doc.result) {
     const rows = doc.result.standings.map((st) => h("div", {},
@@ -609,6 +610,7 @@ function conflictSection(view, ctx) {
 function movesSection(doc, view, ctx, seat, p, moves, others, targets, draw) {
   const phase = view.phase || {};
   const sec = section("Your move");
+  sec.setAttribute("data-zt", "moves");
   const box = h("div", { class: "zt-actions" });
   sec.append(box);
   const choose = (sel) => { p.sel = p.sel === sel ? null : sel; p.pending = null; p.target = null; p.msg = ""; redraw(draw); };
@@ -669,7 +671,7 @@ function swapBox(view, ctx, p, swaps, draw) {
     row.append(h("span", { class: "zt-chip" }, miniTile(c, 18),
       button("−", () => { counts[c] = Math.max(0, counts[c] - 1); redraw(draw); }, { "aria-label": `one ${c} fewer`, "data-key": `swap-${c}-minus`, style: "padding:0 6px" }),
       h("span", {}, `${counts[c]}/${held}`),
-      button("+", () => { counts[c] = Math.min(held, counts[c] + 1); redraw(draw); }, { "aria-label": `one ${c} more`, "data-key": `swap-${c}-plus`, style: "padding:0 6px" })));
+      button("+", () => { counts[c] = Math.min(held, counts[c] + 1); redraw(draw); }, { "aria-label": `one ${c} more`, "data-key": `swap-${c}-plus`, "data-held": String(held), style: "padding:0 6px" })));
   }
   const cmd = swaps.find((x) => COLOURS.every((c) => (x[c] || 0) === counts[c]));
   wrap.append(row, button(cmd ? label(cmd, ctx) : "Choose tiles to swap", () => cmd && send(ctx, cmd, p, draw),
@@ -679,6 +681,7 @@ function swapBox(view, ctx, p, swaps, draw) {
 
 function handSection(view, p, moves, draw, myTurn) {
   const sec = section("Your tiles");
+  sec.setAttribute("data-zt", "hand");
   const row = h("div", { class: "zt-row" });
   COLOURS.forEach((c, i) => {
     const n = view.hand[i];

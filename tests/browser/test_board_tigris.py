@@ -1,0 +1,172 @@
+"""Tigris & Euphrates in the browser: a whole game played from a seat link by
+clicking legal moves on the board (a tile or leader, then a highlighted
+square, then Confirm) and in the side panel (swaps, support, wars, monuments,
+treasures), some of them with the keyboard alone, against a bot; and the seat
+page never holds a fact of the other seat's hand."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from tests.browser.helpers import give_to_bots, open_table, view
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
+
+#: The whole game, from opening the table to the final standings on screen.
+BUDGET_S = 90
+COLOURS = ("red", "blue", "green", "black")
+#: What a square does once a tile colour, a leader or the catastrophe is picked.
+PICKED = {
+    "tile": "tigris.place_tile",
+    "leader": "tigris.position_leader",
+    "catastrophe": "tigris.place_catastrophe",
+}
+#: A rejection in words, on the board's panel or the page's.
+REJECTED = ".zt-msg, [data-testid=move-message].error"
+#: A sentence that would tell seat 0 what the other seat drew or discarded.
+FOREIGN = re.compile(r"Seat 2 (draws|discards) \d+ (red|blue|green|black)")
+
+
+def _turn_action(page: Any) -> int:
+    status = page.locator("[data-zt=status] .zt-status").inner_text()
+    found = re.search(r"action (\d) of 2", status)
+    return int(found.group(1)) if found else 0
+
+
+def _swap_everything(page: Any) -> bool:
+    """Open "Swap tiles…", give back every tile in hand, swap. False if no full swap is legal."""
+    panel = page.locator("[data-zt=moves]")
+    if not panel.locator("details.zt-swap").count():
+        return False
+    panel.locator("details.zt-swap > summary").click()
+    for colour in COLOURS:
+        plus = panel.locator(f'[data-key="swap-{colour}-plus"]')
+        if not plus.count():
+            continue
+        for _ in range(int(plus.get_attribute("data-held"))):
+            panel.locator(f'[data-key="swap-{colour}-plus"]').click()
+    go = panel.locator('[data-key="swap-go"]')
+    if go.is_disabled():
+        return False
+    command = json.loads(go.get_attribute("data-command"))
+    assert command["type"] == "tigris.swap_tiles" and sum(command[c] for c in COLOURS) > 0
+    go.click()
+    return True
+
+
+def _board_move(page: Any, rng: random.Random, keyboard: bool) -> None:
+    """Pick a tile colour, a leader or the catastrophe, then a highlighted square, then confirm."""
+    picks = page.locator("button[data-pick]")
+    keys = [picks.nth(i).get_attribute("data-pick") for i in range(picks.count())]
+    leaders = [k for k in keys if k.startswith("leader:")]
+    tiles = [k for k in keys if k.startswith("tile:")]
+    if leaders and (rng.random() < 0.35 or not tiles):
+        chosen = rng.choice(leaders)
+    elif tiles:
+        chosen = rng.choice(tiles)
+    else:
+        chosen = rng.choice(keys)
+    pick = page.locator(f'button[data-pick="{chosen}"]').first
+    if keyboard:
+        pick.focus()
+        page.keyboard.press("Space")
+    else:
+        pick.click()
+    expect_pressed = page.locator(f'button[data-pick="{chosen}"][aria-pressed=true]')
+    expect_pressed.first.wait_for()
+    squares = page.locator("svg.zt-board g.legal[data-command]")
+    count = squares.count()
+    assert count, f"no square for {chosen}"
+    square = squares.nth(rng.randrange(count))
+    command = json.loads(square.get_attribute("data-command"))
+    kind = chosen.split(":")[0]
+    assert command["type"] == PICKED[kind]
+    where = square.get_attribute("data-square")
+    if keyboard:
+        square.focus()
+        page.keyboard.press("Enter")
+        # The confirmation is asked in words; Enter on the same square confirms.
+        page.locator("[data-zt=moves] .zt-confirm-q").wait_for()
+        assert where in page.locator("[data-zt=moves] .zt-confirm-q").inner_text()
+        page.locator(f'svg.zt-board g.legal.zt-pending[data-square="{where}"]').focus()
+        page.keyboard.press("Enter")
+    else:
+        square.click()
+        confirm = page.locator("[data-zt=moves] [data-confirm]")
+        assert where in page.locator("[data-zt=moves] .zt-confirm-q").inner_text()
+        confirm.click()
+
+
+def _panel_move(page: Any, rng: random.Random) -> None:
+    buttons = page.locator("[data-zt=moves] button[data-command]")
+    count = buttons.count()
+    assert count, "it is this seat's move, yet nothing can be clicked"
+    choices = [buttons.nth(i) for i in range(count)]
+    # Support, wars, monuments, treasures, or a pass: any of them.
+    rng.choice(choices).click()
+
+
+def _no_foreign_hand(page: Any, docs: list[dict[str, Any]]) -> None:
+    text = page.locator("body").inner_text()
+    assert not FOREIGN.search(text), FOREIGN.search(text).group(0)
+    assert page.locator("[data-zt=hand]").count() <= 1
+    for doc in docs:
+        assert doc.get("seat") == 0, "the seat page read another audience's view"
+
+
+def test_a_whole_game_of_tigris_by_clicking_against_a_bot(page: Any, api: Any) -> None:
+    start = time.monotonic()
+    table_id, tokens = open_table(api, "tigris", 2)
+    give_to_bots(api, table_id, [tokens[1]])
+    docs: list[dict[str, Any]] = []
+
+    def seen(response: Any) -> None:
+        if f"/v1/tables/{table_id}/view" in response.url and response.status == 200:
+            docs.append(response.json())
+
+    page.on("response", seen)
+    page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
+    page.locator("svg.zt-board").wait_for()
+    rng = random.Random(16)
+    moves = 0
+    while True:
+        assert time.monotonic() - start < BUDGET_S, f"the game took longer than {BUDGET_S}s ({moves} moves)"
+        page.locator("[data-zt=moves], [data-testid=result]").first.wait_for(timeout=30_000)
+        if page.locator("[data-testid=result]").count():
+            break
+        before = page.get_by_test_id("version").inner_text()
+        has_board_moves = page.locator("button[data-pick]").count() > 0
+        if has_board_moves:
+            # Action 2 of a turn mostly swaps the whole hand, which empties the bag
+            # soon enough for a test; the rest are moves on the board.
+            if not (_turn_action(page) == 2 and rng.random() < 0.8 and _swap_everything(page)):
+                _board_move(page, rng, keyboard=moves % 4 == 3)
+        else:
+            _panel_move(page, rng)
+        # Until the page shows the next version (or a rejection, in words).
+        page.wait_for_function(
+            """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
+                 return (el && el.textContent !== v) || document.querySelector(rejected) !== null; }""",
+            arg=[before, REJECTED],
+        )
+        rejected = page.locator(REJECTED)
+        assert not rejected.count(), rejected.first.inner_text()
+        moves += 1
+        if moves % 8 == 0:
+            _no_foreign_hand(page, docs)
+
+    _no_foreign_hand(page, docs)
+    final = view(api, table_id)
+    assert final["over"] and final["result"]["standings"]
+    assert "Game over" in page.get_by_test_id("status").inner_text()
+    assert page.locator("[data-zt=status]").inner_text().count("—") == len(final["result"]["standings"])
+    assert moves >= 10
+    print(f"{moves} moves by clicking in {time.monotonic() - start:.1f}s")
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
