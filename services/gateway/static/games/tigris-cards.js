@@ -6,7 +6,7 @@ import {
   COLOURS, LEADERS, LEADER_OF, COLOUR_OF, FILL, DYNASTIES,
   s, h, title, seatName, plural, listWords, cap, tileGlyph, placeGlyph, leaderPiece,
   miniLeader, miniSvg, dynastyBadge, clickable, button, picker, same, redraw, send,
-  confirmBox, onEscape, section, scoreRow, ensureStyle,
+  confirmBox, onEscape, togglePick, arrowKeys, section, scoreRow, ensureStyle,
 } from "./tigris-common.js";
 
 const COLUMNS = 8;
@@ -393,7 +393,8 @@ export function render(root, doc, ctx) {
   const others = legal.filter((cmd) => !boardMove(cmd));
   if (p.sel && !moves.some((m) => m.sel === p.sel)) p.sel = null;
 
-  const longest = Math.max(9, ...view.columns.map((c) => c.length + 1));
+  // As deep as the longest column (plus a card's room below it), never shallower than five cards.
+  const longest = Math.max(5, ...view.columns.map((c) => c.length + 1));
   const BH = rowY(longest - 1) + CH + 18;
   const svg = s("svg", {
     class: `zt-board${p.sel ? "" : " zt-browse"}`, viewBox: `0 0 ${BW} ${BH}`, role: "img", preserveAspectRatio: "xMidYMid meet",
@@ -427,7 +428,7 @@ export function render(root, doc, ctx) {
     if (token.seat === seat && mySels.has(sel)) {
       const g = s("g", { class: `zt-pick${p.sel === sel ? " zt-picked" : ""}`, "data-key": `pick-${sel}`, "data-pick": sel },
         s("circle", { class: "zt-ring", cx, cy, r: 19, fill: "rgba(255,255,255,.01)", stroke: "none" }), piece);
-      clickable(g, () => { p.sel = p.sel === sel ? null : sel; p.pending = null; p.target = null; redraw(draw); }, `Choose your ${token.leader}`);
+      clickable(g, (ev) => togglePick(p, sel, draw, ev), `Choose your ${token.leader}`);
       leadersLayer.append(g);
     } else leadersLayer.append(piece);
   };
@@ -512,6 +513,7 @@ export function render(root, doc, ctx) {
     overlay.append(s("rect", { class: "zt-halo", x: colX(phase.column) - 3, y: rowY(n - 1) - 3, width: CW + 6, height: CH + 6, rx: 8, fill: "none", stroke: "#ffd400", "stroke-width": 3.5, "pointer-events": "none" }));
   }
   svg.append(overlay);
+  arrowKeys(svg);
 
   const panel = h("div", { class: "zt-panel" });
   panel.append(statusSection(doc, view, ctx, seat));
@@ -521,7 +523,7 @@ export function render(root, doc, ctx) {
   panel.append(playersSection(doc, view, ctx, seat));
   panel.append(supplySection(view));
   panel.append(legendSection());
-  root.append(h("div", { class: "zt-host" }, h("div", { class: "zt-table zt-tigris-cards" }, h("div", { class: "zt-boardwrap" }, svg), panel)));
+  root.append(h("div", { class: "zt-host" }, h("div", { class: "zt-table zt-wide zt-tigris-cards" }, h("div", { class: "zt-boardwrap" }, svg), panel)));
 }
 
 function statusSection(doc, view, ctx, seat) {
@@ -567,7 +569,7 @@ function movesSection(view, ctx, seat, p, moves, others, targets, draw) {
   sec.setAttribute("data-zt", "moves");
   const box = h("div", { class: "zt-actions" });
   sec.append(box);
-  const choose = (sel) => { p.sel = p.sel === sel ? null : sel; p.pending = null; p.target = null; p.msg = ""; redraw(draw); };
+  const choose = (sel, ev) => togglePick(p, sel, draw, ev);
   if (moves.length) {
     box.append(h("div", { class: "zt-hint" }, p.sel
       ? `Now click a highlighted place for ${selWords(p.sel)} (Esc to cancel).`
@@ -577,11 +579,11 @@ function movesSection(view, ctx, seat, p, moves, others, targets, draw) {
       const sel = `leader:${leader}`;
       if (!moves.some((m) => m.sel === sel)) continue;
       const onTable = findLeader(view, seat, leader);
-      row.append(button([miniLeader(seat, leader, ctx), ` ${cap(leader)}${onTable ? " (on the table)" : ""}`], () => choose(sel),
+      row.append(button([miniLeader(seat, leader, ctx), ` ${cap(leader)}${onTable ? " (on the table)" : ""}`], (ev) => choose(sel, ev),
         { class: "zt-chip", "aria-pressed": String(p.sel === sel), "data-key": `sel-${sel}`, "data-pick": sel }));
     }
     if (moves.some((m) => m.sel === "catastrophe")) {
-      row.append(button([catastropheMini(), " Catastrophe"], () => choose("catastrophe"),
+      row.append(button([catastropheMini(), " Catastrophe"], (ev) => choose("catastrophe", ev),
         { class: "zt-chip", "aria-pressed": String(p.sel === "catastrophe"), "data-key": "sel-catastrophe", "data-pick": "catastrophe" }));
     }
     if (row.childNodes.length) box.append(row);
@@ -623,7 +625,7 @@ function handSection(view, p, moves, draw, myTurn) {
     const can = myTurn && moves.some((m) => m.sel === sel);
     const content = [miniCard(c, 24), ` ${n} ${c}`];
     if (can) {
-      row.append(button(content, () => { p.sel = p.sel === sel ? null : sel; p.pending = null; p.target = null; p.msg = ""; redraw(draw); },
+      row.append(button(content, (ev) => togglePick(p, sel, draw, ev),
         { class: "zt-chip", "aria-pressed": String(p.sel === sel), "data-key": `sel-${sel}`, "data-pick": sel, title: `Play a ${c} card` }));
     } else row.append(h("span", { class: "zt-chip", style: n ? null : "opacity:.45" }, ...content));
   });

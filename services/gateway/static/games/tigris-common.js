@@ -205,6 +205,42 @@ export function redraw(draw) {
   }
 }
 
+// Pick (or drop) a tile/card colour, a leader or the catastrophe. Picked from
+// the keyboard, the focus goes straight to the first place it may go.
+export function togglePick(p, sel, draw, ev) {
+  p.sel = p.sel === sel ? null : sel;
+  p.pending = null;
+  p.target = null;
+  p.msg = "";
+  redraw(draw);
+  if (p.sel && ev && (ev.type === "keydown" || ev.detail === 0)) {
+    const first = document.querySelector("svg.zt-board .legal");
+    if (first) first.focus();
+  }
+}
+
+// Arrow keys move the focus between the board's clickable places.
+export function arrowKeys(svg) {
+  const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+  const centre = (el) => { const b = el.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+  svg.addEventListener("keydown", (ev) => {
+    const d = dirs[ev.key];
+    const from = d && ev.target.closest && ev.target.closest(".legal");
+    if (!from) return;
+    const [x0, y0] = centre(from);
+    let best = null, score = Infinity;
+    for (const el of svg.querySelectorAll(".legal")) {
+      if (el === from) continue;
+      const [x, y] = centre(el);
+      const along = (x - x0) * d[0] + (y - y0) * d[1];
+      if (along <= 1) continue;
+      const across = Math.abs((x - x0) * d[1]) + Math.abs((y - y0) * d[0]);
+      if (along + 2 * across < score) { best = el; score = along + 2 * across; }
+    }
+    if (best) { ev.preventDefault(); best.focus(); }
+  });
+}
+
 // Send a command; a rejection is kept and shown in words.
 export async function send(ctx, command, p, draw) {
   if (p.busy) return;
@@ -271,6 +307,7 @@ const CSS_TEXT = `
 @container (min-width:880px){.zt-table{grid-template-columns:minmax(0,1fr) 280px}}
 @container (min-width:1250px){.zt-table{grid-template-columns:minmax(0,1fr) 320px}}
 @container (max-width:879px){.zt-panel{display:grid!important;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));align-items:start}}
+@container (max-width:1399px){.zt-table.zt-wide{grid-template-columns:minmax(0,1fr)}.zt-wide .zt-panel{display:grid;grid-template-columns:repeat(auto-fill,minmax(235px,1fr));align-items:start}}
 .zt-boardwrap{background:#3b2f22;border-radius:10px;padding:8px;box-shadow:0 2px 10px rgba(0,0,0,.25)}
 .zt-board{display:block;width:100%;height:auto;max-height:82vh}
 .zt-panel{display:flex;flex-direction:column;gap:10px}
@@ -314,7 +351,7 @@ button.zt-chip:hover{background:#fff3cf}
 .zt-vs .zt-big{font-size:22px;font-weight:700}
 .zt-board .legal{cursor:pointer}
 .zt-board .legal .zt-hl{fill:rgba(255,230,90,.38);stroke:#ffd400;stroke-width:2.5}
-.zt-board.zt-browse .legal .zt-hl{fill:rgba(255,236,140,.2);stroke:rgba(255,212,0,.55);stroke-width:1.2}
+.zt-board.zt-browse .legal .zt-hl{fill:transparent;stroke:none}
 .zt-board .legal:hover .zt-hl,.zt-board .legal:focus .zt-hl{fill:rgba(255,230,90,.7);stroke:#fff}
 .zt-board .legal:focus{outline:none}
 .zt-board .legal:focus .zt-hl{stroke:#1f5fbf;stroke-width:4}

@@ -6,7 +6,7 @@ import {
   COLOURS, LEADERS, LEADER_OF, COLOUR_OF, FILL, DYNASTIES,
   s, h, title, seatName, plural, listWords, cap, tileGlyph, placeGlyph, leaderPiece,
   miniLeader, miniTile, miniSvg, dynastyBadge, clickable, button, picker, same, redraw, send,
-  confirmBox, onEscape, section, scoreRow, ensureStyle,
+  confirmBox, onEscape, togglePick, arrowKeys, section, scoreRow, ensureStyle,
 } from "./tigris-common.js";
 
 // ---- the board as data (shared/games/tigris/board.py) ----
@@ -241,7 +241,8 @@ function flippedSquares(view) {
 // Who supports whom in the conflict on now (public: tiles on the board).
 function supporters(view) {
   const phase = view.phase;
-  const out = new Map(); // square -> seat
+  const out = new Map(); // square -> the seats it supports (a temple may stand beside both leaders)
+  const add = (sq, seat) => out.set(sq, [...(out.get(sq) || []), seat]);
   if (!phase || phase.kind !== "support") return out;
   const index = COLOURS.indexOf(phase.colour);
   const down = flippedSquares(view);
@@ -249,10 +250,10 @@ function supporters(view) {
     const sq = view.leaders[seat] && view.leaders[seat][index];
     if (sq === null || sq === undefined) continue;
     if (phase.conflict === "revolt") {
-      for (const n of neighbours(sq)) if (view.tiles[n] === "red" && !down.has(n)) out.set(n, seat);
+      for (const n of neighbours(sq)) if (view.tiles[n] === "red" && !down.has(n)) add(n, seat);
     } else {
       const { label, regions } = regionsOf(view, view.marker);
-      for (const m of regions[label[sq]].members) if (view.tiles[m] === phase.colour && !down.has(m)) out.set(m, seat);
+      for (const m of regions[label[sq]].members) if (view.tiles[m] === phase.colour && !down.has(m)) add(m, seat);
     }
   }
   return out;
@@ -452,10 +453,10 @@ export function render(root, doc, ctx) {
   const phase = view.phase || {};
   const support = supporters(view);
   const conflictLayer = s("g", { "pointer-events": "none" });
-  for (const [sq, owner] of support) {
+  for (const [sq, owners] of support) {
     const [x, y] = xy(sq);
-    conflictLayer.append(s("g", {}, title(`Supports ${seatName(ctx, owner)}`),
-      s("circle", { cx: x + 10, cy: y + S - 10, r: 6.5, fill: DYNASTIES[owner % 4].ring, stroke: "#111", "stroke-width": 1.5 })));
+    owners.forEach((owner, k) => conflictLayer.append(s("g", {}, title(`Supports ${seatName(ctx, owner)}`),
+      s("circle", { cx: x + 10 + 13 * k, cy: y + S - 10, r: 6.5, fill: DYNASTIES[owner % 4].ring, stroke: "#111", "stroke-width": 1.5 }))));
   }
   svg.append(conflictLayer);
 
@@ -474,7 +475,7 @@ export function render(root, doc, ctx) {
     if (owner === seat && mySels.has(sel)) {
       const g = s("g", { class: `zt-pick${p.sel === sel ? " zt-picked" : ""}`, "data-key": `pick-${sel}`, "data-pick": sel },
         s("circle", { class: "zt-ring", cx: x + S / 2, cy: y + S / 2, r: 22, fill: "rgba(255,255,255,.01)", stroke: "none" }), piece);
-      clickable(g, () => { p.sel = p.sel === sel ? null : sel; p.pending = null; p.target = null; redraw(draw); }, `Choose your ${leader} at ${squareLabel(sq)}`);
+      clickable(g, (ev) => togglePick(p, sel, draw, ev), `Choose your ${leader} at ${squareLabel(sq)}`);
       leaderLayer.append(g);
     } else {
       leaderLayer.append(piece);
@@ -535,6 +536,7 @@ export function render(root, doc, ctx) {
     }
   }
   svg.append(overlay);
+  arrowKeys(svg);
 
   const panel = h("div", { class: "zt-panel" });
   panel.append(statusSection(doc, view, ctx, seat));
@@ -613,7 +615,7 @@ function movesSection(doc, view, ctx, seat, p, moves, others, targets, draw) {
   sec.setAttribute("data-zt", "moves");
   const box = h("div", { class: "zt-actions" });
   sec.append(box);
-  const choose = (sel) => { p.sel = p.sel === sel ? null : sel; p.pending = null; p.target = null; p.msg = ""; redraw(draw); };
+  const choose = (sel, ev) => togglePick(p, sel, draw, ev);
   if (moves.length) {
     box.append(h("div", { class: "zt-hint" }, p.sel
       ? `Now click a highlighted square for ${selWords(p.sel)} (Esc to cancel).`
@@ -624,7 +626,7 @@ function movesSection(doc, view, ctx, seat, p, moves, others, targets, draw) {
       const sel = `leader:${leader}`;
       if (!moves.some((m) => m.sel === sel)) continue;
       const at = leaderSquare(view, seat, leader);
-      const b = button([miniLeader(seat, leader, ctx), ` ${cap(leader)}${at === null || at === undefined ? "" : ` (${squareLabel(at)})`}`], () => choose(sel),
+      const b = button([miniLeader(seat, leader, ctx), ` ${cap(leader)}${at === null || at === undefined ? "" : ` (${squareLabel(at)})`}`], (ev) => choose(sel, ev),
         { class: "zt-chip", "aria-pressed": String(p.sel === sel), "data-key": `sel-${sel}`, "data-pick": sel, title: `Position or move your ${leader}` });
       leaderRow.append(b);
     }
@@ -632,7 +634,7 @@ function movesSection(doc, view, ctx, seat, p, moves, others, targets, draw) {
       const left = view.catastrophes_left[seat];
       leaderRow.append(button([miniSvg(22, s("rect", { x: 2, y: 2, width: 36, height: 36, rx: 5, fill: "#3b312b" }),
         s("path", { d: "M9 9L18 19L14 22L22 32M31 9L24 16L27 20L19 31", fill: "none", stroke: "#ff8a3d", "stroke-width": 3 })), ` Catastrophe (${left} left)`],
-      () => choose("catastrophe"), { class: "zt-chip", "aria-pressed": String(p.sel === "catastrophe"), "data-key": "sel-catastrophe", "data-pick": "catastrophe" }));
+      (ev) => choose("catastrophe", ev), { class: "zt-chip", "aria-pressed": String(p.sel === "catastrophe"), "data-key": "sel-catastrophe", "data-pick": "catastrophe" }));
     }
     if (leaderRow.childNodes.length) box.append(leaderRow);
   }
@@ -689,7 +691,7 @@ function handSection(view, p, moves, draw, myTurn) {
     const can = myTurn && moves.some((m) => m.sel === sel);
     const content = [miniTile(c, 24), ` ${n} ${n === 1 ? TILE[c] : TILES[c]}`];
     if (can) {
-      row.append(button(content, () => { p.sel = p.sel === sel ? null : sel; p.pending = null; p.target = null; p.msg = ""; redraw(draw); },
+      row.append(button(content, (ev) => togglePick(p, sel, draw, ev),
         { class: "zt-chip", "aria-pressed": String(p.sel === sel), "data-key": `sel-${sel}`, "data-pick": sel, title: `Place a ${c} ${TILE[c]}` }));
     } else {
       row.append(h("span", { class: "zt-chip", style: n ? null : "opacity:.45" }, ...content));
