@@ -229,10 +229,10 @@ export default async function tablePage(main, { id, seat = null, token = null },
   function addLog(entry) {
     const text = sentence(st.mod, entry.event, context());
     if (!text) return;
-    const atBottom = log.scrollHeight - log.scrollTop - log.clientHeight < 40;
+    const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
     logList.append(h("li", { "data-version": entry.version }, text));
     while (logList.childElementCount > LOG_LIMIT) logList.firstElementChild.remove();
-    if (atBottom) log.scrollTop = log.scrollHeight;
+    if (atBottom) logList.scrollTop = logList.scrollHeight;
   }
 
   // Clocks count down between views from `remaining` and `clock_since`

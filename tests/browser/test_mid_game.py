@@ -1,0 +1,152 @@
+"""Every hosted game in a mid-game position (random legal moves through the
+API), seen in the browser:
+
+* a spectator's page holds no fact of any seat's hand, and a seat's page none
+  of another seat's. The facts are the strings a seat's own view and feed
+  carry that the other audience's view and feed do not (card and token
+  names: numbers such as tile counts would match any page); they must not be
+  in the page's document, neither as data (quoted) nor, for names of several
+  words, in words. The decisive part: the page asks for nothing but its own
+  audience's documents (no request carries another seat's token, none
+  carries a token in its URL), so it cannot hold what it was never sent;
+* a screenshot of each game's table, from the seat to move, is saved under
+  docs/screenshots/<game>.png (overwritten on every run).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.browser.helpers import HOSTED, auth, open_table, play_random, strings, view
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
+
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+#: Random moves to a position with something on the board and in every hand.
+MOVES = {"tigris": 40, "tigris-cards": 30, "catan": 70, "catan-ck": 70, "conan": 40}
+
+
+class MidGame:
+    """Each game's mid-game table, made the first time a test asks for it (so a
+    game that cannot be set up fails its own tests only)."""
+
+    def __init__(self, api: httpx.Client) -> None:
+        self.api = api
+        self.made: dict[str, tuple[str, list[str]]] = {}
+
+    def __getitem__(self, game: str) -> tuple[str, list[str]]:
+        if game not in self.made:
+            table_id, tokens = open_table(self.api, game, HOSTED[game])
+            play_random(self.api, table_id, tokens, MOVES[game], seed=list(HOSTED).index(game) + 7)
+            self.made[game] = (table_id, tokens)
+        return self.made[game]
+
+
+@pytest.fixture(scope="module")
+def tables(api: httpx.Client) -> MidGame:
+    return MidGame(api)
+
+
+def feed(api: httpx.Client, table_id: str, token: str | None) -> list[Any]:
+    """The audience's feed so far (read until it goes quiet)."""
+    events = []
+    headers = auth(token) if token else {}
+    try:
+        with api.stream(
+            "GET", f"/v1/tables/{table_id}/feed", headers=headers, timeout=httpx.Timeout(5, read=1.0)
+        ) as r:
+            for line in r.iter_lines():
+                if line.startswith("data: "):
+                    events.append(json.loads(line[6:]))
+    except httpx.ReadTimeout:
+        pass
+    return events
+
+
+def spoken(text: str) -> str:
+    """A name as a page may write it: ``bribed_guards`` and ``Bribed Guards`` are one fact."""
+    return text.replace("_", " ").replace("-", " ").lower()
+
+
+def known(api: httpx.Client, table_id: str, token: str | None) -> set[str]:
+    return {spoken(s) for s in strings(view(api, table_id, token)) | strings(feed(api, table_id, token))}
+
+
+def leaks(content: str, facts: set[str]) -> list[str]:
+    """The facts (spoken) the document shows, quoted as data or (names of several words)
+    in words, each with the text around it."""
+    lower = content.lower()
+    data = spoken(content)
+    found = []
+    for fact in facts:
+        if len(fact) < 3 or fact.replace(" ", "").isdigit():
+            continue
+        for needle, text in ((f'"{fact}"', data), (f"&quot;{fact}&quot;", data), (fact, lower)):
+            at = text.find(needle)
+            if at >= 0 and (needle != fact or " " in fact):
+                # Where it is, so a failure says which part of the page shows it.
+                found.append(f"{fact!r} in …{content[max(0, at - 120) : at + len(needle) + 40]}…")
+                break
+    return found
+
+
+def requests_of(page: Any) -> list[tuple[str, str | None]]:
+    seen: list[tuple[str, str | None]] = []
+    page.on("request", lambda r: seen.append((r.url, r.headers.get("authorization"))))
+    return seen
+
+
+def settle(page: Any) -> None:
+    page.locator("[data-testid=board] *").first.wait_for()
+    page.get_by_test_id("feed-state").get_by_text("live").wait_for()
+    page.wait_for_timeout(300)
+
+
+@pytest.mark.parametrize("game", list(HOSTED))
+def test_no_page_holds_another_audiences_hidden_facts(
+    page: Any, api: httpx.Client, tables: MidGame, game: str
+) -> None:
+    table_id, tokens = tables[game]
+    public = known(api, table_id, None)
+    seats = [known(api, table_id, t) for t in tokens]
+    secret = [mine - public for mine in seats]
+    assert any(secret), f"{game}: the seats' views hold nothing the spectator's does not"
+
+    sent = requests_of(page)
+    page.goto(f"/#/table/{table_id}")
+    settle(page)
+    assert leaks(page.content(), set().union(*secret)) == []
+    for url, authorization in sent:
+        assert authorization is None, url
+        assert not any(t in url for t in tokens), url
+
+    for seat, token in enumerate(tokens):
+        page.goto("/#/")
+        sent.clear()
+        page.goto(f"/#/table/{table_id}/seat/{seat}?token={token}")
+        settle(page)
+        others = set().union(*(s - seats[seat] for i, s in enumerate(secret) if i != seat))
+        assert leaks(page.content(), others) == [], f"seat {seat}"
+        for url, authorization in sent:
+            assert authorization in (None, f"Bearer {token}"), url
+            assert not any(t in url for t in tokens), url
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("game", list(HOSTED))
+def test_a_mid_game_screenshot_of_every_game(
+    page: Any, api: httpx.Client, tables: MidGame, game: str
+) -> None:
+    table_id, tokens = tables[game]
+    doc = view(api, table_id)
+    seat = doc["actors"][0] if doc["actors"] else 0
+    page.goto(f"/#/table/{table_id}/seat/{seat}?token={tokens[seat]}")
+    settle(page)
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{game}.png"), full_page=True)
+    assert page.errors == []
