@@ -233,6 +233,7 @@ def _print_urls(console: Console, stack: Stack) -> None:
         f"  Redis:    {stack.redis_url}"
         + (f"  (embedded, data in {stack.root / 'valkey'})" if stack.valkey else "")
     )
+    console.print(f"  [bold]Lobby:    {stack.api}/[/]  (watch the tournaments live, play against bots)")
     console.print(f"  API:      {stack.api}")
     console.print(f"  OpenAPI:  {stack.api}/openapi.json")
     for name, url in stack.metrics_urls().items():
