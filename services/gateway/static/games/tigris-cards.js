@@ -75,8 +75,9 @@ function slotAt(view, spot) {
 }
 
 export function label(command, ctx) {
-  const view = current && current.view;
-  const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : current && current.seat;
+  const doc = (ctx && ctx.doc) || current;
+  const view = doc && doc.view;
+  const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : doc && doc.seat;
   const t = String(command.type || "").replace(/^tigris-cards\./, "");
   switch (t) {
     case "place_leader": {
@@ -139,7 +140,7 @@ function phaseWords(phase, who) {
     case "support":
       return `${who(phase.seat)} to commit support.`;
     case "choose_conflict":
-      return `${who(phase.seat)} chooses which conflict comes first: ${listWords(phase.colours)}.`;
+      return `${who(phase.seat)} ${who(phase.seat) === "You" ? "choose" : "chooses"} which conflict comes first: ${listWords(phase.colours)}.`;
     case "over":
       return `The game is over: ${END[phase.reason] || phase.reason}.`;
     default:
@@ -382,7 +383,7 @@ export function render(root, doc, ctx) {
     return;
   }
   const seat = doc.seat ?? ctx.seat ?? null;
-  const legal = (ctx.legal && ctx.legal.length ? ctx.legal : doc.legal) || [];
+  const legal = (Array.isArray(ctx.legal) ? ctx.legal : doc.legal) || [];
   const p = picker(doc);
   onEscape(() => {
     if (!last || (!p.sel && !p.pending && p.target === null)) return;

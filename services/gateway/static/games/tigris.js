@@ -55,8 +55,9 @@ function leaderSquare(view, seat, leader) {
 }
 
 export function label(command, ctx) {
-  const view = current && current.view;
-  const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : current && current.seat;
+  const doc = (ctx && ctx.doc) || current;
+  const view = doc && doc.view;
+  const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : doc && doc.seat;
   const t = String(command.type || "").replace(/^tigris\./, "");
   switch (t) {
     case "place_tile":
@@ -392,7 +393,7 @@ export function render(root, doc, ctx) {
     return;
   }
   const seat = doc.seat ?? ctx.seat ?? null;
-  const legal = (ctx.legal && ctx.legal.length ? ctx.legal : doc.legal) || [];
+  const legal = (Array.isArray(ctx.legal) ? ctx.legal : doc.legal) || [];
   const p = picker(doc);
   onEscape(() => {
     if (!last || (!p.sel && !p.pending && p.target === null)) return;
