@@ -199,6 +199,7 @@ class MapLabel(Record, frozen=True, forbid_unknown_fields=True):
     name: str
     x: int
     y: int
+    angle: int = 0
 
 
 class Point(Record, frozen=True, forbid_unknown_fields=True):

@@ -101,11 +101,12 @@ class MapFeature(Record, frozen=True):
     shape: tuple[tuple[int, int], ...]
 
 
-class MapLabel(Record, frozen=True):
+class MapLabel(Record, frozen=True, omit_defaults=True):
     kind: str
     name: str
     x: int
     y: int
+    angle: int = 0
 
 
 class MapZone(Record, frozen=True):
@@ -265,7 +266,9 @@ def board(pack_name: str) -> Board:
         kingdoms=kingdoms,
         routes=routes,
         features=tuple(MapFeature(kind=f.kind, shape=f.shape) for f in layout.features),
-        labels=tuple(MapLabel(kind=lb.kind, name=lb.name, x=lb.x, y=lb.y) for lb in layout.labels),
+        labels=tuple(
+            MapLabel(kind=lb.kind, name=lb.name, x=lb.x, y=lb.y, angle=lb.angle) for lb in layout.labels
+        ),
         zones=tuple(MapZone(id=z, x=pt.x, y=pt.y) for z, pt in sorted(layout.zones.items())),
     )
 

@@ -1,0 +1,201 @@
+"""Age of Conan in the browser: a live bot game watched on the map as it
+moves, and a seat played for many moves against a bot by clicking legal moves
+(a highlighted province, a dashed one to start a two-step move, a choice
+among several, then Confirm; bids from token and card buttons; the rest from
+the panel), some of them with the keyboard alone. The seat page never holds a
+fact of the other seat's hand, and the spectator's holds no hand at all."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from tests.browser.helpers import give_to_bots, open_table, view
+
+pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
+
+#: Commands this seat plays by clicking.
+MOVES = 30
+BUDGET_S = 150
+#: A sentence that would tell seat 0 what the other seat holds: cards drawn
+#: by name, its sealed bid, the card it committed, its secret category.
+FOREIGN = re.compile(r"Seat 2 (draws (?!\d)|seals a bid|commits (?!\d|no strategy)|secretly chooses)")
+#: What the generic fallback writes for an event no renderer words ("Seat 1: Units changed, ...").
+CHANGED = (
+    "v => { const el = document.querySelector('[data-testid=version]'); return el && el.textContent !== v; }"
+)
+GENERIC = re.compile(r"^(Seat \d+: )?[A-Z][a-z]+( [a-z]+)*, [a-z]+ ")
+
+
+def _version(page: Any) -> int:
+    return int(page.get_by_test_id("version").inner_text().split()[-1])
+
+
+def _log(page: Any) -> list[str]:
+    return [t.strip() for t in page.locator(".log-list li").all_inner_texts()]
+
+
+def test_a_bot_game_of_conan_moves_on_the_map(page: Any, api: Any) -> None:
+    table_id, tokens = open_table(api, "conan", 3)
+    give_to_bots(api, table_id, tokens)
+    docs: list[dict[str, Any]] = []
+
+    def seen(response: Any) -> None:
+        if f"/v1/tables/{table_id}/view" in response.url and response.status == 200:
+            docs.append(response.json())
+
+    page.on("response", seen)
+    page.goto(f"/#/table/{table_id}")
+    board = page.locator("svg.zc-board")
+    board.wait_for()
+    # The content pack's map: every province drawn with its name, the kingdoms' homes, Conan.
+    provinces = view(api, table_id)["view"]["board"]["provinces"]
+    assert board.locator("g.zc-prov").count() == len(provinces)
+    assert board.locator("text.zc-name").count() >= len(provinces)
+    assert board.locator(".zc-conan").count() == 1
+    assert page.locator("[data-zc=legend]").is_visible()
+    start = _version(page)
+    status = page.locator("[data-zc=status]").inner_text()
+    page.wait_for_function(
+        "v => Number(document.querySelector('[data-testid=version]').textContent.split(' ').pop()) > v + 20",
+        arg=start,
+        timeout=60_000,
+    )
+    # The map follows the game: armies on the map, the pool or contest and status change.
+    assert board.locator(".zc-piece").count() > 3
+    assert page.locator("[data-zc=status]").inner_text() != status or _version(page) > start
+    lines = _log(page)
+    assert len(lines) > 20
+    assert not [line for line in lines if GENERIC.match(line) or "conan." in line], lines[:40]
+    # A spectator sees no hand: neither on the page nor in what it read.
+    assert not page.locator("[data-zc=hand]").count()
+    assert not page.locator("[data-zc=moves]").count()
+    assert docs and all(d["seat"] is None and d["view"]["me"] is None for d in docs)
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+def _bid(box: Any, rng: random.Random) -> bool:
+    """Pick a bidding token and a strategy card, then lay the bid (confirmed next)."""
+    if not box.locator("[data-zc=bid]").count():
+        return False
+    tokens = box.locator("button[data-bid-token]:not([disabled])")
+    if tokens.count():
+        tokens.nth(rng.randrange(tokens.count())).click()
+    cards = box.locator("button[data-bid-card]:not([disabled])")
+    if cards.count():
+        cards.nth(rng.randrange(cards.count())).click()
+    go = box.locator("[data-key=bid-go]")
+    if not go.count():
+        return False
+    assert json.loads(go.get_attribute("data-command"))["type"] == "conan.place_bid"
+    go.click()
+    return True
+
+
+def _one_move(page: Any, rng: random.Random, keyboard: bool) -> str:
+    """Click until one command is sent; returns how it was chosen ("map" or "panel")."""
+    box = page.locator("[data-zc=moves]")
+    board = page.locator("svg.zc-board")
+    how = "panel"
+    for _ in range(8):
+        confirm = box.locator("[data-confirm]")
+        if confirm.count():
+            question = box.locator(".zc-confirm-q").inner_text()
+            assert question.endswith("?"), question
+            pending = board.locator(".legal.zc-pending")
+            if keyboard and pending.count():
+                # Enter on the chosen province again confirms.
+                pending.first.focus()
+                page.keyboard.press("Enter")
+            else:
+                confirm.click()
+            return how
+        options = box.locator("button[data-key^='opt:']")
+        if options.count():
+            options.nth(rng.randrange(options.count())).click()
+            continue
+        if _bid(box, rng):
+            continue
+        targets = board.locator(".legal[data-command]")
+        sources = board.locator(".zc-source")
+        buttons = box.locator("button[data-command]")
+        on_map = [targets.nth(i) for i in range(targets.count())] + [
+            sources.nth(i) for i in range(sources.count())
+        ]
+        if on_map and (rng.random() < 0.8 or not buttons.count()):
+            how = "map"
+            chosen = rng.choice(on_map)
+            command = chosen.get_attribute("data-command")
+            if command:
+                assert json.loads(command)["type"].startswith("conan.")
+            assert chosen.get_attribute("tabindex") == "0"
+            if keyboard:
+                chosen.focus()
+                page.keyboard.press(rng.choice(["Enter", "Space"]))
+            else:
+                chosen.click(force=True)
+            continue
+        assert buttons.count(), f"it is this seat's move, yet nothing can be clicked: {box.inner_text()}"
+        buttons.nth(rng.randrange(buttons.count())).click()
+        return "panel"
+    raise AssertionError(f"no command after several clicks: {box.inner_text()}")
+
+
+def _no_foreign_hand(page: Any, docs: list[dict[str, Any]], api: Any, table_id: str, other: str) -> None:
+    text = page.locator("body").inner_text()
+    found = FOREIGN.search(text)
+    assert not found, found.group(0)
+    assert page.locator("[data-zc=hand]").count() == 1
+    for doc in docs:
+        assert doc["seat"] == 0, "the seat page read another audience's view"
+        assert doc["view"]["me"] is not None
+    # The hand on the page is this seat's own, as its last view says.
+    mine = docs[-1]["view"]["me"]
+    hand = page.locator("[data-zc=hand]").inner_text()
+    names = {c["id"]: c["name"] for c in docs[-1]["view"]["cards"]}
+    for card in {*mine["strategy_hand"], *mine["kingdom_hand"]}:
+        assert names[card] in hand
+    # Cards only the other seat holds are never named in this seat's hand panel.
+    theirs = view(api, table_id, other)["view"]
+    their_names = {c["id"]: c["name"] for c in theirs["cards"]}
+    for card in {*theirs["me"]["strategy_hand"], *theirs["me"]["kingdom_hand"]} - set(names):
+        assert their_names[card] not in hand, card
+
+
+def test_playing_a_seat_of_conan_by_clicking_legal_moves(page: Any, api: Any) -> None:
+    start = time.monotonic()
+    table_id, tokens = open_table(api, "conan", 2)
+    give_to_bots(api, table_id, [tokens[1]])
+    docs: list[dict[str, Any]] = []
+
+    def seen(response: Any) -> None:
+        if f"/v1/tables/{table_id}/view" in response.url and response.status == 200:
+            docs.append(response.json())
+
+    page.on("response", seen)
+    page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
+    page.locator("svg.zc-board").wait_for()
+    rng = random.Random(16)
+    counts = {"map": 0, "panel": 0}
+    for n in range(MOVES):
+        assert time.monotonic() - start < BUDGET_S, f"{n} moves took longer than {BUDGET_S}s"
+        page.locator("[data-zc=moves], [data-testid=result]").first.wait_for(timeout=60_000)
+        if page.locator("[data-testid=result]").count():
+            break
+        before = page.get_by_test_id("version").inner_text()
+        counts[_one_move(page, rng, keyboard=n % 3 == 2)] += 1
+        page.wait_for_function(CHANGED, arg=before)
+        rejected = page.locator(".zc-msg, [data-testid=move-message].error")
+        assert not rejected.count(), rejected.first.inner_text()
+        if n % 6 == 5:
+            _no_foreign_hand(page, docs, api, table_id, tokens[1])
+    _no_foreign_hand(page, docs, api, table_id, tokens[1])
+    assert counts["map"] >= 5, counts
+    assert counts["map"] + counts["panel"] >= 15, counts
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
