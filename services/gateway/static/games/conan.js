@@ -808,6 +808,22 @@ function geometry(view) {
   return geo;
 }
 
+function centroid(shape) {
+  if (shape.length < 3) return null;
+  let a = 0;
+  let cx = 0;
+  let cy = 0;
+  for (let i = 0; i < shape.length; i++) {
+    const [x0, y0] = shape[i];
+    const [x1, y1] = shape[(i + 1) % shape.length];
+    const f = x0 * y1 - x1 * y0;
+    a += f;
+    cx += (x0 + x1) * f;
+    cy += (y0 + y1) * f;
+  }
+  return a ? [cx / (3 * a), cy / (3 * a)] : null;
+}
+
 // A map for a pack without layout data: provinces on a ring, routes as lines.
 function ringLayout(view) {
   const provs = view.board.provinces;
@@ -916,6 +932,36 @@ function sourceExtras(moves, ui) {
 
 // ---- the map ----
 
+// Sieges and battles that stand from turn to turn: an army in another
+// player's province (its home or under its marker), or armies of two players
+// in one neutral province.
+function standoffs(view) {
+  const homes = new Map();
+  for (const p of view.board?.provinces || []) if (p.home_of) homes.set(p.id, p.home_of);
+  const seatOf = new Map((view.seats || []).map((x, i) => [x.kingdom, i]));
+  const out = new Map();
+  for (const p of view.provinces || []) {
+    const st = p.state;
+    const armies = (st.units || []).map((n, seat) => (n > 0 ? seat : -1)).filter((seat) => seat >= 0);
+    const home = homes.has(p.id) ? seatOf.get(homes.get(p.id)) : undefined;
+    const holder = st.owner >= 0 ? st.owner : home !== undefined ? home : -1;
+    if (holder >= 0) {
+      const besiegers = armies.filter((seat) => seat !== holder);
+      if (besiegers.length) out.set(p.id, { kind: "siege", attackers: besiegers, defender: holder });
+    } else if (armies.length >= 2) {
+      out.set(p.id, { kind: "battle", armies, campaign: st.campaign_owner });
+    }
+  }
+  return out;
+}
+
+function standoffWords(id, f, ctx) {
+  const who = (seat) => seatName(ctx, seat);
+  return f.kind === "siege"
+    ? `Siege of ${pname(id)}: ${listWords(f.attackers.map(who))} against ${who(f.defender)}`
+    : `Battle in ${pname(id)}: ${listWords(f.armies.map(who))}`;
+}
+
 function defs() {
   return s("defs", {},
     s("pattern", { id: "zc-waves", width: 36, height: 18, patternUnits: "userSpaceOnUse" },
@@ -1015,6 +1061,7 @@ function drawMap(view, ctx, moves, ui, act) {
   const fight = contest ? contest.province : null;
   const target = [...(view.phases || [])].reverse().find((p) => p.phase === "military" && p.target);
   const centre = laid ? null : ringLayout(view);
+  const fights = standoffs(view);
   const anchor = (p) => (laid ? [p.x, p.y] : centre.get(p.id));
   const { targets, sources } = offers(moves, ui);
 
@@ -1089,9 +1136,18 @@ function drawMap(view, ctx, moves, ui, act) {
       const pa = byId.get(a);
       const pb = byId.get(b);
       if (!pa || !pb) continue;
+      // Through the land in between (a mountain pass) when some lies near the middle.
+      const mx = (pa.x + pb.x) / 2;
+      const my = (pa.y + pb.y) / 2;
+      let via = null;
+      for (const f of board.features || []) {
+        const c = centroid(f.shape || []);
+        if (c && Math.hypot(c[0] - mx, c[1] - my) < 120 && (!via || Math.hypot(c[0] - mx, c[1] - my) < Math.hypot(via[0] - mx, via[1] - my))) via = c;
+      }
+      const d = via ? `M${pa.x} ${pa.y}Q${(2 * via[0] - mx).toFixed(1)} ${(2 * via[1] - my).toFixed(1)} ${pb.x} ${pb.y}` : `M${pa.x} ${pa.y}L${pb.x} ${pb.y}`;
       routes.append(s("g", {}, tip(`${pname(a)} and ${pname(b)} are adjacent (a pass)`),
-        s("line", { x1: pa.x, y1: pa.y, x2: pb.x, y2: pb.y, stroke: "#fff8e6", "stroke-width": 7, "stroke-linecap": "round", "stroke-opacity": 0.85 }),
-        s("line", { x1: pa.x, y1: pa.y, x2: pb.x, y2: pb.y, stroke: "#6b5330", "stroke-width": 3, "stroke-dasharray": "2 7", "stroke-linecap": "round" })));
+        s("path", { d, fill: "none", stroke: "#fff8e6", "stroke-width": 7, "stroke-linecap": "round", "stroke-opacity": 0.85 }),
+        s("path", { d, fill: "none", stroke: "#6b5330", "stroke-width": 3, "stroke-dasharray": "2 7", "stroke-linecap": "round" })));
     }
     land.append(routes);
   }
@@ -1145,6 +1201,9 @@ function drawMap(view, ctx, moves, ui, act) {
       tokens.push({ w: 34, draw: (cx, cy) => s("g", {}, tip("A contest is being fought here"), s("circle", { cx, cy, r: 15, fill: "#b3261e", stroke: "#fff", "stroke-width": 2, class: "zc-pulse" }), place(glyph("swords", "#fff"), cx, cy, 19)) });
     } else if (target && target.target === p.id) {
       tokens.push({ w: 32, draw: (cx, cy) => s("g", {}, tip("The Military action must fight here"), s("circle", { cx, cy, r: 13, fill: "#7a3b0c", stroke: "#fff", "stroke-width": 2 }), place(glyph("swords", "#fff"), cx, cy, 16)) });
+    } else if (fights.has(p.id)) {
+      const f = fights.get(p.id);
+      tokens.push({ w: 32, draw: (cx, cy) => s("g", {}, tip(`${standoffWords(p.id, f, ctx)} (goes on from turn to turn)`), s("rect", { x: cx - 13, y: cy - 13, width: 26, height: 26, rx: 5, fill: "#5a3a1a", stroke: "#f0c36a", "stroke-width": 2, transform: `rotate(45 ${cx} ${cy})` }), place(glyph(f.kind === "siege" ? "fort" : "swords", "#f6e3b0"), cx, cy, 15)) });
     }
     if (view.conan_at === p.id) tokens.push({ w: 44, draw: (cx, cy) => conanToken(cx, cy, view.conan_player, ctx) });
     if (st.marker && st.owner >= 0) {
@@ -1231,7 +1290,8 @@ function cardChip(id, extra = {}) {
   const info = memo.cards.get(id);
   const text = info ? info.text : "";
   const bid = info && info.kind === "strategy" ? h("span", { class: "zc-bidv", title: "bid value" }, String(info.value)) : null;
-  return h("span", { class: `zc-card zc-${info ? info.kind : "card"}${extra.exhausted ? " zc-tapped" : ""}`, title: text || cname(id) }, bid, cname(id), extra.exhausted ? h("span", { class: "zc-small" }, " (used)") : null);
+  return h("span", { class: `zc-card zc-${info ? info.kind : "card"}${extra.exhausted ? " zc-tapped" : ""}`, title: text || cname(id) },
+    bid, cname(id), extra.count > 1 ? h("b", {}, ` ×${extra.count}`) : null, extra.exhausted ? h("span", { class: "zc-small" }, " (used)") : null);
 }
 
 function nowWords(view, doc, ctx) {
@@ -1262,7 +1322,14 @@ function statusBox(view, doc, ctx) {
       view.conan_player >= 0 ? `Conan player: ${seatName(ctx, view.conan_player)} · ` : "No Conan player yet · ",
       `first player: ${seatName(ctx, view.first_player)}`,
       view.crowned >= 0 ? ` · Conan was crowned by ${seatName(ctx, view.crowned)}` : ""),
+    standing(view, ctx),
     h("p", { class: "zc-now", "aria-live": "polite" }, nowWords(view, doc, ctx)));
+}
+
+function standing(view, ctx) {
+  const fights = [...standoffs(view)];
+  if (!fights.length) return null;
+  return h("div", { class: "zc-small", "data-zc": "standoffs" }, h("b", {}, "Sieges and battles: "), fights.map(([id, f]) => standoffWords(id, f, ctx)).join("; "), ".");
 }
 
 function fateBox(view) {
@@ -1357,6 +1424,13 @@ function playersBox(view, doc, ctx) {
   return section("Players", { "data-zc": "players" }, rows);
 }
 
+// Copies of a card as one chip with a count.
+function grouped(cards) {
+  const counts = new Map();
+  for (const c of cards) counts.set(c, (counts.get(c) || 0) + 1);
+  return [...counts].map(([c, n]) => cardChip(c, { count: n }));
+}
+
 function handBox(view) {
   const me = view.me;
   if (!me) return null;
@@ -1369,9 +1443,9 @@ function handBox(view) {
   const kingdom = [...(me.kingdom_hand || [])];
   return section("Your hand", { "data-zc": "hand" },
     h("div", { class: "zc-label" }, `Strategy cards (${strategy.length})`),
-    h("div", { class: "zc-row" }, strategy.length ? strategy.map((c) => cardChip(c)) : h("span", { class: "zc-sub" }, "none")),
+    h("div", { class: "zc-row" }, strategy.length ? grouped(strategy) : h("span", { class: "zc-sub" }, "none")),
     h("div", { class: "zc-label" }, `Kingdom cards (${kingdom.length})`),
-    h("div", { class: "zc-row" }, kingdom.length ? kingdom.map((c) => cardChip(c)) : h("span", { class: "zc-sub" }, "none")),
+    h("div", { class: "zc-row" }, kingdom.length ? grouped(kingdom) : h("span", { class: "zc-sub" }, "none")),
     h("div", { class: "zc-label" }, "Adventure tokens"),
     h("div", { class: "zc-row" }, tokens.size
       ? [...tokens].map(([cat, vs]) => chip(`${CATEGORY[cat] || cat}: ${vs.join(", ")} (${vs.reduce((a, b) => a + b, 0)})`))
@@ -1409,7 +1483,8 @@ function legend() {
       item(mini(20, glyph("skull", "#4b3a1e")), "savage province"),
       item(h("span", { class: "zc-terrains" }, Object.values(TERRAIN).map((t) => h("span", { style: `background:${t.fill};color:${t.ink}` }, t.letter))), "campaign track: plains, hills, woods, city"),
       item(mini(20, s("rect", { x: 2, y: 2, width: 16, height: 16, rx: 3, fill: "#c9dc8f", stroke: "#4b3a1e" }), s("circle", { cx: 10, cy: 10, r: 7.5, fill: "none", stroke: col.fill, "stroke-width": 3 })), "campaign marker"),
-      item(mini(20, s("circle", { cx: 10, cy: 10, r: 9, fill: "#b3261e" }), place(glyph("swords", "#fff"), 10, 10, 12)), "contest in progress"),
+      item(mini(20, s("circle", { cx: 10, cy: 10, r: 9, fill: "#b3261e" }), place(glyph("swords", "#fff"), 10, 10, 12)), "contest being fought"),
+      item(mini(20, s("rect", { x: 4, y: 4, width: 12, height: 12, rx: 2, fill: "#5a3a1a", stroke: "#f0c36a", "stroke-width": 1.5, transform: "rotate(45 10 10)" }), place(glyph("fort", "#f6e3b0"), 10, 10, 8)), "siege or battle going on"),
       item(mini(20, s("rect", { x: 1, y: 1, width: 18, height: 18, rx: 3, fill: "rgba(255,225,80,.45)", stroke: "#ffcf00", "stroke-width": 3 })), "you may move here"),
       item(mini(20, s("rect", { x: 2, y: 2, width: 16, height: 16, rx: 3, fill: "#d8e4ee", stroke: "#fff", "stroke-width": 2.5, "stroke-dasharray": "4 2" })), "a move may start here"),
       item(mini(20, s("line", { x1: 2, y1: 10, x2: 18, y2: 10, stroke: "#6b5330", "stroke-width": 3, "stroke-dasharray": "2 4", "stroke-linecap": "round" })), "pass between adjacent provinces"),
@@ -1573,10 +1648,13 @@ export function render(root, doc, ctx) {
   ensureStyle();
   ensureEscape();
   const view = doc && doc.view;
-  if (!view || !view.board) {
+  if (!view) {
     root.replaceChildren(h("p", {}, "The table is being set up…"));
     return;
   }
+  // A read model projected before views carried the map: the page falls back
+  // to the generic renderer (`ziggurat rebuild` brings the map).
+  if (!view.board) throw new Error("this view carries no map");
   const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : doc.seat ?? null;
   learn(view, seat);
   const legal = seat !== null && !doc.over ? (ctx.legal && ctx.legal.length ? ctx.legal : (doc.actors || []).includes(seat) ? doc.legal || [] : []) : [];
@@ -1657,11 +1735,12 @@ export function render(root, doc, ctx) {
   };
 
   const map = drawMap(view, ctx, moves, u, act);
-  const panel = h("div", { class: "zc-panel" },
+  const top = h("div", { class: "zc-panel zc-top" },
     statusBox(view, doc, ctx),
     seat !== null && legal.length ? movesBox(view, doc, ctx, moves, u, act) : null,
     contestBox(view, ctx),
-    biddingBox(view, doc, ctx),
+    biddingBox(view, doc, ctx));
+  const rest = h("div", { class: "zc-panel zc-rest" },
     handBox(view),
     playersBox(view, doc, ctx),
     fateBox(view),
@@ -1669,14 +1748,16 @@ export function render(root, doc, ctx) {
   root.replaceChildren(h("div", { class: "zc-host" },
     h("div", { class: "zc-table" },
       h("div", { class: "zc-mapcol" }, h("div", { class: "zc-mapwrap" }, map), legend()),
-      panel)));
+      top,
+      rest)));
   for (const f of map.fixups || []) f();
 }
 
 const CSS_TEXT = `
 .zc-host{container-type:inline-size;font:14px/1.35 system-ui,-apple-system,"Segoe UI",sans-serif;color:#1d1a14}
-.zc-table{display:grid;grid-template-columns:minmax(0,1fr);gap:12px;align-items:start}
-@container (min-width:860px){.zc-table{grid-template-columns:minmax(0,1fr) 290px}}
+.zc-table{display:grid;grid-template-columns:minmax(0,1fr);grid-template-areas:"top" "map" "rest";gap:12px;align-items:start}
+.zc-mapcol{grid-area:map}.zc-top{grid-area:top}.zc-rest{grid-area:rest}
+@container (min-width:860px){.zc-table{grid-template-columns:minmax(0,1fr) 290px;grid-template-rows:auto 1fr;grid-template-areas:"map top" "map rest"}}
 @container (min-width:1200px){.zc-table{grid-template-columns:minmax(0,1fr) 330px}}
 .zc-mapwrap{background:#2c4a5e;border-radius:10px;padding:6px;box-shadow:0 2px 10px rgba(0,0,0,.3)}
 .zc-board{display:block;width:100%;height:auto;max-height:88vh}
@@ -1701,7 +1782,7 @@ const CSS_TEXT = `
 @keyframes zc-pulse{0%,100%{opacity:1}50%{opacity:.35}}
 @media (prefers-reduced-motion:reduce){.zc-board .zc-pulse,.zc-board .zc-fight{animation:none}}
 .zc-panel{display:flex;flex-direction:column;gap:10px}
-@container (max-width:859px){.zc-panel{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));align-items:start}}
+@container (max-width:859px){.zc-rest{display:grid;grid-template-columns:repeat(auto-fill,minmax(260px,1fr));align-items:start}}
 .zc-sec{background:#fffdf7;border:1px solid #d8cdb4;border-radius:8px;padding:8px 10px}
 .zc-sec h3{margin:0 0 6px;font-size:12px;letter-spacing:.06em;text-transform:uppercase;color:#7a6a48}
 .zc-status-box{background:#fbf3dc;border-color:#cdb27a}
