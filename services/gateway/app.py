@@ -109,12 +109,21 @@ async def on_not_found(_: Request, exc: Exception) -> Response:
 
 
 async def on_wrong_method(request: Request, exc: Exception) -> Response:
-    allowed = getattr(exc, "headers", None) or {}
+    allowed = dict(getattr(exc, "headers", None) or {})
+    # A path may be served by several routes (POST /v1/tables opens a table, GET
+    # lists them); Starlette names only the first one's methods.
+    methods = {m for route in ROUTES if isinstance(route, Route) for m in _methods_at(route, request.scope)}
+    if methods:
+        allowed["Allow"] = ", ".join(sorted(methods))
     return error_response(
         "method_not_allowed",
         f"{request.method} is not allowed here; use {allowed.get('Allow', 'another method')}.",
-        headers=dict(allowed),
+        headers=allowed,
     )
+
+
+def _methods_at(route: Route, scope: Scope) -> set[str]:
+    return set(route.methods or ()) if route.path_regex.match(scope["path"]) else set()
 
 
 async def on_unexpected(request: Request, exc: Exception) -> Response:
