@@ -1516,6 +1516,12 @@ const KIND_WORDS = {
   buy: "place what you buy",
 };
 
+// Append, skipping null and false (DOM append would write "null").
+function put(el, ...kids) {
+  for (const k of kids.flat()) if (k !== null && k !== undefined && k !== false) el.append(k);
+  return el;
+}
+
 function btn(text, onClick, attrs = {}) {
   const b = h("button", { type: "button", class: "zc-btn", ...attrs }, text);
   b.addEventListener("click", (ev) => {
@@ -1550,10 +1556,10 @@ function bidPicker(cmds, u, act, ctx) {
 
 function movesBox(view, doc, ctx, moves, u, act) {
   const box = section("Your move", { "data-zc": "moves", class: "zc-sec zc-moves", "aria-live": "polite" });
-  if (u.msg) box.append(h("p", { class: "zc-msg", role: "alert" }, u.msg));
+  if (u.msg) put(box, h("p", { class: "zc-msg", role: "alert" }, u.msg));
   const disabled = u.busy ? true : null;
   if (u.pending) {
-    box.append(
+    put(box, 
       h("p", { class: "zc-confirm-q" }, `${label(u.pending.cmd, ctx)}?`),
       h("div", { class: "zc-row" },
         btn("Confirm", () => act.send(u.pending.cmd), { class: "zc-btn zc-primary", "data-confirm": "1", "data-key": "confirm", disabled }),
@@ -1562,7 +1568,7 @@ function movesBox(view, doc, ctx, moves, u, act) {
     return box;
   }
   if (u.choose) {
-    box.append(h("p", { class: "zc-step" }, `In ${pname(u.choose.province)}, choose:`),
+    put(box, h("p", { class: "zc-step" }, `In ${pname(u.choose.province)}, choose:`),
       h("div", { class: "zc-actions" }, u.choose.options.map((o, i) => (o.cmd
         ? btn(label(o.cmd, ctx), () => act.pick(o.cmd, u.choose.province), { "data-command": JSON.stringify(o.cmd), "data-key": `opt:${i}`, "data-focus": i === 0 ? "1" : null })
         : btn(FROM[o.kind](pname(u.choose.province)), () => act.from(u.choose.province, o.kind), { "data-key": `opt:${i}`, "data-from": o.kind, "data-focus": i === 0 ? "1" : null })))),
@@ -1571,17 +1577,17 @@ function movesBox(view, doc, ctx, moves, u, act) {
   }
   if (u.src) {
     const extras = sourceExtras(moves, u);
-    box.append(h("p", { class: "zc-step" }, `${FROM[u.src.kind](pname(u.src.province))} Click ${GOAL[u.src.kind]} on the map.`),
+    put(box, h("p", { class: "zc-step" }, `${FROM[u.src.kind](pname(u.src.province))} Click ${GOAL[u.src.kind]} on the map.`),
       extras.length ? h("div", { class: "zc-actions" }, extras.map((c, i) => btn(label(c, ctx), () => act.pick(c, null), { "data-command": JSON.stringify(c), "data-key": `extra:${i}` }))) : null,
       btn("Choose another province", () => act.cancel(), { "data-key": "cancel" }));
     return box;
   }
   const kinds = [...new Set(moves.onMap.map((m) => m.kind))];
   if (kinds.length) {
-    box.append(h("p", { class: "zc-step" }, `On the map: click a highlighted province to ${listWords(kinds.map((k) => KIND_WORDS[k] || humanize(k)))}${moves.onMap.some((m) => m.src) ? " (a dashed one starts a move)" : ""}.`));
+    put(box, h("p", { class: "zc-step" }, `On the map: click a highlighted province to ${listWords(kinds.map((k) => KIND_WORDS[k] || humanize(k)))}${moves.onMap.some((m) => m.src) ? " (a dashed one starts a move)" : ""}.`));
   }
   const bids = moves.panel.filter((c) => bare(c.type) === "place_bid");
-  if (bids.length) box.append(bidPicker(bids, u, act, ctx));
+  if (bids.length) put(box, bidPicker(bids, u, act, ctx));
   const rest = moves.panel.filter((c) => bare(c.type) !== "place_bid");
   if (rest.length) {
     const byType = new Map();
@@ -1593,12 +1599,12 @@ function movesBox(view, doc, ctx, moves, u, act) {
     const list = h("div", { class: "zc-actions" });
     for (const [t, cs] of byType) {
       const buttons = cs.map((c) => btn(label(c, ctx), () => act.send(c), { "data-command": JSON.stringify(c), "data-key": `cmd:${JSON.stringify(c)}`, disabled, title: c.card ? ctext(c.card) : null }));
-      if (cs.length > 10) list.append(h("details", { class: "zc-more" }, h("summary", {}, `${cap(humanize(t))}: ${cs.length} choices`), h("div", { class: "zc-actions" }, buttons)));
-      else list.append(...buttons);
+      if (cs.length > 10) put(list, h("details", { class: "zc-more" }, h("summary", {}, `${cap(humanize(t))}: ${cs.length} choices`), h("div", { class: "zc-actions" }, buttons)));
+      else put(list, ...buttons);
     }
-    box.append(list);
+    put(box, list);
   }
-  if (!kinds.length && !moves.panel.length) box.append(h("p", { class: "zc-sub" }, "Nothing to do."));
+  if (!kinds.length && !moves.panel.length) put(box, h("p", { class: "zc-sub" }, "Nothing to do."));
   return box;
 }
 
@@ -1762,7 +1768,7 @@ const CSS_TEXT = `
 .zc-mapwrap{background:#2c4a5e;border-radius:10px;padding:6px;box-shadow:0 2px 10px rgba(0,0,0,.3)}
 .zc-board{display:block;width:100%;height:auto;max-height:88vh}
 .zc-board text{font-family:Georgia,"Times New Roman",serif}
-.zc-name{font-size:19px;font-weight:700;letter-spacing:.04em;fill:#2b1d0c;paint-order:stroke;stroke:#fff8e6;stroke-width:3.5px;stroke-linejoin:round}
+.zc-name{font-size:18px;font-weight:700;letter-spacing:.02em;fill:#2b1d0c;paint-order:stroke;stroke:#fff8e6;stroke-width:3.5px;stroke-linejoin:round}
 .zc-name.zc-off{fill:#55514a}
 .zc-off-note{font-size:12px;font-style:italic;fill:#3d3a34;paint-order:stroke;stroke:#d8d4ca;stroke-width:3px}
 .zc-halo{paint-order:stroke;stroke:#fff8e6;stroke-width:3px;stroke-linejoin:round}
