@@ -1,324 +1,626 @@
 """The gateway's OpenAPI 3.1 document, committed as docs/openapi.json.
 
-Written out rather than generated: the routes are few, and the document is a
-promise to clients (a test checks the committed copy equals this one, and
-that every route exists).
+The request bodies and the documents the gateway passes through (views,
+feeds' entries, standings, pairings, the audit log) are generated from the
+msgspec types that decode or encode them, so the bounds a type declares are
+the bounds the document promises. Only answers built as dicts in the route
+(a table opened, a command accepted, an error) are described by hand here.
+
+Every operation lists every status it can answer, each error status with the
+codes it carries; ``tests/services/test_openapi_spec.py`` checks the codes
+against the routes' code, and the committed copy against this one.
 """
 
 from __future__ import annotations
 
+import copy
+import inspect
 from typing import Any
 
-from services.gateway.errors import RULE_STATUS, STATUS
-from services.gateway.tournaments import UNKNOWN_TOURNAMENT
+import msgspec
+
+from services.gateway import body as request_body
+from services.gateway import context, tournaments, web
+from services.gateway.body import MAX_HEADER_ID, Move, NewTable
+from services.gateway.errors import STATUS, status_of
+from services.gateway.tournaments import UNKNOWN_TOURNAMENT, NewPlayer, NewTournament
+from services.projector.read_models import FeedEntry, ViewDoc
+from shared.eventstore.envelope import CommandRecord, EventEnvelope
+from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
+from shared.tournaments import codes as tc
+from shared.tournaments.views import PairingsView, StandingsView
+
+SCHEMAS = "#/components/schemas/"
+#: Codes a request for any table or tournament address can get when its path
+#: parameter is empty or holds an encoded '/', so that no route matches.
+NOT_FOUND = "not_found"
+#: The store is unreachable (or a view is not ready yet): every route that reads or writes it.
+STORE = "unavailable"
+#: Codes of any organiser command the tournament service decides.
+_TOURNAMENT_SERVICE = ("busy", "dead_lettered", "outcome_unknown", "bad_header", "bad_request", STORE)
+#: The rule codes every game shares; each game adds its own.
+GAME_RULES = (NOT_YOUR_TURN, GAME_OVER, WRONG_PHASE, ILLEGAL_MOVE, "unknown_seat")
+#: A value inside a game command, besides its 'type'.
+SCALAR = {"type": ["string", "integer", "number", "boolean", "null"]}
+COMMAND_VALUE = {
+    "anyOf": [SCALAR, {"type": "array", "items": SCALAR}, {"type": "object", "additionalProperties": SCALAR}]
+}
 
 
-def _error(description: str) -> dict[str, Any]:
-    return {
-        "description": description,
-        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}},
-    }
+def _ref(name: str) -> dict[str, Any]:
+    return {"$ref": SCHEMAS + name}
 
 
-def _errors(*codes: str) -> dict[str, Any]:
-    by_status: dict[int, list[str]] = {}
+# -- generated schemas -------------------------------------------------------------
+
+
+def _tidy(node: Any) -> None:
+    """Docstrings as msgspec copies them keep their indentation: one line of prose instead."""
+    if isinstance(node, dict):
+        if isinstance(node.get("description"), str):
+            node["description"] = " ".join(inspect.cleandoc(node["description"]).split())
+        for value in node.values():
+            _tidy(value)
+    elif isinstance(node, list):
+        for value in node:
+            _tidy(value)
+
+
+def _generated() -> dict[str, Any]:
+    """Components generated from the gateway's own request types and the documents it serves."""
+    _, components = msgspec.json.schema_components(
+        [
+            NewTable,
+            Move,
+            NewTournament,
+            NewPlayer,
+            ViewDoc,
+            FeedEntry,
+            StandingsView,
+            PairingsView,
+            EventEnvelope,
+            CommandRecord,
+            web.BotSeats,
+            # What the gateway checks of a game command (the game's own types check the rest).
+            request_body._Tagged,
+        ],
+        ref_template=SCHEMAS + "{name}",
+    )
+    components = msgspec.json.decode(msgspec.json.encode(components))  # defaults as JSON has them
+    _tidy(components)
+    command = components.pop("_Tagged")
+    command.pop("title", None)
+    command["description"] = (
+        "A command of the table's game: an object tagged by 'type' "
+        "(e.g. 'tigris.place_tile'); the game's own types decide the rest."
+    )
+    # Every hosted game's commands hold scalars, and lists or maps of scalars (a test
+    # checks): said here, so the document (and a fuzzer) never nests values without end.
+    command["additionalProperties"] = COMMAND_VALUE
+    components["Move"]["properties"]["command"] = command
+    # Checked by the route, beyond what the type says: ids are made of safe characters.
+    for name, field in (("NewTournament", "tournament_id"), ("NewPlayer", "player_id")):
+        components[name]["properties"][field]["anyOf"][0]["pattern"] = tournaments._ID.pattern
+    return components
+
+
+# -- answers built as dicts: described by hand ----------------------------------------
+
+_EVENT = {
+    "type": "object",
+    "description": "An event as the requester may see it, tagged by 'type' (e.g. 'table.opened')",
+    "required": ["type"],
+    "properties": {"type": {"type": "string"}},
+}
+_INT = {"type": "integer"}
+_STR = {"type": "string"}
+_NULLABLE_INT = {"type": ["integer", "null"]}
+_NULLABLE_STR = {"type": ["string", "null"]}
+
+
+def _object(properties: dict[str, Any], description: str | None = None) -> dict[str, Any]:
+    """An object built by a route as a dict: every key is always present."""
+    out: dict[str, Any] = {"type": "object", "required": list(properties), "properties": properties}
+    if description:
+        out["description"] = description
+    return out
+
+
+_HAND_WRITTEN: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "description": "Every rejection, whatever its status. `details` holds the code's particulars "
+        "(rate_limited: retry_after_s; body_too_large: limit; bad_header: header; bad_request of a "
+        "query or header: parameter or header; stale_version: current; unknown_game: available; "
+        "a command: command_id).",
+        "required": ["status", "code", "message", "details"],
+        "properties": {
+            "status": {"const": "rejected"},
+            "code": {
+                "type": "string",
+                "description": "Stable code: "
+                + ", ".join(sorted(c for c in STATUS if c != "internal"))
+                + "; a game's or a tournament's own rule codes answer 422.",
+            },
+            "message": {"type": "string", "description": "For people; may change"},
+            "details": {"type": "object"},
+        },
+    },
+    "Event": _EVENT,
+    "FeedCut": _object(
+        {"reason": {"enum": ["slow", "stalled"]}, "last_event_id": _INT},
+        "Why a live feed was cut off, and the id to resume after",
+    ),
+    "Health": _object(
+        {"ok": {"const": True}, "node": _STR}, "Liveness: the process answers (the store is not consulted)"
+    ),
+    "Ready": _object(
+        {"ready": {"type": "boolean"}, "problems": {"type": "array", "items": _STR}},
+        "Readiness: ready is true exactly when problems is empty",
+    ),
+    "GameInfo": _object(
+        {
+            "key": _STR,
+            "title": _STR,
+            "min_seats": _INT,
+            "max_seats": _INT,
+            "options": {"type": "object", "description": "The game's options with their defaults"},
+        }
+    ),
+    "TableOpened": _object(
+        {
+            "table_id": _STR,
+            "game": _STR,
+            "seats": _INT,
+            "version": _INT,
+            "tokens": {
+                "type": "array",
+                "description": "One secret token per seat, in seat order",
+                "items": _object({"seat": _INT, "token": _STR}),
+            },
+            "duplicate": {
+                "type": "boolean",
+                "description": "A retry with the same Idempotency-Key: the table first opened",
+            },
+            "events": {"type": "array", "items": _ref("Event")},
+        }
+    ),
+    "Accepted": _object(
+        {
+            "status": {"const": "accepted"},
+            "command_id": {"type": "string", "description": "The Idempotency-Key, or one made up"},
+            "version": {"type": "integer", "description": "The table's version after the command"},
+            "first_version": {"type": "integer", "description": "The version of the command's first event"},
+            "seat": _NULLABLE_INT,
+            "duplicate": {"type": "boolean", "description": "A retry: the first outcome"},
+            "events": {"type": "array", "items": _ref("Event")},
+        }
+    ),
+    "PublicLog": _object(
+        {"view": _ref("ViewDoc"), "events": {"type": "array", "items": _ref("FeedEntry")}},
+        "The spectator's final view and every public event",
+    ),
+    "AuditLog": _object(
+        {
+            "events": {"type": "array", "items": _ref("EventEnvelope")},
+            "commands": {"type": "array", "items": _ref("CommandRecord")},
+        },
+        "Every event and command, hidden ones included (payloads are base64 MessagePack)",
+    ),
+    "TournamentCreated": _object(
+        {
+            "tournament_id": _STR,
+            "organiser_token": _STR,
+            "version": _INT,
+            "events": {"type": "array", "items": _ref("Event")},
+        }
+    ),
+    "PlayerRegistered": _object({"player_id": _STR, "player_token": _STR, "version": _INT}),
+    "TournamentAccepted": _object(
+        {
+            "status": {"const": "accepted"},
+            "command_id": _STR,
+            "version": _INT,
+            "duplicate": {"type": "boolean"},
+            "events": {"type": "array", "items": _ref("Event")},
+        }
+    ),
+    "TournamentLog": _object(
+        {
+            "tournament_id": _STR,
+            "events": {
+                "type": "array",
+                "description": "Every event of the tournament: {version, server_time, event}",
+                "items": _ref("FeedEntry"),
+            },
+        }
+    ),
+    "TableSummary": _object(
+        {
+            "table_id": _STR,
+            "game": _STR,
+            "title": _STR,
+            "seats": _INT,
+            "names": {"type": "array", "items": _STR, "description": "Seat names (a tournament's players)"},
+            "bots": {"type": "array", "items": _INT, "description": "The seats the bot runner plays"},
+            "tournament_id": _NULLABLE_STR,
+            "opened_at": _INT,
+            "version": _INT,
+            "moves": _INT,
+            "actors": {"type": "array", "items": _INT},
+            "over": {"type": "boolean"},
+            "result": {"anyOf": [_ref("Result"), {"type": "null"}]},
+            "clock": {"anyOf": [_ref("ClockSettings"), {"type": "null"}]},
+            "remaining": {"type": "array", "items": _INT},
+            "clock_since": _INT,
+            "forfeited": {"type": "array", "items": _INT},
+            "spectator_delay": {"anyOf": [_ref("SpectatorDelay"), {"type": "null"}]},
+        },
+        "A table as the lobby lists it: its public state as spectators see it, never the view",
+    ),
+    "TableList": _object(
+        {"state": {"enum": ["live", "finished"]}, "tables": {"type": "array", "items": _ref("TableSummary")}}
+    ),
+    "Verdict": _object(
+        {
+            "table_id": _STR,
+            "game": _STR,
+            "fair": {"type": "boolean"},
+            "commitment": _STR,
+            "seed": _STR,
+            "seed_matches_commitment": {"type": "boolean"},
+            "commands": {"type": "integer", "description": "Commands re-decided"},
+            "events": {"type": "integer", "description": "Events checked"},
+            "problems": {"type": "array", "items": _STR},
+        },
+        "The finished game's audit log re-decided from its revealed seed",
+    ),
+    "BotsTaken": _object({"table_id": _STR, "bots": {"type": "array", "items": _INT}}),
+    "TournamentSummary": _object(
+        {
+            "tournament_id": _STR,
+            "name": _STR,
+            "game": _STR,
+            "title": _STR,
+            "format": _STR,
+            "status": _STR,
+            "round": _INT,
+            "planned_rounds": _INT,
+            "players": _INT,
+            "created_at": _INT,
+        }
+    ),
+    "TournamentList": _object({"tournaments": {"type": "array", "items": _ref("TournamentSummary")}}),
+    "MyTable": _object(
+        {
+            "tournament_id": _STR,
+            "player_id": _STR,
+            "status": {"enum": ["registering", "running", "finished"]},
+            "round": _INT,
+            "bye": {"type": "boolean"},
+            "table": _NULLABLE_INT,
+            "table_id": _NULLABLE_STR,
+            "seat": _NULLABLE_INT,
+            "seat_token": _NULLABLE_STR,
+            "over": {"type": ["boolean", "null"]},
+        },
+        "The null fields are null while the player has no table in the current round",
+    ),
+}
+
+
+# -- responses -------------------------------------------------------------------
+
+_HEADERS: dict[int, dict[str, Any]] = {
+    405: {
+        "Allow": {
+            "description": "The methods this address accepts",
+            "required": True,
+            "schema": {"type": "string"},
+        }
+    },
+    429: {
+        "Retry-After": {
+            "description": "Seconds until the budget has room again",
+            "required": True,
+            "schema": {"type": "string", "pattern": "^[1-9][0-9]*$"},
+        }
+    },
+}
+_RATE_LIMIT_NOTE = {
+    "commands": "commands per seat token",
+    "opens": "table openings per client address",
+    "reads": "reads per seat token, or per client address without one",
+    "tokens": "invalid tokens per client address",
+}
+
+
+def _error_response(status: int, codes: list[str], open_codes: str | None) -> dict[str, Any]:
+    """One status's answer: the error body, its possible codes, and the status's headers."""
+    if open_codes is None:
+        code: dict[str, Any] = {"enum": codes}
+        description = "Rejected: " + ", ".join(codes)
+    else:
+        # Any rule code, but never a platform code of another status.
+        others = sorted({c for c, s in STATUS.items() if s != status} - set(codes))
+        code = {"type": "string", "pattern": "^[a-z][a-z0-9_.]*$", "not": {"enum": others}}
+        description = "Rejected: " + ", ".join([*codes, open_codes])
+    schema = {"allOf": [_ref("Error"), {"properties": {"code": code}}]}
+    out: dict[str, Any] = {"description": description, "content": {"application/json": {"schema": schema}}}
+    if status in _HEADERS:
+        out["headers"] = _HEADERS[status]
+    return out
+
+
+def _responses(ok: dict[str, dict[str, Any]], *codes: str, rules: str | None = None) -> dict[str, Any]:
+    """``ok`` and an error answer per status ``codes`` (and ``rules``, open 422 codes) can have.
+
+    Every address answers a wrong method with 405 method_not_allowed.
+    """
+    by_status: dict[int, list[str]] = {405: ["method_not_allowed"]}
     for code in codes:
-        by_status.setdefault(STATUS.get(code, RULE_STATUS), []).append(code)
-    return {
-        str(status): _error("Rejected: " + ", ".join(sorted(names)))
-        for status, names in sorted(by_status.items())
+        names = by_status.setdefault(status_of(code), [])
+        if code not in names:
+            names.append(code)
+    if rules is not None:
+        by_status.setdefault(422, [])
+    errors = {
+        str(status): _error_response(status, sorted(names), rules if status == 422 else None)
+        for status, names in by_status.items()
     }
+    return dict(sorted({**ok, **errors}.items()))
 
 
 def _json(schema: dict[str, Any], description: str = "OK") -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
-_TABLE_ID = {"name": "table_id", "in": "path", "required": True, "schema": {"type": "string"}}
-_AUTH_OPTIONAL = [{}, {"seatToken": []}]
-_READ_ERRORS = ("bad_token", "unknown_table", "rate_limited")
+def _body(name: str, example: dict[str, Any] | None = None) -> dict[str, Any]:
+    media: dict[str, Any] = {"schema": _ref(name)}
+    if example is not None:
+        media["example"] = example
+    return {"required": True, "content": {"application/json": media}}
 
 
-def spec() -> dict[str, Any]:
+def _path(name: str, pattern: str, description: str | None = None) -> dict[str, Any]:
+    out = {"name": name, "in": "path", "required": True, "schema": {"type": "string", "pattern": pattern}}
+    if description:
+        out["description"] = description
+    return out
+
+
+def _query_version(name: str, description: str) -> dict[str, Any]:
     return {
-        "openapi": "3.1.0",
-        "info": {
-            "title": "Ziggurat",
-            "version": "1",
-            "description": "Host hidden-information board games: open tables, play moves, watch.",
+        "name": name,
+        "in": "query",
+        "description": description,
+        "schema": {"type": "integer", "minimum": 0, "maximum": request_body.MAX_VERSION},
+    }
+
+
+_HEADER_ID_SCHEMA = {"type": "string", "pattern": f"^[\\x21-\\x7e]{{1,{MAX_HEADER_ID}}}$"}
+_IDEMPOTENCY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "description": f"1 to {MAX_HEADER_ID} printable ASCII characters; a retry with the same key "
+    "gets the first outcome (bad_header otherwise)",
+    "schema": _HEADER_ID_SCHEMA,
+}
+_CORRELATION = {
+    "name": "X-Correlation-ID",
+    "in": "header",
+    "required": False,
+    "description": "Stored with the command and its events, for tracing (bad_header if malformed)",
+    "schema": _HEADER_ID_SCHEMA,
+}
+_LAST_EVENT_ID = {
+    "name": "Last-Event-ID",
+    "in": "header",
+    "required": False,
+    "description": "Sent by EventSource when it reconnects: the id of the last event received. The "
+    "feed resumes after the larger of this and `after` (bad_request unless a whole number).",
+    "schema": {"type": "string", "pattern": "^(0|[1-9][0-9]{0,15})$"},
+}
+_AFTER = _query_version("after", "Stream only the events after this version")
+_TABLE_ID = _path("table_id", context._TABLE_ID.pattern, "The gateway's own (20 hex) or a tournament's")
+_TOURNAMENT_ID = _path("tournament_id", tournaments._ID.pattern)
+_PLAYER_ID = _path("player_id", tournaments._ID.pattern)
+_AUTH_OPTIONAL = [{}, {"seatToken": []}]
+
+
+def _sse(kind: str, summary: str) -> dict[str, Any]:
+    """A live feed: each event of the stream as schemathesis and OpenAPI 3.1 read it."""
+    json_data = {"type": "string", "contentMediaType": "application/json"}
+    event = {
+        "oneOf": [
+            _object(
+                {
+                    "event": {"const": kind},
+                    "id": {"type": "string", "pattern": "^(0|[1-9][0-9]*)$", "description": "The version"},
+                    "data": {**json_data, "contentSchema": _ref("FeedEntry")},
+                }
+            ),
+            _object(
+                {"event": {"const": "end"}, "data": {"const": "{}"}},
+                "Nothing will follow: the stream closes",
+            ),
+            _object(
+                {"event": {"const": "reconnect"}, "data": {**json_data, "contentSchema": _ref("FeedCut")}},
+                "The client read too slowly and is cut off: reconnect with Last-Event-ID",
+            ),
+        ]
+    }
+    return {
+        "description": f"text/event-stream: '{kind}' events, each a FeedEntry with its version as id, "
+        "then 'end' once " + summary + "; a comment line every 15 s while idle",
+        "content": {"text/event-stream": {"schema": event}},
+    }
+
+
+#: A read of a table: with a seat token the seat's, without one the spectator's.
+_TABLE_READ = ("rate_limited", "bad_token", "unknown_table", NOT_FOUND, STORE)
+#: A public read of a finished table.
+_FINISHED_READ = ("rate_limited", "unknown_table", "game_not_over", NOT_FOUND, STORE)
+_GAME_RULES_NOTE = "a game's own rule code (" + ", ".join(GAME_RULES) + ", ...)"
+
+
+def _table_paths() -> dict[str, Any]:
+    return {
+        "/health": {
+            "get": {
+                "summary": "Liveness: the process answers; never consults the store",
+                "responses": _responses({"200": _json(_ref("Health"))}),
+            }
         },
-        "paths": {
-            "/health": {
-                "get": {
-                    "summary": "Liveness and Redis reachability",
-                    "responses": {"200": _json({"type": "object"})},
-                }
-            },
-            "/metrics": {
-                "get": {
-                    "summary": "Prometheus metrics",
-                    "responses": {"200": {"description": "text exposition"}},
-                }
-            },
-            "/v1/games": {
-                "get": {
-                    "summary": "The games this server hosts, with their options",
-                    "responses": {"200": _json({"type": "array", "items": {"type": "object"}})},
-                }
-            },
-            "/v1/tables": {
-                "post": {
-                    "summary": "Open a table; returns one secret token per seat",
-                    "requestBody": {
-                        "required": True,
-                        "content": {
-                            "application/json": {"schema": {"$ref": "#/components/schemas/NewTable"}}
-                        },
-                    },
-                    "responses": {
-                        "201": _json({"$ref": "#/components/schemas/TableOpened"}, "Opened"),
-                        **_errors(
-                            "bad_json",
-                            "bad_request",
-                            "bad_seat_count",
-                            "bad_options",
-                            "bad_clock",
-                            "unknown_game",
-                            "body_too_large",
-                            "outcome_unknown",
-                            "busy",
-                            "table_exists",
-                        ),
-                    },
-                }
-            },
-            "/v1/tables/{table_id}/commands": {
-                "post": {
-                    "summary": "Submit a command for your seat; learn at once whether it was accepted",
-                    "parameters": [
-                        _TABLE_ID,
-                        {
-                            "name": "Idempotency-Key",
-                            "in": "header",
-                            "required": False,
-                            "schema": {"type": "string", "maxLength": 128},
-                        },
-                    ],
-                    "security": [{"seatToken": []}],
-                    "requestBody": {
-                        "required": True,
-                        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Move"}}},
-                    },
-                    "responses": {
-                        "200": _json({"$ref": "#/components/schemas/Accepted"}, "Accepted"),
-                        **_errors(
-                            "bad_json",
-                            "bad_request",
-                            "bad_command",
-                            "missing_token",
-                            "bad_token",
-                            "unknown_table",
-                            "body_too_large",
-                            "stale_version",
-                            "rate_limited",
-                            "outcome_unknown",
-                            "busy",
-                            "not_your_turn",
-                        ),
-                    },
-                }
-            },
-            "/v1/tables/{table_id}/view": {
-                "get": {
-                    "summary": "Your seat's view with its legal commands (with a token), or the spectator's",
-                    "description": (
-                        "With `min_version`, the answer waits (up to 10 s) until the view shows at "
-                        "least that version, so a client that has just acted reads its new view in "
-                        "one request instead of polling; after the wait it gets the newest view there is."
-                    ),
-                    "parameters": [
-                        _TABLE_ID,
-                        {"name": "min_version", "in": "query", "schema": {"type": "integer", "minimum": 0}},
-                    ],
-                    "security": _AUTH_OPTIONAL,
-                    "responses": {
-                        "200": _json({"$ref": "#/components/schemas/ViewDoc"}),
-                        **_errors("bad_request", *_READ_ERRORS),
-                    },
-                }
-            },
-            "/v1/tables/{table_id}/feed": {
-                "get": {
-                    "summary": "Live feed (server-sent events) of what your seat, or a spectator, may see",
-                    "parameters": [
-                        _TABLE_ID,
-                        {"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}},
-                    ],
-                    "security": _AUTH_OPTIONAL,
-                    "responses": {
-                        "200": {"description": "text/event-stream"},
-                        **_errors("bad_request", *_READ_ERRORS),
-                    },
-                }
-            },
-            "/v1/tables/{table_id}/log": {
-                "get": {
-                    "summary": "A finished game's public log (replay) and its revealed seed",
-                    "parameters": [_TABLE_ID],
-                    "responses": {
-                        "200": _json({"type": "object"}),
-                        **_errors("unknown_table", "game_not_over"),
-                    },
-                }
-            },
-            "/v1/tables/{table_id}/replay": {
-                "get": {
-                    "summary": "A finished game's public view at a version, to replay it step by step",
-                    "parameters": [
-                        _TABLE_ID,
-                        {"name": "version", "in": "query", "schema": {"type": "integer", "minimum": 0}},
-                    ],
-                    "responses": {
-                        "200": _json({"$ref": "#/components/schemas/ViewDoc"}),
-                        **_errors("bad_request", "unknown_table", "game_not_over"),
-                    },
-                }
-            },
-            "/v1/tables/{table_id}/audit": {
-                "get": {
-                    "summary": "A finished game's complete log and commands, to verify it was fair",
-                    "parameters": [_TABLE_ID],
-                    "responses": {
-                        "200": _json({"type": "object"}),
-                        **_errors("unknown_table", "game_not_over"),
-                    },
-                }
-            },
-            **_tournament_paths(),
+        "/ready": {
+            "get": {
+                "summary": "Readiness: the store answers, no stage is stalled, no dead letter waits",
+                "description": "`?scope=store` checks only the store (for the probe that routes traffic). "
+                "503 lists the problems.",
+                "parameters": [{"name": "scope", "in": "query", "schema": {"enum": ["store"]}}],
+                "responses": _responses(
+                    {"200": _json(_ref("Ready"), "Ready"), "503": _json(_ref("Ready"), "Not ready")}
+                ),
+            }
         },
-        "components": {
-            "securitySchemes": {
-                "seatToken": {"type": "http", "scheme": "bearer"},
-                **_TOURNAMENT_SECURITY,
-            },
-            "schemas": {
-                **_TOURNAMENT_SCHEMAS,
-                "Error": {
-                    "type": "object",
-                    "required": ["status", "code", "message"],
-                    "properties": {
-                        "status": {"const": "rejected"},
-                        "code": {
-                            "type": "string",
-                            "description": "Stable code: "
-                            + ", ".join(sorted(STATUS))
-                            + "; a game's own rule codes answer 422.",
-                        },
-                        "message": {"type": "string"},
-                        "details": {"type": "object"},
-                    },
-                },
-                "NewTable": {
-                    "type": "object",
-                    "required": ["game", "seats"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "game": {"type": "string"},
-                        "seats": {"type": "integer", "minimum": 1, "maximum": 8},
-                        "options": {"type": "object"},
-                        "clock": {
-                            "type": ["object", "null"],
-                            "description": "Seat clocks kept by the platform; when one runs out the seat's "
-                            "bot plays, or the seat forfeits",
-                            "properties": {
-                                "initial_ms": {"type": "integer", "minimum": 0},
-                                "increment_ms": {"type": "integer", "minimum": 0},
-                                "per_move_ms": {"type": "integer", "minimum": 0},
-                                "policy": {"enum": ["bot", "forfeit"]},
-                            },
-                        },
-                        "spectator_delay": {
-                            "type": ["object", "null"],
-                            "description": "How far spectators trail the live game",
-                            "properties": {
-                                "moves": {"type": "integer", "minimum": 0},
-                                "seconds": {"type": "number", "minimum": 0},
-                            },
-                        },
-                    },
-                },
-                "TableOpened": {
-                    "type": "object",
-                    "properties": {
-                        "table_id": {"type": "string"},
-                        "game": {"type": "string"},
-                        "seats": {"type": "integer"},
-                        "version": {"type": "integer"},
-                        "tokens": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": {"seat": {"type": "integer"}, "token": {"type": "string"}},
-                            },
-                        },
-                        "events": {"type": "array", "items": {"type": "object"}},
-                    },
-                },
-                "Move": {
-                    "type": "object",
-                    "required": ["command"],
-                    "additionalProperties": False,
-                    "properties": {
-                        "command": {
-                            "type": "object",
-                            "description": "A command of the table's game, tagged by 'type'",
-                        },
-                        "expected_version": {"type": ["integer", "null"]},
-                    },
-                },
-                "Accepted": {
-                    "type": "object",
-                    "properties": {
-                        "status": {"const": "accepted"},
-                        "command_id": {"type": "string"},
-                        "version": {"type": "integer"},
-                        "first_version": {"type": "integer"},
-                        "seat": {"type": ["integer", "null"]},
-                        "duplicate": {"type": "boolean"},
-                        "events": {"type": "array", "items": {"type": "object"}},
-                    },
-                },
-                "ViewDoc": {
-                    "type": "object",
-                    "properties": {
-                        "game_id": {"type": "string"},
-                        "game": {"type": "string"},
-                        "version": {"type": "integer"},
-                        "seats": {"type": "integer"},
-                        "seat": {"type": ["integer", "null"]},
-                        "commitment": {"type": "string"},
-                        "actors": {"type": "array", "items": {"type": "integer"}},
-                        "over": {"type": "boolean"},
-                        "view": {},
-                        "legal": {"type": "array"},
-                        "result": {},
-                        "seed": {"type": "string"},
-                    },
-                },
-            },
+        "/metrics": {
+            "get": {
+                "summary": "Prometheus metrics",
+                "responses": _responses(
+                    {
+                        "200": {
+                            "description": "Prometheus text exposition",
+                            "content": {"text/plain": {"schema": {"type": "string"}}},
+                        }
+                    }
+                ),
+            }
+        },
+        "/v1/games": {
+            "get": {
+                "summary": "The games this server hosts, with their options",
+                "responses": _responses({"200": _json({"type": "array", "items": _ref("GameInfo")})}),
+            }
+        },
+        "/v1/tables": {
+            "post": {
+                "summary": "Open a table; returns one secret token per seat",
+                "description": "With an `Idempotency-Key`, a retry from the same client address gets the "
+                "same table and tokens (`duplicate: true`); the same key with another seat count is "
+                "idempotency_key_reused. Rate limited: " + _RATE_LIMIT_NOTE["opens"] + ".",
+                "parameters": [_IDEMPOTENCY, _CORRELATION],
+                "requestBody": _body("NewTable", {"game": "tigris", "seats": 2}),
+                "responses": _responses(
+                    {"201": _json(_ref("TableOpened"), "Opened")},
+                    "bad_json",
+                    "bad_request",
+                    "bad_header",
+                    "bad_seat_count",
+                    "bad_options",
+                    "bad_clock",
+                    "unknown_game",
+                    "body_too_large",
+                    "table_exists",
+                    "idempotency_key_reused",
+                    "dead_lettered",
+                    "rate_limited",
+                    "busy",
+                    STORE,
+                    "outcome_unknown",
+                ),
+            }
+        },
+        "/v1/tables/{table_id}/commands": {
+            "post": {
+                "summary": "Submit a command for your seat; learn at once whether it was accepted",
+                "description": "Rate limited: "
+                + _RATE_LIMIT_NOTE["commands"]
+                + ", and "
+                + _RATE_LIMIT_NOTE["tokens"]
+                + ". A rule violation answers 422 with the game's own code.",
+                "parameters": [_TABLE_ID, _IDEMPOTENCY, _CORRELATION],
+                "security": [{"seatToken": []}],
+                "requestBody": _body("Move"),
+                "responses": _responses(
+                    {"200": _json(_ref("Accepted"), "Accepted")},
+                    "bad_json",
+                    "bad_request",
+                    "bad_command",
+                    "bad_header",
+                    "missing_token",
+                    "bad_token",
+                    "unknown_table",
+                    NOT_FOUND,
+                    "body_too_large",
+                    "stale_version",
+                    "dead_lettered",
+                    "rate_limited",
+                    "busy",
+                    STORE,
+                    "outcome_unknown",
+                    rules=_GAME_RULES_NOTE,
+                ),
+            }
+        },
+        "/v1/tables/{table_id}/view": {
+            "get": {
+                "summary": "Your seat's view with its legal commands (with a token), or the spectator's",
+                "description": (
+                    "With `min_version`, the answer waits (up to 10 s) until the view shows at "
+                    "least that version, so a client that has just acted reads its new view in "
+                    "one request instead of polling; after the wait it gets the newest view there is. "
+                    "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + "."
+                ),
+                "parameters": [
+                    _TABLE_ID,
+                    _query_version("min_version", "Wait until the view shows at least this version"),
+                ],
+                "security": _AUTH_OPTIONAL,
+                "responses": _responses({"200": _json(_ref("ViewDoc"))}, "bad_request", *_TABLE_READ),
+            }
+        },
+        "/v1/tables/{table_id}/feed": {
+            "get": {
+                "summary": "Live feed (server-sent events) of what your seat, or a spectator, may see",
+                "description": "Resumes after the larger of `after` and `Last-Event-ID`. "
+                "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + ".",
+                "parameters": [_TABLE_ID, _AFTER, _LAST_EVENT_ID],
+                "security": _AUTH_OPTIONAL,
+                "responses": _responses(
+                    {"200": _sse("game-event", "the game is over")}, "bad_request", *_TABLE_READ
+                ),
+            }
+        },
+        "/v1/tables/{table_id}/log": {
+            "get": {
+                "summary": "A finished game's public log (replay) and its revealed seed",
+                "parameters": [_TABLE_ID],
+                "responses": _responses({"200": _json(_ref("PublicLog"))}, *_FINISHED_READ),
+            }
+        },
+        "/v1/tables/{table_id}/replay": {
+            "get": {
+                "summary": "A finished game's public view at a version, to replay it step by step",
+                "parameters": [
+                    _TABLE_ID,
+                    _query_version("version", "The version to show (default: the last)"),
+                ],
+                "responses": _responses({"200": _json(_ref("ViewDoc"))}, "bad_request", *_FINISHED_READ),
+            }
+        },
+        "/v1/tables/{table_id}/audit": {
+            "get": {
+                "summary": "A finished game's complete log and commands, to verify it was fair",
+                "parameters": [_TABLE_ID],
+                "responses": _responses({"200": _json(_ref("AuditLog"))}, *_FINISHED_READ),
+            }
         },
     }
 
 
 # -- tournaments ----------------------------------------------------------------
 
-_TOURNAMENT_ID = {"name": "tournament_id", "in": "path", "required": True, "schema": {"type": "string"}}
-_IDEMPOTENCY = {
-    "name": "Idempotency-Key",
-    "in": "header",
-    "required": False,
-    "schema": {"type": "string", "maxLength": 128},
-}
 _TOURNAMENT_SECURITY = {
     "organiserToken": {
         "type": "http",
@@ -331,50 +633,49 @@ _TOURNAMENT_SECURITY = {
         "description": "Returned when the player is registered",
     },
 }
-_ORGANISER_ERRORS = ("missing_token", "bad_token", UNKNOWN_TOURNAMENT, "outcome_unknown", "busy")
-#: The tournament's own rule codes (shared/tournaments/codes.py) answer 422.
-_RULE_NOTE = (
-    " Rule violations answer 422 with the tournament's code (e.g. already_started, round_still_running)."
-)
+#: Checked before any organiser command: the tournament, then the organiser token.
+_ORGANISER = ("missing_token", "bad_token", UNKNOWN_TOURNAMENT, NOT_FOUND, "rate_limited")
+_ORGANISER_NOTE = "Organiser only. Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + "."
 
 
 def _organiser_post(
     summary: str, *codes: str, body: str | None = None, created: str | None = None
 ) -> dict[str, Any]:
+    ok = (
+        {"201": _json(_ref(created), "Created")}
+        if created
+        else {"200": _json(_ref("TournamentAccepted"), "Accepted")}
+    )
     op: dict[str, Any] = {
         "summary": summary,
-        "description": "Organiser only." + _RULE_NOTE,
-        "parameters": [_TOURNAMENT_ID, _IDEMPOTENCY],
+        "description": _ORGANISER_NOTE,
+        "parameters": [_TOURNAMENT_ID, _IDEMPOTENCY, _CORRELATION],
         "security": [{"organiserToken": []}],
-        "responses": {
-            **(
-                {"201": _json({"$ref": f"#/components/schemas/{created}"}, "Created")}
-                if created
-                else {"200": _json({"$ref": "#/components/schemas/TournamentAccepted"}, "Accepted")}
-            ),
-            **_errors(*_ORGANISER_ERRORS, *codes),
-        },
+        "responses": _responses(
+            ok,
+            *_ORGANISER,
+            *_TOURNAMENT_SERVICE,
+            tc.FINISHED,
+            *codes,
+            *(("bad_json", "body_too_large") if body else ()),
+        ),
     }
     if body:
-        op["requestBody"] = {
-            "required": True,
-            "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/{body}"}}},
-        }
+        op["requestBody"] = _body(body)
     return {"post": op}
 
 
 def _with_player_id(path_item: dict[str, Any]) -> dict[str, Any]:
-    player = {"name": "player_id", "in": "path", "required": True, "schema": {"type": "string"}}
-    path_item["post"]["parameters"] = [*path_item["post"]["parameters"], player]
+    path_item["post"]["parameters"] = [*path_item["post"]["parameters"], _PLAYER_ID]
     return path_item
 
 
-def _public_get(summary: str, schema: dict[str, Any], *codes: str, **extra: Any) -> dict[str, Any]:
+def _public_get(summary: str, ok: dict[str, Any], *codes: str, **extra: Any) -> dict[str, Any]:
     return {
         "get": {
             "summary": summary,
             "parameters": [_TOURNAMENT_ID, *extra.pop("parameters", [])],
-            "responses": {"200": schema, **_errors(UNKNOWN_TOURNAMENT, *codes)},
+            "responses": _responses({"200": ok}, UNKNOWN_TOURNAMENT, NOT_FOUND, STORE, *codes),
             **extra,
         }
     }
@@ -387,192 +688,197 @@ def _tournament_paths() -> dict[str, Any]:
             "post": {
                 "summary": "Create a tournament; returns the organiser token",
                 "description": "The tournament service opens every table as a game and pairs "
-                "rounds as results come in." + _RULE_NOTE,
-                "parameters": [_IDEMPOTENCY],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/json": {"schema": {"$ref": "#/components/schemas/NewTournament"}}
-                    },
-                },
-                "responses": {
-                    "201": _json({"$ref": "#/components/schemas/TournamentCreated"}, "Created"),
-                    **_errors(
-                        "bad_json",
-                        "bad_request",
-                        "body_too_large",
-                        "unknown_game",
-                        "bad_seat_count",
-                        "bad_options",
-                        "invalid_settings",
-                        "already_created",
-                        "outcome_unknown",
-                    ),
-                },
+                "rounds as results come in. Bad settings answer 422 invalid_settings.",
+                "parameters": [_IDEMPOTENCY, _CORRELATION],
+                "requestBody": _body("NewTournament", {"game": "tigris", "name": "Open", "rounds": 3}),
+                "responses": _responses(
+                    {"201": _json(_ref("TournamentCreated"), "Created")},
+                    *_TOURNAMENT_SERVICE,
+                    "bad_json",
+                    "body_too_large",
+                    "unknown_game",
+                    "bad_seat_count",
+                    "bad_options",
+                    "bad_clock",
+                    tc.INVALID_SETTINGS,
+                    tc.ALREADY_CREATED,
+                ),
             }
         },
         f"{base}/players": _organiser_post(
             "Register a player or a bot; returns the player's token",
-            "bad_json",
-            "bad_request",
-            "already_registered",
-            "already_started",
-            "invalid_player",
+            tc.ALREADY_REGISTERED,
+            tc.ALREADY_STARTED,
+            tc.INVALID_PLAYER,
             body="NewPlayer",
             created="PlayerRegistered",
         ),
         f"{base}/players/{{player_id}}/withdraw": _with_player_id(
-            _organiser_post("Withdraw a player from later rounds", "unknown_player", "already_withdrawn")
+            _organiser_post("Withdraw a player from later rounds", tc.UNKNOWN_PLAYER, tc.ALREADY_WITHDRAWN)
         ),
         f"{base}/start": _organiser_post(
             "Close registration and start; the first round is paired and its tables opened",
-            "already_started",
-            "not_enough_players",
+            tc.ALREADY_STARTED,
+            tc.NOT_ENOUGH_PLAYERS,
         ),
         f"{base}/rounds": _organiser_post(
             "Pair the next round now (the service also pairs it as soon as a round is complete)",
-            "not_started",
-            "round_still_running",
-            "no_more_rounds",
+            tc.NOT_STARTED,
+            tc.ROUND_RUNNING,
+            tc.NO_MORE_ROUNDS,
+            tc.NOT_ENOUGH_PLAYERS,
         ),
         f"{base}/finish": _organiser_post(
             "Finish the tournament (the service finishes it after the last round)",
-            "not_started",
-            "round_still_running",
+            tc.NOT_STARTED,
+            tc.ROUND_RUNNING,
         ),
         f"{base}/standings": _public_get(
             "Standings with tie-breaks and OpenSkill ratings",
-            _json({"$ref": "#/components/schemas/Standings"}),
+            _json(_ref("StandingsView")),
+            "rate_limited",
         ),
         f"{base}/pairings": _public_get(
-            "Every round's tables, their games and places", _json({"$ref": "#/components/schemas/Pairings"})
+            "Every round's tables, their games and places", _json(_ref("PairingsView")), "rate_limited"
         ),
         f"{base}/log": _public_get(
             "Every event of the tournament, to recompute standings and ratings",
-            _json({"$ref": "#/components/schemas/TournamentLog"}),
+            _json(_ref("TournamentLog")),
+            "rate_limited",
         ),
         f"{base}/feed": _public_get(
             "Live feed (server-sent events) of the tournament's events",
-            {"description": "text/event-stream: 'tournament-event' entries, then 'end' when it is finished"},
+            _sse("tournament-event", "the tournament is finished"),
             "bad_request",
-            parameters=[{"name": "after", "in": "query", "schema": {"type": "integer", "minimum": 0}}],
+            "rate_limited",
+            parameters=[_AFTER, _LAST_EVENT_ID],
+            description="Resumes after the larger of `after` and `Last-Event-ID`.",
         ),
         f"{base}/me": _public_get(
             "Your table in the current round and your seat token there",
-            _json({"$ref": "#/components/schemas/MyTable"}),
+            _json(_ref("MyTable")),
             "missing_token",
             "bad_token",
+            "rate_limited",
             security=[{"playerToken": []}],
         ),
     }
 
 
-_ENTRY = {
-    "type": "object",
-    "properties": {
-        "version": {"type": "integer"},
-        "server_time": {"type": "integer"},
-        "event": {"type": "object"},
-    },
+# -- the web client's reads ----------------------------------------------------------
+
+_LIMIT = {
+    "name": "limit",
+    "in": "query",
+    "description": "At most this many",
+    "schema": {"type": "integer", "minimum": 1, "maximum": web.MAX_LIST, "default": 50},
 }
-_TOURNAMENT_SCHEMAS: dict[str, Any] = {
-    "NewTournament": {
-        "type": "object",
-        "required": ["game"],
-        "additionalProperties": False,
-        "properties": {
-            "tournament_id": {"type": ["string", "null"], "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$"},
-            "name": {"type": "string"},
-            "game": {"type": "string"},
-            "game_options": {"type": "object"},
-            "format": {"enum": ["swiss", "round_robin", "elimination"]},
-            "seats_per_table": {"type": "integer", "minimum": 2, "maximum": 4},
-            "min_table_size": {"type": ["integer", "null"]},
-            "rounds": {"type": "integer", "minimum": 0},
-            "clock": {"type": ["object", "null"]},
-            "points": {"type": ["array", "null"], "items": {"type": "integer"}},
-            "bye_points": {"type": ["integer", "null"]},
-            "delay": {"type": "object"},
-            "qualifiers": {"type": "integer", "minimum": 1},
+
+
+def _web_paths() -> dict[str, Any]:
+    """Listings, seat names, fairness verdicts and bot seats, for the web client (and anyone)."""
+    limited = "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + "."
+    return {
+        "/v1/tables": {
+            "get": {
+                "summary": "Live tables (newest first) or finished ones, as the lobby lists them",
+                "description": limited,
+                "parameters": [
+                    {
+                        "name": "state",
+                        "in": "query",
+                        "schema": {"enum": ["live", "finished"], "default": "live"},
+                    },
+                    _LIMIT,
+                    {"name": "game", "in": "query", "description": "Only this game's", "schema": _STR},
+                ],
+                "responses": _responses(
+                    {"200": _json(_ref("TableList"))}, "bad_request", "unknown_game", "rate_limited", STORE
+                ),
+            }
         },
-    },
-    "TournamentCreated": {
-        "type": "object",
-        "properties": {
-            "tournament_id": {"type": "string"},
-            "organiser_token": {"type": "string"},
-            "version": {"type": "integer"},
-            "events": {"type": "array", "items": {"type": "object"}},
+        "/v1/tables/{table_id}/about": {
+            "get": {
+                "summary": "One table as the lobby lists it: seat names, bot seats, public state",
+                "description": limited,
+                "parameters": [_TABLE_ID],
+                "responses": _responses(
+                    {"200": _json(_ref("TableSummary"))}, "unknown_table", NOT_FOUND, "rate_limited", STORE
+                ),
+            }
         },
-    },
-    "NewPlayer": {
-        "type": "object",
-        "required": ["name"],
-        "additionalProperties": False,
-        "properties": {
-            "name": {"type": "string"},
-            "kind": {"enum": ["human", "bot"]},
-            "bot": {"type": ["string", "null"], "description": "bots: which bot plays (default random)"},
-            "player_id": {"type": ["string", "null"]},
+        "/v1/tables/{table_id}/verify": {
+            "get": {
+                "summary": "Whether a finished game was fair: its audit log re-decided from its seed",
+                "description": limited,
+                "parameters": [_TABLE_ID],
+                "responses": _responses({"200": _json(_ref("Verdict"))}, *_FINISHED_READ),
+            }
         },
-    },
-    "PlayerRegistered": {
-        "type": "object",
-        "properties": {
-            "player_id": {"type": "string"},
-            "player_token": {"type": "string"},
-            "version": {"type": "integer"},
+        "/v1/tables/{table_id}/bots": {
+            "post": {
+                "summary": "Hand seats to the bot runner, which plays them through this API",
+                "description": "Only the holder of a seat's token can give it away. Rate limited: "
+                + _RATE_LIMIT_NOTE["tokens"]
+                + ".",
+                "parameters": [_TABLE_ID],
+                "requestBody": _body("BotSeats"),
+                "responses": _responses(
+                    {"200": _json(_ref("BotsTaken"))},
+                    "bad_json",
+                    "bad_request",
+                    "body_too_large",
+                    "bad_token",
+                    "unknown_table",
+                    NOT_FOUND,
+                    "rate_limited",
+                    STORE,
+                ),
+            }
         },
-    },
-    "TournamentAccepted": {
-        "type": "object",
-        "properties": {
-            "status": {"const": "accepted"},
-            "command_id": {"type": "string"},
-            "version": {"type": "integer"},
-            "duplicate": {"type": "boolean"},
-            "events": {"type": "array", "items": {"type": "object"}},
+        "/v1/tournaments": {
+            "get": {
+                "summary": "The newest tournaments with their state",
+                "description": limited,
+                "parameters": [_LIMIT],
+                "responses": _responses(
+                    {"200": _json(_ref("TournamentList"))}, "bad_request", "rate_limited", STORE
+                ),
+            }
         },
-    },
-    "Standings": {
-        "type": "object",
-        "properties": {
-            "tournament_id": {"type": "string"},
-            "name": {"type": "string"},
-            "game": {"type": "string"},
-            "format": {"type": "string"},
-            "status": {"enum": ["registering", "running", "finished"]},
-            "round": {"type": "integer"},
-            "planned_rounds": {"type": "integer"},
-            "complete": {"type": "boolean"},
-            "lines": {"type": "array", "items": {"type": "object"}},
+    }
+
+
+def _paths() -> dict[str, Any]:
+    """Every operation, with the path items several sections share merged."""
+    paths: dict[str, Any] = {}
+    for section in (_table_paths(), _web_paths(), _tournament_paths()):
+        for path, item in section.items():
+            paths.setdefault(path, {}).update(item)
+    return paths
+
+
+def spec() -> dict[str, Any]:
+    """A fresh document (callers may change theirs)."""
+    return copy.deepcopy(_document())
+
+
+def _document() -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Ziggurat",
+            "version": "1",
+            "description": "Host hidden-information board games: open tables, play moves, watch. "
+            "Every rejection is a JSON Error with a stable code; a wrong method answers 405 with "
+            "Allow, a spent budget 429 with Retry-After.",
         },
-    },
-    "Pairings": {
-        "type": "object",
-        "properties": {
-            "tournament_id": {"type": "string"},
-            "status": {"type": "string"},
-            "rounds": {"type": "array", "items": {"type": "object"}},
+        "paths": _paths(),
+        "components": {
+            "securitySchemes": {
+                "seatToken": {"type": "http", "scheme": "bearer"},
+                **_TOURNAMENT_SECURITY,
+            },
+            "schemas": dict(sorted({**_generated(), **_HAND_WRITTEN}.items())),
         },
-    },
-    "TournamentLog": {
-        "type": "object",
-        "properties": {"tournament_id": {"type": "string"}, "events": {"type": "array", "items": _ENTRY}},
-    },
-    "MyTable": {
-        "type": "object",
-        "properties": {
-            "tournament_id": {"type": "string"},
-            "player_id": {"type": "string"},
-            "status": {"type": "string"},
-            "round": {"type": "integer"},
-            "bye": {"type": "boolean"},
-            "table": {"type": ["integer", "null"]},
-            "table_id": {"type": ["string", "null"]},
-            "seat": {"type": ["integer", "null"]},
-            "seat_token": {"type": ["string", "null"]},
-            "over": {"type": ["boolean", "null"]},
-        },
-    },
-}
+    }

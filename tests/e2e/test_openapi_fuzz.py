@@ -1,8 +1,12 @@
-"""Schemathesis against the served OpenAPI spec: no server errors, and every
-answer's status is one the spec documents for that route."""
+"""Schemathesis against the served OpenAPI spec and the live stack: no server
+errors, every answer's status one the spec documents for that route, every
+body (JSON, and each event of a live feed) valid against its documented
+schema, the documented headers present (Allow on 405, Retry-After on 429),
+and a wrong method answered 405."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -14,6 +18,44 @@ from shared.infra.launcher import Stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(900)]
 
+CHECKS = (
+    "not_a_server_error",
+    "status_code_conformance",
+    "response_schema_conformance",
+    "content_type_conformance",
+    "response_headers_conformance",
+    "unsupported_method",
+    "allow_header_conformance",
+)
+#: A live feed never ends while its game runs: check its first event, or stop
+#: after two seconds without one. /ready answers 503 by design while the pipeline
+#: is not ready (a stage stalled, a dead letter waiting).
+CONFIG = """
+[[operations]]
+include-path-regex = "/feed$"
+request-timeout = 2
+max-stream-events = 1
+
+[[operations]]
+include-path = "/ready"
+checks.not_a_server_error.expected-statuses = ["2XX", "4XX", "503"]
+"""
+#: KNOWN SERVER BUG, reported, not fixed here: on the two paths two routes share
+#: (POST and GET /v1/tables, /v1/tournaments) a wrong method's 405 says
+#: `Allow: POST`, without GET and HEAD. Accepted as schemathesis baseline entries
+#: (nothing else is); delete them once the gateway lists every method.
+KNOWN_FAILURES = [
+    {
+        "operation": f"{method} {path}",
+        "check": "allow_header_conformance",
+        "failure": "AllowHeaderMismatch",
+        "signature": "GET|",
+        "reason": "405 on a path two routes share names only the first route's methods",
+    }
+    for path in ("/v1/tables", "/v1/tournaments")
+    for method in ("GET", "POST")  # the probe for the path may come from either operation
+]
+
 
 def schemathesis_binary() -> str:
     found = Path(sys.executable).parent / "schemathesis"
@@ -21,16 +63,26 @@ def schemathesis_binary() -> str:
 
 
 @pytest.mark.parametrize(
-    "examples", [pytest.param(15, id="short"), pytest.param(200, id="long", marks=pytest.mark.slow)]
+    "examples", [pytest.param(10, id="short"), pytest.param(200, id="long", marks=pytest.mark.slow)]
 )
-def test_the_api_answers_every_generated_request_as_documented(stack: Stack, examples: int) -> None:
+def test_the_api_answers_every_generated_request_as_documented(
+    stack: Stack, examples: int, tmp_path: Path
+) -> None:
+    config = tmp_path / "schemathesis.toml"
+    config.write_text(CONFIG)
+    baseline = tmp_path / "baseline.json"
+    baseline.write_text(json.dumps({"format_version": 1, "entries": KNOWN_FAILURES}))
     run = subprocess.run(
         [
             schemathesis_binary(),
+            "--config-file",
+            str(config),
             "run",
             f"{stack.api}/openapi.json",
             "--checks",
-            "not_a_server_error,status_code_conformance,content_type_conformance",
+            ",".join(CHECKS),
+            "--baseline",
+            str(baseline),
             "--phases",
             "examples,coverage,fuzzing",
             "-n",
@@ -39,9 +91,15 @@ def test_the_api_answers_every_generated_request_as_documented(stack: Stack, exa
             "30",
             "--seed",
             "7",
+            # One worker: schemathesis's workers are threads, and CPython 3.11 before
+            # 3.11.8 can fail ast.parse in concurrent threads (gh-106905), which
+            # hypothesis calls while it describes strategies.
+            "--workers",
+            "1",
         ],
         capture_output=True,
         text=True,
         timeout=840,
+        cwd=tmp_path,
     )
-    assert run.returncode == 0, run.stdout[-6000:] + run.stderr[-2000:]
+    assert run.returncode == 0, run.stdout[-8000:] + run.stderr[-2000:]
