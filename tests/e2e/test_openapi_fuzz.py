@@ -91,9 +91,10 @@ def test_the_api_answers_every_generated_request_as_documented(
             "30",
             "--seed",
             "7",
-            # One worker: schemathesis's workers are threads, and CPython 3.11 before
-            # 3.11.8 can fail ast.parse in concurrent threads (gh-106905), which
-            # hypothesis calls while it describes strategies.
+            # One worker: schemathesis's workers are threads, and ast.parse, which
+            # hypothesis calls to describe strategies, can fail in concurrent threads
+            # with "AST constructor recursion depth mismatch" (CPython gh-106905;
+            # seen here on 3.11.7).
             "--workers",
             "1",
         ],
