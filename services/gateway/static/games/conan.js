@@ -109,14 +109,6 @@ const FACES = {
   BLANK: "blanks",
 };
 const KIND = { campaign: "Campaign", siege: "Siege", battle: "Battle", alliance: "Alliance", break: "Breaking an alliance" };
-const KIND_OF = {
-  campaign: "a campaign in",
-  siege: "a siege of",
-  battle: "a battle in",
-  alliance: "an alliance with",
-  break: "breaking an alliance in",
-};
-const MARKER = { tower: "a tower", fort: "a fort", city: "a city" };
 const CATEGORY = { monsters: "monsters", treasures: "treasures", women: "women" };
 const ITEM = {
   emissary: "an emissary",
@@ -1125,7 +1117,12 @@ function drawMap(view, ctx, moves, ui, act) {
     land.append(routes);
     for (const p of board.provinces) {
       const [x, y] = centre.get(p.id);
-      land.append(s("circle", { cx: x, cy: y, r: 70, fill: ZONE_FILL[p.zone] || "#e9dbb3", stroke: "#6b5330", "stroke-width": 2 }));
+      const st = states.get(p.id) || { owner: -1 };
+      const home = p.home_of ? seatOfKingdom.get(p.home_of) : undefined;
+      const holder = st.owner >= 0 ? st.owner : home;
+      const fill = !inPlay.has(p.zone) ? "url(#zc-hatch)" : holder !== undefined && holder >= 0 ? colourOf(holder).light : ZONE_FILL[p.zone] || "#e9dbb3";
+      const ring = holder !== undefined && holder >= 0 ? colourOf(holder).fill : "#6b5330";
+      land.append(s("g", { class: "zc-prov", "data-province": p.id }, s("circle", { cx: x, cy: y, r: 70, fill, stroke: ring, "stroke-width": home !== undefined ? 8 : 3 })));
     }
   }
   if (laid) {
