@@ -17,6 +17,7 @@ import asyncio
 import hashlib
 import time
 import uuid
+from typing import TypeVar
 
 import msgspec
 from starlette.requests import Request
@@ -47,8 +48,9 @@ from shared.messaging.messages import (
 from shared.messaging.streams import send
 from shared.observability import metrics
 
-#: How long a table opening's idempotency key is remembered.
+#: How long a creation's idempotency key is remembered.
 OPEN_KEY_TTL_S = 24 * 3600
+T = TypeVar("T", bound=msgspec.Struct)
 
 
 class _Opening(msgspec.Struct):
@@ -67,7 +69,7 @@ async def open_table(request: Request) -> Response:
     key = header_id(request, "idempotency-key")
     opening = _Opening(uuid.uuid4().hex[:20], [new_token() for _ in range(body.seats)])
     if key is not None:
-        opening = await _remember_opening(gw, address, key, opening)
+        opening = await remember(gw, "table", address, key, opening)
         if len(opening.tokens) != body.seats:
             raise ApiError(
                 "idempotency_key_reused",
@@ -94,9 +96,12 @@ async def open_table(request: Request) -> Response:
         ),
     )
     outcome = await _submit(gw, msg, body.game)
+    if outcome.status == "rejected" and outcome.code != "dead_lettered":
+        # Nothing was opened: the seats and the key's record go, so a
+        # corrected retry with the same key opens a table of its own.
+        await gw.redis.delete(keys.auth, *([remembered_key("table", address, key)] if key else []))
+        return _rejection(outcome)
     if outcome.status == "rejected":
-        if key is None:
-            await gw.redis.delete(keys.auth)
         return _rejection(outcome)
     await gw.store.index_game(game_id, keys.partition, time.time_ns() // 1_000_000)
     body_out = {
@@ -126,20 +131,31 @@ def _checked_options(body: NewTable) -> dict[str, object]:
             f"{game.title} is played by {game.min_seats} to {game.max_seats} seats, not {body.seats}.",
             seats=body.seats,
         )
+    if body.clock is not None and body.clock.problems():
+        raise ApiError("bad_clock", "Invalid clock: " + "; ".join(body.clock.problems()) + ".")
     try:
         return dict(msgspec.to_builtins(game.options(body.options)))
     except (msgspec.ValidationError, TypeError, ValueError) as exc:
         raise ApiError("bad_options", f"Invalid options for {game.key}: {exc}") from exc
 
 
-async def _remember_opening(gw: Gateway, address: str, key: str, fresh: _Opening) -> _Opening:
-    """The opening first recorded under (address, key), recording ``fresh`` if none."""
-    digest = hashlib.sha256(f"{address}\n{key}".encode()).hexdigest()
-    stored = open_key(digest)
+def remembered_key(kind: str, address: str, key: str) -> str:
+    """Where a creation's choices are kept under its caller's idempotency key
+    (per kind: one key may open a table and create a tournament)."""
+    return open_key(hashlib.sha256(f"{kind}\n{address}\n{key}".encode()).hexdigest())
+
+
+async def remember(gw: Gateway, kind: str, address: str, key: str, fresh: T) -> T:
+    """What the first request under (address, key) chose, recording ``fresh`` if none.
+
+    Creations (tables, tournaments) choose ids and secret tokens; a retry must
+    get the same ones, and two requests racing with one key agree on one.
+    """
+    stored = remembered_key(kind, address, key)
     if await gw.redis.set(stored, msgspec.json.encode(fresh), nx=True, ex=OPEN_KEY_TTL_S):
         return fresh
     raw = await gw.redis.get(stored)
-    return msgspec.json.decode(raw, type=_Opening) if raw else fresh
+    return msgspec.json.decode(raw, type=type(fresh)) if raw else fresh
 
 
 async def submit_command(request: Request) -> Response:

@@ -33,7 +33,6 @@ STATUS: dict[str, int] = {
     "rate_limited": 429,
     "outcome_unknown": 504,
     "unavailable": 503,
-    "not_ready": 503,
     "internal": 500,
     # A stage failed on this command and set it aside for an operator: the
     # command was not applied. A platform fault, but one this one request

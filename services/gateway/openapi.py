@@ -211,6 +211,7 @@ _HAND_WRITTEN: dict[str, Any] = {
         {
             "tournament_id": _STR,
             "organiser_token": _STR,
+            "duplicate": {"type": "boolean", "description": "A retry with the same Idempotency-Key"},
             "version": _INT,
             "events": {"type": "array", "items": _ref("Event")},
         }
@@ -702,6 +703,7 @@ def _tournament_paths() -> dict[str, Any]:
                     "bad_clock",
                     tc.INVALID_SETTINGS,
                     tc.ALREADY_CREATED,
+                    "rate_limited",
                 ),
             }
         },

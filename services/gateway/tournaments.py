@@ -22,6 +22,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from services.gateway.body import bearer, correlation_id, header_id, read_json
+from services.gateway.commands import remember, remembered_key
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_response
 from services.gateway.feeds import FeedResponse, Page, resume_after
@@ -77,25 +78,44 @@ class NewPlayer(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 # -- organiser ----------------------------------------------------------------
 
 
+class _Creation(msgspec.Struct):
+    """What a tournament creation chose, kept under its idempotency key."""
+
+    tournament_id: str
+    token: str
+
+
 async def create(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
+    address = client_address(request)
+    gw.limits.open(address)
     body = await read_json(request, NewTournament, gw.settings.max_body_bytes)
-    tid = body.tournament_id or "t" + uuid.uuid4().hex[:12]
-    _check_id(tid, "tournament_id")
+    # Everything the request could be refused for is checked before the id is claimed.
+    key = header_id(request, "idempotency-key")
+    correlation_id(request)
+    chosen = _Creation(body.tournament_id or "t" + uuid.uuid4().hex[:12], new_token())
+    _check_id(chosen.tournament_id, "tournament_id")
+    retried = False
+    if key is not None:
+        first = await remember(gw, "tournament", address, key, chosen)
+        retried, chosen = first != chosen, first
+    tid, token = chosen.tournament_id, chosen.token
     keys = tournament_keys(tid, gw.settings.partitions)
-    token = new_token()
-    if not await gw.redis.set(keys.auth, token_hash(token), nx=True):
+    claimed = await gw.redis.set(keys.auth, token_hash(token), nx=True)
+    if not claimed and not (retried and await gw.redis.get(keys.auth) == token_hash(token).encode()):
         raise ApiError("already_created", f"Tournament {tid} already exists.", tournament_id=tid)
     fields = msgspec.structs.asdict(body)
     fields["tournament_id"] = tid
     command = Create(**fields)
     outcome = await _submit(gw, request, tid, command, f"create-{tid}")
     if outcome.status == "rejected":
-        await gw.redis.delete(keys.auth)
+        # Nothing was created: the id and the key are free again.
+        await gw.redis.delete(keys.auth, *([remembered_key("tournament", address, key)] if key else []))
         return _rejection(outcome)
     out = {
         "tournament_id": tid,
         "organiser_token": token,
+        "duplicate": outcome.duplicate,
         "version": outcome.last,
         "events": outcome.events,
     }

@@ -144,3 +144,27 @@ async def test_a_table_opening_honours_its_idempotency_key(stack: Stack) -> None
         seat = (await botclient.view(api, table, None))["actors"][0]
         legal = (await botclient.view(api, table, seat))["legal"][0]
         assert (await move(api, table, seat, legal, "k")).status_code == 200, "the remembered tokens work"
+
+
+async def test_a_refused_creation_leaves_nothing_behind_and_keys_are_per_kind(stack: Stack) -> None:
+    async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
+        key = {"idempotency-key": f"refused-{random.random()}"}
+        bad = await api.post("/v1/tables", json={"game": "tigris", "seats": 2, "clock": {}}, headers=key)
+        assert (bad.status_code, bad.json()["code"]) == (400, "bad_clock")
+        good = await api.post("/v1/tables", json={"game": "tigris", "seats": 3}, headers=key)
+        assert good.status_code == 201, "a refused opening did not use up the key"
+        # A tournament under the same key is its own creation; its retry gets the same token.
+        body = {"game": "highcard", "rounds": 1}
+        first = await api.post("/v1/tournaments", json=body, headers=key)
+        again = await api.post("/v1/tournaments", json=body, headers=key)
+        assert first.status_code == again.status_code == 201, (first.text, again.text)
+        assert first.json()["organiser_token"] == again.json()["organiser_token"]
+        assert first.json()["tournament_id"] == again.json()["tournament_id"] and again.json()["duplicate"]
+        # A bad header is refused before the tournament id is claimed.
+        tid = f"t{random.randrange(10**9)}"
+        refused = await api.post(
+            "/v1/tournaments", json={**body, "tournament_id": tid}, headers={"idempotency-key": "a b"}
+        )
+        assert (refused.status_code, refused.json()["code"]) == (400, "bad_header")
+        created = await api.post("/v1/tournaments", json={**body, "tournament_id": tid})
+        assert created.status_code == 201, created.text

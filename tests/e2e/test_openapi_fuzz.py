@@ -40,21 +40,9 @@ max-stream-events = 1
 include-path = "/ready"
 checks.not_a_server_error.expected-statuses = ["2XX", "4XX", "503"]
 """
-#: KNOWN SERVER BUG, reported, not fixed here: on the two paths two routes share
-#: (POST and GET /v1/tables, /v1/tournaments) a wrong method's 405 says
-#: `Allow: POST`, without GET and HEAD. Accepted as schemathesis baseline entries
-#: (nothing else is); delete them once the gateway lists every method.
-KNOWN_FAILURES = [
-    {
-        "operation": f"{method} {path}",
-        "check": "allow_header_conformance",
-        "failure": "AllowHeaderMismatch",
-        "signature": "GET|",
-        "reason": "405 on a path two routes share names only the first route's methods",
-    }
-    for path in ("/v1/tables", "/v1/tournaments")
-    for method in ("GET", "POST")  # the probe for the path may come from either operation
-]
+#: Failures accepted as schemathesis baseline entries: none. (A 405 on a path
+#: two routes share once named only the first route's methods; fixed.)
+KNOWN_FAILURES: list[dict[str, str]] = []
 
 
 def schemathesis_binary() -> str:
