@@ -75,7 +75,7 @@ def test_a_tournament_from_creation_to_final_standings(page: Any, api: httpx.Cli
     tab.goto(f"/{player_link}")
     for _ in range(2):
         tab.wait_for_url(SEAT_PAGE, timeout=60_000)
-        assert "Ada" in tab.locator(".players").inner_text()
+        expect(tab.locator(".players")).to_contain_text("Ada")
         assert play_out(tab) == 3
         tab.get_by_role("link", name="Your tournament page").click()
         tab.get_by_test_id("player-status").wait_for()

@@ -42,10 +42,26 @@ function show(box, err, life) {
 }
 
 function gameList(hosted) {
+  const pick = (key) => {
+    const select = document.getElementById("open-game");
+    select.value = key;
+    select.dispatchEvent(new Event("change"));
+    select.focus();
+  };
   return h(
     "ul",
     { class: "games" },
-    hosted.map((g) => h("li", { "data-game": g.key }, h("strong", {}, g.title), " ", h("span", { class: "muted" }, `${g.key} · ${g.min_seats === g.max_seats ? g.min_seats : `${g.min_seats}–${g.max_seats}`} seats`))),
+    hosted.map((g) =>
+      h(
+        "li",
+        { "data-game": g.key },
+        h("strong", {}, g.title),
+        " ",
+        h("span", { class: "muted" }, `${g.key} · ${g.min_seats === g.max_seats ? g.min_seats : `${g.min_seats}–${g.max_seats}`} seats`),
+        " ",
+        h("button", { type: "button", class: "small", onclick: () => pick(g.key), "aria-label": `Open a table of ${g.title}` }, "Open a table"),
+      ),
+    ),
   );
 }
 

@@ -69,11 +69,11 @@ export default async function replayPage(main, { id, step }, life) {
     h(
       "div",
       { class: "controls", role: "group", "aria-label": "Replay controls" },
-      button("⏮ First", () => go(0), { "aria-label": "First step", "data-testid": "replay-first" }),
+      button("« First", () => go(0), { "aria-label": "First step", "data-testid": "replay-first" }),
       button("◀ Back", () => go(st.i - 1), { "aria-label": "Step back", "data-testid": "replay-back" }),
       play,
       button("Forward ▶", () => go(st.i + 1), { "aria-label": "Step forward", "data-testid": "replay-forward" }),
-      button("Last ⏭", () => go(events.length - 1), { "aria-label": "Last step", "data-testid": "replay-last" }),
+      button("Last »", () => go(events.length - 1), { "aria-label": "Last step", "data-testid": "replay-last" }),
       slider,
       speed,
       where,
