@@ -30,9 +30,10 @@ from starlette.types import Receive, Scope, Send
 
 from services.gateway.body import read_json
 from services.gateway.context import Gateway, client_address
+from services.gateway.delay import allowed
 from services.gateway.errors import ApiError, error_response
-from services.gateway.reads import anonymous_read, int_param, read_view, spectator_doc
-from services.projector.read_models import SPECTATOR
+from services.gateway.reads import anonymous_read, int_param, read_view
+from services.projector.read_models import HISTORY, SPECTATOR
 from shared.cli.audit import AuditLog, verify_log
 from shared.eventstore.keys import GAMES_INDEX, PREFIX, GameKeys, live_tables, tag
 from shared.eventstore.tournament_keys import (
@@ -265,8 +266,7 @@ async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[d
             continue
         doc = _doc(raw)
         if doc.spectator_delay is not None and not doc.over:
-            # A delayed table is listed as its spectators see it.
-            doc = _doc(await spectator_doc(gw, keys, raw))
+            doc = _doc(await _delayed(gw, keys, doc, raw))
         tid = owners[i].decode() if owners[i] is not None else None
         seated = names.get(tid, {}).get(keys.game_id) if tid else None
         out.append(
@@ -292,6 +292,37 @@ async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[d
             }
         )
     return out
+
+
+class _Snapshot(msgspec.Struct):
+    moves: int
+    at: int
+    doc: msgspec.Raw
+
+
+_snapshot = msgspec.json.Decoder(_Snapshot).decode
+#: Pages of the history read for a delayed table: the snapshot shown is usually a
+#: few entries back, and the table page looks no further than 256 back either.
+_PAGES = (8, 248)
+
+
+async def _delayed(gw: Gateway, keys: GameKeys, live: _Doc, raw: bytes) -> bytes:
+    """A delayed table as its spectators see it (the rule of ``reads.spectator_doc``),
+    reading its history newest first in small pages rather than 256 views at once."""
+    assert live.spectator_delay is not None
+    now_ms = time.time_ns() // 1_000_000
+    upper = "+"
+    for count in _PAGES:
+        rows = await gw.redis.xrevrange(keys.audience_feed(HISTORY), max=upper, count=count)
+        for _, fields in rows:
+            entry = _snapshot(fields[b"e"])
+            if allowed(live.spectator_delay, live.moves, now_ms, entry.moves, entry.at):
+                return bytes(entry.doc)
+        if len(rows) < count:
+            break
+        upper = "(" + rows[-1][0].decode()
+    first = await gw.redis.xrange(keys.audience_feed(HISTORY), count=1)
+    return bytes(_snapshot(first[0][1][b"e"]).doc) if first else raw
 
 
 def _title(game: str) -> str:
@@ -378,6 +409,9 @@ async def _live(gw: Gateway, games: list[str]) -> list[tuple[GameKeys, float]]:
 
 
 async def _finished(gw: Gateway, games: list[str], limit: int) -> list[tuple[GameKeys, float]]:
+    """The newest tables that are not live: only those views are read (while a
+    benchmark runs, the newest thousands of tables may all be live)."""
+    live = {keys.game_id for keys, _ in await _live(gw, registry.available())}
     found: list[tuple[GameKeys, float]] = []
     wanted = set(games)
     start, window = 0, max(4 * limit, 100)
@@ -385,15 +419,17 @@ async def _finished(gw: Gateway, games: list[str], limit: int) -> list[tuple[Gam
         rows = await gw.redis.zrevrange(GAMES_INDEX, start, start + window - 1, withscores=True)
         if not rows:
             break
-        keys = [(_keys(member), score) for member, score in rows]
+        start += window
+        candidates = [(k, score) for member, score in rows if (k := _keys(member)).game_id not in live]
+        if not candidates:
+            continue
         async with gw.redis.pipeline(transaction=False) as pipe:
-            for k, _ in keys:
+            for k, _ in candidates:
                 pipe.get(k.view(SPECTATOR))
             docs = await pipe.execute()
-        for (k, score), raw in zip(keys, docs, strict=True):
+        for (k, score), raw in zip(candidates, docs, strict=True):
             if raw is not None and (doc := _doc(raw)).over and doc.game in wanted:
                 found.append((k, score))
-        start += window
     return found
 
 

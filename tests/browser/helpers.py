@@ -42,9 +42,10 @@ def view(api: httpx.Client, table_id: str, token: str | None = None, min_version
 def play_random(
     api: httpx.Client, table_id: str, tokens: list[str], moves: int, seed: int = 1
 ) -> dict[str, Any]:
-    """Play up to ``moves`` random legal commands (fewer if the game ends first)."""
+    """Play up to ``moves`` random legal commands (fewer if the game ends first);
+    the live view of seat 0 after them (a spectator's may trail behind)."""
     rng = random.Random(seed)
-    doc = view(api, table_id)
+    doc = view(api, table_id, tokens[0])
     for _ in range(moves):
         if doc["over"]:
             break
@@ -57,7 +58,7 @@ def play_random(
             headers={**auth(tokens[seat]), "idempotency-key": uuid.uuid4().hex},
         )
         assert r.status_code == 200, r.text
-        doc = view(api, table_id, None, r.json()["version"])
+        doc = view(api, table_id, tokens[0], r.json()["version"])
     return doc
 
 

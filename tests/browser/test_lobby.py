@@ -11,7 +11,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import give_to_bots, open_table, wait_over
+from tests.browser.helpers import give_to_bots, open_table, play_random, view, wait_over
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
 
@@ -73,3 +73,18 @@ def test_pages_and_assets_are_cached_right(api: httpx.Client) -> None:
     assert api.get(f"/static/{version}/nothing.js").status_code == 404
     assert api.get(f"/static/{version}/../web.py").status_code == 404
     assert api.get(f"/static/{version}/index.html").status_code == 404
+
+
+def test_a_delayed_table_is_listed_as_its_spectators_see_it(api: httpx.Client) -> None:
+    r = api.post("/v1/tables", json={"game": "highcard", "seats": 2, "spectator_delay": {"moves": 2}})
+    assert r.status_code == 201, r.text
+    table_id, tokens = r.json()["table_id"], [t["token"] for t in r.json()["tokens"]]
+    live = play_random(api, table_id, tokens, 3)
+    seen = view(api, table_id)
+    assert seen["moves"] == live["moves"] - 2 == 2
+    listed = api.get("/v1/tables", params={"state": "live", "game": "highcard", "limit": 200}).json()
+    mine = next(t for t in listed["tables"] if t["table_id"] == table_id)
+    shown = ("moves", "version", "actors")
+    assert [mine[k] for k in shown] == [seen[k] for k in shown]
+    about = api.get(f"/v1/tables/{table_id}/about").json()
+    assert about["moves"] == seen["moves"]
