@@ -7,6 +7,7 @@ import { resultWords } from "../words.js";
 import { seatLink } from "./table.js";
 
 const REFRESH_MS = 3000;
+const SLOW_EVERY = 3;
 
 export default async function lobby(main, _params, life) {
   const hosted = await games();
@@ -27,12 +28,18 @@ export default async function lobby(main, _params, life) {
     h("section", { "aria-labelledby": "finished-h" }, h("h2", { id: "finished-h" }, "Finished tables"), finished),
   );
   document.title = "Lobby · Ziggurat";
-  while (!life.signal.aborted) {
-    await Promise.all([
+  // Live tables move every few seconds; finished ones and tournaments change less often.
+  for (let round = 0; !life.signal.aborted; round++) {
+    const reads = [
       api("/v1/tables?state=live&limit=50", { signal: life.signal }).then((r) => live.replaceChildren(tableList(r.tables, false)), (e) => show(live, e, life)),
-      api("/v1/tables?state=finished&limit=20", { signal: life.signal }).then((r) => finished.replaceChildren(tableList(r.tables, true)), (e) => show(finished, e, life)),
-      api("/v1/tournaments?limit=20", { signal: life.signal }).then((r) => tournaments.replaceChildren(tournamentList(r.tournaments)), (e) => show(tournaments, e, life)),
-    ]);
+    ];
+    if (round % SLOW_EVERY === 0) {
+      reads.push(
+        api("/v1/tables?state=finished&limit=20", { signal: life.signal }).then((r) => finished.replaceChildren(tableList(r.tables, true)), (e) => show(finished, e, life)),
+        api("/v1/tournaments?limit=20", { signal: life.signal }).then((r) => tournaments.replaceChildren(tournamentList(r.tournaments)), (e) => show(tournaments, e, life)),
+      );
+    }
+    await Promise.all(reads);
     await sleep(REFRESH_MS, life.signal);
   }
 }
