@@ -52,8 +52,9 @@ def tables(api: httpx.Client) -> MidGame:
     return MidGame(api)
 
 
-def feed(api: httpx.Client, table_id: str, token: str | None) -> list[Any]:
-    """The audience's feed so far (read until it goes quiet)."""
+def feed(api: httpx.Client, table_id: str, token: str | None, upto: int) -> list[Any]:
+    """The audience's feed up to version ``upto`` (or until it goes quiet, when the
+    last events are not this audience's)."""
     events = []
     headers = auth(token) if token else {}
     try:
@@ -63,6 +64,8 @@ def feed(api: httpx.Client, table_id: str, token: str | None) -> list[Any]:
             for line in r.iter_lines():
                 if line.startswith("data: "):
                     events.append(json.loads(line[6:]))
+                    if events[-1]["version"] >= upto:
+                        break
     except httpx.ReadTimeout:
         pass
     return events
@@ -74,7 +77,8 @@ def spoken(text: str) -> str:
 
 
 def known(api: httpx.Client, table_id: str, token: str | None) -> set[str]:
-    return {spoken(s) for s in strings(view(api, table_id, token)) | strings(feed(api, table_id, token))}
+    doc = view(api, table_id, token)
+    return {spoken(s) for s in strings(doc) | strings(feed(api, table_id, token, doc["version"]))}
 
 
 def unknown(facts: set[str], known_to: set[str]) -> set[str]:
