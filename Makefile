@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: install run test test-slow lint format bench bench-engines openapi clean
+.PHONY: install run test test-slow lint format bench bench-engines openapi clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,6 +35,9 @@ lint: $(STAMP)
 format: $(STAMP)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+
+screenshots: $(STAMP)
+	ZIGGURAT_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/browser/test_mid_game.py -k screenshot
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.pipeline --rate 0,1000

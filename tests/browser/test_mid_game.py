@@ -9,13 +9,16 @@ API), seen in the browser:
   words, in words. The decisive part: the page asks for nothing but its own
   audience's documents (no request carries another seat's token, none
   carries a token in its URL), so it cannot hold what it was never sent;
-* a screenshot of each game's table, from the seat to move, is saved under
-  docs/screenshots/<game>.png (overwritten on every run).
+* a screenshot of each game's table, from the seat to move, is taken on every
+  run; it is saved under docs/screenshots/<game>.png (the README shows them)
+  when ``ZIGGURAT_SCREENSHOTS=docs`` (``make screenshots``), else next to the
+  test's temporary files, so a test run leaves the tree clean.
 """
 
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +29,7 @@ from tests.browser.helpers import HOSTED, auth, open_table, play_random, strings
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
 
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 #: Random moves to a position with something on the board and in every hand.
 MOVES = {"tigris": 40, "tigris-cards": 30, "catan": 70, "catan-ck": 70, "conan": 40}
 
@@ -151,13 +154,16 @@ def test_no_page_holds_another_audiences_hidden_facts(
 
 @pytest.mark.parametrize("game", list(HOSTED))
 def test_a_mid_game_screenshot_of_every_game(
-    page: Any, api: httpx.Client, tables: MidGame, game: str
+    page: Any, api: httpx.Client, tables: MidGame, game: str, tmp_path: Path
 ) -> None:
     table_id, tokens = tables[game]
     doc = view(api, table_id)
     seat = doc["actors"][0] if doc["actors"] else 0
     page.goto(f"/#/table/{table_id}/seat/{seat}?token={tokens[seat]}")
     settle(page)
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{game}.png"), full_page=True)
+    folder = DOCS_SCREENSHOTS if os.environ.get("ZIGGURAT_SCREENSHOTS") == "docs" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    shot = folder / f"{game}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000, "the table drew nothing worth a picture"
     assert page.errors == []
