@@ -21,7 +21,7 @@ from tests.browser.helpers import give_to_bots, open_table, view
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
 
 #: Commands this seat plays by clicking.
-MOVES = 30
+MOVES = 36
 BUDGET_S = 150
 #: A sentence that would tell seat 0 what the other seat holds: cards drawn
 #: by name, its sealed bid, the card it committed, its secret category.
@@ -91,10 +91,10 @@ def _bid(box: Any, rng: random.Random) -> bool:
     if cards.count():
         cards.nth(rng.randrange(cards.count())).click()
     go = box.locator("[data-key=bid-go]")
-    if not go.count():
-        return False
-    assert json.loads(go.get_attribute("data-command"))["type"] == "conan.place_bid"
-    go.click()
+    if go.count():
+        # (a new version may have redrawn the picker in between: then pick again)
+        assert json.loads(go.get_attribute("data-command"))["type"] == "conan.place_bid"
+        go.click()
     return True
 
 
@@ -103,7 +103,7 @@ def _one_move(page: Any, rng: random.Random, keyboard: bool) -> str:
     box = page.locator("[data-zc=moves]")
     board = page.locator("svg.zc-board")
     how = "panel"
-    for _ in range(8):
+    for _ in range(12):
         confirm = box.locator("[data-confirm]")
         if confirm.count():
             question = box.locator(".zc-confirm-q").inner_text()
@@ -141,10 +141,18 @@ def _one_move(page: Any, rng: random.Random, keyboard: bool) -> str:
             else:
                 chosen.click(force=True)
             continue
-        assert buttons.count(), f"it is this seat's move, yet nothing can be clicked: {box.inner_text()}"
-        buttons.nth(rng.randrange(buttons.count())).click()
-        return "panel"
-    raise AssertionError(f"no command after several clicks: {box.inner_text()}")
+        if not buttons.count():
+            # The page is between two versions of the view: look again.
+            page.wait_for_timeout(250)
+            continue
+        panel = [buttons.nth(i) for i in range(buttons.count())]
+        # Mostly the actions that lead to the map: a Military or Intrigue die.
+        to_map = [b for b in panel if re.search(r"military|intrigue", b.get_attribute("data-command") or "")]
+        (rng.choice(to_map) if to_map and rng.random() < 0.8 else rng.choice(panel)).click()
+        if not box.locator("[data-confirm]").count():
+            return "panel"
+        # The second step of a move begun on the map (Conan's move without a raid): confirm it.
+    raise AssertionError(f"it is this seat's move, yet no command after several clicks: {box.inner_text()}")
 
 
 def _no_foreign_hand(page: Any, docs: list[dict[str, Any]], api: Any, table_id: str, other: str) -> None:
@@ -183,6 +191,7 @@ def test_playing_a_seat_of_conan_by_clicking_legal_moves(page: Any, api: Any) ->
     page.locator("svg.zc-board").wait_for()
     rng = random.Random(16)
     counts = {"map": 0, "panel": 0}
+    stale = 0
     for n in range(MOVES):
         assert time.monotonic() - start < BUDGET_S, f"{n} moves took longer than {BUDGET_S}s"
         page.locator("[data-zc=moves], [data-testid=result]").first.wait_for(timeout=60_000)
@@ -192,10 +201,16 @@ def test_playing_a_seat_of_conan_by_clicking_legal_moves(page: Any, api: Any) ->
         counts[_one_move(page, rng, keyboard=n % 3 == 2)] += 1
         page.wait_for_function(CHANGED, arg=before)
         rejected = page.locator(".zc-msg, [data-testid=move-message].error")
-        assert not rejected.count(), rejected.first.inner_text()
+        if rejected.count():
+            # Bids are laid at the same time: the bot may lay its own first, and a
+            # command on the older version is refused as stale. Anything else is a bug.
+            text = rejected.first.inner_text()
+            assert "but the game is at version" in text, text
+            stale += 1
         if n % 6 == 5:
             _no_foreign_hand(page, docs, api, table_id, tokens[1])
     _no_foreign_hand(page, docs, api, table_id, tokens[1])
     assert counts["map"] >= 5, counts
     assert counts["map"] + counts["panel"] >= 15, counts
+    assert stale <= 3, f"{stale} commands refused as stale"
     assert not page.errors, page.errors  # type: ignore[attr-defined]
