@@ -755,12 +755,18 @@ function drawBoard(svg, view, ui) {
     }
   }
 
-  // Clickable targets of the legal moves.
-  for (const [key, t] of ui.targets) {
+  // Clickable targets of the legal moves: hexes under edges under corners, so
+  // a smaller target is never covered by a bigger one.
+  const order = { h: 0, p: 1, s: 2 };
+  const targets = [...ui.targets].sort((a, b) => order[a[0][0]] - order[b[0][0]]);
+  for (const [key, t] of targets) {
     const kind = key[0], id = +key.slice(1);
+    // data-command: the move this place plays, or the first of those it leads
+    // to; data-commands: every move it leads to (a corner may take a settlement
+    // or a knight; a knight may be activated, promoted or moved).
     const g = el("g", {
       class: "legal", tabindex: 0, role: "button", "data-command": JSON.stringify(t.command),
-      "data-target": key, "aria-label": t.text,
+      "data-commands": JSON.stringify(t.commands), "data-target": key, "aria-label": t.text,
     }, layers.targets);
     if (kind === "s") {
       const [x, y] = spotXY(id);
@@ -771,7 +777,9 @@ function drawBoard(svg, view, ui) {
     } else if (kind === "p") {
       const [a, b] = PATH_ENDS[id];
       const [ax, ay] = spotXY(a), [bx, by] = spotXY(b);
-      el("line", { x1: ax, y1: ay, x2: bx, y2: by, class: "catan-hit", "stroke-width": 16 }, g);
+      const cut = (f) => [ax + (bx - ax) * f, ay + (by - ay) * f];
+      const [hx1, hy1] = cut(0.24), [hx2, hy2] = cut(0.76);
+      el("line", { x1: hx1, y1: hy1, x2: hx2, y2: hy2, class: "catan-hit", "stroke-width": 16 }, g);
       el("line", { x1: ax + (bx - ax) * 0.22, y1: ay + (by - ay) * 0.22, x2: bx - (bx - ax) * 0.22, y2: by - (by - ay) * 0.22, class: "catan-mark-line" }, g);
     } else {
       const [cx, cy] = hexXY(id);
@@ -902,6 +910,7 @@ function drawPlayers(host, view, doc, ui) {
       });
     }
     const badges = [];
+    if (view.winner === s) badges.push(["Winner", "reached the target first"]);
     if (view.longest === s) badges.push(["Longest road", `${view.road_lengths[s]} roads, 2 points`]);
     if (!ck && view.largest_army === s) badges.push(["Largest army", "2 points"]);
     if (ck && view.merchant_owner === s) badges.push(["Merchant", "1 point"]);
@@ -922,7 +931,7 @@ function drawHand(host, view) {
   if (view.seat === null || view.seat === undefined || !view.hand) return;
   const ck = isCK(view);
   const box = html("section", { class: "catan-box catan-hand", "data-hand": view.seat }, host);
-  html("h3", {}, box, `Your hand (${total(view.hand)} cards)`);
+  html("h3", {}, box, `Your hand (${plural(total(view.hand), "card")})`);
   const row = html("div", { class: "catan-chips" }, box);
   for (const k of ck ? [...RESOURCES, ...COMMODITIES] : RESOURCES) chip(row, k, view.hand[k], view.hand[k] ? "" : "zero");
   const cards = view.cards || [];
@@ -964,8 +973,10 @@ function statusLine(view, doc, ui) {
 // is built with + and −, then sent as one SelectCards command.
 function drawPicker(box, view, ui, source, need, verb) {
   const kinds = isCK(view) ? [...RESOURCES, ...COMMODITIES] : RESOURCES;
-  const key = `pick:${view.pending.kind}`;
-  const chosen = ui.local[key] || (ui.local[key] = Array(8).fill(0));
+  const key = `pick:${view.pending.kind}:${view.pending.owner}:${need}`;
+  let chosen = ui.local[key];
+  // Kept across versions while the same decision waits; never more than the source holds.
+  if (!chosen || chosen.some((n, k) => n > source[k]) || total(chosen) > need) chosen = ui.local[key] = Array(8).fill(0);
   const grid = html("div", { class: "catan-picker" }, box);
   for (const k of kinds) {
     if (!source[k]) continue;
@@ -1002,6 +1013,7 @@ function drawTradeComposer(box, view, ui) {
   const kinds = isCK(view) ? [...RESOURCES, ...COMMODITIES] : RESOURCES;
   const st = ui.local.offer || (ui.local.offer = { give: Array(8).fill(0), get: Array(8).fill(0), to: -1 });
   const hand = view.hand;
+  st.give = st.give.map((n, k) => Math.min(n, hand[k]));
   const det = html("details", { class: "catan-compose" }, box);
   if (ui.local.offerOpen) det.open = true;
   det.addEventListener("toggle", () => { ui.local.offerOpen = det.open; });
@@ -1349,6 +1361,11 @@ function ensureStyle(root) {
   (doc.head || doc.documentElement).appendChild(s);
 }
 
+// Which of several moves at one place is named first (data-command, the tooltip).
+const RANK = ["catan.build_city", "catan.build_settlement", "catan.build_road", "catan.build_wall", "catan.activate_knight",
+  "catan.promote_knight", "catan.build_knight", "catan.move_knight", "catan.chase_robber"];
+const rank = (c) => (RANK.includes(c.type) ? RANK.indexOf(c.type) : RANK.length);
+
 // Per-root interaction state: the move being built (a card or track picked,
 // board targets clicked), reset whenever the document's version changes.
 const roots = new WeakMap();
@@ -1379,12 +1396,23 @@ export function render(root, doc, ctx) {
   const view = doc.view;
   CK.set(view, doc.game !== "catan");
   lastOptions = (ctx && ctx.options) || doc.options || null;
+  // A move being built survives new versions (other seats answering at the
+  // same time) as long as this seat's legal moves stay the same; a shown
+  // rejection stays until the table moves on.
   let st = roots.get(root);
-  const version = `${doc.game_id}:${doc.version}`;
-  if (!st || st.version !== version) {
-    st = { version, filter: null, picked: [], local: st && st.version === version ? st.local : {}, error: st ? st.error : "" };
-    if (st.error && st.errorVersion !== version) st.error = "";
+  if (!st || st.table !== doc.game_id) {
+    st = { table: doc.game_id, local: {}, filter: null, picked: [], error: "", version: doc.version, moves: "" };
     roots.set(root, st);
+  }
+  const moves = JSON.stringify((ctx && ctx.legal) || doc.legal || []);
+  if (st.moves !== moves) {
+    st.moves = moves;
+    st.filter = null;
+    st.picked = [];
+  }
+  if (st.version !== doc.version) {
+    st.version = doc.version;
+    if (st.errorVersion !== doc.version) st.error = "";
   }
   st.doc = doc;
   st.ctx = ctx;
@@ -1418,7 +1446,7 @@ function draw(root, st) {
     }
     if (res && res.ok === false) {
       st.error = `Not accepted: ${res.message || res.code || "rejected"}`;
-      st.errorVersion = st.version;
+      st.errorVersion = st.doc.version;
       st.filter = null; st.picked = [];
       if (root.isConnected) draw(root, st);
     }
@@ -1437,13 +1465,14 @@ function draw(root, st) {
   // Board targets: the next step of every move still possible.
   ui.targets = new Map();
   const multiStep = (cs) => cs.some((c) => (steps(c, view) || []).length > 1 || filterKey(c));
-  for (const [key, cs] of ui.stage.next) {
+  for (const [key, unsorted] of ui.stage.next) {
+    const cs = unsorted.slice().sort((a, b) => rank(a) - rank(b));
     const after = [...st.picked, key];
     const exact = cs.filter((c) => (steps(c, view) || []).length === after.length);
     const direct = exact.length === 1 && cs.length === 1 && !multiStep(cs);
     const text = direct ? label(cs[0], ui.ctx) : cs.length === 1 ? `${label(cs[0], ui.ctx)} (then confirm)` : `${cs.length} moves here: ${listing([...new Set(cs.map((c) => label(c, ui.ctx).split(" at ")[0].split(" to ")[0]))])}`;
     ui.targets.set(key, {
-      command: cs[0], text,
+      command: cs[0], commands: cs, text,
       activate: () => {
         if (direct) { ui.submit(cs[0]); return; }
         st.picked = after;
