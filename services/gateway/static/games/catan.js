@@ -170,6 +170,9 @@ function bankRate(view, kind) {
 // when it was drawn, else from what only C&K has (progress decks, knights).
 const CK = new WeakMap();
 let lastOptions = null;
+// A table's options, learnt from its first event (the view does not carry
+// them): the barbarian track's length and the points to win.
+const OPTIONS = new Map();
 
 function isCK(view) {
   if (!view) return false;
@@ -364,6 +367,8 @@ export function describe(e, ctx) {
   switch (e.type) {
     case "catan.started": {
       const o = e.options || {};
+      const table = ctx && ctx.doc && ctx.doc.game_id;
+      if (table && !OPTIONS.has(table)) OPTIONS.set(table, o);
       const ck = o.expansion !== "none";
       const target = o.points_to_win || (ck ? 13 : 10);
       return `A game of ${ck ? "Catan: Cities & Knights" : "Catan"} for ${e.seats} begins: first to ${target} points wins. ${n(e.first)} goes first.`;
@@ -875,7 +880,8 @@ function seatSwatch(parent, seat) {
 function drawPlayers(host, view, doc, ui) {
   const ck = isCK(view);
   const box = html("section", { class: "catan-box" }, host);
-  html("h3", {}, box, "Players");
+  const target = lastOptions && (lastOptions.points_to_win || (ck ? 13 : 10));
+  html("h3", {}, box, target ? `Players · first to ${target} points` : "Players");
   const awaited = new Set(doc.actors || []);
   view.players.forEach((p, s) => {
     const card = html("div", { class: `catan-player${s === view.active ? " active" : ""}${s === view.seat ? " me" : ""}`, "data-seat": s }, box);
@@ -1395,7 +1401,7 @@ function stageOf(legal, view, filter, picked) {
 export function render(root, doc, ctx) {
   const view = doc.view;
   CK.set(view, doc.game !== "catan");
-  lastOptions = (ctx && ctx.options) || doc.options || null;
+  lastOptions = (ctx && ctx.options) || doc.options || OPTIONS.get(doc.game_id) || null;
   // A move being built survives new versions (other seats answering at the
   // same time) as long as this seat's legal moves stay the same; a shown
   // rejection stays until the table moves on.
