@@ -1050,7 +1050,7 @@ function drawTradeComposer(box, view, ui) {
   html("option", { value: -1 }, to, "to everyone");
   view.players.forEach((_, s) => { if (s !== view.seat) html("option", { value: s }, to, `to ${ui.name(s)}`); });
   to.value = String(st.to);
-  to.addEventListener("change", () => { st.to = +to.value; });
+  to.addEventListener("change", () => { st.to = +to.value; ui.redraw(); });
   const command = { type: "catan.offer_trade", give: st.give.slice(), get: st.get.slice(), to: st.to };
   const valid = total(st.give) > 0 && total(st.get) > 0;
   const b = ui.button(det, valid ? label(command, ui.ctx) : "Choose cards to give and to get", command, { primary: true, live: () => ({ ...command, to: st.to }) });
