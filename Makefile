@@ -24,7 +24,10 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --ignore=tests/browser
+	# The browser tests run apart: Playwright's sync API keeps an event loop
+	# running in its worker, which the asyncio tests cannot share.
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup tests/browser
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m slow

@@ -17,7 +17,7 @@ import asyncio
 import hashlib
 import time
 import uuid
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 from starlette.requests import Request
@@ -36,7 +36,10 @@ from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_response
 from shared.eventstore.keys import command_stream, open_key
 from shared.games import registry
+from shared.kernel import table as tables
 from shared.kernel.auth import new_token, token_hash
+from shared.kernel.clocks import ClockSettings
+from shared.kernel.rejection import RuleViolation
 from shared.messaging.messages import (
     CommandMsg,
     OpenTable,
@@ -58,6 +61,7 @@ class _Opening(msgspec.Struct):
 
     table_id: str
     tokens: list[str]
+    game: str = ""
 
 
 async def open_table(request: Request) -> Response:
@@ -67,10 +71,10 @@ async def open_table(request: Request) -> Response:
     body = await read_json(request, NewTable, gw.settings.max_body_bytes)
     options = _checked_options(body)
     key = header_id(request, "idempotency-key")
-    opening = _Opening(uuid.uuid4().hex[:20], [new_token() for _ in range(body.seats)])
+    opening = _Opening(uuid.uuid4().hex[:20], [new_token() for _ in range(body.seats)], body.game)
     if key is not None:
         opening = await remember(gw, "table", address, key, opening)
-        if len(opening.tokens) != body.seats:
+        if len(opening.tokens) != body.seats or opening.game != body.game:
             raise ApiError(
                 "idempotency_key_reused",
                 "This Idempotency-Key opened a different table; use a new key for a new table.",
@@ -117,26 +121,24 @@ async def open_table(request: Request) -> Response:
 
 
 def _checked_options(body: NewTable) -> dict[str, object]:
-    """The game exists, the seats fit it, the options decode: checked here, so a
-    bad request never costs a stage anything."""
+    """The game exists and a table of these seats, options and clock opens (a
+    dry run of the opening): checked here, so a bad request costs no stage anything."""
+    return checked_options(body.game, body.seats, body.options, body.clock)
+
+
+def checked_options(
+    game_key: str, seats: int, options: dict[str, Any], clock: ClockSettings | None = None
+) -> dict[str, Any]:
     try:
-        game = registry.get(body.game)
+        game = registry.get(game_key)
     except registry.UnknownGame as exc:
         raise ApiError(
-            "unknown_game", f"No game called {body.game!r}.", available=registry.available()
+            "unknown_game", f"No game called {game_key!r}.", available=registry.available()
         ) from exc
-    if not game.min_seats <= body.seats <= game.max_seats:
-        raise ApiError(
-            "bad_seat_count",
-            f"{game.title} is played by {game.min_seats} to {game.max_seats} seats, not {body.seats}.",
-            seats=body.seats,
-        )
-    if body.clock is not None and body.clock.problems():
-        raise ApiError("bad_clock", "Invalid clock: " + "; ".join(body.clock.problems()) + ".")
     try:
-        return dict(msgspec.to_builtins(game.options(body.options)))
-    except (msgspec.ValidationError, TypeError, ValueError) as exc:
-        raise ApiError("bad_options", f"Invalid options for {game.key}: {exc}") from exc
+        return tables.checked_options(game, seats, options, clock)
+    except RuleViolation as exc:
+        raise ApiError(exc.code, exc.message, **exc.details) from exc
 
 
 def remembered_key(kind: str, address: str, key: str) -> str:

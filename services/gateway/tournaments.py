@@ -22,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from services.gateway.body import bearer, correlation_id, header_id, read_json
-from services.gateway.commands import remember, remembered_key
+from services.gateway.commands import checked_options, remember, remembered_key
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_response
 from services.gateway.feeds import FeedResponse, Page, resume_after
@@ -106,6 +106,7 @@ async def create(request: Request) -> Response:
         raise ApiError("already_created", f"Tournament {tid} already exists.", tournament_id=tid)
     fields = msgspec.structs.asdict(body)
     fields["tournament_id"] = tid
+    fields["game_options"] = _checked_game_options(body)
     command = Create(**fields)
     outcome = await _submit(gw, request, tid, command, f"create-{tid}")
     if outcome.status == "rejected":
@@ -120,6 +121,17 @@ async def create(request: Request) -> Response:
         "events": outcome.events,
     }
     return Response(encode(out), status_code=201, media_type="application/json")
+
+
+def _checked_game_options(body: NewTournament) -> dict[str, Any]:
+    """Every table size the tournament may seat opens with these options (a dry
+    run, as for a table); the options travel on as the game reads them, so
+    nothing the game does not know (however deep) reaches the tournament service."""
+    low = body.min_table_size if body.min_table_size is not None else body.seats_per_table
+    options: dict[str, Any] = dict(body.game_options)
+    for size in range(min(low, body.seats_per_table), body.seats_per_table + 1):
+        options = checked_options(body.game, size, dict(body.game_options), body.clock)
+    return options
 
 
 async def register(request: Request) -> Response:

@@ -14,6 +14,8 @@ from services.tournaments.writer import SERVICE, Tournaments, _rejected
 from shared.eventstore.keys import reply_channel
 from shared.eventstore.tournament_keys import tournament_command_stream
 from shared.games import registry
+from shared.kernel import table as tables
+from shared.kernel.rejection import RuleViolation
 from shared.messaging import deadletters
 from shared.messaging.messages import Outcome, dead_letter_replies, encode
 from shared.observability import metrics
@@ -82,8 +84,10 @@ def check_game(command: Create) -> tuple[str, str] | None:
     low = command.min_table_size if command.min_table_size is not None else seats
     if low < game.min_seats:
         return "bad_seat_count", f"{game.title} needs at least {game.min_seats} seats at a table."
-    try:
-        game.options(command.game_options)
-    except msgspec.ValidationError as exc:
-        return "bad_options", f"Invalid options for {game.key}: {exc}"
+    # Every table size the tournament may seat must open with these options.
+    for size in range(max(low, game.min_seats), seats + 1):
+        try:
+            tables.checked_options(game, size, command.game_options, command.clock)
+        except RuleViolation as exc:
+            return exc.code, exc.message
     return None

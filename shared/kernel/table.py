@@ -123,12 +123,16 @@ def open_table(
             f"{game.title} is played by {game.min_seats} to {game.max_seats} seats, not {seats}.",
             seats=seats,
         )
-    try:
-        opts = game.options(options)
-    except msgspec.ValidationError as exc:
-        raise RuleViolation("bad_options", f"Invalid options for {game.key}: {exc}") from exc
     if clock is not None and clock.problems():
         raise RuleViolation("bad_clock", "Invalid clock: " + "; ".join(clock.problems()) + ".")
+    try:
+        opts = game.options(options)
+        # A game's set-up refuses options it cannot set up with a ValueError
+        # (an unknown content pack, a first seat past the table): the
+        # client's mistake, never a stage's crash.
+        opening = game.create(opts, seats, Rng(seed, 0))
+    except (msgspec.ValidationError, ValueError) as exc:
+        raise RuleViolation("bad_options", f"Invalid options for {game.key}: {exc}") from exc
     return [
         TableOpened(
             game=game.key,
@@ -140,8 +144,21 @@ def open_table(
             spectator_delay=spectator_delay,
         ),
         TableSealed(seed=seed.hex(), token_hashes=token_hashes),
-        *game.create(opts, seats, Rng(seed, 0)),
+        *opening,
     ]
+
+
+def checked_options(
+    game: GameModule[Any, Any, Any, Any],
+    seats: int,
+    options: dict[str, Any],
+    clock: ClockSettings | None = None,
+) -> dict[str, Any]:
+    """The options as the game reads them, once a table of ``seats`` opens with
+    them (a dry run of the opening); raises RuleViolation as :func:`open_table`."""
+    opened = open_table(game, seats, options, bytes(32), (), 0, clock)[0]
+    assert isinstance(opened, TableOpened)
+    return opened.options
 
 
 def evolve(game: GameModule[Any, Any, Any, Any], table: Table | None, event: Any) -> Table:

@@ -27,15 +27,19 @@ options, and why they are fixed (§13, last paragraph):
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from shared.kernel.bounds import Count, Ids, Name
+from msgspec import Meta
+
+from shared.kernel.bounds import Count, Ids
 from shared.kernel.messages import Record
 
 
 class Options(Record, frozen=True, forbid_unknown_fields=True):
     #: §2.1: content pack by name (the bundled Ziggurat pack, or a registered one).
-    pack: Name = "ziggurat"
+    #: A pack is looked up by name in the content folder: only a plain name,
+    #: never a path.
+    pack: Annotated[str, Meta(min_length=1, max_length=64, pattern="^[a-z0-9][a-z0-9_-]*$")] = "ziggurat"
     #: §2.2: fate-die faces; empty = the pack's layout (no plain Court face).
     fate_faces: Ids = ()
     #: §5.2: a redeploy moves one step to an adjacent province (else to any friendly one).
