@@ -73,6 +73,8 @@ async def play_timed(api: httpx.AsyncClient, seed: int) -> float:
             return slowest
         seat = view["actors"][0]
         mine = await botclient.view(api, table, seat)
+        if not mine["legal"] or mine["version"] != view["version"]:
+            continue  # the two views were read a projection apart: read both again
         started = time.monotonic()
         r = await api.post(
             f"/v1/tables/{table.table_id}/commands",
