@@ -20,13 +20,13 @@ install: $(STAMP)
 run: $(STAMP)
 	$(BIN)/ziggurat run
 
+# The browser tests run apart: Playwright's sync API keeps an event loop
+# running in its worker, which the asyncio tests cannot share.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --ignore=tests/browser
-	# The browser tests run apart: Playwright's sync API keeps an event loop
-	# running in its worker, which the asyncio tests cannot share.
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup tests/browser
 
 test-slow: $(STAMP)
