@@ -69,16 +69,6 @@ async def spectator_doc(gw: Gateway, keys: GameKeys, live: bytes) -> bytes:
     return bytes(_entry(first[0][1][b"e"]).doc) if first else live
 
 
-async def visible_version(gw: Gateway, keys: GameKeys, name: str) -> int | None:
-    """The newest version ``name`` may see now; ``None`` when there is no limit."""
-    if name != SPECTATOR:
-        return None
-    live = await gw.redis.get(keys.view(SPECTATOR))
-    if live is None or _status(live).spectator_delay is None or is_over(live):
-        return None
-    return _status(await spectator_doc(gw, keys, live)).version
-
-
 async def audience(gw: Gateway, request: Request, game_id: str) -> str:
     """The reader's audience, charged to its read budget: a seat's own, or its address's."""
     token = bearer(request)
