@@ -41,12 +41,17 @@ class MidGame:
     def __init__(self, api: httpx.Client) -> None:
         self.api = api
         self.made: dict[str, tuple[str, list[str]]] = {}
+        #: The table's version after the moves: every audience is read as of it,
+        #: so no snapshot trails the projection (a fact made public by a later
+        #: event would otherwise look like one seat's secret).
+        self.version: dict[str, int] = {}
 
     def __getitem__(self, game: str) -> tuple[str, list[str]]:
         if game not in self.made:
             table_id, tokens = open_table(self.api, game, HOSTED[game])
-            play_random(self.api, table_id, tokens, MOVES[game], seed=list(HOSTED).index(game) + 7)
+            last = play_random(self.api, table_id, tokens, MOVES[game], seed=list(HOSTED).index(game) + 7)
             self.made[game] = (table_id, tokens)
+            self.version[game] = last["version"]
         return self.made[game]
 
 
@@ -88,8 +93,8 @@ def spoken(text: str) -> str:
     return text.replace("_", " ").replace("-", " ").lower()
 
 
-def known(api: httpx.Client, table_id: str, token: str | None) -> set[str]:
-    doc = view(api, table_id, token)
+def known(api: httpx.Client, table_id: str, token: str | None, version: int = 0) -> set[str]:
+    doc = view(api, table_id, token, version)
     return {spoken(s) for s in strings(doc) | strings(feed(api, table_id, token, doc["version"]))}
 
 
@@ -135,8 +140,8 @@ def test_no_page_holds_another_audiences_hidden_facts(
     page: Any, api: httpx.Client, tables: MidGame, game: str
 ) -> None:
     table_id, tokens = tables[game]
-    public = known(api, table_id, None)
-    seats = [known(api, table_id, t) for t in tokens]
+    public = known(api, table_id, None, tables.version[game])
+    seats = [known(api, table_id, t, tables.version[game]) for t in tokens]
     secret = [unknown(mine, public) for mine in seats]
     assert any(secret), f"{game}: the seats' views hold nothing the spectator's does not"
 

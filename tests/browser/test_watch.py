@@ -24,6 +24,8 @@ def test_watching_a_live_bot_game_updates_the_page(page: Any, api: httpx.Client,
     table_id, tokens = open_table(api, game, HOSTED.get(game, 2))
     page.goto(f"/#/table/{table_id}")
     page.get_by_test_id("feed-state").get_by_text("live").wait_for()
+    # "live" can show a moment before the opening events are written out.
+    page.locator(".log-list li").first.wait_for()
     before = move_number(page)
     logged = page.locator(".log-list li").count()
     assert before == 1 and logged >= 1
