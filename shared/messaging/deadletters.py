@@ -43,37 +43,6 @@ _pack = msgspec.msgpack.Encoder().encode
 _unpack = msgspec.msgpack.Decoder(dict[bytes, bytes]).decode
 
 
-def queue_park(
-    pipe: Any,
-    service: str,
-    stream: str,
-    group: str,
-    entry_id: bytes | str,
-    fields: dict[bytes, bytes],
-    error: str,
-) -> None:
-    """Queue the dead letter and the original's acknowledgement in ``pipe``
-    (a transaction, so neither happens without the other)."""
-    entry = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
-    pipe.xadd(
-        DEAD_LETTERS,
-        {
-            "service": service,
-            "stream": stream,
-            "group": group,
-            "entry": entry,
-            "error": error[:MAX_ERROR],
-            "at": str(time.time_ns() // 1_000_000),
-            "fields": _pack(fields),
-        },
-        maxlen=MAXLEN,
-        approximate=True,
-    )
-    if entry:
-        pipe.xack(stream, group, entry)
-    metrics.DEAD_LETTERS.labels(service).inc()
-
-
 async def park(
     redis: Any,
     service: str,
@@ -83,11 +52,30 @@ async def park(
     fields: dict[bytes, bytes],
     error: str,
 ) -> None:
-    # On a cluster the dead-letter stream and the original live in different
-    # slots: no transaction can span them, and parking first keeps the message.
+    """Add the dead letter and acknowledge the original in one transaction, so
+    neither happens without the other. (On a cluster the two keys live in
+    different slots, where no transaction spans them: parking first keeps the
+    message.)"""
+    entry = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
     async with redis.pipeline(transaction=not is_cluster(redis)) as pipe:
-        queue_park(pipe, service, stream, group, entry_id, fields, error)
+        pipe.xadd(
+            DEAD_LETTERS,
+            {
+                "service": service,
+                "stream": stream,
+                "group": group,
+                "entry": entry,
+                "error": error[:MAX_ERROR],
+                "at": str(time.time_ns() // 1_000_000),
+                "fields": _pack(fields),
+            },
+            maxlen=MAXLEN,
+            approximate=True,
+        )
+        if entry:
+            pipe.xack(stream, group, entry)
         await pipe.execute()
+    metrics.DEAD_LETTERS.labels(service).inc()
 
 
 def _letter(entry_id: bytes, raw: dict[bytes, bytes]) -> DeadLetter:
