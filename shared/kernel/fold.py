@@ -1,0 +1,36 @@
+"""A decision in progress: the events emitted so far and the state they lead to.
+
+Every game's ``decide`` writes its effects through one :class:`Fold`. Folding
+each event as it is emitted lets a later step of the same command read the
+state as the earlier steps left it (a split kingdom, a returned leader, a
+spent card) without a second copy of the rules in ``evolve``. The input state
+is never touched: states are frozen records and ``evolve`` returns new ones.
+
+A game may subclass it to name a query its rules ask often (``over``, the
+content pack); the subclass adds no state of its own.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from shared.kernel.rng import Rng
+
+S = TypeVar("S")
+E = TypeVar("E")
+
+
+class Fold(Generic[S, E]):
+    __slots__ = ("_evolve", "events", "rng", "state")
+
+    def __init__(self, state: S, evolve: Callable[[S, E], S], rng: Rng) -> None:
+        self.state = state
+        self.rng = rng
+        self.events: list[E] = []
+        self._evolve = evolve
+
+    def emit(self, *events: E) -> None:
+        for event in events:
+            self.events.append(event)
+            self.state = self._evolve(self.state, event)
