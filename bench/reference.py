@@ -23,7 +23,7 @@ client                pipeline of GET of the acting seats' views
 
 That is 10 round trips per batch, whatever ``B`` is.
 Payloads are produced beforehand by ``services.reducer.plan.plan`` and
-``services.projector.read_models.build``, so sizes and server-side script
+``shared.readmodels.build.build``, so sizes and server-side script
 work are the real ones. What the reference leaves out is exactly what the
 services add: HTTP, FastStream, decoding, rules, logging and metrics.
 """
@@ -41,14 +41,14 @@ from typing import Any
 import redis
 
 from bench.common import scripted_game
-from services.projector.read_models import audience_name, build
-from services.projector.writer import project_call
 from services.reducer.plan import accepted
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys
 from shared.eventstore.store import encode_envelope
 from shared.games import registry
 from shared.infra.lua import LuaScript
 from shared.messaging.messages import encode
+from shared.readmodels.build import audience_name, build
+from shared.readmodels.writer import project_call
 
 PREFIX = "ref"
 PARTITION = 0
@@ -149,7 +149,7 @@ def run(
     plans = plans or prepare(game_key, seats)
     r = redis.Redis.from_url(url)
     append = LuaScript(files("shared.eventstore").joinpath("append.lua").read_text())
-    project = LuaScript(files("services.projector").joinpath("project.lua").read_text())
+    project = LuaScript(files("shared.readmodels").joinpath("project.lua").read_text())
     r.script_load(append.source)
     r.script_load(project.source)
     tag = uuid.uuid4().hex[:8]

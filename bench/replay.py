@@ -8,7 +8,7 @@
 2. Rebuilds every game's projections with ``ziggurat rebuild --write``'s own
    code (``shared.cli.audit.rebuild_games``: read the logs of a group of games
    in one round trip, fold them, build every audience's view and feed with
-   ``services.projector.read_models.build``, and write them through the
+   ``shared.readmodels.build.build``, and write them through the
    projector's script, ``ReadModelWriter.add``, a group per transaction), and
    prints events/s per game; then the same work without the writes, game by
    game, split into read+decode, fold and build, to show where the time goes.
@@ -106,10 +106,10 @@ async def _write(store: Any, steps: list[Any], chunk: int = 64) -> None:
 
 
 async def rebuild(redis: Any, store: Any, written: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    from services.projector.read_models import build
     from shared.cli.audit import rebuild_games
     from shared.eventstore.keys import GameKeys
     from shared.eventstore.tables import decode_all, fold_all
+    from shared.readmodels.build import build
 
     out: dict[str, Any] = {}
     total_events = sum(i["events"] for i in written.values())

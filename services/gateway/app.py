@@ -23,7 +23,6 @@ from services.gateway.errors import STATUS, ApiError, error_response
 from services.gateway.feeds import FeedHub
 from services.gateway.openapi import spec
 from services.gateway.ratelimit import Limits
-from services.gateway.replies import Replies
 from services.gateway.watch import PipelineWatch
 from shared.eventstore.store import EventStore
 from shared.games import registry
@@ -33,6 +32,7 @@ from shared.infra.redis_client import connect, connect_listener
 from shared.infra.settings import Settings, load
 from shared.messaging.broker import make_broker
 from shared.messaging.messages import encode
+from shared.messaging.replies import Replies
 from shared.observability import metrics
 from shared.observability.health import ready_body, store_readiness
 from shared.observability.logging import configure

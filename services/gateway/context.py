@@ -17,12 +17,12 @@ from starlette.requests import Request
 from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedHub
 from services.gateway.ratelimit import Limits
-from services.gateway.replies import Replies
 from services.gateway.watch import PipelineWatch
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, partition_of
 from shared.eventstore.store import EventStore
 from shared.infra.coalesce import Coalescer
 from shared.infra.settings import Settings
+from shared.messaging.replies import Replies
 
 log = structlog.get_logger()
 _TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")

@@ -24,9 +24,9 @@ from services.gateway import context, tournaments, web
 from services.gateway.body import MAX_HEADER_ID, Move, NewTable
 from services.gateway.errors import STATUS, status_of
 from services.gateway.tournaments import UNKNOWN_TOURNAMENT, NewPlayer, NewTournament
-from services.projector.read_models import FeedEntry, ViewDoc
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
+from shared.readmodels.build import FeedEntry, ViewDoc
 from shared.tournaments import codes as tc
 from shared.tournaments.views import PairingsView, StandingsView
 

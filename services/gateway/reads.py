@@ -21,11 +21,11 @@ from services.gateway.context import Gateway, client_address
 from services.gateway.delay import newest_allowed
 from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedResponse, Page, resume_after
-from services.projector.read_models import HISTORY, SPECTATOR, audience_name
 from shared.eventstore.keys import GameKeys
 from shared.kernel.auth import token_hash
 from shared.kernel.clocks import SpectatorDelay
 from shared.messaging.messages import encode
+from shared.readmodels.build import HISTORY, SPECTATOR, audience_name
 
 
 class _Status(msgspec.Struct):

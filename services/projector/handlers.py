@@ -14,8 +14,6 @@ from typing import Any
 
 import structlog
 
-from services.projector.read_models import ReadModels, build
-from services.projector.writer import ReadModelWriter, Write
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys
 from shared.eventstore.store import decode_envelope
@@ -25,6 +23,8 @@ from shared.infra.redis_client import Publisher
 from shared.kernel.codec import codec_for
 from shared.messaging.streams import Batch
 from shared.observability import metrics
+from shared.readmodels.build import ReadModels, build
+from shared.readmodels.writer import ReadModelWriter, Write
 
 log = structlog.get_logger()
 GROUP = "projector"

@@ -14,7 +14,6 @@ from functools import partial
 
 import uvloop
 
-from services.gateway.replies import Replies
 from services.tournaments.bots import BotRunner
 from services.tournaments.handlers import CommandHandler
 from services.tournaments.manager import GROUP, Manager
@@ -26,6 +25,7 @@ from shared.infra.memory import freeze_startup_objects
 from shared.infra.redis_client import connect, connect_listener
 from shared.infra.settings import load
 from shared.messaging.broker import consume, make_broker
+from shared.messaging.replies import Replies
 from shared.messaging.streams import StreamReader, send
 from shared.observability import health, metrics
 from shared.observability.logging import configure

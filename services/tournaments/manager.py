@@ -41,7 +41,6 @@ from typing import Any
 import msgspec
 import structlog
 
-from services.gateway.replies import Replies
 from services.tournaments.writer import BUSY, Tournaments
 from shared.eventstore.keys import GameKeys, command_stream, partition_of
 from shared.eventstore.store import decode_envelope
@@ -49,6 +48,7 @@ from shared.eventstore.tournament_keys import BOT_TABLES, TOURNAMENT_GAMES, TOUR
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.table import TableFinished
 from shared.messaging.messages import CommandMsg, OpenTable, encode
+from shared.messaging.replies import Replies
 from shared.messaging.streams import Batch
 from shared.observability import metrics
 from shared.tournaments.commands import Finish, PairRound

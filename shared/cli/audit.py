@@ -14,8 +14,6 @@ from redis.exceptions import NoScriptError, WatchError
 from rich.console import Console
 from rich.progress import Progress
 
-from services.projector.read_models import HISTORY, ReadModels, build
-from services.projector.writer import ReadModelWriter, Write
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.eventstore.keys import GameKeys, partition_of
 from shared.eventstore.store import EventStore, decode_envelope
@@ -26,6 +24,8 @@ from shared.infra.redis_client import connect
 from shared.kernel.codec import codec_for
 from shared.kernel.table import TableOpened
 from shared.kernel.verify import Decided, Verdict, verify
+from shared.readmodels.build import HISTORY, ReadModels, build
+from shared.readmodels.writer import ReadModelWriter, Write
 
 
 class AuditLog(msgspec.Struct):

@@ -11,12 +11,12 @@ from typing import Any
 import httpx
 import pytest
 
-from services.projector.read_models import HISTORY, audience_name
 from shared.cli import audit, botclient
 from shared.cli.main import main as ziggurat
 from shared.eventstore.keys import GameKeys, partition_of
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
+from shared.readmodels.build import HISTORY, audience_name
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 LONG = {"deck_size": 60, "hand_size": 15}  # dozens of events per game: several script calls each

@@ -11,7 +11,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from services.projector.read_models import audience_name
 from shared.cli import audit
 from shared.cli.main import main as ziggurat
 from shared.eventstore.envelope import EventEnvelope
@@ -22,6 +21,7 @@ from shared.infra.valkey_server import start_cluster
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.playout import play
+from shared.readmodels.build import audience_name
 from tests.fixtures.highcard import GAME
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]

@@ -28,12 +28,12 @@ from starlette.routing import Route
 
 from services.gateway.app import Timing
 from services.gateway.watch import CommandWatch, PipelineWatch
-from services.projector.read_models import ReadModels
-from services.projector.writer import ReadModelWriter
 from shared.eventstore.keys import GameKeys, live_tables
 from shared.infra.redis_client import connect
 from shared.infra.valkey_server import free_port
 from shared.observability import metrics
+from shared.readmodels.build import ReadModels
+from shared.readmodels.writer import ReadModelWriter
 
 pytestmark = pytest.mark.integration
 

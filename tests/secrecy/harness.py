@@ -13,7 +13,7 @@ leave an audience's view the same must leave its feed the same.
 The check on ids runs along a whole game: no event delivered to an audience
 names an item whose identity that audience may not know after the event.
 
-Everything goes through :func:`services.projector.read_models.build`, so what
+Everything goes through :func:`shared.readmodels.build.build`, so what
 is compared is exactly what a client would receive. A game module that is not
 registered (the deliberately leaky ones of the harness's own tests) must be
 put in the registry by the caller.
@@ -27,13 +27,13 @@ from typing import Any
 
 import msgspec
 
-from services.projector.read_models import audience_name, build
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.contract import GameModule
 from shared.kernel.playout import Playout, play
 from shared.kernel.rng import Rng
 from shared.kernel.visibility import Audience
+from shared.readmodels.build import audience_name, build
 
 Game = GameModule[Any, Any, Any, Any]
 _GAME_ID = "secrecy"

@@ -21,9 +21,9 @@ from services.gateway.body import FIELD_CODES, Move, NewTable
 from services.gateway.errors import STATUS, status_of
 from services.gateway.openapi import spec
 from services.gateway.tournaments import NewPlayer, NewTournament
-from services.projector.read_models import ViewDoc
 from shared.games import registry
 from shared.kernel.bounds import MAX_SEATS
+from shared.readmodels.build import ViewDoc
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 #: Pages and files for people and browsers, not the API: the spec itself, its page,

@@ -2,8 +2,8 @@
 
 import msgspec
 
-from services.projector.read_models import build
 from shared.kernel import table as tables
+from shared.readmodels.build import build
 from tests.fixtures.highcard import GAME
 
 

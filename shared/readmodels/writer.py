@@ -6,11 +6,11 @@ from collections.abc import Callable, Sequence
 from importlib.resources import files
 from typing import Any
 
-from services.projector.read_models import ReadModels
 from shared.eventstore.keys import GameKeys, live_tables
 from shared.infra.lua import Call, LuaScript
+from shared.readmodels.build import ReadModels
 
-_PROJECT = LuaScript(files("services.projector").joinpath("project.lua").read_text())
+_PROJECT = LuaScript(files("shared.readmodels").joinpath("project.lua").read_text())
 
 #: One game's write: its keys, its read models, and the partition-feed entry
 #: ids to acknowledge in the same atomic step (empty outside the projector).
