@@ -26,6 +26,7 @@ test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --ignore=tests/browser
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup tests/browser
 
