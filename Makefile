@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: install run test test-slow lint format bench bench-engines openapi clean screenshots
+.PHONY: install run test test-slow lint format bench bench-engines bench-peer openapi clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -48,6 +48,10 @@ bench: $(STAMP)
 
 bench-engines: $(STAMP)
 	$(BIN)/python -m bench.engines
+
+# Ziggurat against boardgame.io's server on the same game (needs Node.js and npm).
+bench-peer: $(STAMP)
+	$(BIN)/python -m bench.peer
 
 openapi: $(STAMP)
 	$(BIN)/python -c "import json; from services.gateway.openapi import spec; print(json.dumps(spec(), indent=2))" > docs/openapi.json

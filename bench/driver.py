@@ -45,6 +45,7 @@ class DriverConfig:
     rate: float  # commands/s for this process; 0 = flat out
     seed: int
     max_poll_s: float = 12.0  # beyond the gateway's own 10 s wait
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -129,7 +130,7 @@ class Bot:
         self.pacer = pacer
         self.base = cfg.index * SLOTS
         self.http = Connection(cfg.api)
-        self._open_body = msgspec.json.encode({"game": cfg.game, "seats": cfg.seats})
+        self._open_body = msgspec.json.encode({"game": cfg.game, "seats": cfg.seats, "options": cfg.options})
 
     def count(self, slot: int, n: int = 1) -> None:
         self.shared[self.base + slot] += n

@@ -30,6 +30,7 @@ and to ``var/bench/<name>.json``. It never asserts a timing.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import multiprocessing as mp
 import os
@@ -38,7 +39,7 @@ import shutil
 import signal
 import tempfile
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -87,6 +88,8 @@ class RunConfig:
     log_level: str
     reference_s: float
     profile: bool = False
+    #: Table options sent with every opening (``--options``), e.g. a longer highcard.
+    options: dict[str, Any] = field(default_factory=dict)
 
 
 def _busy_cpu() -> float:
@@ -166,6 +169,7 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
             games=per_driver_games[i],
             rate=cfg.rate / cfg.drivers if cfg.rate > 0 else 0.0,
             seed=i + 1,
+            options=cfg.options,
         )
         p = ctx.Process(target=drv.run, args=(dcfg, shared, phase, results), daemon=True)
         p.start()
@@ -513,6 +517,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log-level", default="info", help="services' log level (default info, as deployed)")
     ap.add_argument("--reference-seconds", type=float, default=4.0, help="per reference variant; 0 = skip")
     ap.add_argument("--partitions-sweep", action="store_true", help="run 1, 2 and 4 partitions (= reducers)")
+    ap.add_argument("--options", default="{}", help="table options as JSON (default: the game's own)")
     ap.add_argument("--name", default=None, help="result file var/bench/<name>.json")
     ap.add_argument("--profile", action="store_true", help="cProfile every service; print the top functions")
     args = ap.parse_args(argv)
@@ -534,6 +539,7 @@ def main(argv: list[str] | None = None) -> int:
         "log_level": args.log_level,
         "reference_s": args.reference_seconds,
         "profile": args.profile,
+        "options": json.loads(args.options),
     }
     configs: list[RunConfig] = []
     rates = [float(r) for r in args.rate.split(",") if r.strip()]
