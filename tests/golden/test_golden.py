@@ -7,7 +7,7 @@ import pytest
 
 from shared.games import registry
 from shared.kernel.codec import codec_for
-from tests.golden.record import Golden
+from tests.golden.record import Golden, laid_out
 
 FILES = sorted(Path(__file__).parent.glob("*.json"))
 
@@ -23,6 +23,13 @@ def test_a_recorded_game_replays_to_the_recorded_outcome(path: Path) -> None:
     for audience, view in golden.views.items():
         seat = None if audience == "None" else int(audience)
         assert msgspec.json.decode(enc(game.view(state, seat))) == msgspec.json.decode(bytes(view)), audience
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.stem for p in FILES])
+def test_a_recorded_game_is_laid_out_one_event_per_line(path: Path) -> None:
+    # A hand edit or another writer would make the next re-record's diff unreadable.
+    recorded = path.read_bytes()
+    assert laid_out(msgspec.json.decode(recorded, type=Golden)) == recorded
 
 
 def test_every_hosted_game_has_a_golden_record() -> None:
