@@ -12,6 +12,7 @@ from typing import Any
 
 import structlog
 from faststream.redis import RedisBroker
+from faststream.redis.publisher.usecase import StreamPublisher
 from starlette.requests import Request
 
 from services.gateway.errors import ApiError
@@ -22,6 +23,7 @@ from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, partition_of
 from shared.eventstore.store import EventStore
 from shared.infra.coalesce import Coalescer
 from shared.infra.settings import Settings
+from shared.messaging.broker import command_publisher
 from shared.messaging.replies import Replies
 
 log = structlog.get_logger()
@@ -116,6 +118,11 @@ class Gateway:
     #: Live feeds (server-sent events): one read per change, fanned out to every subscriber.
     feeds: FeedHub
     _seats: OrderedDict[tuple[str, str], int | None] = field(default_factory=OrderedDict)
+    #: The control plane's declared publisher of organiser commands.
+    commands: StreamPublisher = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.commands = command_publisher(self.broker)
 
     def keys(self, game_id: str) -> GameKeys:
         # Table ids are the gateway's own (20 hex) or a tournament's

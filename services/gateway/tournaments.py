@@ -27,17 +27,11 @@ from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_response
 from services.gateway.feeds import FeedResponse, Page, resume_after
 from services.gateway.reads import anonymous_read, int_param
-from services.tournaments.messages import TournamentMsg
-from services.tournaments.messages import encode as encode_msg
 from shared.eventstore.store import decode_envelope
-from shared.eventstore.tournament_keys import (
-    TournamentKeys,
-    changes_key,
-    tournament_command_stream,
-    tournament_keys,
-)
+from shared.eventstore.tournament_keys import TournamentKeys, changes_key, tournament_keys
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Count, Name
+from shared.messaging.control import TournamentMsg
 from shared.messaging.messages import Outcome, encode
 from shared.observability import metrics
 from shared.tournaments.commands import Create, Finish, PairRound, Register, Start, Withdraw
@@ -221,7 +215,7 @@ async def _submit(
         command=msgspec.Raw(msgspec.json.encode(command)),
     )
     try:
-        await gw.broker.publish(encode_msg(msg), stream=tournament_command_stream())
+        await gw.commands.publish(msg)
         outcome = await asyncio.wait_for(future, timeout=gw.settings.reply_timeout_s)
     except TimeoutError as exc:
         raise ApiError(

@@ -19,12 +19,11 @@ from services.tournaments.handlers import CommandHandler
 from services.tournaments.manager import GROUP, Manager
 from services.tournaments.writer import Tournaments
 from shared.eventstore.keys import partition_feed
-from shared.eventstore.tournament_keys import tournament_command_stream
 from shared.infra.coalesce import Coalescer
 from shared.infra.memory import freeze_startup_objects
 from shared.infra.redis_client import connect, connect_listener
 from shared.infra.settings import load
-from shared.messaging.broker import consume, make_broker
+from shared.messaging.broker import make_broker, subscribe_commands
 from shared.messaging.replies import Replies
 from shared.messaging.streams import StreamReader, send
 from shared.observability import health, metrics
@@ -42,7 +41,7 @@ async def main() -> None:
     tournaments = Tournaments(redis, settings.partitions)
     manager = Manager(tournaments, redis, partial(send, Coalescer(redis)), replies, settings.node)
     handler = CommandHandler(tournaments, manager, redis)
-    consume(broker, tournament_command_stream(), GROUP, settings, handler.handle, handler.poisoned)
+    subscribe_commands(broker, GROUP, settings, handler.handle, handler.poisoned)
     # "$": tournament tables are opened by this service, after its groups exist.
     reader = StreamReader(
         redis,

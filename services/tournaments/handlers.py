@@ -8,21 +8,20 @@ from typing import Any
 import msgspec
 import structlog
 
-from services.tournaments.manager import Manager
-from services.tournaments.messages import TournamentMsg, decode_batch
+from services.tournaments.manager import GROUP, Manager
 from services.tournaments.writer import SERVICE, Tournaments, _rejected
 from shared.eventstore.keys import reply_channel
-from shared.eventstore.tournament_keys import tournament_command_stream
 from shared.games import registry
 from shared.kernel import table as tables
 from shared.kernel.rejection import RuleViolation
 from shared.messaging import deadletters
+from shared.messaging.control import COMMANDS, TournamentMsg
 from shared.messaging.messages import Outcome, dead_letter_replies, encode
 from shared.observability import metrics
 from shared.tournaments.commands import Create, TournamentCommandUnion
 
 log = structlog.get_logger()
-_decode_command = msgspec.json.Decoder(TournamentCommandUnion).decode  # type: ignore[arg-type]
+_decode_command = msgspec.json.Decoder(TournamentCommandUnion).decode
 
 
 class CommandHandler:
@@ -31,18 +30,17 @@ class CommandHandler:
         self.manager = manager
         self.redis = redis
 
-    async def handle(self, batch: bytes) -> list[Outcome]:
-        msgs = decode_batch(batch)
+    async def handle(self, msgs: list[TournamentMsg]) -> list[Outcome]:
         metrics.BATCH_SIZE.labels(SERVICE).observe(len(msgs))
         outcomes = [await self._one(msg) for msg in msgs]
         for msg in {m.tournament_id: m for m in msgs}.values():
             await self.manager.advance(msg.tournament_id)
         return outcomes
 
-    async def poisoned(self, body: bytes, error: str) -> None:
-        """Park an organiser command that keeps failing, and tell its requester."""
-        stream = tournament_command_stream()
-        await deadletters.park(self.redis, SERVICE, stream, SERVICE, "", {b"m": body}, error)
+    async def poisoned(self, entry_id: bytes, fields: dict[bytes, bytes], body: bytes, error: str) -> None:
+        """Park an organiser command that keeps failing (as its stream entry was, so a
+        retry puts it back as it came), and tell its requester."""
+        await deadletters.park(self.redis, SERVICE, COMMANDS, GROUP, entry_id, fields, error)
         for channel, message in dead_letter_replies([body]):
             await self.redis.publish(channel, message)
 

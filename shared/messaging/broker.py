@@ -1,107 +1,193 @@
-"""The control plane's broker: FastStream on Redis, configured once.
+"""The control plane: a FastStream application on Redis streams, configured once.
 
-Organiser commands travel from the gateways to the tournament service here,
-read in batches through a consumer group. Each stream also gets a reclaim
-subscriber in the same group: it claims messages another consumer (or this
-one, before a crash) left unacknowledged for longer than
-``settings.reclaim_idle_ms``, so nothing delivered is ever lost. The game
-pipeline's hot path reads its streams itself (``shared.messaging.streams``).
+Organiser commands travel from the gateways to the tournament service on
+:data:`~shared.messaging.control.COMMANDS`: the gateway publishes a
+:class:`~shared.messaging.control.TournamentMsg` through a declared
+publisher, and the tournament service's typed batch subscriber receives
+``list[TournamentMsg]``, decoded by msgspec through FastStream's own hooks
+(a per-message decoder, then ``apply_types`` with fast-depends' msgspec
+serializer).
+
+Reliability, as the hot path's reader has it: a consumer group read in
+batches; a second subscriber in the same group reclaims messages left
+unacknowledged for longer than ``settings.reclaim_idle_ms`` (a crashed
+consumer's), so nothing delivered is lost; a store outage leaves the batch
+unacknowledged for that reclaim; a message that keeps failing is parked as a
+dead letter after ``settings.max_deliveries`` attempts, one that is not a
+``TournamentMsg`` at once (no retry makes it one). Idempotency is the
+tournament service's: every command carries its ``command_id``.
+
+Why only the control plane: FastStream's batch subscriber costs 2-4 times
+our own reader's client CPU per message and ``apply_types`` adds a fixed
+cost per batch (``python -m bench.faststream_cost``; docs/performance.md),
+which the hot path's thousands of messages a second would pay and a few
+organiser commands a minute never notice.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator, Mapping
 from typing import Any
 
 import msgspec
 import structlog
+from fast_depends.msgspec import MsgSpecSerializer
+from faststream.message import StreamMessage
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
+from faststream.redis.annotations import RedisBatchStreamMessage
+from faststream.redis.message import bDATA_KEY
+from faststream.redis.publisher.usecase import StreamPublisher
 
 from shared.infra.settings import Settings
+from shared.messaging.control import COMMANDS, TournamentMsg
 from shared.messaging.streams import TRANSIENT
 from shared.observability import metrics
 
-#: Receives the batch as one JSON array of the message bodies.
-BatchHandler = Callable[[bytes], Awaitable[Any]]
-#: Parks one message (its JSON body) that failed every delivery, with the error.
-Poisoned = Callable[[bytes, str], Awaitable[None]]
+#: Handles a batch of organiser commands (its outcomes go out on reply channels).
+Handle = Callable[[list[TournamentMsg]], Awaitable[Any]]
+#: Parks one message that failed every delivery: its entry id ("" when unknown),
+#: the stream entry's fields as they were, its JSON body, and the error.
+Park = Callable[[bytes, dict[bytes, bytes], bytes, str], Awaitable[None]]
 log = structlog.get_logger()
+_decode = msgspec.json.Decoder(TournamentMsg).decode
+
+
+class StructlogLogger:
+    """FastStream's logger protocol onto structlog: the broker's lines are JSON
+    lines with the service's bound fields, like every other line."""
+
+    #: Keys of FastStream's log context that structlog reserves.
+    _RESERVED = frozenset({"event", "level", "timestamp"})
+
+    def log(
+        self, level: int, msg: Any, /, *, exc_info: Any = None, extra: Mapping[str, Any] | None = None
+    ) -> None:
+        fields = {k: v for k, v in (extra or {}).items() if v != "" and k not in self._RESERVED}
+        if exc_info is not None:
+            fields["exc_info"] = exc_info
+        log.log(level, str(msg), source="faststream", **fields)
 
 
 def make_broker(settings: Settings) -> RedisBroker:
-    # logger=None: FastStream's per-message INFO lines cost 15-20% of
-    # throughput; our handlers log what matters with the shared fields.
-    # apply_types=False: dependency injection resolved per batch costs a
-    # worker-thread hop (about 1.5 ms at small batches, measured in bench/);
-    # our handlers decode the batch themselves with msgspec.
+    # log_level=DEBUG: FastStream's "Received"/"Processed" lines per message
+    # fall under the services' INFO filter (they cost 15-20% of throughput
+    # when printed); its errors still log at ERROR. msgspec decodes and
+    # encodes the messages, as it does everywhere else.
+    options: dict[str, Any] = {
+        "serializer": MsgSpecSerializer(use_fastdepends_errors=False),
+        "logger": StructlogLogger(),
+        "log_level": logging.DEBUG,
+        "description": "Ziggurat's control plane: organiser commands to the tournament service",
+    }
     if settings.cluster:
-        return RedisClusterBroker(settings.redis_url, logger=None, apply_types=False)
-    return RedisBroker(settings.redis_url, logger=None, apply_types=False)
+        return RedisClusterBroker(settings.redis_url, **options)
+    return RedisBroker(settings.redis_url, **options)
 
 
-def consume(
-    broker: RedisBroker,
-    stream: str,
-    group: str,
-    settings: Settings,
-    handler: BatchHandler,
-    poisoned: Poisoned,
+def command_publisher(broker: RedisBroker) -> StreamPublisher:
+    """The gateway's side: ``await publisher.publish(TournamentMsg(...))``."""
+    publisher: StreamPublisher = broker.publisher(
+        stream=COMMANDS,
+        title="tournament-commands:publish",
+        description="A gateway sends an organiser command to the tournament service",
+        schema=TournamentMsg,
+    )
+    return publisher
+
+
+def _entries(
+    broker: RedisBroker, message: StreamMessage[Any]
+) -> Iterator[tuple[bytes, dict[bytes, bytes], bytes]]:
+    """(entry id, fields, JSON body) of each stream entry of a batch."""
+    raw = message.raw_message
+    ids = raw.get("message_ids") or []
+    for i, fields in enumerate(raw["data"]):
+        body, _ = broker.message_format.parse(fields.get(bDATA_KEY, b""))
+        yield (ids[i] if i < len(ids) else b""), fields, body
+
+
+def subscribe_commands(
+    broker: RedisBroker, group: str, settings: Settings, handle: Handle, park: Park
 ) -> None:
-    """Subscribe ``handler`` to new and to abandoned messages of ``stream``;
-    ``poisoned(body, error)`` parks a message that keeps failing."""
+    """Subscribe ``handle`` to new and to abandoned organiser commands, in ``group``."""
 
-    async def on_batch(bodies: list[Any]) -> None:
+    async def decode(message: StreamMessage[Any]) -> list[TournamentMsg]:
+        """Each body on its own, so one that is not a ``TournamentMsg`` is parked
+        and the rest of the batch goes on."""
+        msgs = []
+        for entry_id, fields, body in _entries(broker, message):
+            try:
+                msgs.append(_decode(body))
+            except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+                metrics.ERRORS.labels(group, "message").inc()
+                log.warning("message_undecodable", stream=COMMANDS, error=str(exc))
+                await park(entry_id, fields, body, f"Not a TournamentMsg: {exc}")
+        return msgs
+
+    async def on_batch(msgs: list[TournamentMsg], message: RedisBatchStreamMessage) -> None:
+        if not msgs:
+            return
         try:
-            # Re-encoding the decoded bodies is a few microseconds per message
-            # and lets msgspec decode them straight into our typed structs.
-            await handler(msgspec.json.encode(bodies))
+            await handle(msgs)
             return
         except TRANSIENT:
             # Unacknowledged: the reclaim subscriber retries the batch later.
             metrics.ERRORS.labels(group, "batch").inc()
-            log.exception("batch_failed", stream=stream)
+            log.exception("batch_failed", stream=COMMANDS)
             raise
         except Exception:
             metrics.ERRORS.labels(group, "batch").inc()
-            log.warning("batch_failed_isolating", stream=stream, size=len(bodies), exc_info=True)
+            log.warning("batch_failed_isolating", stream=COMMANDS, size=len(msgs), exc_info=True)
         # One message at a time, each tried a few times; one that keeps
         # failing is parked, so the batch is acknowledged and nothing waits on it.
-        for body in bodies:
-            one = msgspec.json.encode([body])
+        decodable = [entry for entry in _entries(broker, message) if _decodes(entry[2])]
+        for msg, (entry_id, fields, body) in zip(msgs, decodable, strict=True):
             for attempt in range(1, settings.max_deliveries + 1):
                 try:
-                    await handler(one)
+                    await handle([msg])
                     break
                 except TRANSIENT:
                     raise
                 except Exception:
                     metrics.ERRORS.labels(group, "message").inc()
-                    log.exception("message_failed", stream=stream, failures=attempt)
+                    log.exception("message_failed", stream=COMMANDS, failures=attempt)
                     if attempt == settings.max_deliveries:
-                        await poisoned(msgspec.json.encode(body), traceback.format_exc(limit=8))
+                        await park(entry_id, fields, body, traceback.format_exc(limit=8))
                     else:
                         await asyncio.sleep(0.1 * attempt)
 
-    broker.subscriber(
-        stream=StreamSub(
-            stream,
-            group=group,
-            consumer=settings.node,
-            batch=True,
-            max_records=settings.batch,
-            polling_interval=100,
-        )
-    )(on_batch)
-    broker.subscriber(
-        stream=StreamSub(
-            stream,
-            group=group,
-            consumer=f"{settings.node}-reclaim",
-            batch=True,
-            max_records=settings.batch,
-            polling_interval=max(100, settings.reclaim_idle_ms // 2),
-            min_idle_time=settings.reclaim_idle_ms,
-        )
-    )(on_batch)
+    description = (
+        "The tournament service decides organiser commands and answers each on the gateway's reply channel"
+    )
+    consume = StreamSub(
+        COMMANDS,
+        group=group,
+        consumer=settings.node,
+        batch=True,
+        max_records=settings.batch,
+        polling_interval=100,
+    )
+    reclaim = StreamSub(
+        COMMANDS,
+        group=group,
+        consumer=f"{settings.node}-reclaim",
+        batch=True,
+        max_records=settings.batch,
+        polling_interval=max(100, settings.reclaim_idle_ms // 2),
+        min_idle_time=settings.reclaim_idle_ms,
+    )
+    for title, stream in (("consume", consume), ("reclaim", reclaim)):
+        broker.subscriber(
+            stream=stream, decoder=decode, title=f"tournament-commands:{title}", description=description
+        )(on_batch)
+
+
+def _decodes(body: bytes) -> bool:
+    try:
+        _decode(body)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return False
+    return True

@@ -1,0 +1,132 @@
+"""The control plane on a real Valkey: FastStream's typed publisher and batch
+subscriber, with the reliability the hot path's reader has.
+
+A batch the store failed under stays pending and the reclaim subscriber (same
+group) delivers it again; a message that keeps failing is parked as a dead
+letter with its entry id, acknowledged, and a retry of the dead letter puts it
+back where the subscriber reads it again.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+import pytest
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from shared.infra.settings import Settings
+from shared.infra.valkey_server import ValkeyServer
+from shared.messaging import deadletters
+from shared.messaging.broker import command_publisher, make_broker, subscribe_commands
+from shared.messaging.control import COMMANDS, TournamentMsg
+from tests.e2e.waiting import until
+
+pytestmark = pytest.mark.integration
+GROUP = "tournaments"
+
+
+def message(command_id: str) -> TournamentMsg:
+    return TournamentMsg(
+        tournament_id="cup",
+        command_id=command_id,
+        correlation_id="c",
+        reply_to="gw",
+        received_ns=1,
+        command=msgspec.Raw(b'{"type":"tournament.start"}'),
+    )
+
+
+class Handler:
+    """Records what it handled; fails on the command ids it is told to."""
+
+    def __init__(self, redis: Any, bad: set[str] | None = None, outages: int = 0) -> None:
+        self.redis = redis
+        self.bad = bad or set()
+        self.outages = outages
+        self.handled: list[str] = []
+
+    async def handle(self, msgs: list[TournamentMsg]) -> None:
+        if self.outages:
+            self.outages -= 1
+            raise RedisConnectionError("the store went away")
+        if any(m.command_id in self.bad for m in msgs):
+            raise ValueError("this command breaks the service")
+        self.handled += [m.command_id for m in msgs]
+
+    async def park(self, entry_id: bytes, fields: dict[bytes, bytes], body: bytes, error: str) -> None:
+        await deadletters.park(self.redis, "tournaments", COMMANDS, GROUP, entry_id, fields, error)
+
+
+def settings(valkey: ValkeyServer) -> Settings:
+    # Idle long enough that the reclaim subscriber never takes a message the
+    # first consumer is still retrying (that would park it twice).
+    return Settings(redis_url=valkey.url, node="n1", reclaim_idle_ms=1_500, max_deliveries=2, batch=50)
+
+
+async def pending(redis: Any) -> int:
+    return int((await redis.xpending(COMMANDS, GROUP))["pending"])
+
+
+async def test_commands_arrive_typed_in_order_and_are_acknowledged(valkey: ValkeyServer, redis: Any) -> None:
+    handler = Handler(redis)
+    broker = make_broker(settings(valkey))
+    subscribe_commands(broker, GROUP, settings(valkey), handler.handle, handler.park)
+    publisher = command_publisher(broker)
+    async with broker:
+        await broker.start()
+        for i in range(20):
+            await publisher.publish(message(f"c{i}"))
+
+        async def done() -> bool:
+            return len(handler.handled) == 20 and await pending(redis) == 0
+
+        assert await until(done, 10, every_s=0.05)
+    assert handler.handled == [f"c{i}" for i in range(20)]
+
+
+async def test_a_batch_the_store_failed_under_is_delivered_again(valkey: ValkeyServer, redis: Any) -> None:
+    handler = Handler(redis, outages=1)
+    broker = make_broker(settings(valkey))
+    subscribe_commands(broker, GROUP, settings(valkey), handler.handle, handler.park)
+    async with broker:
+        await broker.start()
+        await command_publisher(broker).publish(message("once"))
+
+        async def done() -> bool:
+            return handler.handled == ["once"] and await pending(redis) == 0
+
+        assert await until(done, 10, every_s=0.05)
+    assert await deadletters.count(redis) == 0
+
+
+async def test_poison_is_parked_acknowledged_and_a_retry_reads_it_again(
+    valkey: ValkeyServer, redis: Any
+) -> None:
+    handler = Handler(redis, bad={"bad"})
+    broker = make_broker(settings(valkey))
+    subscribe_commands(broker, GROUP, settings(valkey), handler.handle, handler.park)
+    async with broker:
+        await broker.start()
+        publisher = command_publisher(broker)
+        for command_id in ("a", "bad", "b"):
+            await publisher.publish(message(command_id))
+        await redis.xadd(COMMANDS, {"__data__": b"not json at all"})
+
+        async def parked() -> bool:
+            return await deadletters.count(redis) == 2 and await pending(redis) == 0
+
+        assert await until(parked, 10, every_s=0.05)
+        assert sorted(handler.handled) == ["a", "b"]
+        letters = await deadletters.listing(redis)
+        assert all(letter.entry_id and letter.stream == COMMANDS for letter in letters)
+        assert {"this command breaks the service" in letter.error for letter in letters} == {True, False}
+        handler.bad.clear()
+        for letter in letters:
+            await deadletters.retry(redis, letter.id)
+
+        async def retried() -> bool:
+            return "bad" in handler.handled and await deadletters.count(redis) == 1
+
+        assert await until(retried, 10, every_s=0.05)
+    assert handler.handled.count("bad") == 1
