@@ -9,6 +9,7 @@ hundreds of leader moves do not drown the card plays and games end briskly.
 from __future__ import annotations
 
 from collections import defaultdict
+from typing import assert_never
 
 from shared.games.tigris_cards import table as tb
 from shared.games.tigris_cards.cards import count
@@ -91,7 +92,8 @@ class _Outlook:
                 return 0.0
             case PlayCatastrophe() | WithdrawLeader():
                 return -0.5
-        return 0.0
+            case _:
+                assert_never(command)
 
     def card(self, colour: Colour, column: int) -> float:
         rulers = self.rulers[self.spans[column]]

@@ -8,6 +8,7 @@ or pile position carries a :class:`Card`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
 
 from shared.games.tigris_common.colours import COLOURS, Colour
@@ -71,6 +72,12 @@ def plain_deck() -> list[Colour]:
 Counts = tuple[int, int, int, int]
 NO_CARDS: Counts = (0, 0, 0, 0)
 _INDEX = {c: i for i, c in enumerate(COLOURS)}
+
+
+def counts_of(by_colour: Mapping[Colour, int]) -> Counts:
+    """Counts by colour as a hand is written: in ``COLOURS`` order."""
+    first, second, third, fourth = (by_colour[c] for c in COLOURS)
+    return first, second, third, fourth
 
 
 def count(counts: Counts, colour: Colour) -> int:

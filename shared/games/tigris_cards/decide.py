@@ -1,9 +1,9 @@
-"""The rules' front door: check who may act, then dispatch on (phase, command)."""
+"""The rules' front door: check who may act, that the command fits the phase,
+then hand it to the rule in ``rules/`` that plays it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import assert_never
 
 from shared.games.tigris_cards.commands import (
     BuildShip,
@@ -21,69 +21,106 @@ from shared.games.tigris_cards.commands import (
     WithdrawLeader,
 )
 from shared.games.tigris_cards.events import ActionTaken, Passed, TigrisCardsEvent
+from shared.games.tigris_cards.evolve import evolve
 from shared.games.tigris_cards.legal import actions_of, actors
-from shared.games.tigris_cards.rules import catastrophes, conflicts, connecting, leaders, offers, playing
-from shared.games.tigris_cards.rules.draft import Draft
+from shared.games.tigris_cards.rejections import NO_SUCH_CONFLICT, PASS_NOT_ALLOWED
+from shared.games.tigris_cards.rules import (
+    CardsFold,
+    catastrophes,
+    conflicts,
+    connecting,
+    leaders,
+    offers,
+    playing,
+)
 from shared.games.tigris_cards.rules.turns import end_action
 from shared.games.tigris_cards.state import (
     Act,
     ChooseConflict,
     Over,
+    Phase,
     ShipOffer,
     State,
     Support,
     TreasureOffer,
     VpOffer,
 )
-from shared.kernel.rejection import GAME_OVER, NOT_YOUR_TURN, WRONG_PHASE, RuleViolation, require
+from shared.kernel.fold import Fold
+from shared.kernel.rejection import GAME_OVER, NOT_YOUR_TURN, WRONG_PHASE, require
 from shared.kernel.rng import Rng
+
+#: The answers to an offer: a declined VP, ship or treasure.
+_OFFERS = (VpOffer, ShipOffer, TreasureOffer)
 
 
 def decide(state: State, seat: int, command: TigrisCardsCommand, rng: Rng) -> list[TigrisCardsEvent]:
     require(not isinstance(state.phase, Over), GAME_OVER, "The game is over.")
     require(seat in actors(state), NOT_YOUR_TURN, "You are not awaited now.", seat=seat)
-    handler = _HANDLERS.get((type(state.phase), type(command)))
-    if handler is None:
-        raise RuleViolation(
-            WRONG_PHASE,
-            f"{type(command).__name__} is not possible during {type(state.phase).__name__}.",
-            phase=type(state.phase).__name__,
-        )
-    draft = Draft(state, rng)
-    handler(draft, seat, command)
-    return draft.events
+    f: CardsFold = Fold(state, evolve, rng)
+    match command:
+        case PlaceLeader():
+            _expect(state, command, Act)
+            leaders.place_leader(f, seat, command)
+        case WithdrawLeader():
+            _expect(state, command, Act)
+            leaders.withdraw_leader(f, seat, command)
+        case PlayCard():
+            _expect(state, command, Act)
+            playing.play_card(f, seat, command)
+        case PlayConnector():
+            _expect(state, command, Act)
+            connecting.play_connector(f, seat, command)
+        case PlayCatastrophe():
+            _expect(state, command, Act)
+            catastrophes.play_catastrophe(f, seat, command)
+        case Pass():
+            _expect(state, command, Act)
+            _pass(f, seat)
+        case ScoreCard():
+            _expect(state, command, VpOffer)
+            offers.score(f, seat)
+        case BuildShip():
+            _expect(state, command, ShipOffer)
+            playing.build_ship(f, seat, command)
+        case TakeTreasure():
+            _expect(state, command, TreasureOffer)
+            connecting.take_treasure(f, seat, command)
+        case Decline():
+            _expect(state, command, *_OFFERS)
+            offers.decline(f, seat)
+        case CommitSupport():
+            _expect(state, command, Support)
+            conflicts.commit(f, seat, command)
+        case ChooseConflictColour():
+            _expect(state, command, ChooseConflict)
+            _choose(f, command)
+        case _:
+            assert_never(command)
+    return f.events
 
 
-def _pass(d: Draft, seat: int, command: Pass) -> None:
+def _expect(state: State, command: TigrisCardsCommand, *phases: type[Phase]) -> None:
+    phase = type(state.phase).__name__
     require(
-        d.state.options.allow_pass or not actions_of(d.state, seat),
-        "pass_not_allowed",
+        isinstance(state.phase, phases),
+        WRONG_PHASE,
+        f"{type(command).__name__} is not possible during {phase}.",
+        phase=phase,
+    )
+
+
+def _pass(f: CardsFold, seat: int) -> None:
+    require(
+        f.state.options.allow_pass or not actions_of(f.state, seat),
+        PASS_NOT_ALLOWED,
         "You may only pass when no action is possible.",
     )
-    d.emit(ActionTaken(seat=seat, left=d.state.actions_left - 1), Passed(seat=seat))
-    end_action(d)
+    f.emit(ActionTaken(seat=seat, left=f.state.actions_left - 1), Passed(seat=seat))
+    end_action(f)
 
 
-def _choose(d: Draft, seat: int, command: ChooseConflictColour) -> None:
-    phase = d.state.phase
+def _choose(f: CardsFold, command: ChooseConflictColour) -> None:
+    phase = f.state.phase
     assert isinstance(phase, ChooseConflict)
-    require(command.colour in phase.colours, "no_such_conflict", "No conflict of that colour is open.")
-    connecting.begin_external(d, command.colour)
-
-
-_HANDLERS: dict[tuple[type, type], Callable[[Draft, int, Any], None]] = {
-    (Act, PlaceLeader): leaders.place_leader,
-    (Act, WithdrawLeader): leaders.withdraw_leader,
-    (Act, PlayCard): playing.play_card,
-    (Act, PlayConnector): connecting.play_connector,
-    (Act, PlayCatastrophe): catastrophes.play_catastrophe,
-    (Act, Pass): _pass,
-    (VpOffer, ScoreCard): lambda d, seat, _: offers.score(d, seat),
-    (VpOffer, Decline): lambda d, seat, _: offers.decline(d, seat),
-    (ShipOffer, BuildShip): playing.build_ship,
-    (ShipOffer, Decline): lambda d, seat, _: offers.decline(d, seat),
-    (TreasureOffer, TakeTreasure): connecting.take_treasure,
-    (TreasureOffer, Decline): lambda d, seat, _: offers.decline(d, seat),
-    (Support, CommitSupport): conflicts.commit,
-    (ChooseConflict, ChooseConflictColour): _choose,
-}
+    require(command.colour in phase.colours, NO_SUCH_CONFLICT, "No conflict of that colour is open.")
+    connecting.begin_external(f, command.colour)

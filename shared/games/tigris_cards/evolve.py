@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
 import msgspec
 
@@ -51,7 +50,51 @@ def evolve(state: State | None, event: TigrisCardsEvent) -> State:
             players=tuple(Player(hand=(0, 0, 0, 0)) for _ in range(event.seats)),
         )
     assert state is not None, "the first event must be GameStarted"
-    return _APPLY[type(event)](state, event)
+    match event:
+        case DeckShuffled():
+            return _shuffled(state, event)
+        case CardsDrawn():
+            return _drawn(state, event)
+        case CardsSetAside():
+            return _set_aside(state, event)
+        case TurnStarted():
+            return _turn(state, event)
+        case ActionTaken():
+            return _action(state, event)
+        case LeaderPlaced():
+            return _leader_placed(state, event)
+        case LeaderReturned():
+            return _leader_returned(state, event)
+        case CardPlayed():
+            return _card_played(state, event)
+        case ConnectorChosen():
+            return _connector_chosen(state, event)
+        case ConnectorRevealed():
+            return _connector_revealed(state, event)
+        case CatastropheStruck():
+            return _catastrophe(state, event)
+        case VpCardLaid():
+            return _vp_card(state, event)
+        case ShipBuilt():
+            return _ship_built(state, event)
+        case ConflictBegun():
+            return _conflict_begun(state, event)
+        case SupportCommitted():
+            return _committed(state, event)
+        case ConflictResolved():
+            return _resolved(state, event)
+        case SpoilsTaken():
+            return _spoils(state, event)
+        case TreasureExchanged():
+            return _treasure(state, event)
+        case Awaiting():
+            return _awaiting(state, event)
+        # Announcements: what they change is recorded by the events beside
+        # them (the private draw, the private connector colour, the next Awaiting).
+        case CardsDrawnCount() | Passed() | ConnectorLaid() | OfferDeclined():
+            return state
+        case _:
+            assert_never(event)
 
 
 def _player(state: State, seat: int, **changes: Any) -> State:
@@ -97,17 +140,13 @@ def _leader_placed(state: State, e: LeaderPlaced) -> State:
 
 
 def _leader_returned(state: State, e: LeaderReturned) -> State:
-    assert tb.slot_at(state.table, e.spot).leader == e.token  # type: ignore[union-attr]
+    assert tb.occupied(state.table, e.spot).leader == e.token
     return replace(state, table=tb.with_leader(state.table, e.spot, None))
 
 
 def _card_played(state: State, e: CardPlayed) -> State:
     state = _take_from_hand(state, e.seat, e.colour)
     return replace(state, table=tb.append(state.table, e.column, card_of(e.colour)))
-
-
-def _connector_laid(state: State, e: ConnectorLaid) -> State:
-    return state  # the private ConnectorChosen carries the card
 
 
 def _connector_chosen(state: State, e: ConnectorChosen) -> State:
@@ -153,22 +192,23 @@ def _committed(state: State, e: SupportCommitted) -> State:
 
 
 def _resolved(state: State, e: ConflictResolved) -> State:
-    support = state.conflict.support  # type: ignore[union-attr]
+    assert state.conflict is not None, "a conflict resolves only after it began"
+    support = state.conflict.support
     if e.reward:
         state = _to_vp(state, e.winner, (card_of(support),))
     return replace(state, conflict=None, discard=add(state.discard, support, e.discarded))
 
 
 def _spoils(state: State, e: SpoilsTaken) -> State:
-    cards = tuple(tb.slot_at(state.table, s).card for s in e.spots)  # type: ignore[union-attr]
+    cards = tuple(tb.occupied(state.table, s).card for s in e.spots)
     state = replace(state, table=tb.remove(state.table, e.spots))
     return _to_vp(state, e.seat, cards)
 
 
 def _treasure(state: State, e: TreasureExchanged) -> State:
     head = Spot(column=e.column, row=0)
-    slot = tb.slot_at(state.table, head)
-    assert slot is not None and slot.card is Card.TREASURE
+    slot = tb.occupied(state.table, head)
+    assert slot.card is Card.TREASURE
     state = _take_from_hand(state, e.seat, Colour.RED)
     table = tb.put(state.table, head, replace(slot, card=Card.RED))
     return _to_vp(replace(state, table=table), e.seat, (Card.TREASURE,))
@@ -176,34 +216,3 @@ def _treasure(state: State, e: TreasureExchanged) -> State:
 
 def _awaiting(state: State, e: Awaiting) -> State:
     return replace(state, phase=e.phase)
-
-
-def _no_change(state: State, e: Any) -> State:
-    return state
-
-
-_APPLY: dict[type, Callable[[State, Any], State]] = {
-    DeckShuffled: _shuffled,
-    CardsDrawn: _drawn,
-    CardsDrawnCount: _no_change,
-    CardsSetAside: _set_aside,
-    TurnStarted: _turn,
-    ActionTaken: _action,
-    Passed: _no_change,
-    LeaderPlaced: _leader_placed,
-    LeaderReturned: _leader_returned,
-    CardPlayed: _card_played,
-    ConnectorLaid: _connector_laid,
-    ConnectorChosen: _connector_chosen,
-    ConnectorRevealed: _connector_revealed,
-    CatastropheStruck: _catastrophe,
-    VpCardLaid: _vp_card,
-    OfferDeclined: _no_change,
-    ShipBuilt: _ship_built,
-    ConflictBegun: _conflict_begun,
-    SupportCommitted: _committed,
-    ConflictResolved: _resolved,
-    SpoilsTaken: _spoils,
-    TreasureExchanged: _treasure,
-    Awaiting: _awaiting,
-}

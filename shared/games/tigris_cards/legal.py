@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from shared.games.tigris_cards import table as tb
 from shared.games.tigris_cards.cards import count
 from shared.games.tigris_cards.commands import (
@@ -68,7 +70,10 @@ def legal(state: State, seat: int) -> list[TigrisCardsCommand]:
             return [CommitSupport(count=n) for n in range(count(hand, state.conflict.support) + 1)]
         case ChooseConflict(colours=colours):
             return [ChooseConflictColour(colour=c) for c in colours]
-    return []
+        case Over():
+            return []
+        case _:
+            assert_never(phase)
 
 
 def actions_of(state: State, seat: int) -> list[TigrisCardsCommand]:

@@ -10,10 +10,38 @@ interchangeable, so there are no item ids.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from msgspec.structs import replace
 
 from shared.games.tigris_cards.cards import card_of
-from shared.games.tigris_cards.events import Awaiting, CardsDrawn, ConnectorRevealed, TigrisCardsEvent
+from shared.games.tigris_cards.events import (
+    ActionTaken,
+    Awaiting,
+    CardPlayed,
+    CardsDrawn,
+    CardsDrawnCount,
+    CardsSetAside,
+    CatastropheStruck,
+    ConflictBegun,
+    ConflictResolved,
+    ConnectorChosen,
+    ConnectorLaid,
+    ConnectorRevealed,
+    DeckShuffled,
+    GameStarted,
+    LeaderPlaced,
+    LeaderReturned,
+    OfferDeclined,
+    Passed,
+    ShipBuilt,
+    SpoilsTaken,
+    SupportCommitted,
+    TigrisCardsEvent,
+    TreasureExchanged,
+    TurnStarted,
+    VpCardLaid,
+)
 from shared.games.tigris_cards.state import Over, State
 from shared.games.tigris_common.colours import Colour
 from shared.games.tigris_common.hidden import exchange
@@ -57,9 +85,35 @@ def _seat(state: State, owner: int, rng: Rng) -> State:
 
 
 def reveals(event: TigrisCardsEvent, audience: Audience) -> bool:
-    # A draw shows the drawer the deck's top; a face-down connector is turned
-    # over for all; at the end every VP pile is counted in the open.
     match event:
+        # A draw shows the drawer the deck's top; a face-down connector is turned
+        # over for all; at the end every VP pile is counted in the open.
         case CardsDrawn() | ConnectorRevealed() | Awaiting(phase=Over()):
             return True
-    return False
+        case (
+            GameStarted()
+            | DeckShuffled()
+            | CardsDrawnCount()
+            | CardsSetAside()
+            | TurnStarted()
+            | ActionTaken()
+            | Passed()
+            | LeaderPlaced()
+            | LeaderReturned()
+            | CardPlayed()
+            | ConnectorLaid()
+            | ConnectorChosen()
+            | CatastropheStruck()
+            | VpCardLaid()
+            | OfferDeclined()
+            | ShipBuilt()
+            | ConflictBegun()
+            | SupportCommitted()
+            | ConflictResolved()
+            | SpoilsTaken()
+            | TreasureExchanged()
+            | Awaiting()
+        ):
+            return False
+        case _:
+            assert_never(event)

@@ -19,6 +19,7 @@ def new_table() -> Table:
 
 
 def slot_at(table: Table, spot: Spot) -> Slot | None:
+    """The card at ``spot``, or ``None`` for an empty or off-table spot."""
     if not 0 <= spot.column < COLUMNS:
         return None
     if spot.row == GAP:
@@ -32,9 +33,9 @@ def slots(table: Table) -> Iterator[tuple[Spot, Slot]]:
     for c, column in enumerate(table.columns):
         for r, slot in enumerate(column):
             yield Spot(column=c, row=r), slot
-    for g, slot in enumerate(table.gaps):
-        if slot is not None:
-            yield Spot(column=g, row=GAP), slot
+    for g, connector in enumerate(table.gaps):
+        if connector is not None:
+            yield Spot(column=g, row=GAP), connector
 
 
 def find_leader(table: Table, token: Token) -> Spot | None:
@@ -56,10 +57,15 @@ def put(table: Table, spot: Spot, slot: Slot) -> Table:
     return msgspec.structs.replace(table, columns=tuple(columns))
 
 
-def with_leader(table: Table, spot: Spot, token: Token | None) -> Table:
+def occupied(table: Table, spot: Spot) -> Slot:
+    """The card at a spot that recorded facts or checked rules say holds one."""
     slot = slot_at(table, spot)
     assert slot is not None, f"no card at {spot}"
-    return put(table, spot, msgspec.structs.replace(slot, leader=token))
+    return slot
+
+
+def with_leader(table: Table, spot: Spot, token: Token | None) -> Table:
+    return put(table, spot, msgspec.structs.replace(occupied(table, spot), leader=token))
 
 
 def append(table: Table, column: int, card: Card) -> Table:

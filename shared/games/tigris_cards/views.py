@@ -9,8 +9,10 @@ information always encodes to identical bytes.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from shared.games.tigris_cards import table as tb
-from shared.games.tigris_cards.cards import Card, Counts
+from shared.games.tigris_cards.cards import Card, Counts, counts_of
 from shared.games.tigris_cards.events import (
     ActionTaken,
     Awaiting,
@@ -40,7 +42,7 @@ from shared.games.tigris_cards.events import (
 )
 from shared.games.tigris_cards.rules.scoring import colour_points, result, treasures
 from shared.games.tigris_cards.state import AnyPhase, Conflict, Player, Slot, State, Token
-from shared.games.tigris_common.colours import COLOURS, LEADERS, Colour, Leader
+from shared.games.tigris_common.colours import LEADERS, Colour, Leader
 from shared.kernel.contract import Result
 from shared.kernel.messages import Record
 from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Visibility, seat_only
@@ -87,7 +89,7 @@ class GameView(Record, frozen=True):
 
 def _tally(player: Player) -> Tally:
     points = colour_points(player)
-    return Tally(points=tuple(points[c] for c in COLOURS), treasures=treasures(player))  # type: ignore[arg-type]
+    return Tally(points=counts_of(points), treasures=treasures(player))
 
 
 def _player_view(state: State, seat: int, over: bool) -> PlayerView:
@@ -159,3 +161,5 @@ def visibility(event: TigrisCardsEvent) -> Visibility:
             | Awaiting()
         ):
             return PUBLIC
+        case _:
+            assert_never(event)

@@ -19,8 +19,9 @@ from shared.games.tigris_cards.events import (
     SpoilsTaken,
     SupportCommitted,
 )
+from shared.games.tigris_cards.rejections import NOT_ENOUGH_CARDS
+from shared.games.tigris_cards.rules import CardsFold
 from shared.games.tigris_cards.rules.connecting import continue_union
-from shared.games.tigris_cards.rules.draft import Draft
 from shared.games.tigris_cards.rules.kingdoms import Span, cards_in, kingdom
 from shared.games.tigris_cards.rules.turns import end_action
 from shared.games.tigris_cards.state import Conflict, Spot, State, Support, Token, VpOffer
@@ -29,21 +30,21 @@ from shared.kernel.rejection import require
 REWARD = "reward"
 
 
-def commit(d: Draft, seat: int, command: CommitSupport) -> None:
-    conflict = d.state.conflict
+def commit(f: CardsFold, seat: int, command: CommitSupport) -> None:
+    conflict = f.state.conflict
     assert conflict is not None
-    held = count(d.state.players[seat].hand, conflict.support)
+    held = count(f.state.players[seat].hand, conflict.support)
     require(
         0 <= command.count <= held,
-        "not_enough_cards",
+        NOT_ENOUGH_CARDS,
         f"You can commit 0 to {held} {conflict.support} cards.",
         held=held,
     )
-    d.emit(SupportCommitted(seat=seat, colour=conflict.support, count=command.count))
+    f.emit(SupportCommitted(seat=seat, colour=conflict.support, count=command.count))
     if seat == conflict.attacker:
-        d.emit(Awaiting(phase=Support(seat=conflict.defender)))
+        f.emit(Awaiting(phase=Support(seat=conflict.defender)))
     else:
-        resolve(d)
+        resolve(f)
 
 
 def winner_of(conflict: Conflict) -> tuple[int, int]:
@@ -61,39 +62,39 @@ def reward_pool(state: State, conflict: Conflict, winner: int) -> int:
     return (conflict.attacker_cards or 0) + (conflict.defender_cards or 0)
 
 
-def resolve(d: Draft) -> None:
-    conflict = d.state.conflict
+def resolve(f: CardsFold) -> None:
+    conflict = f.state.conflict
     assert conflict is not None
     winner, loser = winner_of(conflict)
     token = Token(seat=loser, leader=conflict.colour.leader)
-    spot = tb.find_leader(d.state.table, token)
+    spot = tb.find_leader(f.state.table, token)
     assert spot is not None
     committed = (conflict.attacker_cards or 0) + (conflict.defender_cards or 0)
-    reward = reward_pool(d.state, conflict, winner) > 0
+    reward = reward_pool(f.state, conflict, winner) > 0
     resolved = ConflictResolved(
         winner=winner, loser=loser, colour=conflict.colour, reward=reward, discarded=committed - int(reward)
     )
     if conflict.kind == "internal":
-        d.emit(LeaderReturned(token=token, spot=spot), resolved)
+        f.emit(LeaderReturned(token=token, spot=spot), resolved)
     else:
-        take_spoils(d, token, spot, winner, resolved)
+        take_spoils(f, token, spot, winner, resolved)
     if not reward:
-        d.emit(Awaiting(phase=VpOffer(seat=winner, colour=conflict.support, reason=REWARD)))
+        f.emit(Awaiting(phase=VpOffer(seat=winner, colour=conflict.support, reason=REWARD)))
     else:
-        after_conflict(d)
+        after_conflict(f)
 
 
-def take_spoils(d: Draft, token: Token, spot: Spot, winner: int, resolved: ConflictResolved) -> None:
-    span = kingdom(d.state.table, spot.column)
-    if d.state.options.loser_leader_first:
-        d.emit(LeaderReturned(token=token, spot=spot), resolved)
-        d.emit(SpoilsTaken(seat=winner, spots=spoils(d.state, span, resolved)))
+def take_spoils(f: CardsFold, token: Token, spot: Spot, winner: int, resolved: ConflictResolved) -> None:
+    span = kingdom(f.state.table, spot.column)
+    if f.state.options.loser_leader_first:
+        f.emit(LeaderReturned(token=token, spot=spot), resolved)
+        f.emit(SpoilsTaken(seat=winner, spots=spoils(f.state, span, resolved)))
     else:
         # The loser's leader still shields its card; it may have slid up since.
-        d.emit(resolved, SpoilsTaken(seat=winner, spots=spoils(d.state, span, resolved)))
-        moved = tb.find_leader(d.state.table, token)
+        f.emit(resolved, SpoilsTaken(seat=winner, spots=spoils(f.state, span, resolved)))
+        moved = tb.find_leader(f.state.table, token)
         assert moved is not None
-        d.emit(LeaderReturned(token=token, spot=moved))
+        f.emit(LeaderReturned(token=token, spot=moved))
 
 
 def spoils(state: State, span: Span, resolved: ConflictResolved) -> tuple[Spot, ...]:
@@ -104,8 +105,8 @@ def spoils(state: State, span: Span, resolved: ConflictResolved) -> tuple[Spot, 
     )
 
 
-def after_conflict(d: Draft) -> None:
-    if d.state.union is not None:
-        continue_union(d)
+def after_conflict(f: CardsFold) -> None:
+    if f.state.union is not None:
+        continue_union(f)
     else:
-        end_action(d)
+        end_action(f)

@@ -22,7 +22,8 @@ from shared.games.tigris_cards.events import (
     LeaderReturned,
     TreasureExchanged,
 )
-from shared.games.tigris_cards.rules.draft import Draft
+from shared.games.tigris_cards.rejections import CANNOT_CONNECT, CARD_NOT_IN_HAND, NO_TREASURE_THERE
+from shared.games.tigris_cards.rules import CardsFold
 from shared.games.tigris_cards.rules.kingdoms import (
     Span,
     cards_in,
@@ -65,25 +66,25 @@ def can_connect(state: State, gap: int) -> bool:
     return all(side_size(state, span) >= need for span in sides)
 
 
-def play_connector(d: Draft, seat: int, command: PlayConnector) -> None:
+def play_connector(f: CardsFold, seat: int, command: PlayConnector) -> None:
     require(
-        count(d.state.players[seat].hand, command.colour) > 0,
-        "card_not_in_hand",
+        count(f.state.players[seat].hand, command.colour) > 0,
+        CARD_NOT_IN_HAND,
         f"You hold no {command.colour} card.",
         colour=command.colour,
     )
     require(
-        can_connect(d.state, command.gap),
-        "cannot_connect",
+        can_connect(f.state, command.gap),
+        CANNOT_CONNECT,
         "A connector needs an empty gap between two columns with enough cards.",
         gap=command.gap,
     )
-    d.emit(
-        ActionTaken(seat=seat, left=d.state.actions_left - 1),
+    f.emit(
+        ActionTaken(seat=seat, left=f.state.actions_left - 1),
         ConnectorLaid(seat=seat, gap=command.gap),
         ConnectorChosen(seat=seat, gap=command.gap, colour=command.colour),
     )
-    continue_union(d)
+    continue_union(f)
 
 
 def open_conflicts(state: State, gap: int) -> tuple[Colour, ...]:
@@ -96,20 +97,20 @@ def open_conflicts(state: State, gap: int) -> tuple[Colour, ...]:
     )
 
 
-def continue_union(d: Draft) -> None:
-    union = d.state.union
+def continue_union(f: CardsFold) -> None:
+    union = f.state.union
     assert union is not None
-    colours = open_conflicts(d.state, union.gap)
+    colours = open_conflicts(f.state, union.gap)
     if not colours:
-        reveal(d)
+        reveal(f)
     elif len(colours) == 1:
-        begin_external(d, colours[0])
+        begin_external(f, colours[0])
     else:
-        d.emit(Awaiting(phase=ChooseConflict(seat=d.state.active, colours=colours)))
+        f.emit(Awaiting(phase=ChooseConflict(seat=f.state.active, colours=colours)))
 
 
-def begin_external(d: Draft, colour: Colour) -> None:
-    state, union = d.state, d.state.union
+def begin_external(f: CardsFold, colour: Colour) -> None:
+    state, union = f.state, f.state.union
     assert union is not None
     sides = (left_side(state.table, union.gap), right_side(state.table, union.gap))
     found = [leader_of_colour(state.table, span, colour.leader) for span in sides]
@@ -128,39 +129,39 @@ def begin_external(d: Draft, colour: Colour) -> None:
         attacker_base=attacker_base,
         defender_base=defender_base,
     )
-    d.emit(ConflictBegun(conflict=conflict), Awaiting(phase=Support(seat=attacker)))
+    f.emit(ConflictBegun(conflict=conflict), Awaiting(phase=Support(seat=attacker)))
 
 
-def reveal(d: Draft) -> None:
-    union = d.state.union
+def reveal(f: CardsFold) -> None:
+    union = f.state.union
     assert union is not None
-    d.emit(ConnectorRevealed(gap=union.gap, colour=union.colour))
-    span = kingdom(d.state.table, union.gap)
-    trader = leader_of_colour(d.state.table, span, Leader.TRADER)
+    f.emit(ConnectorRevealed(gap=union.gap, colour=union.colour))
+    span = kingdom(f.state.table, union.gap)
+    trader = leader_of_colour(f.state.table, span, Leader.TRADER)
     treasures = tuple(
-        spot.column for spot, slot in cards_in(d.state.table, span) if slot.card is Card.TREASURE
+        spot.column for spot, slot in cards_in(f.state.table, span) if slot.card is Card.TREASURE
     )
     allowed = trader is not None and (
-        d.state.options.inactive_trader_exchanges or trader[1].seat == d.state.active
+        f.state.options.inactive_trader_exchanges or trader[1].seat == f.state.active
     )
     if trader is not None and allowed and len(treasures) >= 2:
-        d.emit(Awaiting(phase=TreasureOffer(seat=trader[1].seat, columns=treasures)))
+        f.emit(Awaiting(phase=TreasureOffer(seat=trader[1].seat, columns=treasures)))
     else:
-        end_action(d)
+        end_action(f)
 
 
-def take_treasure(d: Draft, seat: int, command: TakeTreasure) -> None:
-    offer = d.state.phase
+def take_treasure(f: CardsFold, seat: int, command: TakeTreasure) -> None:
+    offer = f.state.phase
     assert isinstance(offer, TreasureOffer)
-    require(command.column in offer.columns, "no_treasure_there", "No treasure to take in that column.")
+    require(command.column in offer.columns, NO_TREASURE_THERE, "No treasure to take in that column.")
     require(
-        count(d.state.players[seat].hand, Colour.RED) > 0,
-        "card_not_in_hand",
+        count(f.state.players[seat].hand, Colour.RED) > 0,
+        CARD_NOT_IN_HAND,
         "A red hand card must take the treasure's place.",
     )
     head = Spot(column=command.column, row=0)
-    token = tb.slot_at(d.state.table, head).leader  # type: ignore[union-attr]
-    if token is not None and not d.state.options.exchange_keeps_leader:
-        d.emit(LeaderReturned(token=token, spot=head))
-    d.emit(TreasureExchanged(seat=seat, column=command.column))
-    end_action(d)
+    token = tb.occupied(f.state.table, head).leader
+    if token is not None and not f.state.options.exchange_keeps_leader:
+        f.emit(LeaderReturned(token=token, spot=head))
+    f.emit(TreasureExchanged(seat=seat, column=command.column))
+    end_action(f)

@@ -27,19 +27,15 @@ def kingdom(table: Table, column: int) -> Span:
     return lo, hi
 
 
-def kingdom_of_spot(table: Table, spot: Spot) -> Span:
-    return kingdom(table, spot.column)
-
-
 def cards_in(table: Table, span: Span) -> Iterator[tuple[Spot, Slot]]:
     lo, hi = span
     for c in range(lo, hi + 1):
         for r, slot in enumerate(table.columns[c]):
             yield Spot(column=c, row=r), slot
     for g in range(lo, hi):
-        slot = table.gaps[g]
-        if slot is not None:
-            yield Spot(column=g, row=GAP), slot
+        connector = table.gaps[g]
+        if connector is not None:
+            yield Spot(column=g, row=GAP), connector
 
 
 def leaders_in(table: Table, span: Span) -> list[tuple[Spot, Token]]:

@@ -17,7 +17,8 @@ from shared.games.tigris_cards.events import (
     LeaderPlaced,
     LeaderReturned,
 )
-from shared.games.tigris_cards.rules.draft import Draft
+from shared.games.tigris_cards.rejections import LEADER_NOT_ON_TABLE, SPOT_UNAVAILABLE, WITHDRAWAL_NOT_ALLOWED
+from shared.games.tigris_cards.rules import CardsFold
 from shared.games.tigris_cards.rules.kingdoms import kingdom, leaders_in, stands_on_red
 from shared.games.tigris_cards.rules.turns import end_action
 from shared.games.tigris_cards.state import GAP, Conflict, Slot, Spot, State, Support, Token
@@ -32,44 +33,44 @@ def can_host(state: State, spot: Spot, slot: Slot | None = None) -> bool:
     return spot.row != GAP or state.options.leaders_on_connectors
 
 
-def place_leader(d: Draft, seat: int, command: PlaceLeader) -> None:
+def place_leader(f: CardsFold, seat: int, command: PlaceLeader) -> None:
     require(
-        can_host(d.state, command.spot),
-        "spot_unavailable",
+        can_host(f.state, command.spot),
+        SPOT_UNAVAILABLE,
         "A leader needs a civilisation card without a leader (no ships).",
         spot=command.spot,
     )
     token = Token(seat=seat, leader=command.leader)
-    origin = tb.find_leader(d.state.table, token)
-    d.emit(
-        ActionTaken(seat=seat, left=d.state.actions_left - 1),
+    origin = tb.find_leader(f.state.table, token)
+    f.emit(
+        ActionTaken(seat=seat, left=f.state.actions_left - 1),
         LeaderPlaced(token=token, spot=command.spot, origin=origin),
     )
-    for rival_spot, rival in leaders_in(d.state.table, kingdom(d.state.table, command.spot.column)):
+    for rival_spot, rival in leaders_in(f.state.table, kingdom(f.state.table, command.spot.column)):
         if rival.leader is command.leader and rival.seat != seat:
-            begin_internal(d, token, command.spot, rival, rival_spot)
+            begin_internal(f, token, command.spot, rival, rival_spot)
             return
-    end_action(d)
+    end_action(f)
 
 
-def begin_internal(d: Draft, token: Token, spot: Spot, rival: Token, rival_spot: Spot) -> None:
+def begin_internal(f: CardsFold, token: Token, spot: Spot, rival: Token, rival_spot: Spot) -> None:
     conflict = Conflict(
         kind="internal",
         colour=token.leader.colour,
         support=Colour.RED,
         attacker=token.seat,
         defender=rival.seat,
-        attacker_base=int(stands_on_red(d.state.table, spot)),
-        defender_base=int(stands_on_red(d.state.table, rival_spot)),
+        attacker_base=int(stands_on_red(f.state.table, spot)),
+        defender_base=int(stands_on_red(f.state.table, rival_spot)),
     )
-    d.emit(ConflictBegun(conflict=conflict), Awaiting(phase=Support(seat=token.seat)))
+    f.emit(ConflictBegun(conflict=conflict), Awaiting(phase=Support(seat=token.seat)))
 
 
-def withdraw_leader(d: Draft, seat: int, command: WithdrawLeader) -> None:
-    require(d.state.options.allow_withdrawal, "withdrawal_not_allowed", "Leaders cannot be withdrawn.")
+def withdraw_leader(f: CardsFold, seat: int, command: WithdrawLeader) -> None:
+    require(f.state.options.allow_withdrawal, WITHDRAWAL_NOT_ALLOWED, "Leaders cannot be withdrawn.")
     token = Token(seat=seat, leader=command.leader)
-    spot = tb.find_leader(d.state.table, token)
-    require(spot is not None, "leader_not_on_table", "That leader is already in your supply.")
+    spot = tb.find_leader(f.state.table, token)
+    require(spot is not None, LEADER_NOT_ON_TABLE, "That leader is already in your supply.")
     assert spot is not None
-    d.emit(ActionTaken(seat=seat, left=d.state.actions_left - 1), LeaderReturned(token=token, spot=spot))
-    end_action(d)
+    f.emit(ActionTaken(seat=seat, left=f.state.actions_left - 1), LeaderReturned(token=token, spot=spot))
+    end_action(f)

@@ -9,43 +9,43 @@ from __future__ import annotations
 
 from shared.games.tigris_cards.cards import count
 from shared.games.tigris_cards.events import OfferDeclined, VpCardLaid
-from shared.games.tigris_cards.rules import conflicts, playing, turns
-from shared.games.tigris_cards.rules.draft import Draft
+from shared.games.tigris_cards.rejections import CARD_NOT_IN_HAND
+from shared.games.tigris_cards.rules import CardsFold, conflicts, playing, turns
 from shared.games.tigris_cards.state import ShipOffer, TreasureOffer, VpOffer
 from shared.kernel.rejection import require
 
 
-def score(d: Draft, seat: int) -> None:
-    offer = d.state.phase
+def score(f: CardsFold, seat: int) -> None:
+    offer = f.state.phase
     assert isinstance(offer, VpOffer)
     require(
-        count(d.state.players[seat].hand, offer.colour) > 0,
-        "card_not_in_hand",
+        count(f.state.players[seat].hand, offer.colour) > 0,
+        CARD_NOT_IN_HAND,
         f"You hold no {offer.colour} card to score.",
         colour=offer.colour,
     )
-    d.emit(VpCardLaid(seat=seat, colour=offer.colour))
-    _continue(d, offer)
+    f.emit(VpCardLaid(seat=seat, colour=offer.colour))
+    _continue(f, offer)
 
 
-def decline(d: Draft, seat: int) -> None:
-    offer = d.state.phase
-    d.emit(OfferDeclined(seat=seat))
+def decline(f: CardsFold, seat: int) -> None:
+    offer = f.state.phase
+    f.emit(OfferDeclined(seat=seat))
     match offer:
         case VpOffer():
-            _continue(d, offer)
+            _continue(f, offer)
         case ShipOffer():
-            playing.after_ship(d, offer.column, offer.colour, offer.slid)
+            playing.after_ship(f, offer.column, offer.colour, offer.slid)
         case TreasureOffer():
-            turns.end_action(d)
+            turns.end_action(f)
         case _:
             raise AssertionError(f"nothing to decline in {offer!r}")
 
 
-def _continue(d: Draft, offer: VpOffer) -> None:
+def _continue(f: CardsFold, offer: VpOffer) -> None:
     if offer.reason == playing.CARD:
-        playing.after_card_vp(d, offer.column, offer.colour)
+        playing.after_card_vp(f, offer.column, offer.colour)
     elif offer.reason == conflicts.REWARD:
-        conflicts.after_conflict(d)
+        conflicts.after_conflict(f)
     else:
-        turns.offer_income(d, offer.queue)
+        turns.offer_income(f, offer.queue)

@@ -10,8 +10,8 @@ from __future__ import annotations
 from shared.games.tigris_cards.cards import count
 from shared.games.tigris_cards.commands import BuildShip, PlayCard
 from shared.games.tigris_cards.events import ActionTaken, Awaiting, CardPlayed
-from shared.games.tigris_cards.rules import ships
-from shared.games.tigris_cards.rules.draft import Draft
+from shared.games.tigris_cards.rejections import CARD_NOT_IN_HAND, COLUMN_FULL
+from shared.games.tigris_cards.rules import CardsFold, ships
 from shared.games.tigris_cards.rules.kingdoms import civilisation_count, kingdom, leader_of_colour
 from shared.games.tigris_cards.rules.turns import end_action
 from shared.games.tigris_cards.state import COLUMNS, ShipOffer, State, VpOffer
@@ -28,27 +28,27 @@ def has_room(state: State, column: int) -> bool:
     return civilisation_count(state.table, column, ships_count=True) < state.options.column_capacity
 
 
-def play_card(d: Draft, seat: int, command: PlayCard) -> None:
+def play_card(f: CardsFold, seat: int, command: PlayCard) -> None:
     require(
-        count(d.state.players[seat].hand, command.colour) > 0,
-        "card_not_in_hand",
+        count(f.state.players[seat].hand, command.colour) > 0,
+        CARD_NOT_IN_HAND,
         f"You hold no {command.colour} card.",
         colour=command.colour,
     )
     require(
-        has_room(d.state, command.column),
-        "column_full",
+        has_room(f.state, command.column),
+        COLUMN_FULL,
         "That column has no room for another card.",
         column=command.column,
     )
-    d.emit(
-        ActionTaken(seat=seat, left=d.state.actions_left - 1),
+    f.emit(
+        ActionTaken(seat=seat, left=f.state.actions_left - 1),
         CardPlayed(seat=seat, colour=command.colour, column=command.column),
     )
-    if d.state.options.vp_before_ship:
-        offer_vp(d, command.column, command.colour)
+    if f.state.options.vp_before_ship:
+        offer_vp(f, command.column, command.colour)
     else:
-        offer_ship(d, command.column, command.colour)
+        offer_ship(f, command.column, command.colour)
 
 
 def vp_recipient(state: State, column: int, colour: Colour) -> int | None:
@@ -59,37 +59,37 @@ def vp_recipient(state: State, column: int, colour: Colour) -> int | None:
     return None if found is None else found[1].seat
 
 
-def offer_vp(d: Draft, column: int, colour: Colour) -> None:
-    seat = vp_recipient(d.state, column, colour)
+def offer_vp(f: CardsFold, column: int, colour: Colour) -> None:
+    seat = vp_recipient(f.state, column, colour)
     if seat is None:
-        after_card_vp(d, column, colour)
+        after_card_vp(f, column, colour)
     else:
-        d.emit(Awaiting(phase=VpOffer(seat=seat, colour=colour, reason=CARD, column=column)))
+        f.emit(Awaiting(phase=VpOffer(seat=seat, colour=colour, reason=CARD, column=column)))
 
 
-def after_card_vp(d: Draft, column: int, colour: Colour) -> None:
-    if d.state.options.vp_before_ship:
-        offer_ship(d, column, colour)
+def after_card_vp(f: CardsFold, column: int, colour: Colour) -> None:
+    if f.state.options.vp_before_ship:
+        offer_ship(f, column, colour)
     else:
-        end_action(d)
+        end_action(f)
 
 
-def after_ship(d: Draft, column: int, colour: Colour, slid: bool = False) -> None:
-    if slid or d.state.options.vp_before_ship:
-        end_action(d)
+def after_ship(f: CardsFold, column: int, colour: Colour, slid: bool = False) -> None:
+    if slid or f.state.options.vp_before_ship:
+        end_action(f)
     else:
-        offer_vp(d, column, colour)
+        offer_vp(f, column, colour)
 
 
-def offer_ship(d: Draft, column: int, colour: Colour) -> None:
-    choices = ships.ship_choices(d.state, column, colour)
+def offer_ship(f: CardsFold, column: int, colour: Colour) -> None:
+    choices = ships.ship_choices(f.state, column, colour)
     if choices:
-        offer = ShipOffer(seat=d.state.active, column=column, colour=colour, ships=choices)
-        d.emit(Awaiting(phase=offer))
+        offer = ShipOffer(seat=f.state.active, column=column, colour=colour, ships=choices)
+        f.emit(Awaiting(phase=offer))
     else:
-        after_ship(d, column, colour)
+        after_ship(f, column, colour)
 
 
-def build_ship(d: Draft, seat: int, command: BuildShip) -> None:
-    offer = ships.build_ship(d, seat, command)
-    after_ship(d, offer.column, offer.colour, offer.slid)
+def build_ship(f: CardsFold, seat: int, command: BuildShip) -> None:
+    offer = ships.build_ship(f, seat, command)
+    after_ship(f, offer.column, offer.colour, offer.slid)

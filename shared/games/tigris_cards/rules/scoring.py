@@ -14,7 +14,9 @@ def colour_points(player: Player) -> dict[Colour, int]:
     points = dict.fromkeys(COLOURS, 0)
     for card in player.vp:
         if card is not Card.TREASURE:
-            points[colour_of(card)] += 1  # type: ignore[index]
+            colour = colour_of(card)
+            assert colour is not None, "a VP pile holds no ships"
+            points[colour] += 1
     return points
 
 

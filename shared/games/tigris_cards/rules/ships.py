@@ -11,7 +11,8 @@ from __future__ import annotations
 from shared.games.tigris_cards.cards import Card, colour_of, is_ship, ships_for_series
 from shared.games.tigris_cards.commands import BuildShip
 from shared.games.tigris_cards.events import LeaderReturned, ShipBuilt
-from shared.games.tigris_cards.rules.draft import Draft
+from shared.games.tigris_cards.rejections import SHIP_UNAVAILABLE
+from shared.games.tigris_cards.rules import CardsFold
 from shared.games.tigris_cards.state import ShipOffer, Spot, State
 from shared.games.tigris_common.colours import Colour
 from shared.kernel.rejection import require
@@ -39,18 +40,18 @@ def ship_choices(state: State, column: int, colour: Colour) -> tuple[Card, ...]:
     return ships_for_series(colour, state.table.ships)
 
 
-def build_ship(d: Draft, seat: int, command: BuildShip) -> ShipOffer:
+def build_ship(f: CardsFold, seat: int, command: BuildShip) -> ShipOffer:
     """Swap the series for the chosen ship; the caller continues the action."""
-    offer = d.state.phase
+    offer = f.state.phase
     assert isinstance(offer, ShipOffer)
-    require(command.ship in offer.ships, "ship_unavailable", "That ship cannot be bought here.")
-    slots = d.state.table.columns[offer.column]
+    require(command.ship in offer.ships, SHIP_UNAVAILABLE, "That ship cannot be bought here.")
+    slots = f.state.table.columns[offer.column]
     # The bottom-most four of the series go; a head (if allowed in the series)
     # can never leave the table, so it lends its colour but stays.
     taken = min(SERIES, len(slots) - 1)
     for row in range(len(slots) - taken, len(slots)):
         token = slots[row].leader
         if token is not None:
-            d.emit(LeaderReturned(token=token, spot=Spot(column=offer.column, row=row)))
-    d.emit(ShipBuilt(seat=seat, column=offer.column, colour=offer.colour, ship=command.ship, cards=taken))
+            f.emit(LeaderReturned(token=token, spot=Spot(column=offer.column, row=row)))
+    f.emit(ShipBuilt(seat=seat, column=offer.column, colour=offer.colour, ship=command.ship, cards=taken))
     return offer

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shared.games.tigris_cards.cards import SHIP_COLOURS, Card, is_ship
 from shared.games.tigris_cards.events import Awaiting, CardsDrawn, CardsDrawnCount, TurnStarted
-from shared.games.tigris_cards.rules.draft import Draft
+from shared.games.tigris_cards.rules import CardsFold
 from shared.games.tigris_cards.rules.kingdoms import kingdom, leaders_in
 from shared.games.tigris_cards.state import Act, Over, State, VpOffer
 from shared.games.tigris_common.colours import Colour
@@ -14,11 +14,11 @@ ACTIONS_PER_TURN = 2
 INCOME = "income"
 
 
-def end_action(d: Draft) -> None:
-    if d.state.actions_left > 0:
-        d.emit(Awaiting(phase=Act(seat=d.state.active)))
+def end_action(f: CardsFold) -> None:
+    if f.state.actions_left > 0:
+        f.emit(Awaiting(phase=Act(seat=f.state.active)))
     else:
-        offer_income(d, income_owed(d.state))
+        offer_income(f, income_owed(f.state))
 
 
 def income_owed(state: State) -> tuple[Colour, ...]:
@@ -36,44 +36,44 @@ def income_owed(state: State) -> tuple[Colour, ...]:
     return tuple(owed)
 
 
-def offer_income(d: Draft, owed: tuple[Colour, ...]) -> None:
+def offer_income(f: CardsFold, owed: tuple[Colour, ...]) -> None:
     # Offered even without a matching hand card, so that waiting on a seat
     # never tells the table what that seat holds.
     if owed:
-        d.emit(Awaiting(phase=VpOffer(seat=d.state.active, colour=owed[0], reason=INCOME, queue=owed[1:])))
+        f.emit(Awaiting(phase=VpOffer(seat=f.state.active, colour=owed[0], reason=INCOME, queue=owed[1:])))
     else:
-        end_turn(d)
+        end_turn(f)
 
 
 def treasures_left(state: State) -> int:
     return sum(1 for column in state.table.columns if column[0].card is Card.TREASURE)
 
 
-def end_turn(d: Draft) -> None:
-    state = d.state
+def end_turn(f: CardsFold) -> None:
+    state = f.state
     needs = [state.options.hand_size - sum(p.hand) for p in state.players]
     if treasures_left(state) <= 1:
-        d.emit(Awaiting(phase=Over(reason="treasures")))
+        f.emit(Awaiting(phase=Over(reason="treasures")))
         return
     if sum(max(0, n) for n in needs) > len(state.deck):
         # The partly refilled hands would not matter for scoring, so none are dealt.
-        d.emit(Awaiting(phase=Over(reason="cards")))
+        f.emit(Awaiting(phase=Over(reason="cards")))
         return
     quiet = state.quiet_turns + 1 if not any(needs) else 0
     limit = state.options.stalemate_rounds * state.seats
     if limit and quiet >= limit:
-        d.emit(Awaiting(phase=Over(reason="stalemate")))
+        f.emit(Awaiting(phase=Over(reason="stalemate")))
         return
     for k in range(state.seats):
         seat = (state.active + k) % state.seats
-        deal(d, seat, needs[seat])
-    start_turn(d, (state.active + 1) % state.seats, quiet)
+        deal(f, seat, needs[seat])
+    start_turn(f, (state.active + 1) % state.seats, quiet)
 
 
-def deal(d: Draft, seat: int, n: int) -> None:
+def deal(f: CardsFold, seat: int, n: int) -> None:
     if n > 0:
-        d.emit(CardsDrawn(seat=seat, cards=d.state.deck[:n]), CardsDrawnCount(seat=seat, count=n))
+        f.emit(CardsDrawn(seat=seat, cards=f.state.deck[:n]), CardsDrawnCount(seat=seat, count=n))
 
 
-def start_turn(d: Draft, seat: int, quiet: int = 0) -> None:
-    d.emit(TurnStarted(seat=seat, actions=ACTIONS_PER_TURN, quiet=quiet), Awaiting(phase=Act(seat=seat)))
+def start_turn(f: CardsFold, seat: int, quiet: int = 0) -> None:
+    f.emit(TurnStarted(seat=seat, actions=ACTIONS_PER_TURN, quiet=quiet), Awaiting(phase=Act(seat=seat)))
