@@ -5,8 +5,8 @@
 import {
   COLOURS, LEADERS, LEADER_OF, COLOUR_OF, FILL, DYNASTIES,
   s, h, title, seatName, plural, listWords, cap, tileGlyph, placeGlyph, leaderPiece,
-  miniLeader, miniSvg, dynastyBadge, clickable, button, picker, same, redraw, send,
-  confirmBox, onEscape, togglePick, arrowKeys, section, scoreRow, ensureStyle,
+  miniLeader, miniSvg, dynastyBadge, clickable, button, same, redraw, send,
+  confirmBox, togglePick, arrowKeys, section, scoreRow, begin,
 } from "./tigris-common.js";
 
 const COLUMNS = 8;
@@ -369,30 +369,11 @@ function targetBox(view, key) {
   return [colX(c), rowY(r), CW, lastRow ? CH : STEP];
 }
 
-let last = null;
-
 export function render(root, doc, ctx) {
-  ensureStyle();
   current = doc;
-  last = { root, doc, ctx };
-  const draw = () => render(root, doc, ctx);
-  root.replaceChildren();
-  const view = doc.view;
-  if (!view) {
-    root.append(h("p", {}, "The table is being set up…"));
-    return;
-  }
-  const seat = doc.seat ?? ctx.seat ?? null;
-  const legal = (Array.isArray(ctx.legal) ? ctx.legal : doc.legal) || [];
-  const p = picker(doc);
-  onEscape(() => {
-    if (!last || (!p.sel && !p.pending && p.target === null)) return;
-    p.sel = null; p.pending = null; p.target = null;
-    redraw(() => render(last.root, last.doc, last.ctx));
-  });
-  const moves = legal.map((cmd) => ({ cmd, ...(boardMove(cmd) || {}) })).filter((m) => m.sel);
-  const others = legal.filter((cmd) => !boardMove(cmd));
-  if (p.sel && !moves.some((m) => m.sel === p.sel)) p.sel = null;
+  const start = begin(root, doc, ctx, render, boardMove);
+  if (!start) return;
+  const { view, seat, legal, p, draw, moves, others } = start;
 
   // As deep as the longest column (plus a card's room below it), never shallower than five cards.
   const longest = Math.max(5, ...view.columns.map((c) => c.length + 1));

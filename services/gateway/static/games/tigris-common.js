@@ -286,6 +286,36 @@ export function onEscape(handler) {
   document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && escHandler) escHandler(); });
 }
 
+// ---- the start of every render ----
+
+// What both boards' `render` begins with: the style, an emptied root (a note
+// while the table is being set up: then null), the seat, the legal commands
+// split by `boardMove` (cmd -> {sel, target} | null) into board moves (pick,
+// then place) and the side panel's, and this version's picker, with Escape
+// dropping what is picked. `draw` redraws the same document.
+export function begin(root, doc, ctx, render, boardMove) {
+  ensureStyle();
+  const draw = () => render(root, doc, ctx);
+  root.replaceChildren();
+  const view = doc.view;
+  if (!view) {
+    root.append(h("p", {}, "The table is being set up…"));
+    return null;
+  }
+  const seat = doc.seat ?? ctx.seat ?? null;
+  const legal = (Array.isArray(ctx.legal) ? ctx.legal : doc.legal) || [];
+  const p = picker(doc);
+  onEscape(() => {
+    if (!p.sel && !p.pending && p.target === null) return;
+    p.sel = null; p.pending = null; p.target = null;
+    redraw(draw);
+  });
+  const moves = legal.map((cmd) => ({ cmd, ...(boardMove(cmd) || {}) })).filter((m) => m.sel);
+  const others = legal.filter((cmd) => !boardMove(cmd));
+  if (p.sel && !moves.some((m) => m.sel === p.sel)) p.sel = null;
+  return { view, seat, legal, p, draw, moves, others };
+}
+
 // ---- panel pieces ----
 
 export function section(heading, ...children) {
