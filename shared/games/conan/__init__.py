@@ -1,24 +1,34 @@
 """Age of Conan: The Strategy Board Game, with Ziggurat's own content pack.
 
 The engine is content-agnostic: the map, dice and cards come from a content
-pack (``content/<name>/*.yaml``) chosen by the ``pack`` option and loaded
-once, outside ``decide``. The bundled pack is Ziggurat's own design.
+pack (``content/<name>/*.yaml``) chosen by the ``pack`` option. The packs are
+read here, once, when the registry imports the game; :func:`build` makes the
+game over them, and the rules receive the table's :class:`Pack` from it. The
+bundled pack is Ziggurat's own design.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from shared.games.conan.bots import heuristic_bot, random_bot
 from shared.games.conan.commands import AnyCommand
+from shared.games.conan.content import Pack, PackError
 from shared.games.conan.decide import decide
-from shared.games.conan.events import AnyEvent
+from shared.games.conan.events import AnyEvent, Started
 from shared.games.conan.evolve import evolve
 from shared.games.conan.legal import actors, legal
+from shared.games.conan.loader import load_packs
 from shared.games.conan.options import Options
 from shared.games.conan.secrets import conceal, hidden_ids, named_ids, reveals
 from shared.games.conan.setup import create
 from shared.games.conan.state import GameOver, State
 from shared.games.conan.views import view, visibility
 from shared.kernel.contract import GameModule, Result, Secrets
+from shared.kernel.rng import Rng
+from shared.kernel.visibility import Audience
+
+Game = GameModule[State, AnyCommand, AnyEvent, Options]
 
 
 def result(state: State) -> Result | None:
@@ -27,25 +37,61 @@ def result(state: State) -> Result | None:
     return Result(standings=state.standings, reason=state.end_reason)
 
 
-GAME: GameModule[State, AnyCommand, AnyEvent, Options] = GameModule(
-    key="conan",
-    title="Age of Conan: The Strategy Board Game",
-    min_seats=2,
-    max_seats=4,
-    options_type=Options,
-    command_type=AnyCommand,
-    event_type=AnyEvent,
-    create=create,
-    evolve=evolve,
-    decide=decide,
-    seat_count=lambda state: len(state.seats),
-    actors=actors,
-    legal=legal,
-    view=view,
-    visibility=visibility,
-    result=result,
-    secrets=Secrets(conceal=conceal, reveals=reveals, hidden_ids=hidden_ids, named_ids=named_ids),
-    bots={"random": random_bot, "heuristic": heuristic_bot},
-)
+def build(packs: Mapping[str, Pack]) -> Game:
+    """The game over these content packs, by name: a table plays the one its
+    ``pack`` option names."""
 
+    def pack(name: str) -> Pack:
+        found = packs.get(name)
+        if found is None:
+            raise PackError(name, name, "pack", "no such content pack")
+        return found
+
+    def of(state: State) -> Pack:
+        return pack(state.options.pack)
+
+    def _create(options: Options, seats: int, rng: Rng) -> list[AnyEvent]:
+        return create(pack(options.pack), options, seats, rng)
+
+    def _evolve(state: State | None, event: AnyEvent) -> State:
+        options = event.options if isinstance(event, Started) else state.options if state else None
+        assert options is not None, "the first event of a table is Started"
+        return evolve(pack(options.pack), state, event)
+
+    def _decide(state: State, seat: int, command: AnyCommand, rng: Rng) -> list[AnyEvent]:
+        return decide(of(state), state, seat, command, rng)
+
+    def _legal(state: State, seat: int) -> list[AnyCommand]:
+        return legal(of(state), state, seat)
+
+    def _conceal(state: State, owner: Audience, rng: Rng) -> State:
+        return conceal(of(state), state, owner, rng)
+
+    return GameModule(
+        key="conan",
+        title="Age of Conan: The Strategy Board Game",
+        min_seats=2,
+        max_seats=4,
+        options_type=Options,
+        command_type=AnyCommand,
+        event_type=AnyEvent,
+        create=_create,
+        evolve=_evolve,
+        decide=_decide,
+        seat_count=lambda state: len(state.seats),
+        actors=lambda state: actors(of(state), state),
+        legal=_legal,
+        view=lambda state, audience: view(of(state), state, audience),
+        visibility=visibility,
+        result=result,
+        secrets=Secrets(conceal=_conceal, reveals=reveals, hidden_ids=hidden_ids, named_ids=named_ids),
+        bots={
+            "random": lambda state, seat, rng: random_bot(of(state), state, seat, rng),
+            "heuristic": lambda state, seat, rng: heuristic_bot(of(state), state, seat, rng),
+        },
+    )
+
+
+#: The game over the bundled packs: the only place the game reads files.
+GAME = build(load_packs())
 GAMES = (GAME,)

@@ -7,13 +7,14 @@ facts), so they never use what their seat may not see.
 from __future__ import annotations
 
 from shared.games.conan import commands as c
+from shared.games.conan.content import Pack
 from shared.games.conan.legal import legal
 from shared.games.conan.state import State
 from shared.kernel.rng import Rng
 
 
-def random_bot(state: State, seat: int, rng: Rng) -> c.AnyCommand:
-    return rng.choice(legal(state, seat))
+def random_bot(pack: Pack, state: State, seat: int, rng: Rng) -> c.AnyCommand:
+    return rng.choice(legal(pack, state, seat))
 
 
 #: Higher first: fight, expand and bid well rather than pass.
@@ -52,7 +53,7 @@ def _score(cmd: c.AnyCommand) -> int:
             return _PRIORITY.get(type(cmd), 0)
 
 
-def heuristic_bot(state: State, seat: int, rng: Rng) -> c.AnyCommand:
-    options = legal(state, seat)
+def heuristic_bot(pack: Pack, state: State, seat: int, rng: Rng) -> c.AnyCommand:
+    options = legal(pack, state, seat)
     best = max(_score(x) for x in options)
     return rng.choice([x for x in options if _score(x) == best])

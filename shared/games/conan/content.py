@@ -1,10 +1,13 @@
 """Content-pack schema: the typed records every data file decodes into.
 
-The engine never names a province or a card; it reads these records. The
-loader (``loader.py``) fills them from YAML and checks cross references.
+The engine never names a province or a card; it reads these records, gathered
+in one :class:`Pack`. The loader (``loader.py``) fills them from YAML and
+``validate.py`` checks their cross references.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from shared.kernel.messages import Record
 
@@ -223,3 +226,51 @@ class Dice(Record, frozen=True, forbid_unknown_fields=True):
     pool_size: int
     contest_faces: tuple[str, ...]
     max_per_roll: int
+
+
+class PackError(ValueError):
+    """A pack that cannot be played, named by file, entry and field: pack
+    authors are not Python programmers."""
+
+    def __init__(self, file: str, entry: str, field: str, message: str) -> None:
+        super().__init__(f"{file}: entry {entry!r}, field {field!r}: {message}")
+        self.file, self.entry, self.field = file, entry, field
+
+
+# Compared and hashed by identity: a pack is loaded once and shared, and the
+# views memoise its map by it.
+@dataclass(frozen=True, eq=False)
+class Pack:
+    header: Header
+    dice: Dice
+    provinces: tuple[Province, ...]
+    kingdoms: dict[str, Kingdom]
+    strategy: dict[str, StrategyCard]
+    kingdom_cards: dict[str, KingdomCard]
+    adventures: dict[str, AdventureCard]
+    tokens: tuple[tuple[str, int], ...]  # token id -> (category, value)
+    objectives: dict[str, Objective]
+    artifacts: dict[str, Artifact]
+    bonus: Artifact
+    index: dict[str, int]
+    distance: tuple[tuple[int, ...], ...]
+    #: where a client draws the map (``layout.yaml``); optional, the rules never read it
+    layout: Layout | None = None
+
+    def province(self, pid: str) -> Province:
+        return self.provinces[self.index[pid]]
+
+    def neighbours(self, pid: str) -> tuple[str, ...]:
+        return self.province(pid).adjacent
+
+    def dist(self, a: str, b: str) -> int:
+        return self.distance[self.index[a]][self.index[b]]
+
+    def strategy_deck(self) -> list[str]:
+        return [c.id for c in self.strategy.values() for _ in range(c.copies)]
+
+    def kingdom_deck(self, kingdom: str) -> list[str]:
+        return [c.id for c in self.kingdom_cards.values() if c.kingdom == kingdom for _ in range(c.copies)]
+
+    def home(self, kingdom: str) -> str:
+        return self.kingdoms[kingdom].home

@@ -1,13 +1,16 @@
-"""decide: check a command against ``legal``, dispatch on (phase, command),
+"""decide: check a command against ``legal``, apply it to the phase on top,
 then run the automatic steps until someone must decide again."""
 
 from __future__ import annotations
+
+from typing import TypeVar, assert_never
 
 import msgspec
 from msgspec.structs import replace
 
 from shared.games.conan import commands as c
-from shared.games.conan.events import AnyEvent
+from shared.games.conan.content import Pack
+from shared.games.conan.events import AnyEvent, PhasePopped, PhaseReplaced
 from shared.games.conan.legal import actors, legal
 from shared.games.conan.rejections import explain
 from shared.games.conan.rules import (
@@ -21,16 +24,15 @@ from shared.games.conan.rules import (
     turn,
 )
 from shared.games.conan.rules import contest as ct
-from shared.games.conan.rules.board import Tx, pack_of
+from shared.games.conan.rules.board import ConanFold
 from shared.games.conan.rules.cards import play_table_card, refresh_table_card
 from shared.games.conan.state import (
     AdventureEnd,
     AfterContest,
     AgeChange,
+    AnyPhase,
     Bidding,
-    ConanCourt,
     Contest,
-    Coronation,
     Court,
     GameOver,
     Garrison,
@@ -38,179 +40,162 @@ from shared.games.conan.state import (
     Military,
     Retreat,
     State,
-    TokenChoice,
     Turn,
 )
 from shared.kernel.rejection import GAME_OVER, NOT_YOUR_TURN, require
 from shared.kernel.rng import Rng
 
 _enc = msgspec.msgpack.Encoder()
+P = TypeVar("P")
 
 
-def decide(state: State, seat: int, command: c.AnyCommand, rng: Rng) -> list[AnyEvent]:
+def decide(pack: Pack, state: State, seat: int, command: c.AnyCommand, rng: Rng) -> list[AnyEvent]:
     require(not isinstance(state.phase, GameOver), GAME_OVER, "The game is over.")
-    require(seat in actors(state), NOT_YOUR_TURN, "Nobody is waiting for you to act now.", seat=seat)
-    options = legal(state, seat)
+    require(seat in actors(pack, state), NOT_YOUR_TURN, "Nobody is waiting for you to act now.", seat=seat)
+    options = legal(pack, state, seat)
     wanted = _enc.encode(command)
     if not any(_enc.encode(x) == wanted for x in options):
-        raise explain(state, seat, command, options)
-    tx = Tx(state, rng)
-    _dispatch(tx, seat, command)
-    settle(tx)
-    return tx.events
+        raise explain(pack, state, seat, command, options)
+    fold = ConanFold(pack, state, rng)
+    _apply(fold, seat, command)
+    settle(fold)
+    return fold.events
 
 
-def _dispatch(tx: Tx, seat: int, cmd: c.AnyCommand) -> None:
-    phase = tx.state.phase
-    match phase, cmd:
-        case Bidding(), c.PlaceBid():
-            bidding.place_bid(tx, phase, seat, cmd.token, cmd.card)
-        case Bidding(), c.SwapBidCard():
-            bidding.swap_card(tx, phase, seat, cmd.card)
-        case TokenChoice(), c.ChooseToken():
-            adventure.choose_token(tx, seat, cmd.keep)
-        case Coronation(), c.Crown():
-            adventure.crown(tx, seat, cmd.category)
-        case Turn(), c.MoveConan():
-            adventure.move_conan(tx, seat, cmd.to)
-        case Turn(), c.PlayTableCard():
-            play_table_card(tx, seat, pack_of(tx.state).kingdom_cards[cmd.card])
-        case Turn(), c.RefreshTableCard():
-            refresh_table_card(tx, seat, pack_of(tx.state).kingdom_cards[cmd.card])
-        case Turn(), c.TakeDie():
-            turn.take_die(tx, phase, cmd.action)
-        case Military(), _:
-            _military(tx, phase, cmd)
-        case Intrigue(), _:
-            _intrigue(tx, phase, cmd)
-        case ConanCourt(), c.ConanAct():
-            turn.conan_act(tx, seat, cmd.to, cmd.raider)
-        case Court(), c.CourtDraw():
-            turn.court_draw(tx, seat, cmd.option)
-        case Court(), c.PlayEvent():
-            turn.play_event(tx, seat, cmd.card)
-        case Contest(), _:
-            _contest(tx, phase, seat, cmd)
-        case AfterContest(), _:
-            _after(tx, phase, cmd)
-        case Retreat(), c.Withdraw():
-            outcomes.retreat(tx, phase, cmd.to)
-        case Retreat(), c.Proceed():
-            tx.emit(_pop())
-        case AgeChange() | Garrison(), _:
-            _age_change(tx, phase, seat, cmd)
+def _on(phase: AnyPhase, kind: type[P]) -> P:
+    """The phase on top, of the one kind that takes the command (``legal`` checked it)."""
+    assert isinstance(phase, kind), f"a command of {kind.__name__} reached {type(phase).__name__}"
+    return phase
 
 
-def _military(tx: Tx, phase: Military, cmd: c.AnyCommand) -> None:
+def _apply(fold: ConanFold, seat: int, cmd: c.AnyCommand) -> None:
+    phase = fold.state.phase
+    cards = fold.pack.kingdom_cards
     match cmd:
+        case c.PlaceBid():
+            bidding.place_bid(fold, _on(phase, Bidding), seat, cmd.token, cmd.card)
+        case c.SwapBidCard():
+            bidding.swap_card(fold, _on(phase, Bidding), seat, cmd.card)
+        case c.ChooseToken():
+            adventure.choose_token(fold, seat, cmd.keep)
+        case c.Crown():
+            adventure.crown(fold, seat, cmd.category)
+        case c.MoveConan():
+            adventure.move_conan(fold, seat, cmd.to)
+        case c.PlayTableCard():
+            play_table_card(fold, seat, cards[cmd.card])
+        case c.RefreshTableCard():
+            refresh_table_card(fold, seat, cards[cmd.card])
+        case c.TakeDie():
+            turn.take_die(fold, _on(phase, Turn), cmd.action)
         case c.RaiseTroops():
-            military.raise_troops(tx, phase.seat, cmd.provinces)
+            military.raise_troops(fold, _on(phase, Military).seat, cmd.provinces)
         case c.MoveArmy():
-            military.move_army(tx, phase, cmd.frm, cmd.to, cmd.units)
+            military.move_army(fold, _on(phase, Military), cmd.frm, cmd.to, cmd.units)
         case c.Attack():
-            military.attack(tx, phase, cmd.province, cmd.defender)
-        case c.Withdraw(frm=str(frm)):
-            military.withdraw_army(tx, phase, frm, cmd.to)
-        case c.EndAction():
-            tx.emit(_pop())
-
-
-def _intrigue(tx: Tx, phase: Intrigue, cmd: c.AnyCommand) -> None:
-    match cmd:
-        case c.MoveEmissary():
-            intrigue.move_emissary(tx, phase, cmd.frm, cmd.to)
-        case c.StartIntrigue():
-            intrigue.start_intrigue(tx, phase, cmd.province)
-        case c.CollectGold():
-            intrigue.collect_gold(tx, phase, cmd.province)
-        case c.BuildEmissary():
-            intrigue.build_emissary(tx, phase, cmd.province)
-        case c.EndAction():
-            tx.emit(_pop())
-
-
-def _contest(tx: Tx, phase: Contest, seat: int, cmd: c.AnyCommand) -> None:
-    match cmd:
-        case c.CommitCard():
-            ct.commit(tx, phase, seat, cmd.cards)
-        case c.UseCard():
-            ct.use_card(tx, phase, seat, pack_of(tx.state).kingdom_cards[cmd.card])
-        case c.Sorcery():
-            ct.sorcery(tx, phase, seat)
-        case c.Proceed():
-            ct.proceed(tx, phase)
-
-
-def _after(tx: Tx, phase: AfterContest, cmd: c.AnyCommand) -> None:
-    match cmd:
-        case c.ForcedMarch():
-            outcomes.forced_march(tx, phase, cmd.defender)
-        case c.UseCard():
-            outcomes.use_after_card(tx, phase, pack_of(tx.state).kingdom_cards[cmd.card])
+            military.attack(fold, _on(phase, Military), cmd.province, cmd.defender)
         case c.Withdraw():
-            outcomes.withdraw_after(tx, phase, cmd.to)
+            _withdraw(fold, phase, cmd)
+        case c.EndAction():
+            _end_action(fold, phase)
+        case c.MoveEmissary():
+            intrigue.move_emissary(fold, _on(phase, Intrigue), cmd.frm, cmd.to)
+        case c.StartIntrigue():
+            intrigue.start_intrigue(fold, _on(phase, Intrigue), cmd.province)
+        case c.CollectGold():
+            intrigue.collect_gold(fold, _on(phase, Intrigue), cmd.province)
+        case c.BuildEmissary():
+            intrigue.build_emissary(fold, _on(phase, Intrigue), cmd.province)
+        case c.ConanAct():
+            turn.conan_act(fold, seat, cmd.to, cmd.raider)
+        case c.CourtDraw():
+            turn.court_draw(fold, seat, cmd.option)
+        case c.PlayEvent():
+            turn.play_event(fold, seat, cmd.card)
+        case c.CommitCard():
+            ct.commit(fold, _on(phase, Contest), seat, cmd.cards)
+        case c.UseCard() if isinstance(phase, AfterContest):
+            outcomes.use_after_card(fold, phase, cards[cmd.card])
+        case c.UseCard():
+            ct.use_card(fold, _on(phase, Contest), seat, cards[cmd.card])
+        case c.Sorcery():
+            ct.sorcery(fold, _on(phase, Contest), seat)
+        case c.Proceed() if isinstance(phase, Contest):
+            ct.proceed(fold, phase)
         case c.Proceed():
-            tx.emit(_pop())
+            fold.emit(PhasePopped())  # after a contest, or a battle's defender stays
+        case c.ForcedMarch():
+            outcomes.forced_march(fold, _on(phase, AfterContest), cmd.defender)
+        case c.ResolveRaids():
+            agechange.resolve_raids(fold, _on(phase, AgeChange), seat, cmd.sacrifice_in)
+        case c.PlaceGarrison():
+            garrison.place(fold, _on(phase, Garrison), cmd.province, cmd.city)
+        case c.Buy():
+            agechange.buy(fold, seat, cmd.item, cmd.province)
+        case c.ChooseCategory():
+            agechange.choose_category(fold, _on(phase, AgeChange), seat, cmd.category)
+        case _:
+            assert_never(cmd)
 
 
-def _age_change(tx: Tx, phase: AgeChange | Garrison, seat: int, cmd: c.AnyCommand) -> None:
-    match phase, cmd:
-        case Garrison(), c.PlaceGarrison():
-            garrison.place(tx, phase, cmd.province, cmd.city)
-        case Garrison(), c.EndAction():
-            garrison.finish(tx)
-        case AgeChange(), c.ResolveRaids():
-            agechange.resolve_raids(tx, phase, seat, cmd.sacrifice_in)
-        case AgeChange(), c.Buy():
-            agechange.buy(tx, seat, cmd.item, cmd.province)
-        case AgeChange(), c.EndAction():
-            agechange.end_purchases(tx, phase)
-        case AgeChange(), c.ChooseCategory():
-            agechange.choose_category(tx, phase, seat, cmd.category)
+def _withdraw(fold: ConanFold, phase: AnyPhase, cmd: c.Withdraw) -> None:
+    match phase:
+        case Military():
+            assert cmd.frm is not None, "a withdrawal in a Military action names the province left"
+            military.withdraw_army(fold, phase, cmd.frm, cmd.to)
+        case AfterContest():
+            outcomes.withdraw_after(fold, phase, cmd.to)
+        case _:
+            outcomes.retreat(fold, _on(phase, Retreat), cmd.to)
 
 
-def _pop():
-    from shared.games.conan.events import PhasePopped
+def _end_action(fold: ConanFold, phase: AnyPhase) -> None:
+    match phase:
+        case Garrison():
+            garrison.finish(fold)
+        case AgeChange():
+            agechange.end_purchases(fold, phase)
+        case Military() | Intrigue():
+            fold.emit(PhasePopped())
+        case _:
+            raise AssertionError(f"EndAction reached {type(phase).__name__}")
 
-    return PhasePopped()
 
-
-def settle(tx: Tx) -> None:
+def settle(fold: ConanFold) -> None:
     """Run automatic steps until a seat must decide (or the game is over)."""
     for _ in range(10_000):
-        if not _auto_step(tx):
+        if not _auto_step(fold):
             return
     raise AssertionError("automatic steps did not settle")
 
 
-def _auto_step(tx: Tx) -> bool:
-    from shared.games.conan.events import PhasePopped, PhaseReplaced
-
-    state = tx.state
+def _auto_step(fold: ConanFold) -> bool:
+    pack, state = fold.pack, fold.state
     phase = state.phase
     match phase:
         case Bidding(step="resolve"):
-            bidding.resolve(tx, phase)
+            bidding.resolve(fold, phase)
         case AdventureEnd():
-            adventure.adventure_end(tx, phase)
+            adventure.adventure_end(fold, phase)
         case Turn(step="conan") if phase.seat != state.conan_player or not state.options.conan_move_first:
-            tx.emit(PhaseReplaced(phase=replace(phase, step="cards")))
+            fold.emit(PhaseReplaced(phase=replace(phase, step="cards")))
         case Turn(step="die"):
-            turn.end_turn(tx, phase)
-        case Turn() | Court() if state.seats[phase.seat].dead:
+            turn.end_turn(fold, phase)
+        case Turn() if state.seats[phase.seat].dead:
             # Killed by Conan mid-turn: the rest of that turn is lost.
-            replacement = replace(phase, step="die") if isinstance(phase, Turn) else None
-            tx.emit(PhaseReplaced(phase=replacement) if replacement else PhasePopped())
-        case Garrison() if not garrison.options(state, phase):
-            garrison.finish(tx)
+            fold.emit(PhaseReplaced(phase=replace(phase, step="die")))
+        case Court() if state.seats[phase.seat].dead:
+            fold.emit(PhasePopped())
+        case Garrison() if not garrison.options(pack, state, phase):
+            garrison.finish(fold)
         case Military(fought=True) | Intrigue(fought=True):
-            tx.emit(PhasePopped())
+            fold.emit(PhasePopped())
         case Contest(step="resolve"):
-            outcomes.resolve(tx, phase)
-        case AgeChange() if not agechange.needs_input(state, phase):
+            outcomes.resolve(fold, phase)
+        case AgeChange() if not agechange.needs_input(pack, state, phase):
             if phase.step == 5:
                 return False
-            agechange.auto(tx, phase)
+            agechange.auto(fold, phase)
         case _:
             return False
     return True

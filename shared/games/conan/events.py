@@ -7,7 +7,8 @@ phase changes carry the whole next phase as decided by the rules.
 from __future__ import annotations
 
 from shared.games.conan.options import Options
-from shared.games.conan.state import AnyPhase, RevealedBid, Standing
+from shared.games.conan.state import AnyPhase, RevealedBid
+from shared.kernel.contract import Standing
 from shared.kernel.messages import Event
 
 

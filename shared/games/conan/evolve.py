@@ -1,22 +1,56 @@
-"""Fold one event into the state: recorded facts only, no rule is re-checked."""
+"""Fold one event into the state: recorded facts only, no rule is re-checked.
+
+Provinces are stored in the content pack's order and events name them by id,
+so the fold needs the pack: :class:`Evolve` is ``evolve`` bound to one.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, assert_never
 
 from msgspec.structs import replace
 
 from shared.games.conan import events as ev
-from shared.games.conan.loader import get_pack
-from shared.games.conan.state import ProvinceState, SeatState, State
+from shared.games.conan.content import Pack
+from shared.games.conan.state import Bid, ProvinceState, SeatState, State, TableCard
+
+BoardEvent = ev.UnitsChanged | ev.EmissariesChanged | ev.MarkerSet | ev.RaidersChanged | ev.CampaignSet
+TokenEvent = (
+    ev.TokenTaken | ev.TokenKept | ev.TokenExchanged | ev.TokenDiscarded | ev.TrackFilled | ev.TokensShuffled
+)
+PhaseEvent = ev.PhasePushed | ev.PhaseReplaced | ev.PhasePopped
+SealedEvent = (
+    ev.BidSealed | ev.BidsRevealed | ev.ContestCardCommitted | ev.ContestCardsRevealed | ev.CategoryChosen
+    | ev.TokensRevealed
+)  # fmt: skip
 
 
-def _seat(state: State, seat: int, **changes) -> State:
+@dataclass(frozen=True, slots=True)
+class Evolve:
+    """``evolve`` over one content pack, as the fold of a decision calls it."""
+
+    pack: Pack
+
+    def __call__(self, state: State | None, event: ev.AnyEvent) -> State:
+        return evolve(self.pack, state, event)
+
+
+def evolve(pack: Pack, state: State | None, e: ev.AnyEvent) -> State:
+    if isinstance(e, ev.Started):
+        return _started(pack, e)
+    assert state is not None, "the first event of a table is Started"
+    return _fold(pack, state, e)
+
+
+def _seat(state: State, seat: int, **changes: Any) -> State:
     seats = list(state.seats)
     seats[seat] = replace(seats[seat], **changes)
     return replace(state, seats=tuple(seats))
 
 
-def _prov(state: State, pid: str, **changes) -> State:
-    i = get_pack(state.options.pack).index[pid]
+def _prov(pack: Pack, state: State, pid: str, **changes: Any) -> State:
+    i = pack.index[pid]
     provs = list(state.provinces)
     provs[i] = replace(provs[i], **changes)
     return replace(state, provinces=tuple(provs))
@@ -35,8 +69,7 @@ def _without(items: tuple[str, ...], gone: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _started(e: ev.Started) -> State:
-    pack = get_pack(e.options.pack)
+def _started(pack: Pack, e: ev.Started) -> State:
     empty = (0,) * e.seats
     return State(
         options=e.options,
@@ -89,8 +122,6 @@ def _discarded(state: State, e: ev.CardsDiscarded) -> State:
 def _table(state: State, e: ev.TableCardPlayed | ev.TableCardTurned) -> State:
     s = state.seats[e.seat]
     if isinstance(e, ev.TableCardPlayed):
-        from shared.games.conan.state import TableCard
-
         table = tuple(sorted((*s.table, TableCard(card=e.card)), key=lambda t: t.card))
         return _seat(state, e.seat, kingdom_hand=_without(s.kingdom_hand, (e.card,)), table=table)
     table = tuple(replace(t, exhausted=e.exhausted) if t.card == e.card else t for t in s.table)
@@ -109,23 +140,24 @@ def _resources(state: State, e: ev.ResourcesChanged) -> State:
     )
 
 
-def _board(state: State, e) -> State:
-    p = state.provinces[get_pack(state.options.pack).index[e.province]]
+def _board(pack: Pack, state: State, e: BoardEvent) -> State:
+    p = state.provinces[pack.index[e.province]]
     match e:
         case ev.UnitsChanged():
-            return _prov(state, e.province, units=_bump(p.units, e.seat, e.delta))
+            return _prov(pack, state, e.province, units=_bump(p.units, e.seat, e.delta))
         case ev.EmissariesChanged():
-            return _prov(state, e.province, emissaries=_bump(p.emissaries, e.seat, e.delta))
+            return _prov(pack, state, e.province, emissaries=_bump(p.emissaries, e.seat, e.delta))
         case ev.MarkerSet():
-            return _prov(state, e.province, owner=e.owner, marker=e.marker)
+            return _prov(pack, state, e.province, owner=e.owner, marker=e.marker)
         case ev.RaidersChanged():
-            return _prov(state, e.province, raiders=p.raiders + e.delta)
+            return _prov(pack, state, e.province, raiders=p.raiders + e.delta)
         case ev.CampaignSet():
-            return _prov(state, e.province, campaign_owner=e.owner, campaign_pos=e.pos)
-    raise AssertionError(e)
+            return _prov(pack, state, e.province, campaign_owner=e.owner, campaign_pos=e.pos)
+        case _:
+            assert_never(e)
 
 
-def _token(state: State, e) -> State:
+def _token(state: State, e: TokenEvent) -> State:
     match e:
         case ev.TokenTaken(source="track"):
             state = replace(state, track=state.track[1:])
@@ -147,10 +179,11 @@ def _token(state: State, e) -> State:
             return replace(state, track=state.container[: e.count], container=state.container[e.count :])
         case ev.TokensShuffled():
             return replace(state, container=e.order, exchanged=())
-    raise AssertionError(e)
+        case _:
+            assert_never(e)
 
 
-def _phase(state: State, e) -> State:
+def _phase(state: State, e: PhaseEvent) -> State:
     match e:
         case ev.PhasePushed():
             return replace(state, phases=(*state.phases, e.phase))
@@ -158,14 +191,13 @@ def _phase(state: State, e) -> State:
             return replace(state, phases=(*state.phases[:-1], e.phase))
         case ev.PhasePopped():
             return replace(state, phases=state.phases[:-1])
-    raise AssertionError(e)
+        case _:
+            assert_never(e)
 
 
-def _sealed(state: State, e) -> State:
+def _sealed(state: State, e: SealedEvent) -> State:
     match e:
         case ev.BidSealed():
-            from shared.games.conan.state import Bid
-
             return _seat(state, e.seat, sealed_bid=Bid(token=e.token, card=e.card))
         case ev.BidsRevealed():
             return replace(state, seats=tuple(replace(s, sealed_bid=None) for s in state.seats))
@@ -179,18 +211,14 @@ def _sealed(state: State, e) -> State:
             return _seat(state, e.seat, sealed_category=e.category)
         case ev.TokensRevealed():
             return _seat(state, e.seat, sealed_category="")
-    raise AssertionError(e)
+        case _:
+            assert_never(e)
 
 
-def evolve(state: State | None, e: ev.AnyEvent) -> State:
-    if isinstance(e, ev.Started):
-        return _started(e)
-    assert state is not None
-    return _fold(state, e)
-
-
-def _fold(state: State, e: ev.AnyEvent) -> State:
+def _fold(pack: Pack, state: State, e: ev.AnyEvent) -> State:
     match e:
+        case ev.Started():
+            return _started(pack, e)
         case ev.DeckShuffled():
             return _shuffled(state, e)
         case ev.CardsDrawn():
@@ -208,7 +236,7 @@ def _fold(state: State, e: ev.AnyEvent) -> State:
             | ev.RaidersChanged()
             | ev.CampaignSet()
         ):
-            return _board(state, e)
+            return _board(pack, state, e)
         case (
             ev.TokenTaken() | ev.TokenKept() | ev.TokenExchanged() | ev.TokenDiscarded() | ev.TrackFilled()
             | ev.TokensShuffled()
@@ -221,12 +249,6 @@ def _fold(state: State, e: ev.AnyEvent) -> State:
             | ev.CategoryChosen() | ev.TokensRevealed()
         ):  # fmt: skip
             return _sealed(state, e)
-        case _:
-            return _simple(state, e)
-
-
-def _simple(state: State, e: ev.AnyEvent) -> State:
-    match e:
         case ev.ConanMoved():
             return replace(state, conan_at=e.to)
         case ev.ConanPlayerSet():
@@ -247,8 +269,6 @@ def _simple(state: State, e: ev.AnyEvent) -> State:
             )
         case ev.BidTokensSet():
             return _seat(state, e.seat, bid_available=e.available, bid_spent=e.spent)
-        case ev.ContestCardDeclared():
-            return state
         case ev.ArtifactsSet():
             return _seat(state, e.seat, artifacts=e.artifacts, bonus=e.bonus)
         case ev.ObjectiveDrawn():
@@ -267,8 +287,12 @@ def _simple(state: State, e: ev.AnyEvent) -> State:
             return _seat(state, e.seat, dead=True)
         case ev.GameEnded():
             return replace(state, standings=e.standings, end_reason=e.reason)
-        case ev.CardsDrawnCount() | ev.TokenTakenCount() | ev.BidPlaced() | ev.CategoryChoiceMade():
+        # Public shadows of private facts, and rolls whose outcome the next
+        # phase already carries: nothing to fold.
+        case (
+            ev.CardsDrawnCount() | ev.TokenTakenCount() | ev.BidPlaced() | ev.CategoryChoiceMade()
+            | ev.ContestCardDeclared() | ev.ContestRolled() | ev.ContestResolved()
+        ):  # fmt: skip
             return state
-        case ev.ContestRolled() | ev.ContestResolved():
-            return state
-    raise AssertionError(f"unhandled event {e!r}")
+        case _:
+            assert_never(e)

@@ -1,31 +1,22 @@
-"""Load and validate a content pack from a directory of YAML files.
+"""Load and validate content packs from directories of YAML files.
 
-Loading happens outside ``decide``: ``get_pack(name)`` reads a pack once and
-caches it, so the engine itself stays pure. Every error names the file, the
-entry and the field, because pack authors are not Python programmers.
+This is the game's only I/O, and it runs in the shell: the package's
+``__init__`` loads the bundled packs once and builds the game over them, so
+the rules receive a :class:`Pack` and never read a file. Every error names the
+file, the entry and the field, because pack authors are not Python programmers.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections import deque
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
-import yaml
+import yaml  # type: ignore[import-untyped]  # PyYAML ships no types and the project pins no stubs
 
 from shared.games.conan.content import (
-    CARD_OPS,
-    CARD_TYPES,
-    CATEGORIES,
-    CONTEST_FACES,
-    FATE_FACES,
-    OBJECTIVE_TYPES,
-    PERMANENT_OPS,
-    WINDOWS,
     AdventureCard,
     Artifact,
     Dice,
@@ -34,72 +25,22 @@ from shared.games.conan.content import (
     KingdomCard,
     Layout,
     Objective,
+    Pack,
+    PackError,
     Province,
     StrategyCard,
     TokenKind,
 )
+from shared.games.conan.validate import validate_pack
 
+#: The packs that ship with the game, one folder each, named by the folder.
 BUNDLED = Path(__file__).parent / "content"
-_extra_dirs: dict[str, Path] = {}
 T = TypeVar("T")
 
 
-class PackError(ValueError):
-    def __init__(self, file: str, entry: str, field: str, message: str) -> None:
-        super().__init__(f"{file}: entry {entry!r}, field {field!r}: {message}")
-        self.file, self.entry, self.field = file, entry, field
-
-
-@dataclass(frozen=True)
-class Pack:
-    header: Header
-    dice: Dice
-    provinces: tuple[Province, ...]
-    kingdoms: dict[str, Kingdom]
-    strategy: dict[str, StrategyCard]
-    kingdom_cards: dict[str, KingdomCard]
-    adventures: dict[str, AdventureCard]
-    tokens: tuple[tuple[str, int], ...]  # token id -> (category, value)
-    objectives: dict[str, Objective]
-    artifacts: dict[str, Artifact]
-    bonus: Artifact
-    index: dict[str, int]
-    adjacency: tuple[tuple[int, ...], ...]
-    distance: tuple[tuple[int, ...], ...]
-    #: where a client draws the map (``layout.yaml``); optional, the rules never read it
-    layout: Layout | None = None
-
-    def province(self, pid: str) -> Province:
-        return self.provinces[self.index[pid]]
-
-    def neighbours(self, pid: str) -> tuple[str, ...]:
-        return self.province(pid).adjacent
-
-    def dist(self, a: str, b: str) -> int:
-        return self.distance[self.index[a]][self.index[b]]
-
-    def strategy_deck(self) -> list[str]:
-        return [c.id for c in self.strategy.values() for _ in range(c.copies)]
-
-    def kingdom_deck(self, kingdom: str) -> list[str]:
-        return [c.id for c in self.kingdom_cards.values() if c.kingdom == kingdom for _ in range(c.copies)]
-
-    def home(self, kingdom: str) -> str:
-        return self.kingdoms[kingdom].home
-
-
-def register_pack_dir(name: str, directory: Path) -> None:
-    """Make a pack outside the package loadable by name (tests, variants)."""
-    _extra_dirs[name] = directory
-    get_pack.cache_clear()
-
-
-@functools.cache
-def get_pack(name: str) -> Pack:
-    directory = _extra_dirs.get(name, BUNDLED / name)
-    if not directory.is_dir():
-        raise PackError(str(directory), name, "pack", "no such content pack")
-    return load_pack(directory)
+def load_packs(root: Path = BUNDLED) -> dict[str, Pack]:
+    """Every pack under ``root``, by its folder's name."""
+    return {d.name: load_pack(d) for d in sorted(root.iterdir()) if d.is_dir()}
 
 
 def _read(directory: Path, file: str) -> Any:
@@ -125,7 +66,7 @@ def _convert(file: str, raw: Any, kind: type[T], entry: str) -> T:
 def _entries(file: str, raw: Any, kind: type[T]) -> list[T]:
     if not isinstance(raw, list):
         raise PackError(file, "-", "-", "expected a list of entries")
-    out = []
+    out: list[T] = []
     for i, item in enumerate(raw):
         entry = str(item.get("id", i)) if isinstance(item, dict) else str(i)
         out.append(_convert(file, item, kind, entry))
@@ -165,10 +106,9 @@ def load_pack(directory: Path) -> Pack:
     tokens = tuple((k.category, k.value) for k in kinds for _ in range(k.count))
     pack = Pack(
         header, dice, provinces, kingdoms, strategy, kcards, adventures, tokens, objectives,
-        artifacts, bonus, index, _adjacency(provinces, index), _distances(provinces, index),
-        _load_layout(directory, provinces),
+        artifacts, bonus, index, _distances(provinces, index), _load_layout(directory, provinces),
     )  # fmt: skip
-    _validate(pack, kinds)
+    validate_pack(pack, kinds)
     return pack
 
 
@@ -209,16 +149,6 @@ def _load_dice(directory: Path) -> Dice:
     return _convert("dice.yaml", flat, Dice, "dice")
 
 
-def _adjacency(provinces: tuple[Province, ...], index: dict[str, int]) -> tuple[tuple[int, ...], ...]:
-    out = []
-    for p in provinces:
-        for n in p.adjacent:
-            if n not in index:
-                raise PackError("provinces.yaml", p.id, "adjacent", f"unknown province {n!r}")
-        out.append(tuple(index[n] for n in p.adjacent))
-    return tuple(out)
-
-
 def _distances(provinces: tuple[Province, ...], index: dict[str, int]) -> tuple[tuple[int, ...], ...]:
     # Conan's "closer" test needs shortest paths over the whole map.
     far = len(provinces) + 1
@@ -236,16 +166,3 @@ def _distances(provinces: tuple[Province, ...], index: dict[str, int]) -> tuple[
                     queue.append(j)
         rows.append(tuple(dist))
     return tuple(rows)
-
-
-def _validate(pack: Pack, kinds: list[TokenKind]) -> None:
-    from shared.games.conan.validate import validate_pack  # split for module size
-
-    validate_pack(pack, kinds, FATE_FACES, CONTEST_FACES, CATEGORIES, CARD_TYPES, WINDOWS, CARD_OPS)
-    for art in (*pack.artifacts.values(), pack.bonus):
-        for e in art.effects:
-            if e.op not in PERMANENT_OPS:
-                raise PackError("artifacts.yaml", art.id, "effects.op", f"unknown primitive {e.op!r}")
-    for obj in pack.objectives.values():
-        if obj.condition.type not in OBJECTIVE_TYPES:
-            raise PackError("objectives.yaml", obj.id, "condition.type", f"unknown {obj.condition.type!r}")

@@ -7,7 +7,8 @@ likely reason once a command was found not to be legal.
 from __future__ import annotations
 
 from shared.games.conan import commands as c
-from shared.games.conan.rules.board import engagement, friendly, pack_of, prov, room
+from shared.games.conan.content import Pack
+from shared.games.conan.rules.board import engagement, friendly, prov, room
 from shared.games.conan.rules.turn import die_for
 from shared.games.conan.state import Military, State
 from shared.kernel.rejection import ILLEGAL_MOVE, WRONG_PHASE, RuleViolation
@@ -25,9 +26,11 @@ ARMY_BESIEGED = "army_besieged"
 ONE_ATTACK = "one_attack_per_action"
 
 
-def explain(state: State, seat: int, command: c.AnyCommand, legal: list[c.AnyCommand]) -> RuleViolation:
+def explain(
+    pack: Pack, state: State, seat: int, command: c.AnyCommand, legal: list[c.AnyCommand]
+) -> RuleViolation:
     phase = type(state.phase).__name__
-    found = _military(state, seat, command)
+    found = _military(pack, state, seat, command)
     if found is not None:
         return found
     if not any(type(x) is type(command) for x in legal):
@@ -35,7 +38,6 @@ def explain(state: State, seat: int, command: c.AnyCommand, legal: list[c.AnyCom
             WRONG_PHASE, f"{type(command).__name__} cannot be used now ({phase}).", phase=phase
         )
     s = state.seats[seat]
-    pack = pack_of(state)
     match command:
         case c.PlaceBid(token=token) if token not in s.bid_available:
             return RuleViolation(
@@ -59,9 +61,9 @@ def explain(state: State, seat: int, command: c.AnyCommand, legal: list[c.AnyCom
             to not in pack.neighbours(frm) and state.options.redeploy_adjacent_only
         ):
             return RuleViolation(NOT_ADJACENT, f"{to} does not border {frm}.", frm=frm, to=to)
-        case c.MoveArmy(frm=frm, units=n) if prov(state, frm).units[seat] < n:
+        case c.MoveArmy(frm=frm, units=n) if prov(pack, state, frm).units[seat] < n:
             return RuleViolation(NOT_ENOUGH_UNITS, f"You have fewer than {n} units in {frm}.", units=n)
-        case c.MoveArmy(to=to, units=n) if room(state, seat, to) < n:
+        case c.MoveArmy(to=to, units=n) if room(pack, state, seat, to) < n:
             return RuleViolation(
                 STACK_LIMIT, f"At most {pack.header.stack_limit} of your units fit in {to}.", to=to
             )
@@ -70,19 +72,18 @@ def explain(state: State, seat: int, command: c.AnyCommand, legal: list[c.AnyCom
     )
 
 
-def _military(state: State, seat: int, command: c.AnyCommand) -> RuleViolation | None:
+def _military(pack: Pack, state: State, seat: int, command: c.AnyCommand) -> RuleViolation | None:
     """The movement rules of docs/rules/conan.md §5.2-5.3, named."""
     phase = state.phase
     if not isinstance(phase, Military):
         return None
-    pack = pack_of(state)
     match command:
         case c.EndAction() if phase.target and not phase.fought:
             why = f"Your army moved into {phase.target} to attack: fight there."
             return RuleViolation(MUST_ATTACK, why, province=phase.target)
         case c.MoveArmy(frm=frm, to=to) if frm in pack.index and to in pack.index:
-            stands = engagement(state, seat, frm)
-            attacking = not friendly(state, seat, to)
+            stands = engagement(pack, state, seat, frm)
+            attacking = not friendly(pack, state, seat, to)
             if stands in ("siege", "battle"):
                 why = f"Your army in {frm} is fighting there: it leaves only by withdrawing."
                 return RuleViolation(ARMY_ENGAGED, why, frm=frm)

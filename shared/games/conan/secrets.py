@@ -22,7 +22,7 @@ import msgspec
 from msgspec.structs import replace
 
 from shared.games.conan import events as ev
-from shared.games.conan.content import CATEGORIES
+from shared.games.conan.content import CATEGORIES, Pack
 from shared.games.conan.rules.bidding import bid_options
 from shared.games.conan.rules.contest import strategy_choices
 from shared.games.conan.state import Bid, Contest, SeatState, State
@@ -30,8 +30,8 @@ from shared.kernel.rng import Rng
 from shared.kernel.visibility import Audience
 
 
-def conceal(state: State, owner: Audience, rng: Rng) -> State:
-    return _unseen(state, rng) if owner is None else _seat(state, owner, rng)
+def conceal(pack: Pack, state: State, owner: Audience, rng: Rng) -> State:
+    return _unseen(state, rng) if owner is None else _seat(pack, state, owner, rng)
 
 
 def _unseen(state: State, rng: Rng) -> State:
@@ -67,7 +67,7 @@ def _swap(held: list[Any], pile: list[Any], rng: Rng) -> None:
             held[i], pile[j] = pile[j], item
 
 
-def _seat(state: State, owner: int, rng: Rng) -> State:
+def _seat(pack: Pack, state: State, owner: int, rng: Rng) -> State:
     s = state.seats[owner]
     # Cards under a sealed choice stay in hand; the choice itself is made afresh below.
     reserved = [*s.sealed_cards, *((s.sealed_bid.card,) if s.sealed_bid and s.sealed_bid.card else ())]
@@ -98,21 +98,21 @@ def _seat(state: State, owner: int, rng: Rng) -> State:
         track=track,
         discarded_tokens=discarded,
     )
-    return _sealed(state, owner, rng)
+    return _sealed(pack, state, owner, rng)
 
 
 def _with(state: State, owner: int, seat: SeatState) -> State:
     return replace(state, seats=(*state.seats[:owner], seat, *state.seats[owner + 1 :]))
 
 
-def _sealed(state: State, owner: int, rng: Rng) -> State:
+def _sealed(pack: Pack, state: State, owner: int, rng: Rng) -> State:
     s = state.seats[owner]
     if s.sealed_bid is not None:
         token, card = rng.choice(bid_options(state, owner))
         s = replace(s, sealed_bid=Bid(token=token, card=card))
     contest = next((p for p in reversed(state.phases) if isinstance(p, Contest)), None)
     if s.sealed_cards and contest is not None:
-        same = [c for c in strategy_choices(state, contest, owner) if len(c) == len(s.sealed_cards)]
+        same = [c for c in strategy_choices(pack, state, contest, owner) if len(c) == len(s.sealed_cards)]
         s = replace(s, sealed_cards=rng.choice(same))
     return _with(state, owner, s)
 

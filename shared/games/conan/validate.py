@@ -1,102 +1,122 @@
-"""Cross-reference checks of a loaded pack (ids, faces, windows, primitives)."""
+"""Cross-reference checks of a loaded pack (ids, faces, windows, primitives).
+
+The loader calls these once it has decoded every file; they read only the
+records of ``content.py``, so the dependency runs one way.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
 
-if TYPE_CHECKING:
-    from shared.games.conan.loader import Pack
+from shared.games.conan.content import (
+    CARD_OPS,
+    CARD_TYPES,
+    CATEGORIES,
+    CONTEST_FACES,
+    FATE_FACES,
+    OBJECTIVE_TYPES,
+    PERMANENT_OPS,
+    WINDOWS,
+    Pack,
+    PackError,
+    TokenKind,
+)
 
 
-def _err(file: str, entry: str, field: str, message: str) -> Exception:
-    from shared.games.conan.loader import PackError
-
-    return PackError(file, entry, field, message)
-
-
-def validate_pack(pack: Pack, kinds: list[Any], fate, contest, categories, card_types, windows, ops) -> None:
-    _check_dice(pack, fate, contest)
+def validate_pack(pack: Pack, kinds: Sequence[TokenKind]) -> None:
+    _check_dice(pack)
     _check_provinces(pack)
     _check_kingdoms(pack)
-    _check_strategy(pack, contest)
-    _check_kingdom_cards(pack, card_types, windows, ops, contest)
+    _check_strategy(pack)
+    _check_kingdom_cards(pack)
     for a in pack.adventures.values():
         if a.destination not in pack.index:
-            raise _err("adventures.yaml", a.id, "destination", f"unknown province {a.destination!r}")
+            raise PackError("adventures.yaml", a.id, "destination", f"unknown province {a.destination!r}")
         if a.tokens < 1:
-            raise _err("adventures.yaml", a.id, "tokens", "must be at least 1")
+            raise PackError("adventures.yaml", a.id, "tokens", "must be at least 1")
     for k in kinds:
-        if k.category not in categories:
-            raise _err("adventures.yaml", k.category, "category", f"must be one of {categories}")
+        if k.category not in CATEGORIES:
+            raise PackError("adventures.yaml", k.category, "category", f"must be one of {CATEGORIES}")
     for art in pack.artifacts.values():
-        if art.category not in categories:
-            raise _err("artifacts.yaml", art.id, "category", f"must be one of {categories}")
+        if art.category not in CATEGORIES:
+            raise PackError("artifacts.yaml", art.id, "category", f"must be one of {CATEGORIES}")
     h = pack.header
     per_age = h.adventures_per_age
     if len(pack.adventures) < per_age * h.ages:
-        raise _err("adventures.yaml", "cards", "-", f"need at least {per_age * h.ages} adventure cards")
+        raise PackError("adventures.yaml", "cards", "-", f"need at least {per_age * h.ages} adventure cards")
     if len(pack.objectives) < max(h.setups):
-        raise _err("objectives.yaml", "-", "-", "need one objective per player at least")
+        raise PackError("objectives.yaml", "-", "-", "need one objective per player at least")
+    for art in (*pack.artifacts.values(), pack.bonus):
+        for e in art.effects:
+            if e.op not in PERMANENT_OPS:
+                raise PackError("artifacts.yaml", art.id, "effects.op", f"unknown primitive {e.op!r}")
+    for obj in pack.objectives.values():
+        if obj.condition.type not in OBJECTIVE_TYPES:
+            raise PackError("objectives.yaml", obj.id, "condition.type", f"unknown {obj.condition.type!r}")
 
 
-def _check_dice(pack: Pack, fate, contest) -> None:
+def _check_dice(pack: Pack) -> None:
     for f in pack.dice.fate_faces:
-        if f not in fate:
-            raise _err("dice.yaml", "fate_die", "faces", f"unknown face {f!r}")
+        if f not in FATE_FACES:
+            raise PackError("dice.yaml", "fate_die", "faces", f"unknown face {f!r}")
     for f in pack.dice.contest_faces:
-        if f not in contest:
-            raise _err("dice.yaml", "contest_die", "faces", f"unknown face {f!r}")
+        if f not in CONTEST_FACES:
+            raise PackError("dice.yaml", "contest_die", "faces", f"unknown face {f!r}")
 
 
 def _check_provinces(pack: Pack) -> None:
     for p in pack.provinces:
+        for n in p.adjacent:
+            if n not in pack.index:
+                raise PackError("provinces.yaml", p.id, "adjacent", f"unknown province {n!r}")
+    for p in pack.provinces:
         if p.value < 0:
-            raise _err("provinces.yaml", p.id, "value", "must not be negative")
+            raise PackError("provinces.yaml", p.id, "value", "must not be negative")
         if not p.track:
-            raise _err("provinces.yaml", p.id, "track", "needs at least one space")
+            raise PackError("provinces.yaml", p.id, "track", "needs at least one space")
         if p.home_of is not None and p.home_of not in pack.kingdoms:
-            raise _err("provinces.yaml", p.id, "home_of", f"unknown kingdom {p.home_of!r}")
+            raise PackError("provinces.yaml", p.id, "home_of", f"unknown kingdom {p.home_of!r}")
         for n in p.adjacent:
             if p.id not in pack.province(n).adjacent:
-                raise _err("provinces.yaml", p.id, "adjacent", f"{n!r} does not list {p.id!r} back")
+                raise PackError("provinces.yaml", p.id, "adjacent", f"{n!r} does not list {p.id!r} back")
     if sum(p.conan_start for p in pack.provinces) != 1:
-        raise _err("provinces.yaml", "-", "conan_start", "exactly one province must be Conan's start")
+        raise PackError("provinces.yaml", "-", "conan_start", "exactly one province must be Conan's start")
 
 
 def _check_kingdoms(pack: Pack) -> None:
     for k in pack.kingdoms.values():
         if k.home not in pack.index or pack.province(k.home).home_of != k.id:
-            raise _err("kingdoms.yaml", k.id, "home", "must be a province whose home_of is this kingdom")
+            raise PackError("kingdoms.yaml", k.id, "home", "must be a province whose home_of is this kingdom")
     for count, names in pack.header.setups.items():
         if len(names) != count or any(n not in pack.kingdoms for n in names):
-            raise _err("pack.yaml", str(count), "setups", "must list that many known kingdoms")
+            raise PackError("pack.yaml", str(count), "setups", "must list that many known kingdoms")
 
 
-def _check_strategy(pack: Pack, contest) -> None:
+def _check_strategy(pack: Pack) -> None:
     for c in pack.strategy.values():
         for f in c.success_faces:
-            if f not in contest:
-                raise _err("strategy_cards.yaml", c.id, "success_faces", f"unknown face {f!r}")
+            if f not in CONTEST_FACES:
+                raise PackError("strategy_cards.yaml", c.id, "success_faces", f"unknown face {f!r}")
         if c.copies < 1:
-            raise _err("strategy_cards.yaml", c.id, "copies", "must be at least 1")
+            raise PackError("strategy_cards.yaml", c.id, "copies", "must be at least 1")
 
 
-def _check_kingdom_cards(pack: Pack, card_types, windows, ops, contest) -> None:
+def _check_kingdom_cards(pack: Pack) -> None:
     for c in pack.kingdom_cards.values():
         where = ("kingdom_cards.yaml", c.id)
         if c.kingdom not in pack.kingdoms:
-            raise _err(*where, "kingdom", f"unknown kingdom {c.kingdom!r}")
-        if c.type not in card_types:
-            raise _err(*where, "type", f"must be one of {card_types}")
+            raise PackError(*where, "kingdom", f"unknown kingdom {c.kingdom!r}")
+        if c.type not in CARD_TYPES:
+            raise PackError(*where, "type", f"must be one of {CARD_TYPES}")
         for w in c.windows:
-            if w not in windows:
-                raise _err(*where, "windows", f"unknown window {w!r}")
+            if w not in WINDOWS:
+                raise PackError(*where, "windows", f"unknown window {w!r}")
         if (c.type == "event") != (c.windows == ("court.resolve",)):
-            raise _err(*where, "windows", "events, and only events, use exactly [court.resolve]")
+            raise PackError(*where, "windows", "events, and only events, use exactly [court.resolve]")
         for e in c.effects:
-            if e.op not in ops:
-                raise _err(*where, "effects.op", f"unknown primitive {e.op!r}")
-            if not set(c.windows) <= set(ops[e.op]):
-                raise _err(*where, "effects.op", f"{e.op!r} cannot be used in {c.windows}")
-            if e.op == "face_counts_as" and e.face not in contest:
-                raise _err(*where, "effects.face", f"unknown face {e.face!r}")
+            if e.op not in CARD_OPS:
+                raise PackError(*where, "effects.op", f"unknown primitive {e.op!r}")
+            if not set(c.windows) <= set(CARD_OPS[e.op]):
+                raise PackError(*where, "effects.op", f"{e.op!r} cannot be used in {c.windows}")
+            if e.op == "face_counts_as" and e.face not in CONTEST_FACES:
+                raise PackError(*where, "effects.face", f"unknown face {e.face!r}")

@@ -14,10 +14,11 @@ names (``cards``), so it tells nothing the view does not already hold.
 from __future__ import annotations
 
 import functools
+from typing import assert_never
 
 from shared.games.conan import events as ev
-from shared.games.conan.content import Artifact, KingdomCard, Objective, ProvinceLayout, StrategyCard
-from shared.games.conan.loader import Pack, get_pack
+from shared.games.conan.content import Artifact, KingdomCard, Objective, Pack, ProvinceLayout, StrategyCard
+from shared.games.conan.rules.adventure import age_deck_left
 from shared.games.conan.state import (
     AnyPhase,
     Bid,
@@ -178,8 +179,8 @@ def _public(s: SeatState) -> SeatPublic:
     )  # fmt: skip
 
 
-def _private(state: State, s: SeatState) -> Private:
-    tokens = get_pack(state.options.pack).tokens
+def _private(pack: Pack, s: SeatState) -> Private:
+    tokens = pack.tokens
     return Private(
         strategy_hand=s.strategy_hand,
         kingdom_hand=s.kingdom_hand,
@@ -191,11 +192,8 @@ def _private(state: State, s: SeatState) -> Private:
     )
 
 
-def view(state: State, audience: Audience) -> View:
-    from shared.games.conan.rules.adventure import age_deck_left
-
-    pack = get_pack(state.options.pack)
-    me = _private(state, state.seats[audience]) if audience is not None else None
+def view(pack: Pack, state: State, audience: Audience) -> View:
+    me = _private(pack, state.seats[audience]) if audience is not None else None
     return View(
         pack=state.options.pack,
         seats=tuple(_public(s) for s in state.seats),
@@ -211,7 +209,7 @@ def view(state: State, audience: Audience) -> View:
         age=state.age,
         adventure=state.adventure,
         destination=state.destination,
-        adventures_left_in_age=max(0, age_deck_left(state)),
+        adventures_left_in_age=max(0, age_deck_left(pack, state)),
         track=len(state.track),
         container=len(state.container),
         strategy_deck=len(state.strategy_deck),
@@ -219,17 +217,18 @@ def view(state: State, audience: Audience) -> View:
         objectives=state.objectives,
         crowned=state.crowned,
         me=me,
-        board=board(state.options.pack),
+        board=board(pack),
         cards=_cards(state, pack, me),
     )
 
 
-@functools.cache
-def board(pack_name: str) -> Board:
-    pack = get_pack(pack_name)
+# A pure function of the pack (hashed by identity), the same for every view of
+# every table that plays it: worked out once per pack.
+@functools.lru_cache(maxsize=8)
+def board(pack: Pack) -> Board:
     layout = pack.layout
     places = layout.provinces if layout else {}
-    provinces = []
+    provinces: list[MapProvince] = []
     for p in pack.provinces:
         place = places.get(p.id) or ProvinceLayout(x=0, y=0)
         provinces.append(
@@ -316,7 +315,7 @@ _EFFECTS = {
 
 
 def _artifact_info(art: Artifact) -> CardInfo:
-    parts = []
+    parts: list[str] = []
     for e in art.effects:
         words = _EFFECTS.get(e.op, e.op.replace("_", " "))
         parts.append(words.format(contest=e.contest or "all", n=e.n, trigger=e.trigger or "it",
@@ -419,3 +418,5 @@ def visibility(event: ev.AnyEvent) -> Visibility:
             return PUBLIC
         case ev.AgeStarted() | ev.AgeEnding() | ev.Crowned() | ev.GameEnded():
             return PUBLIC
+        case _:
+            assert_never(event)

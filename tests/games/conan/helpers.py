@@ -4,16 +4,24 @@ commands decided with scripted dice."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from msgspec.structs import replace
 
-from shared.games.conan import GAME
-from shared.games.conan.loader import get_pack
+from shared.games.conan import GAME, Game
+from shared.games.conan.content import Pack
+from shared.games.conan.loader import BUNDLED, load_pack
 from shared.games.conan.state import State
 from shared.kernel.rng import Rng
 
 SEED = b"\x07" * 32
+
+#: The packs these tests play, each read once: the bundled one and a tiny one
+#: that shows the engine needs no code for new content.
+PACK = load_pack(BUNDLED / "ziggurat")
+TINY = load_pack(Path(__file__).parent / "packs" / "tiny")
+PACKS: dict[str, Pack] = {"ziggurat": PACK, "tiny": TINY}
 
 
 class ScriptedRng(Rng):
@@ -31,8 +39,8 @@ class ScriptedRng(Rng):
         return super().choice(items)
 
 
-def opening(seats: int = 4, **options: Any) -> State:
-    return GAME.fold(GAME.create(GAME.options(options), seats, Rng(SEED, 0)))
+def opening(seats: int = 4, game: Game = GAME, **options: Any) -> State:
+    return game.fold(game.create(game.options(options), seats, Rng(SEED, 0)))
 
 
 def seat_of(state: State, kingdom: str) -> int:
@@ -46,33 +54,35 @@ def edit_seat(state: State, seat: int, **changes: Any) -> State:
 
 
 def edit_province(state: State, pid: str, **changes: Any) -> State:
-    i = get_pack(state.options.pack).index[pid]
+    i = PACK.index[pid]
     provs = list(state.provinces)
     provs[i] = replace(provs[i], **changes)
     return replace(state, provinces=tuple(provs))
 
 
 def set_units(state: State, pid: str, seat: int, n: int) -> State:
-    i = get_pack(state.options.pack).index[pid]
+    i = PACK.index[pid]
     units = list(state.provinces[i].units)
     units[seat] = n
     return edit_province(state, pid, units=tuple(units))
 
 
 def set_emissaries(state: State, pid: str, seat: int, n: int) -> State:
-    i = get_pack(state.options.pack).index[pid]
+    i = PACK.index[pid]
     em = list(state.provinces[i].emissaries)
     em[seat] = n
     return edit_province(state, pid, emissaries=tuple(em))
 
 
 def province(state: State, pid: str):
-    return state.provinces[get_pack(state.options.pack).index[pid]]
+    return state.provinces[PACK.index[pid]]
 
 
-def when(state: State, seat: int, command: Any, faces: Sequence[str] = ()) -> tuple[State, list[Any]]:
-    events = GAME.decide(state, seat, command, ScriptedRng(faces))
-    return GAME.fold(events, state), events
+def when(
+    state: State, seat: int, command: Any, faces: Sequence[str] = (), game: Game = GAME
+) -> tuple[State, list[Any]]:
+    events = game.decide(state, seat, command, ScriptedRng(faces))
+    return game.fold(events, state), events
 
 
 def of_type(events: list[Any], kind: type) -> list[Any]:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from shared.games.conan.loader import get_pack
 from shared.games.conan.state import State
+from tests.games.conan.helpers import PACKS
 
 
 def check(state: State, event: object) -> None:
     if state is None or not state.seats or not state.phases:
         return
-    pack = get_pack(state.options.pack)
+    pack = PACKS[state.options.pack]
     _figures(state, pack)
     _cards(state, pack)
     _tokens(state, pack)
@@ -59,7 +59,7 @@ def _tokens(state: State, pack) -> None:
 def check_settled(state: State) -> None:
     """Invariants that hold whenever a command has been fully decided (events
     of one decision may pass through in-between states)."""
-    pack = get_pack(state.options.pack)
+    pack = PACKS[state.options.pack]
     homes = {pack.kingdoms[s.kingdom].home: seat for seat, s in enumerate(state.seats)}
     for info, here in zip(pack.provinces, state.provinces, strict=True):
         owner = here.campaign_owner

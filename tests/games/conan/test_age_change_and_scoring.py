@@ -8,11 +8,17 @@ from msgspec.structs import replace
 from shared.games.conan import GAME
 from shared.games.conan import commands as c
 from shared.games.conan import events as ev
-from shared.games.conan.loader import get_pack
 from shared.games.conan.state import AgeChange, Bidding, Coronation, GameOver, Garrison, Turn
-from tests.games.conan.helpers import edit_province, edit_seat, of_type, opening, province, set_units, when
-
-PACK = get_pack("ziggurat")
+from tests.games.conan.helpers import (
+    PACK,
+    edit_province,
+    edit_seat,
+    of_type,
+    opening,
+    province,
+    set_units,
+    when,
+)
 
 
 def _token(category: str, value: int, skip: int = 0) -> int:

@@ -9,18 +9,21 @@ from pathlib import Path
 import pytest
 import yaml
 
-from shared.games.conan import GAME
-from shared.games.conan.loader import PackError, get_pack, load_pack, register_pack_dir
+from shared.games.conan import GAME, build
+from shared.games.conan.content import PackError
+from shared.games.conan.loader import load_pack, load_packs
+from shared.games.conan.options import Options
+from shared.kernel.rng import Rng
+from tests.games.conan.helpers import PACK, TINY
 from tests.games.conan.invariants import check
 from tests.games.contract_checks import check_decide_is_pure_and_legal_matches, check_playouts
 
-TINY = Path(__file__).parent / "packs" / "tiny"
 ZIGGURAT = Path(__file__).parents[3] / "shared" / "games" / "conan" / "content" / "ziggurat"
 
 
 def test_default_pack_matches_the_seed_and_digest():
     # the facts docs/rules/conan.md §2.1 says the bundled pack keeps
-    pack = get_pack("ziggurat")
+    pack = PACK
     steppes = pack.province("steppes")
     assert steppes.value == 3 and not steppes.savage
     assert len(steppes.track) == 2 and steppes.track[-1] == "hills"
@@ -49,7 +52,7 @@ def test_default_pack_matches_the_seed_and_digest():
 
 
 def test_zones_give_connected_boards_for_two_and_three_players():
-    pack = get_pack("ziggurat")
+    pack = PACK
     for seats in (2, 3, 4):
         kingdoms = pack.header.setups[seats]
         zones = {"central", *(pack.kingdoms[k].zone for k in kingdoms)}
@@ -64,13 +67,12 @@ def test_zones_give_connected_boards_for_two_and_three_players():
 
 
 def test_a_tiny_pack_plays_without_code_change():
-    register_pack_dir("tiny", TINY)
-    pack = get_pack("tiny")
-    assert len(pack.provinces) == 4
-    playouts = check_playouts(GAME, 2, games=3, invariant=check, options={"pack": "tiny"})
+    assert len(TINY.provinces) == 4
+    game = build({"tiny": TINY})
+    playouts = check_playouts(game, 2, games=3, invariant=check, options={"pack": "tiny"})
     for p in playouts:
-        assert p.state.seats[0].kingdom == "west" and GAME.is_over(p.state)
-    check_decide_is_pure_and_legal_matches(GAME, playouts[:1], samples=40)
+        assert p.state.seats[0].kingdom == "west" and game.is_over(p.state)
+    check_decide_is_pure_and_legal_matches(game, playouts[:1], samples=40)
 
 
 def _broken(tmp_path: Path, file: str, edit) -> Path:
@@ -132,4 +134,8 @@ def test_missing_file_and_unknown_pack(tmp_path):
     with pytest.raises(PackError, match=r"dice\.yaml"):
         load_pack(target)
     with pytest.raises(PackError, match="no such content pack"):
-        get_pack("does-not-exist")
+        GAME.create(Options(pack="does-not-exist"), 2, Rng(b"\x00" * 32, 0))
+
+
+def test_the_game_plays_every_bundled_pack():
+    assert set(load_packs()) == {"ziggurat"}

@@ -8,12 +8,12 @@ from msgspec.structs import replace
 from shared.games.conan import GAME
 from shared.games.conan import commands as c
 from shared.games.conan import events as ev
-from shared.games.conan.loader import get_pack
 from shared.games.conan.rules.contest import successes
 from shared.games.conan.state import AfterContest, Retreat, Side, Turn
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.visibility import PUBLIC, seat_only
 from tests.games.conan.helpers import (
+    PACK,
     edit_province,
     edit_seat,
     of_type,
@@ -250,7 +250,7 @@ def test_attacker_names_the_defender_among_several_armies():
     state, _ = when(state, 0, c.Attack(province="ophir", defender=1))
     # then the named army defends, on the first space (it runs no campaign there)
     assert (state.phase.kind, state.phase.defender.seat) == ("battle", 1)
-    assert state.phase.terrain == get_pack("ziggurat").province("ophir").track[0]
+    assert state.phase.terrain == PACK.province("ophir").track[0]
     state, _ = when(state, 0, c.CommitCard())
     state, _ = when(state, 1, c.CommitCard())
     state, _ = when(state, 0, c.Proceed(), ["HIT"] * 4)
@@ -271,7 +271,7 @@ def test_campaign_owner_defends_under_the_other_option():
     assert attacks == [c.Attack(province="ophir")]
     state, _ = when(state, 0, c.Attack(province="ophir"))
     assert state.phase.defender.seat == 2
-    assert state.phase.terrain == get_pack("ziggurat").province("ophir").track[1]
+    assert state.phase.terrain == PACK.province("ophir").track[1]
 
 
 @pytest.mark.parametrize("most", [1, 2])

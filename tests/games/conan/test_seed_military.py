@@ -14,13 +14,14 @@ import pytest
 import yaml
 from msgspec.structs import replace
 
-from shared.games.conan import GAME
+from shared.games.conan import GAME, build
 from shared.games.conan import commands as c
 from shared.games.conan import events as ev
-from shared.games.conan.loader import get_pack, register_pack_dir
+from shared.games.conan.loader import load_pack
 from shared.games.conan.state import AfterContest, AgeChange, Bidding, Contest, GameOver, Military, Turn
 from shared.kernel.rejection import RuleViolation
 from tests.games.conan.helpers import (
+    PACK,
     edit_province,
     edit_seat,
     of_type,
@@ -30,7 +31,6 @@ from tests.games.conan.helpers import (
     when,
 )
 
-PACK = get_pack("ziggurat")
 ZIGGURAT = Path(__file__).parents[3] / "shared" / "games" / "conan" / "content" / "ziggurat"
 
 
@@ -443,13 +443,13 @@ def _final_scoring(tmp_path, per_fort, per_city, **options):
     header = yaml.safe_load((target / "pack.yaml").read_text())
     header.update(final_ep_per_fort=per_fort, final_ep_per_city=per_city)
     (target / "pack.yaml").write_text(yaml.safe_dump(header))
-    register_pack_dir("scored", target)
-    state = opening(2, pack="scored", **options)
+    game = build({"scored": load_pack(target)})
+    state = opening(2, game=game, pack="scored", **options)
     state = edit_province(state, "ophir", owner=0, marker="fort", raiders=1)
     state = set_units(state, "ophir", 0, 1)
     state = edit_province(state, "nemedia", owner=0, marker="city")
     state = replace(state, phases=(AgeChange(final=True),), first_player=0, age=3)
-    state, events = when(state, 0, c.ResolveRaids(sacrifice_in=("ophir",)))
+    state, events = when(state, 0, c.ResolveRaids(sacrifice_in=("ophir",)), game=game)
     assert isinstance(state.phase, GameOver)
     return [e.ep for e in of_type(events, ev.ResourcesChanged) if e.reason == "final_markers" and e.seat == 0]
 

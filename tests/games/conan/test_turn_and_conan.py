@@ -9,7 +9,7 @@ from shared.games.conan import GAME
 from shared.games.conan import commands as c
 from shared.games.conan import events as ev
 from shared.games.conan.state import AdventureEnd, ConanCourt, Court, Military, TokenChoice, Turn
-from tests.games.conan.helpers import edit_province, of_type, opening, province, set_units, when
+from tests.games.conan.helpers import PACK, edit_province, of_type, opening, province, set_units, when
 
 
 def _turn(state, seat=0, pool=("MILITARY",), step="cards", conan_player=1):
@@ -99,9 +99,8 @@ def test_conan_at_destination_staying_takes_the_token():
 def test_token_exchanged_for_gold_equal_to_its_value():
     state = _conan_turn("nemedia")
     state, _ = when(state, 0, c.MoveConan(to="corinthia"))
-    from shared.games.conan.loader import get_pack
 
-    value = get_pack("ziggurat").tokens[state.seats[0].pending_token][1]
+    value = PACK.tokens[state.seats[0].pending_token][1]
     gold = state.seats[0].gold
     state, _ = when(state, 0, c.ChooseToken(keep="gold"))
     assert state.seats[0].gold == gold + value and state.seats[0].tokens == ()

@@ -18,12 +18,12 @@ import pytest
 import yaml
 
 from shared.games.conan import GAME
-from shared.games.conan.loader import PackError, get_pack, load_pack, register_pack_dir
+from shared.games.conan.content import PackError
+from shared.games.conan.loader import load_pack
 from shared.games.conan.views import board
-from tests.games.conan.helpers import edit_seat, opening
+from tests.games.conan.helpers import PACK, TINY, edit_seat, opening
 
 ZIGGURAT = Path(__file__).parents[3] / "shared" / "games" / "conan" / "content" / "ziggurat"
-TINY = Path(__file__).parent / "packs" / "tiny"
 
 
 def _sides(shape):
@@ -40,9 +40,9 @@ def _inside(x, y, shape):
 
 
 def test_every_province_has_an_outline_around_its_anchor_on_the_sheet():
-    b = board("ziggurat")
+    b = board(PACK)
     assert (b.width, b.height) == (1000, 900)
-    assert len(b.provinces) == len(get_pack("ziggurat").provinces)
+    assert len(b.provinces) == len(PACK.provinces)
     for p in b.provinces:
         assert len(p.shape) >= 3, p.id
         assert _inside(p.x, p.y, p.shape), p.id
@@ -50,8 +50,8 @@ def test_every_province_has_an_outline_around_its_anchor_on_the_sheet():
 
 
 def test_borders_and_routes_are_exactly_the_rules_adjacency():
-    pack = get_pack("ziggurat")
-    b = board("ziggurat")
+    pack = PACK
+    b = board(PACK)
     sides = {p.id: set(_sides(p.shape)) for p in b.provinces}
     bordering = {
         frozenset((a, c)) for a in sides for c in sides if a < c and sides[a] & sides[c]
@@ -64,7 +64,7 @@ def test_borders_and_routes_are_exactly_the_rules_adjacency():
 
 
 def test_a_province_touches_the_sea_exactly_when_it_is_coastal():
-    b = board("ziggurat")
+    b = board(PACK)
     land: dict[frozenset, int] = {}
     for shape in [p.shape for p in b.provinces] + [f.shape for f in b.features]:
         for side in _sides(shape):
@@ -83,7 +83,7 @@ def test_every_audience_gets_the_same_board_and_the_kingdoms_colours():
     state = opening(3)
     boards = {msgspec.json.encode(GAME.view(state, a).board) for a in (None, 0, 1, 2)}
     assert len(boards) == 1
-    kingdoms = {k.id: k.colour for k in board("ziggurat").kingdoms}
+    kingdoms = {k.id: k.colour for k in board(PACK).kingdoms}
     assert kingdoms == {"aquilonia": "red", "turan": "yellow", "stygia": "green", "hyperborea": "purple"}
 
 
@@ -101,9 +101,8 @@ def test_cards_name_what_the_view_shows_and_nothing_of_another_hand():
 
 
 def test_a_pack_without_layout_still_gives_facts_and_every_adjacency_as_a_route():
-    register_pack_dir("tiny", TINY)
-    b = board("tiny")
-    pack = get_pack("tiny")
+    b = board(TINY)
+    pack = TINY
     assert (b.width, b.height) == (0, 0) and all(p.shape == () for p in b.provinces)
     assert {frozenset(r) for r in b.routes} == {
         frozenset((p.id, n)) for p in pack.provinces for n in p.adjacent

@@ -6,17 +6,18 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from shared.games.conan import events as ev
-from shared.games.conan.rules.board import Tx, active_seats, clockwise, home, pack_of
+from shared.games.conan.content import Pack
+from shared.games.conan.rules.board import ConanFold, active_seats, clockwise, home
 from shared.games.conan.rules.cards import draw
 from shared.games.conan.state import Bidding, RevealedBid, State, Turn
 from shared.kernel.rng import Rng
 
 
-def start_bidding(tx: Tx) -> None:
-    bidders = tuple(active_seats(tx.state))
+def start_bidding(fold: ConanFold) -> None:
+    bidders = tuple(active_seats(fold.state))
     for seat in bidders:
-        draw(tx, seat, "strategy", 1)
-    tx.emit(ev.PhasePushed(phase=Bidding(bidders=bidders)))
+        draw(fold, seat, "strategy", 1)
+    fold.emit(ev.PhasePushed(phase=Bidding(bidders=bidders)))
 
 
 def awaited(state: State, phase: Bidding) -> list[int]:
@@ -34,33 +35,38 @@ def bid_options(state: State, seat: int) -> list[tuple[int, str | None]]:
     return [(t, c) for t in sorted(set(s.bid_available)) for c in cards]
 
 
-def place_bid(tx: Tx, phase: Bidding, seat: int, token: int, card: str | None) -> None:
-    tx.emit(ev.BidSealed(seat=seat, token=token, card=card), ev.BidPlaced(seat=seat))
-    if not awaited(tx.state, phase):
-        _reveal(tx, phase)
+def place_bid(fold: ConanFold, phase: Bidding, seat: int, token: int, card: str | None) -> None:
+    fold.emit(ev.BidSealed(seat=seat, token=token, card=card), ev.BidPlaced(seat=seat))
+    if not awaited(fold.state, phase):
+        _reveal(fold, phase)
 
 
-def _value(state: State, token: int, card: str | None) -> int:
+def _value(pack: Pack, state: State, token: int, card: str | None) -> int:
     if card is None:
         return token + state.options.empty_hand_bid_value
-    return token + pack_of(state).strategy[card].bid_value
+    return token + pack.strategy[card].bid_value
 
 
-def _reveal(tx: Tx, phase: Bidding) -> None:
-    state = tx.state
+def _reveal(fold: ConanFold, phase: Bidding) -> None:
+    pack = fold.pack
+    state = fold.state
     bids = []
     for seat in phase.bidders:
         bid = state.seats[seat].sealed_bid
         assert bid is not None
         bids.append(
-            RevealedBid(seat=seat, token=bid.token, card=bid.card, value=_value(state, bid.token, bid.card))
+            RevealedBid(
+                seat=seat, token=bid.token, card=bid.card, value=_value(pack, state, bid.token, bid.card)
+            )
         )
-    tx.emit(ev.BidsRevealed(bids=tuple(bids)))
-    header = tx.pack.header
+    fold.emit(ev.BidsRevealed(bids=tuple(bids)))
+    header = fold.pack.header
     for b in bids:
-        s = tx.state.seats[b.seat]
+        s = fold.state.seats[b.seat]
+        available: tuple[int, ...]
+        spent: tuple[int, ...]
         if b.card is not None:
-            tx.emit(ev.CardsDiscarded(seat=b.seat, deck="strategy", cards=(b.card,)))
+            fold.emit(ev.CardsDiscarded(seat=b.seat, deck="strategy", cards=(b.card,)))
         if b.token == header.reset_token:
             available, spent = tuple(sorted(header.bidding_tokens)), ()
         elif b.token == header.keep_token:
@@ -68,35 +74,34 @@ def _reveal(tx: Tx, phase: Bidding) -> None:
         else:
             available = tuple(t for t in s.bid_available if t != b.token)
             spent = tuple(sorted((*s.bid_spent, b.token)))
-        tx.emit(ev.BidTokensSet(seat=b.seat, available=available, spent=spent))
-    holder = next((b.seat for b in bids if tx.state.seats[b.seat].bonus), None)
-    swap = holder is not None and tx.state.seats[holder].strategy_hand
+        fold.emit(ev.BidTokensSet(seat=b.seat, available=available, spent=spent))
+    holder = next((b.seat for b in bids if fold.state.seats[b.seat].bonus), None)
+    swap = holder is not None and fold.state.seats[holder].strategy_hand
     step = "swap" if swap else "resolve"
-    tx.emit(ev.PhaseReplaced(phase=replace(phase, step=step, revealed=tuple(bids))))
+    fold.emit(ev.PhaseReplaced(phase=replace(phase, step=step, revealed=tuple(bids))))
 
 
-def swap_card(tx: Tx, phase: Bidding, seat: int, card: str | None) -> None:
+def swap_card(fold: ConanFold, phase: Bidding, seat: int, card: str | None) -> None:
     """The bonus card: replace the revealed strategy card by another; both go."""
     revealed = phase.revealed
     if card is not None:
-        tx.emit(ev.CardsDiscarded(seat=seat, deck="strategy", cards=(card,)))
+        fold.emit(ev.CardsDiscarded(seat=seat, deck="strategy", cards=(card,)))
         revealed = tuple(
-            replace(b, card=card, value=_value(tx.state, b.token, card)) if b.seat == seat else b
+            replace(b, card=card, value=_value(fold.pack, fold.state, b.token, card)) if b.seat == seat else b
             for b in revealed
         )
-        tx.emit(ev.BidsRevealed(bids=revealed))
-    tx.emit(ev.PhaseReplaced(phase=replace(phase, step="resolve", revealed=revealed)))
+        fold.emit(ev.BidsRevealed(bids=revealed))
+    fold.emit(ev.PhaseReplaced(phase=replace(phase, step="resolve", revealed=revealed)))
 
 
-def winner(state: State, phase: Bidding, rng: Rng | None = None) -> int:
+def winner(pack: Pack, state: State, phase: Bidding, rng: Rng | None = None) -> int:
     """Highest bid; then fewer adventure tokens (count); then the kingdom
     closest to Conan; then the ``bid_last_tiebreak`` option (§9.4)."""
-    pack = pack_of(state)
 
     def key(b: RevealedBid) -> tuple[int, int, int]:
         s = state.seats[b.seat]
         tokens = len(s.tokens) + (1 if s.pending_token >= 0 else 0)
-        return (-b.value, tokens, pack.dist(home(state, b.seat), state.conan_at))
+        return (-b.value, tokens, pack.dist(home(pack, state, b.seat), state.conan_at))
 
     best = min(key(b) for b in phase.revealed)
     tied = sorted(b.seat for b in phase.revealed if key(b) == best)
@@ -110,9 +115,9 @@ def winner(state: State, phase: Bidding, rng: Rng | None = None) -> int:
     return min(tied, key=lambda s: order.index(s) if s in order else len(order))
 
 
-def resolve(tx: Tx, phase: Bidding) -> None:
-    seat = winner(tx.state, phase, tx.rng)
-    tx.emit(ev.ConanPlayerSet(seat=seat), ev.PhasePopped())
-    if not tx.state.phases:
+def resolve(fold: ConanFold, phase: Bidding) -> None:
+    seat = winner(fold.pack, fold.state, phase, fold.rng)
+    fold.emit(ev.ConanPlayerSet(seat=seat), ev.PhasePopped())
+    if not fold.state.phases:
         # The opening winner plays first and holds the first player token.
-        tx.emit(ev.FirstPlayerSet(seat=seat), ev.PhasePushed(phase=Turn(seat=seat)))
+        fold.emit(ev.FirstPlayerSet(seat=seat), ev.PhasePushed(phase=Turn(seat=seat)))

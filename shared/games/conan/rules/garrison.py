@@ -7,54 +7,55 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from shared.games.conan import events as ev
-from shared.games.conan.rules.board import Tx, home, pack_of, prov, reserve, room
+from shared.games.conan.content import Pack
+from shared.games.conan.rules.board import ConanFold, home, prov, reserve, room
 from shared.games.conan.state import AgeChange, Garrison, State
 
 
-def spots(state: State, seat: int) -> list[str]:
+def spots(pack: Pack, state: State, seat: int) -> list[str]:
     """Provinces that may each take one placement: forts, cities, then home."""
     marked = [
         p.id
-        for p in pack_of(state).provinces
-        if prov(state, p.id).owner == seat and prov(state, p.id).marker in ("fort", "city")
+        for p in pack.provinces
+        if prov(pack, state, p.id).owner == seat and prov(pack, state, p.id).marker in ("fort", "city")
     ]
-    return [*marked, *([home(state, seat)] if home(state, seat) not in marked else [])]
+    return [*marked, *([home(pack, state, seat)] if home(pack, state, seat) not in marked else [])]
 
 
-def options(state: State, phase: Garrison) -> list[tuple[str, bool]]:
+def options(pack: Pack, state: State, phase: Garrison) -> list[tuple[str, bool]]:
     """(province, city?) placements still open to the seat."""
     seat = phase.seat
     out = []
-    for pid in spots(state, seat):
+    for pid in spots(pack, state, seat):
         if pid in phase.used:
             continue
-        if reserve(state, seat) > 0 and room(state, seat, pid) > 0:
+        if reserve(pack, state, seat) > 0 and room(pack, state, seat, pid) > 0:
             out.append((pid, False))
-        if prov(state, pid).marker == "fort" and prov(state, pid).owner == seat:
+        if prov(pack, state, pid).marker == "fort" and prov(pack, state, pid).owner == seat:
             out.append((pid, True))
     return out
 
 
-def begin(tx: Tx, phase: AgeChange, seat: int) -> None:
+def begin(fold: ConanFold, phase: AgeChange, seat: int) -> None:
     """Ask the seat for its placements, or pass on when it has none."""
     garrison = Garrison(seat=seat)
-    if options(tx.state, garrison):
-        tx.emit(ev.PhasePushed(phase=garrison))
+    if options(fold.pack, fold.state, garrison):
+        fold.emit(ev.PhasePushed(phase=garrison))
     else:
-        tx.emit(ev.PhaseReplaced(phase=replace(phase, pos=phase.pos + 1)))
+        fold.emit(ev.PhaseReplaced(phase=replace(phase, pos=phase.pos + 1)))
 
 
-def place(tx: Tx, phase: Garrison, pid: str, city: bool) -> None:
+def place(fold: ConanFold, phase: Garrison, pid: str, city: bool) -> None:
     if city:
-        tx.emit(ev.MarkerSet(province=pid, owner=phase.seat, marker="city"))
+        fold.emit(ev.MarkerSet(province=pid, owner=phase.seat, marker="city"))
     else:
-        tx.emit(ev.UnitsChanged(seat=phase.seat, province=pid, delta=1))
-    tx.emit(ev.PhaseReplaced(phase=replace(phase, used=tuple(sorted((*phase.used, pid))))))
+        fold.emit(ev.UnitsChanged(seat=phase.seat, province=pid, delta=1))
+    fold.emit(ev.PhaseReplaced(phase=replace(phase, used=tuple(sorted((*phase.used, pid))))))
 
 
-def finish(tx: Tx) -> None:
+def finish(fold: ConanFold) -> None:
     """The seat is done (or has nothing left to place): the next one goes."""
-    tx.emit(ev.PhasePopped())
-    age = tx.state.phase
+    fold.emit(ev.PhasePopped())
+    age = fold.state.phase
     assert isinstance(age, AgeChange)
-    tx.emit(ev.PhaseReplaced(phase=replace(age, pos=age.pos + 1)))
+    fold.emit(ev.PhaseReplaced(phase=replace(age, pos=age.pos + 1)))

@@ -7,45 +7,44 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from shared.games.conan import events as ev
+from shared.games.conan.content import Pack
 from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.armies import settle_campaign, withdraw, withdraw_spots
 from shared.games.conan.rules.board import (
-    NEUTRAL,
-    Tx,
+    ConanFold,
     engagement,
     friendly,
     friendly_provinces,
     home_owner,
     in_play,
     others_with_units,
-    pack_of,
     prov,
     reserve,
     room,
 )
-from shared.games.conan.state import Military, State
+from shared.games.conan.state import NEUTRAL, Military, State
 
 
-def raise_options(state: State, phase: Military) -> list[tuple[str, ...]]:
+def raise_options(pack: Pack, state: State, phase: Military) -> list[tuple[str, ...]]:
     if phase.moved or phase.fought:
         return []
-    spots = [p for p in friendly_provinces(state, phase.seat) if room(state, phase.seat, p) > 0]
+    spots = [p for p in friendly_provinces(pack, state, phase.seat) if room(pack, state, phase.seat, p) > 0]
     if not state.options.raise_at_home:
-        spots = [p for p in spots if home_owner(state, p) != phase.seat]
-    left = reserve(state, phase.seat)
+        spots = [p for p in spots if home_owner(pack, state, p) != phase.seat]
+    left = reserve(pack, state, phase.seat)
     out: list[tuple[str, ...]] = [(p,) for p in spots] if left >= 1 else []
     if left >= 2:
         out += [(a, b) for i, a in enumerate(spots) for b in spots[i + 1 :]]
     return out
 
 
-def raise_troops(tx: Tx, seat: int, provinces: tuple[str, ...]) -> None:
+def raise_troops(fold: ConanFold, seat: int, provinces: tuple[str, ...]) -> None:
     for p in provinces:
-        tx.emit(ev.UnitsChanged(seat=seat, province=p, delta=1))
-    tx.emit(ev.PhasePopped())  # raising troops ends the turn
+        fold.emit(ev.UnitsChanged(seat=seat, province=p, delta=1))
+    fold.emit(ev.PhasePopped())  # raising troops ends the turn
 
 
-def army_moves(state: State, phase: Military) -> list[tuple[str, str, int]]:
+def army_moves(pack: Pack, state: State, phase: Military) -> list[tuple[str, str, int]]:
     """Every (from, to, units) movement open now, judged from where the army
     stands (docs/rules/conan.md §5.2, §5.3).
 
@@ -57,60 +56,59 @@ def army_moves(state: State, phase: Military) -> list[tuple[str, str, int]]:
     if phase.moves_left <= 0 or phase.fought:
         return []
     seat = phase.seat
-    pack = pack_of(state)
     out = []
     arrived = dict(phase.arrived)
     for p in pack.provinces:
-        stands = engagement(state, seat, p.id)
+        stands = engagement(pack, state, seat, p.id)
         if stands not in ("", "campaign") or p.id == phase.target:
             continue
-        have = prov(state, p.id).units[seat]
+        have = prov(pack, state, p.id).units[seat]
         if not state.options.one_army_two_moves:
             have -= arrived.get(p.id, 0)  # units that moved already stay put
         if have <= 0:
             continue
         for to in p.adjacent:
-            if not _may_enter(state, seat, to):
+            if not _may_enter(pack, state, seat, to):
                 continue
-            if not friendly(state, seat, to) and (stands or phase.target not in ("", to)):
+            if not friendly(pack, state, seat, to) and (stands or phase.target not in ("", to)):
                 continue  # no attack from a fight, and one attacked province per action
-            most = min(have, pack.header.stack_limit, room(state, seat, to))
+            most = min(have, pack.header.stack_limit, room(pack, state, seat, to))
             out += [(p.id, to, n) for n in range(1, most + 1)]
         if not state.options.redeploy_adjacent_only:
-            out += _long_redeploys(state, seat, p.id, have)
+            out += _long_redeploys(pack, state, seat, p.id, have)
     return out
 
 
-def _long_redeploys(state: State, seat: int, frm: str, have: int) -> list[tuple[str, str, int]]:
+def _long_redeploys(pack: Pack, state: State, seat: int, frm: str, have: int) -> list[tuple[str, str, int]]:
     # The redeploy_adjacent_only=False reading: a redeploy may reach any friendly province.
-    near = set(pack_of(state).neighbours(frm))
+    near = set(pack.neighbours(frm))
     out = []
-    for to in friendly_provinces(state, seat):
+    for to in friendly_provinces(pack, state, seat):
         if to != frm and to not in near:
-            most = min(have, pack_of(state).header.stack_limit, room(state, seat, to))
+            most = min(have, pack.header.stack_limit, room(pack, state, seat, to))
             out += [(frm, to, n) for n in range(1, most + 1)]
     return out
 
 
-def _may_enter(state: State, seat: int, pid: str) -> bool:
-    if not in_play(state, pid):
+def _may_enter(pack: Pack, state: State, seat: int, pid: str) -> bool:
+    if not in_play(pack, state, pid):
         return False  # armies never enter out-of-play zones
-    owner_home = home_owner(state, pid)
+    owner_home = home_owner(pack, state, pid)
     return owner_home in (NEUTRAL, seat)
 
 
-def move_army(tx: Tx, phase: Military, frm: str, to: str, units: int) -> None:
+def move_army(fold: ConanFold, phase: Military, frm: str, to: str, units: int) -> None:
     seat = phase.seat
-    attacking = not friendly(tx.state, seat, to)
-    tx.emit(
+    attacking = not friendly(fold.pack, fold.state, seat, to)
+    fold.emit(
         ev.UnitsChanged(seat=seat, province=frm, delta=-units),
         ev.UnitsChanged(seat=seat, province=to, delta=units),
     )
-    settle_campaign(tx, frm)  # a campaign whose whole army fell back is over
-    _moved(tx, phase, frm, to, units, target=to if attacking else phase.target)
+    settle_campaign(fold, frm)  # a campaign whose whole army fell back is over
+    _moved(fold, phase, frm, to, units, target=to if attacking else phase.target)
 
 
-def _moved(tx: Tx, phase: Military, frm: str, to: str, units: int, target: str) -> None:
+def _moved(fold: ConanFold, phase: Military, frm: str, to: str, units: int, target: str) -> None:
     arrived = dict(phase.arrived)
     arrived[to] = arrived.get(to, 0) + units
     phase = replace(
@@ -120,27 +118,27 @@ def _moved(tx: Tx, phase: Military, frm: str, to: str, units: int, target: str) 
         arrived=tuple(sorted(arrived.items())),
         target=target,
     )
-    tx.emit(ev.PhaseReplaced(phase=phase))
+    fold.emit(ev.PhaseReplaced(phase=phase))
 
 
-def withdrawals(state: State, phase: Military) -> list[tuple[str, str]]:
+def withdrawals(pack: Pack, state: State, phase: Military) -> list[tuple[str, str]]:
     """(from, to): an army in a siege or battle leaves as one movement, whole,
     into a friendly province; the action's attacked province is not left."""
     if phase.moves_left <= 0 or phase.fought:
         return []
     out = []
-    for p in pack_of(state).provinces:
-        if p.id != phase.target and engagement(state, phase.seat, p.id) in ("siege", "battle"):
-            out += [(p.id, to) for to in withdraw_spots(state, phase.seat, p.id)]
+    for p in pack.provinces:
+        if p.id != phase.target and engagement(pack, state, phase.seat, p.id) in ("siege", "battle"):
+            out += [(p.id, to) for to in withdraw_spots(pack, state, phase.seat, p.id)]
     return out
 
 
-def withdraw_army(tx: Tx, phase: Military, frm: str, to: str) -> None:
-    arrived = withdraw(tx, phase.seat, frm, to)
-    _moved(tx, phase, frm, to, arrived, target=phase.target)
+def withdraw_army(fold: ConanFold, phase: Military, frm: str, to: str) -> None:
+    arrived = withdraw(fold, phase.seat, frm, to)
+    _moved(fold, phase, frm, to, arrived, target=phase.target)
 
 
-def targets(state: State, phase: Military) -> list[str]:
+def targets(pack: Pack, state: State, phase: Military) -> list[str]:
     """Where the action's one contest may be fought: the province a movement
     attacked, else any where the seat's army stands in a campaign, battle or
     siege (each goes on, turn after turn, until it is decided)."""
@@ -150,22 +148,20 @@ def targets(state: State, phase: Military) -> list[str]:
         return [phase.target]
     seat = phase.seat
     return [
-        p.id
-        for p in pack_of(state).provinces
-        if engagement(state, seat, p.id) in ("campaign", "battle", "siege")
+        p.id for p in pack.provinces if engagement(pack, state, seat, p.id) in ("campaign", "battle", "siege")
     ]
 
 
-def battle_defenders(state: State, seat: int, pid: str, previous: int = NEUTRAL) -> list[int]:
+def battle_defenders(pack: Pack, state: State, seat: int, pid: str, previous: int = NEUTRAL) -> list[int]:
     """Who may defend a battle in ``pid`` (one seat unless the attacker chooses).
 
     A battle goes on against the same army (docs/rules/conan.md §7.3); a new
     one is against the army the attacker names, or by the ``battle_defender``
     option."""
-    here = prov(state, pid)
+    here = prov(pack, state, pid)
     if here.owner not in (NEUTRAL, seat):
         return []  # a siege: the marker owner defends
-    others = others_with_units(state, seat, pid)
+    others = others_with_units(pack, state, seat, pid)
     if previous in others:
         return [previous]
     if len(others) > 1 and state.options.battle_defender == "campaign_owner":
@@ -173,35 +169,35 @@ def battle_defenders(state: State, seat: int, pid: str, previous: int = NEUTRAL)
     return others
 
 
-def attack_options(state: State, phase: Military) -> list[tuple[str, int]]:
+def attack_options(pack: Pack, state: State, phase: Military) -> list[tuple[str, int]]:
     """(province, defender) pairs; the defender is named only when there is a choice."""
     out = []
-    for pid in targets(state, phase):
-        defenders = battle_defenders(state, phase.seat, pid)
+    for pid in targets(pack, state, phase):
+        defenders = battle_defenders(pack, state, phase.seat, pid)
         out += [(pid, d) for d in defenders] if len(defenders) > 1 else [(pid, NEUTRAL)]
     return out
 
 
-def attack(tx: Tx, phase: Military, pid: str, defender: int) -> None:
-    tx.emit(ev.PhaseReplaced(phase=replace(phase, fought=True)))
+def attack(fold: ConanFold, phase: Military, pid: str, defender: int) -> None:
+    fold.emit(ev.PhaseReplaced(phase=replace(phase, fought=True)))
     split = len({frm for frm, to in phase.moved if to == pid}) >= 2
-    fight(tx, phase.seat, pid, defender, split)
+    fight(fold, phase.seat, pid, defender, split)
 
 
-def fight(tx: Tx, seat: int, pid: str, defender: int, split: bool, previous: int = NEUTRAL) -> None:
+def fight(fold: ConanFold, seat: int, pid: str, defender: int, split: bool, previous: int = NEUTRAL) -> None:
     """Start the contest an attack or a forced march brings in ``pid``."""
-    here = prov(tx.state, pid)
+    here = prov(fold.pack, fold.state, pid)
     if here.owner not in (NEUTRAL, seat):
-        ct.start(tx, "siege", seat, here.owner, pid, 0, split)
+        ct.start(fold, "siege", seat, here.owner, pid, 0, split)
         return
-    defenders = battle_defenders(tx.state, seat, pid, previous)
+    defenders = battle_defenders(fold.pack, fold.state, seat, pid, previous)
     if defenders:
         defender = defender if defender in defenders else defenders[0]
         # Fought where the campaign marker of either army stands (§7.3): a
         # campaign owner that attacks in turn fights on its own current space.
         pos = here.campaign_pos if here.campaign_owner in (seat, defender) else 0
-        ct.start(tx, "battle", seat, defender, pid, pos, split)
+        ct.start(fold, "battle", seat, defender, pid, pos, split)
         return
     if here.campaign_owner != seat:
-        tx.emit(ev.CampaignSet(province=pid, owner=seat, pos=0))
-    ct.start(tx, "campaign", seat, NEUTRAL, pid, prov(tx.state, pid).campaign_pos, split)
+        fold.emit(ev.CampaignSet(province=pid, owner=seat, pos=0))
+    ct.start(fold, "campaign", seat, NEUTRAL, pid, prov(fold.pack, fold.state, pid).campaign_pos, split)
