@@ -8,7 +8,7 @@ from shared.games.catan import events as ev
 from shared.games.catan.cards import DEV_DECK, EMPTY, add, deck_cards, one
 from shared.games.catan.options import Options
 from shared.games.catan.rules.building import can_road, settlement_spots
-from shared.games.catan.rules.flow import Ctx
+from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
 from shared.kernel.rng import Rng
 
@@ -80,23 +80,23 @@ def starting_cards(state: State, spot: int) -> tuple[int, ...]:
     return gained
 
 
-def apply(ctx: Ctx, seat: int, command: cmd.CatanCommand) -> None:
-    s = ctx.state
+def apply(f: CatanFold, seat: int, command: cmd.CatanCommand) -> None:
+    s = f.state
     if isinstance(command, cmd.BuildRoad):
-        ctx.emit(ev.RoadPlaced(seat=seat, path=command.path))
+        f.emit(ev.RoadPlaced(seat=seat, path=command.path))
         rest = s.setup_queue[1:]
         if rest:
-            ctx.emit(ev.PhaseSet(phase="setup", active=rest[0], turn=0, setup_queue=rest))
+            f.emit(ev.PhaseSet(phase="setup", active=rest[0], turn=0, setup_queue=rest))
         else:
-            ctx.emit(ev.PhaseSet(phase="roll", active=seat, turn=1))
+            f.emit(ev.PhaseSet(phase="roll", active=seat, turn=1))
         return
     assert isinstance(command, cmd.BuildSettlement | cmd.BuildCity)
     level = 2 if isinstance(command, cmd.BuildCity) else 1
-    ctx.emit(ev.BuildingPlaced(seat=seat, spot=command.spot, level=level))
+    f.emit(ev.BuildingPlaced(seat=seat, spot=command.spot, level=level))
     if second_round(s):
-        gained = starting_cards(ctx.state, command.spot)
+        gained = starting_cards(f.state, command.spot)
         if any(gained):
-            ctx.emit(ev.CardsGained(seat=seat, cards=gained))
-    ctx.emit(
+            f.emit(ev.CardsGained(seat=seat, cards=gained))
+    f.emit(
         ev.PhaseSet(phase="setup", active=seat, turn=0, setup_queue=s.setup_queue, setup_spot=command.spot)
     )

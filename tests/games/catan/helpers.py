@@ -110,9 +110,10 @@ def roll_until(state: State, want: Any, seat: int = 0) -> tuple[State, list[ev.C
 
 
 def produce(state: State, total: int) -> list[ev.CatanEvent]:
-    from shared.games.catan.rules.flow import Ctx
     from shared.games.catan.rules.production import produce as run
+    from shared.kernel.fold import Fold
 
-    ctx = Ctx(given(state, ev.DiceRolled(yellow=total // 2, red=total - total // 2, event="")), Rng(SEED, 1))
-    run(ctx)
-    return ctx.events
+    rolled = given(state, ev.DiceRolled(yellow=total // 2, red=total - total // 2, event=""))
+    f = Fold(rolled, evolve, Rng(SEED, 1))
+    run(f)
+    return f.events

@@ -41,13 +41,14 @@ def test_vp_cards_are_revealed_at_once_and_never_held():
             dev=(), progress=(state.decks[0], ("constitution", *state.decks[1]), state.decks[2])
         ),
     )
-    from shared.games.catan.rules.flow import Ctx
+    from shared.games.catan.evolve import evolve
     from shared.games.catan.rules.progress.draws import draw
+    from shared.kernel.fold import Fold
     from shared.kernel.rng import Rng
 
-    ctx = Ctx(state, Rng(bytes(32), 0))
-    draw(ctx, 1, 1)
-    assert ctx.state.players[1].vp_cards == 1 and ctx.state.players[1].cards == ()
+    f = Fold(state, evolve, Rng(bytes(32), 0))
+    draw(f, 1, 1)
+    assert f.state.players[1].vp_cards == 1 and f.state.players[1].cards == ()
 
 
 def test_off_turn_seat_over_the_limit_discards_at_once():

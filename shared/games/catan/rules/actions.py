@@ -15,13 +15,13 @@ from shared.games.catan import events as ev
 from shared.games.catan.cards import CITY, ROAD, SETTLEMENT, WALL, covers
 from shared.games.catan.rules import development, domestic, improvements, knights, progress, trade, turn
 from shared.games.catan.rules.building import city_spots, road_spots, settlement_spots, wall_spots
-from shared.games.catan.rules.flow import Ctx
+from shared.games.catan.rules.flow import CatanFold, set_effects
 from shared.games.catan.rules.progress import draws, science
 from shared.games.catan.rules.progress import trade as trade_deck
 from shared.games.catan.state import State
 
 Options = Callable[[State, int], list[Any]]
-Apply = Callable[[Ctx, int, Any], None]
+Apply = Callable[[CatanFold, int, Any], None]
 
 
 def _afford(state: State, seat: int, cost: tuple[int, ...]) -> bool:
@@ -58,24 +58,24 @@ def _discard_progress(state: State, seat: int) -> list[cmd.DiscardProgress]:
     return [cmd.DiscardProgress(cards=(c,)) for c in sorted(set(state.players[seat].cards))]
 
 
-def _build_road(ctx: Ctx, seat: int, c: cmd.BuildRoad) -> None:
-    ctx.emit(ev.CardsPaid(seat=seat, cards=ROAD), ev.RoadPlaced(seat=seat, path=c.path))
+def _build_road(f: CatanFold, seat: int, c: cmd.BuildRoad) -> None:
+    f.emit(ev.CardsPaid(seat=seat, cards=ROAD), ev.RoadPlaced(seat=seat, path=c.path))
 
 
-def _build_settlement(ctx: Ctx, seat: int, c: cmd.BuildSettlement) -> None:
-    ctx.emit(ev.CardsPaid(seat=seat, cards=SETTLEMENT), ev.BuildingPlaced(seat=seat, spot=c.spot, level=1))
+def _build_settlement(f: CatanFold, seat: int, c: cmd.BuildSettlement) -> None:
+    f.emit(ev.CardsPaid(seat=seat, cards=SETTLEMENT), ev.BuildingPlaced(seat=seat, spot=c.spot, level=1))
 
 
-def _build_city(ctx: Ctx, seat: int, c: cmd.BuildCity) -> None:
-    ctx.emit(ev.CardsPaid(seat=seat, cards=CITY), ev.BuildingPlaced(seat=seat, spot=c.spot, level=2))
+def _build_city(f: CatanFold, seat: int, c: cmd.BuildCity) -> None:
+    f.emit(ev.CardsPaid(seat=seat, cards=CITY), ev.BuildingPlaced(seat=seat, spot=c.spot, level=2))
 
 
-def _build_wall(ctx: Ctx, seat: int, c: cmd.BuildWall) -> None:
-    ctx.emit(ev.CardsPaid(seat=seat, cards=WALL), ev.WallPlaced(seat=seat, spot=c.spot))
+def _build_wall(f: CatanFold, seat: int, c: cmd.BuildWall) -> None:
+    f.emit(ev.CardsPaid(seat=seat, cards=WALL), ev.WallPlaced(seat=seat, spot=c.spot))
 
 
-def _discard_one(ctx: Ctx, seat: int, c: cmd.DiscardProgress) -> None:
-    draws.discard(ctx, seat, c.cards)
+def _discard_one(f: CatanFold, seat: int, c: cmd.DiscardProgress) -> None:
+    draws.discard(f, seat, c.cards)
 
 
 def _knight_options(kind: type) -> Options:
@@ -101,7 +101,7 @@ MAIN: dict[type, tuple[Options, Apply]] = {
     cmd.TradeBank: (trade.bank_options, trade.trade_bank),
     cmd.BuyDevCard: (
         _base_only(lambda s, seat: [cmd.BuyDevCard()] if development.can_buy(s, seat) else []),
-        lambda ctx, seat, c: development.buy(ctx, seat),
+        lambda f, seat, c: development.buy(f, seat),
     ),
     cmd.PlayDevCard: (_base_only(development.play_options), development.play),
     cmd.BuildWall: (_walls, _build_wall),
@@ -114,7 +114,7 @@ MAIN: dict[type, tuple[Options, Apply]] = {
     cmd.PlayProgress: (_ck_only(progress.options), progress.play),
     cmd.HarborExchange: (_ck_only(trade_deck.harbor_options), trade_deck.harbor),
     cmd.DiscardProgress: (_ck_only(_discard_progress), _discard_one),
-    cmd.EndTurn: (_end, lambda ctx, seat, c: turn.end_turn(ctx)),
+    cmd.EndTurn: (_end, lambda f, seat, c: turn.end_turn(f)),
 }  # fmt: skip
 
 # Commands checked by a predicate in their handler (their family is too large to list).
@@ -132,17 +132,17 @@ def _roll_options(state: State, seat: int) -> list[Any]:
     return out
 
 
-def _roll_apply(ctx: Ctx, seat: int, c: Any) -> None:
+def _roll_apply(f: CatanFold, seat: int, c: Any) -> None:
     if isinstance(c, cmd.RollDice):
-        turn.roll(ctx)
+        turn.roll(f)
     elif isinstance(c, cmd.PlayProgress):  # Alchemist: the chosen dice are the roll
-        ctx.emit(ev.CardPlayed(seat=seat, card=c.card))
-        turn.roll(ctx, c.a, c.b)
+        f.emit(ev.CardPlayed(seat=seat, card=c.card))
+        turn.roll(f, c.a, c.b)
     elif isinstance(c, cmd.ChaseRobber):  # Knight-Errant variant
-        knights.apply(ctx, seat, c)
-        ctx.effects(errant=True)
+        knights.apply(f, seat, c)
+        set_effects(f, errant=True)
     else:
-        development.play(ctx, seat, c)
+        development.play(f, seat, c)
 
 
 KNIGHT_COMMANDS = (cmd.BuildKnight, cmd.ActivateKnight, cmd.PromoteKnight, cmd.MoveKnight, cmd.ChaseRobber)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shared.games.catan import events as ev
 from shared.games.catan.rules.building import SETTLEMENTS, settlements_built
-from shared.games.catan.rules.flow import Ctx, clockwise, open_task
+from shared.games.catan.rules.flow import CatanFold, clockwise, open_task
 from shared.games.catan.rules.progress import draws
 from shared.games.catan.state import State
 
@@ -35,16 +35,16 @@ def pillageable(state: State, seat: int) -> list[int]:
     ]  # fmt: skip
 
 
-def advance_ship(ctx: Ctx) -> None:
-    position = ctx.state.barbarian + 1
-    ctx.emit(ev.BarbarianMoved(position=position))
-    if position < ctx.state.options.barbarian_track:
+def advance_ship(f: CatanFold) -> None:
+    position = f.state.barbarian + 1
+    f.emit(ev.BarbarianMoved(position=position))
+    if position < f.state.options.barbarian_track:
         return
-    mustering = tuple(seat for seat in range(ctx.state.seats) if active_knights(ctx.state, seat))
-    if ctx.state.options.meanies_variant and mustering:
-        open_task(ctx, "muster", mustering)
+    mustering = tuple(seat for seat in range(f.state.seats) if active_knights(f.state, seat))
+    if f.state.options.meanies_variant and mustering:
+        open_task(f, "muster", mustering)
     else:
-        attack(ctx)
+        attack(f)
 
 
 def muster_choices(state: State, seat: int) -> list[int]:
@@ -59,21 +59,19 @@ def mustered(state: State, answers: tuple[tuple[int, int], ...]) -> tuple[int, .
     return tuple(sorted(spots))
 
 
-def attack(ctx: Ctx, fighters: tuple[int, ...] | None = None) -> None:
-    s = ctx.state
+def attack(f: CatanFold, fighters: tuple[int, ...] | None = None) -> None:
+    s = f.state
     barbs, contrib = strength(s), contributions(s, fighters)
     knights = sum(contrib)
-    ctx.emit(
-        ev.BarbariansAttacked(barbarians=barbs, knights=knights, contributions=contrib, fighters=fighters)
-    )
+    f.emit(ev.BarbariansAttacked(barbarians=barbs, knights=knights, contributions=contrib, fighters=fighters))
     if barbs > knights:
-        _pillage(ctx, contrib)
+        _pillage(f, contrib)
     else:
-        _reward(ctx, contrib)
+        _reward(f, contrib)
 
 
-def _pillage(ctx: Ctx, contrib: tuple[int, ...]) -> None:
-    s = ctx.state
+def _pillage(f: CatanFold, contrib: tuple[int, ...]) -> None:
+    s = f.state
     candidates = [seat for seat in range(s.seats) if pillageable(s, seat)]
     if not candidates:
         return
@@ -82,40 +80,40 @@ def _pillage(ctx: Ctx, contrib: tuple[int, ...]) -> None:
     choosing = tuple(c for c in losers if len(pillageable(s, c)) > 1)
     for c in losers:
         if c not in choosing:
-            pillage(ctx, c, pillageable(ctx.state, c)[0])
+            pillage(f, c, pillageable(f.state, c)[0])
     if choosing:
-        open_task(ctx, "pillage", choosing)
+        open_task(f, "pillage", choosing)
 
 
-def pillage(ctx: Ctx, seat: int, spot: int) -> None:
-    tipped = settlements_built(ctx.state, seat) >= SETTLEMENTS
-    ctx.emit(ev.CityPillaged(seat=seat, spot=spot, tipped=tipped))
+def pillage(f: CatanFold, seat: int, spot: int) -> None:
+    tipped = settlements_built(f.state, seat) >= SETTLEMENTS
+    f.emit(ev.CityPillaged(seat=seat, spot=spot, tipped=tipped))
 
 
-def _reward(ctx: Ctx, contrib: tuple[int, ...]) -> None:
-    s = ctx.state
+def _reward(f: CatanFold, contrib: tuple[int, ...]) -> None:
+    s = f.state
     top = max(contrib)
     best = [seat for seat in clockwise(s, s.active) if contrib[seat] == top]
     if len(best) == 1:
-        ctx.emit(ev.DefenderAwarded(seat=best[0]))
+        f.emit(ev.DefenderAwarded(seat=best[0]))
         return
     if top == 0 and s.options.zero_strength_defense_reward == "none":
         return
-    defender_draws(ctx, tuple(best))
+    defender_draws(f, tuple(best))
 
 
-def defender_draws(ctx: Ctx, seats: tuple[int, ...]) -> None:
+def defender_draws(f: CatanFold, seats: tuple[int, ...]) -> None:
     """Tied defenders draw one at a time, clockwise from the roller, each choosing among
     the decks that hold cards when its turn to draw comes: a draw never finds its deck
     emptied by an earlier one. With one deck left there is nothing to choose."""
     for i, seat in enumerate(seats):
-        decks = deck_choices(ctx.state)
+        decks = deck_choices(f.state)
         if not decks:
             return
         if len(decks) > 1:
-            open_task(ctx, "defender_draw", (seat,), data=seats[i + 1 :])
+            open_task(f, "defender_draw", (seat,), data=seats[i + 1 :])
             return
-        draws.draw(ctx, seat, decks[0])
+        draws.draw(f, seat, decks[0])
 
 
 def deck_choices(state: State) -> list[int]:

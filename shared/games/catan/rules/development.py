@@ -6,7 +6,7 @@ from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import DEV_CARD, EMPTY, RESOURCES, add, covers, one
 from shared.games.catan.rules.building import ROADS, road_spots, roads_built
-from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.flow import CatanFold, open_task, set_effects
 from shared.games.catan.state import State
 
 LARGEST_ARMY_MIN = 3
@@ -16,9 +16,9 @@ def can_buy(state: State, seat: int) -> bool:
     return bool(state.dev_deck) and covers(state.players[seat].hand, DEV_CARD)
 
 
-def buy(ctx: Ctx, seat: int) -> None:
-    card = ctx.state.dev_deck[0]
-    ctx.emit(
+def buy(f: CatanFold, seat: int) -> None:
+    card = f.state.dev_deck[0]
+    f.emit(
         ev.CardsPaid(seat=seat, cards=DEV_CARD),
         ev.CardDrawn(seat=seat, deck=-1, card=card),
         ev.CardDrawnShadow(seat=seat, deck=-1),
@@ -64,37 +64,37 @@ def _bank_has(state: State, kinds: tuple[int, ...]) -> bool:
     return covers(state.bank, need)
 
 
-def play(ctx: Ctx, seat: int, c: cmd.PlayDevCard) -> None:
-    ctx.emit(ev.CardPlayed(seat=seat, card=c.card))
-    ctx.effects(dev_played=True)
+def play(f: CatanFold, seat: int, c: cmd.PlayDevCard) -> None:
+    f.emit(ev.CardPlayed(seat=seat, card=c.card))
+    set_effects(f, dev_played=True)
     if c.card == "knight":
-        _army(ctx, seat)
-        open_task(ctx, "robber", (seat,), owner=seat)
+        _army(f, seat)
+        open_task(f, "robber", (seat,), owner=seat)
     elif c.card == "road_building":
-        n = min(2, ROADS - roads_built(ctx.state, seat))
-        open_task(ctx, "free_roads", (seat,), owner=seat, amounts=(n,))
+        n = min(2, ROADS - roads_built(f.state, seat))
+        open_task(f, "free_roads", (seat,), owner=seat, amounts=(n,))
     elif c.card == "year_of_plenty":
         gained = EMPTY
         for k in c.kinds:
             gained = add(gained, one(k))
         if any(gained):
-            ctx.emit(ev.CardsGained(seat=seat, cards=gained))
+            f.emit(ev.CardsGained(seat=seat, cards=gained))
     elif c.card == "monopoly":
-        monopoly(ctx, seat, c.kinds[0], cap=99)
+        monopoly(f, seat, c.kinds[0], cap=99)
 
 
-def monopoly(ctx: Ctx, seat: int, kind: int, cap: int) -> None:
-    for other in range(ctx.state.seats):
-        n = min(cap, ctx.state.players[other].hand[kind])
+def monopoly(f: CatanFold, seat: int, kind: int, cap: int) -> None:
+    for other in range(f.state.seats):
+        n = min(cap, f.state.players[other].hand[kind])
         if other != seat and n:
-            ctx.emit(ev.CardsPassed(src=other, dst=seat, cards=one(kind, n)))
+            f.emit(ev.CardsPassed(src=other, dst=seat, cards=one(kind, n)))
 
 
-def _army(ctx: Ctx, seat: int) -> None:
-    s = ctx.state
+def _army(f: CatanFold, seat: int) -> None:
+    s = f.state
     mine = s.players[seat].knights_played
     holder = s.largest_army
     if holder == seat or mine < LARGEST_ARMY_MIN:
         return
     if holder < 0 or mine > s.players[holder].knights_played:
-        ctx.emit(ev.LargestArmySet(holder=seat))
+        f.emit(ev.LargestArmySet(holder=seat))

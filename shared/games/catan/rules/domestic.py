@@ -13,7 +13,7 @@ from __future__ import annotations
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import KINDS, Hand, covers, one
-from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.flow import CatanFold, open_task, set_effects
 from shared.games.catan.rules.trade import kinds
 from shared.games.catan.state import Answer, State
 from shared.kernel.rejection import require
@@ -54,19 +54,19 @@ def offer_options(state: State, seat: int) -> list[cmd.OfferTrade]:
     return [cmd.OfferTrade(give=one(g), get=one(w)) for g in ks if hand[g] for w in ks if w != g]
 
 
-def offer(ctx: Ctx, seat: int, c: cmd.OfferTrade) -> None:
-    cap = ctx.state.options.trade_offers_per_turn
+def offer(f: CatanFold, seat: int, c: cmd.OfferTrade) -> None:
+    cap = f.state.options.trade_offers_per_turn
     require(
-        not capped(ctx.state),
+        not capped(f.state),
         OFFER_CAP,
         f"A house rule of this table allows {cap} trade offers per turn; the game's rules set no limit.",
         cap=cap,
     )
-    require(offer_valid(ctx.state, seat, c), "invalid_trade", "This trade offer is not allowed.")
+    require(offer_valid(f.state, seat, c), "invalid_trade", "This trade offer is not allowed.")
     if cap:
-        ctx.effects(trade_offers=ctx.state.effects.trade_offers + 1)
-    others = tuple(s for s in range(ctx.state.seats) if s != seat) if c.to == -1 else (c.to,)
-    open_task(ctx, "trade", others, owner=seat, data=c.give + c.get)
+        set_effects(f, trade_offers=f.state.effects.trade_offers + 1)
+    others = tuple(s for s in range(f.state.seats) if s != seat) if c.to == -1 else (c.to,)
+    open_task(f, "trade", others, owner=seat, data=c.give + c.get)
 
 
 def answer_options(state: State, seat: int) -> list[cmd.Choose | cmd.CounterTrade]:
@@ -88,7 +88,7 @@ def counter_valid(state: State, seat: int, c: cmd.CounterTrade) -> bool:
     return terms_valid(state, c.give, c.get) and covers(state.players[seat].hand, c.give)
 
 
-def answers_closed(ctx: Ctx, owner: int, data: tuple[int, ...], answers: tuple[Answer, ...]) -> None:
+def answers_closed(f: CatanFold, owner: int, data: tuple[int, ...], answers: tuple[Answer, ...]) -> None:
     """Put every acceptance and counter before the active seat. Counters it
     cannot pay stay listed (it may only decline them): dropping them here would
     tell everyone which cards its hand lacks."""
@@ -100,7 +100,7 @@ def answers_closed(ctx: Ctx, owner: int, data: tuple[int, ...], answers: tuple[A
         elif a.choice == 2:
             deals += (a.seat, *a.counter, *a.cards)
     if deals:
-        open_task(ctx, "trade_confirm", (owner,), owner=owner, data=tuple(deals))
+        open_task(f, "trade_confirm", (owner,), owner=owner, data=tuple(deals))
 
 
 def confirm_choices(state: State) -> list[int]:
@@ -112,9 +112,9 @@ def confirm_choices(state: State) -> list[int]:
     return [-1, *(i for i in range(count) if covers(hand, tuple(task.data[i * DEAL + 1 : i * DEAL + 9])))]
 
 
-def execute(ctx: Ctx, owner: int, data: tuple[int, ...], index: int) -> None:
+def execute(f: CatanFold, owner: int, data: tuple[int, ...], index: int) -> None:
     deal = data[index * DEAL : (index + 1) * DEAL]
     partner, give, get = deal[0], deal[1:9], deal[9:17]
-    ctx.emit(
+    f.emit(
         ev.CardsPassed(src=owner, dst=partner, cards=give), ev.CardsPassed(src=partner, dst=owner, cards=get)
     )

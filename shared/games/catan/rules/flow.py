@@ -1,36 +1,37 @@
-"""The decision context: ``decide`` emits events through it and reads the state
-as it stands after them, so a rule never re-derives what an earlier event did.
+"""How rules write a decision: through one :data:`CatanFold`, the kernel's
+emit-and-fold helper. A rule reads ``f.state`` as the events emitted before it
+left it, so it never re-derives what an earlier event did; and the open task
+(a decision the game waits for) with its answers.
 """
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from msgspec.structs import replace
 
 from shared.games.catan import events as ev
-from shared.games.catan.evolve import evolve
 from shared.games.catan.state import Answer, Effects, State, Task
-from shared.kernel.rng import Rng
+from shared.kernel.fold import Fold
+
+CatanFold: TypeAlias = Fold[State, ev.CatanEvent]
 
 
-class Ctx:
-    __slots__ = ("events", "rng", "state")
-
-    def __init__(self, state: State, rng: Rng) -> None:
-        self.state = state
-        self.rng = rng
-        self.events: list[ev.CatanEvent] = []
-
-    def emit(self, *events: ev.CatanEvent) -> None:
-        for e in events:
-            self.events.append(e)
-            self.state = evolve(self.state, e)
-
-    def effects(self, **changes: object) -> None:
-        self.emit(ev.EffectsSet(effects=replace(self.state.effects, **changes)))
+def set_effects(f: CatanFold, **changes: object) -> None:
+    """Change some of this turn's effects (the rest stay as they are)."""
+    f.emit(ev.EffectsSet(effects=replace(f.state.effects, **changes)))
 
 
-def open_task(ctx: Ctx, kind: str, seats: tuple[int, ...], **fields: object) -> None:
-    ctx.emit(ev.TaskOpened(task=Task(kind=kind, seats=seats, **fields)))
+def open_task(
+    f: CatanFold,
+    kind: str,
+    seats: tuple[int, ...],
+    *,
+    amounts: tuple[int, ...] = (),
+    owner: int = -1,
+    data: tuple[int, ...] = (),
+) -> None:
+    f.emit(ev.TaskOpened(task=Task(kind=kind, seats=seats, amounts=amounts, owner=owner, data=data)))
 
 
 def awaited(task: Task) -> tuple[int, ...]:
@@ -42,24 +43,24 @@ def amount(task: Task, seat: int) -> int:
     return task.amounts[task.seats.index(seat)] if task.amounts else 0
 
 
-def submit(ctx: Ctx, answer: Answer) -> bool:
+def submit(f: CatanFold, answer: Answer) -> bool:
     """Record a hidden answer; True once every awaited seat has answered."""
-    ctx.emit(ev.Answered(answer=answer), ev.AnsweredShadow(seat=answer.seat))
-    assert ctx.state.task is not None
-    return not awaited(ctx.state.task)
+    f.emit(ev.Answered(answer=answer), ev.AnsweredShadow(seat=answer.seat))
+    assert f.state.task is not None
+    return not awaited(f.state.task)
 
 
 # Answers that stay secret when a task closes: cards handed face down or discarded unseen.
 SECRET_ANSWERS = frozenset({"progress_discard", "gift", "master_merchant", "spy", "harbor"})
 
 
-def close(ctx: Ctx) -> tuple[Answer, ...]:
+def close(f: CatanFold) -> tuple[Answer, ...]:
     """Close the task; answers are revealed to all unless their content is secret."""
-    task = ctx.state.task
+    task = f.state.task
     assert task is not None
     answers = tuple(sorted(task.answers, key=lambda a: a.seat))
     shown = () if task.kind in SECRET_ANSWERS else answers
-    ctx.emit(ev.TaskClosed(kind=task.kind, answers=shown))
+    f.emit(ev.TaskClosed(kind=task.kind, answers=shown))
     return answers
 
 

@@ -7,7 +7,7 @@ from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import TRACK_COMMODITY, covers, one
 from shared.games.catan.rules.building import cities
-from shared.games.catan.rules.flow import Ctx
+from shared.games.catan.rules.flow import CatanFold, set_effects
 from shared.games.catan.state import State
 
 MAX_LEVEL = 5
@@ -56,15 +56,15 @@ def options(state: State, seat: int) -> list[cmd.BuyImprovement]:
     return out
 
 
-def buy(ctx: Ctx, seat: int, c: cmd.BuyImprovement) -> None:
-    s = ctx.state
+def buy(f: CatanFold, seat: int, c: cmd.BuyImprovement) -> None:
+    s = f.state
     crane = s.effects.cranes > 0
     level = s.players[seat].levels[c.track] + 1
     price = cost(s, seat, c.track, crane)
     if any(price):
-        ctx.emit(ev.CardsPaid(seat=seat, cards=price))
+        f.emit(ev.CardsPaid(seat=seat, cards=price))
     if crane:
-        ctx.effects(cranes=s.effects.cranes - 1)
-    ctx.emit(ev.ImprovementBought(seat=seat, track=c.track, level=level))
+        set_effects(f, cranes=s.effects.cranes - 1)
+    f.emit(ev.ImprovementBought(seat=seat, track=c.track, level=level))
     if c.spot >= 0:
-        ctx.emit(ev.MetropolisPlaced(track=c.track, spot=c.spot))
+        f.emit(ev.MetropolisPlaced(track=c.track, spot=c.spot))

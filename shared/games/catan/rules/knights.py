@@ -11,7 +11,7 @@ from shared.games.catan import events as ev
 from shared.games.catan.cards import ACTIVATION, KNIGHT, POLITICS, PROMOTION, covers
 from shared.games.catan.rules import robber
 from shared.games.catan.rules.building import blocked_for, free_spot, touches_own_road
-from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.flow import CatanFold, open_task
 from shared.games.catan.state import Knight, State, knight_at
 
 PER_LEVEL = 2
@@ -94,58 +94,58 @@ def action_options(state: State, k: Knight) -> list[cmd.CatanCommand]:
     return out
 
 
-def apply(ctx: Ctx, seat: int, c: cmd.CatanCommand) -> None:
-    s = ctx.state
+def apply(f: CatanFold, seat: int, c: cmd.CatanCommand) -> None:
+    s = f.state
     match c:
         case cmd.BuildKnight(spot=spot):
-            ctx.emit(
+            f.emit(
                 ev.CardsPaid(seat=seat, cards=KNIGHT),
                 ev.KnightSet(knight=Knight(spot=spot, owner=seat, strength=1)),
             )
         case cmd.ActivateKnight(spot=spot):
             k = replace(knight_at(s, spot), active=True, activated_turn=s.turn)
-            ctx.emit(ev.CardsPaid(seat=seat, cards=ACTIVATION), ev.KnightSet(knight=k))
+            f.emit(ev.CardsPaid(seat=seat, cards=ACTIVATION), ev.KnightSet(knight=k))
         case cmd.PromoteKnight(spot=spot):
-            ctx.emit(ev.CardsPaid(seat=seat, cards=PROMOTION))
-            promote(ctx, spot)
+            f.emit(ev.CardsPaid(seat=seat, cards=PROMOTION))
+            promote(f, spot)
         case cmd.MoveKnight(spot=spot, to=to):
-            move(ctx, spot, to)
+            move(f, spot, to)
         case cmd.ChaseRobber(spot=spot, hex=hex_, victim=victim):
-            ctx.emit(ev.KnightSet(knight=replace(knight_at(s, spot), active=False)))
-            robber.move(ctx, seat, hex_, victim)
+            f.emit(ev.KnightSet(knight=replace(knight_at(s, spot), active=False)))
+            robber.move(f, seat, hex_, victim)
 
 
-def promote(ctx: Ctx, spot: int) -> None:
-    k = knight_at(ctx.state, spot)
+def promote(f: CatanFold, spot: int) -> None:
+    k = knight_at(f.state, spot)
     assert k is not None
-    ctx.emit(ev.KnightSet(knight=replace(k, strength=k.strength + 1, promoted_turn=ctx.state.turn)))
+    f.emit(ev.KnightSet(knight=replace(k, strength=k.strength + 1, promoted_turn=f.state.turn)))
 
 
-def move(ctx: Ctx, spot: int, to: int) -> None:
-    k = knight_at(ctx.state, spot)
+def move(f: CatanFold, spot: int, to: int) -> None:
+    k = knight_at(f.state, spot)
     assert k is not None
-    victim = knight_at(ctx.state, to)
-    ctx.emit(ev.KnightRemoved(spot=spot))
+    victim = knight_at(f.state, to)
+    f.emit(ev.KnightRemoved(spot=spot))
     if victim is not None:
-        ctx.emit(ev.KnightRemoved(spot=to))
-    ctx.emit(ev.KnightSet(knight=replace(k, spot=to, active=False)))
+        f.emit(ev.KnightRemoved(spot=to))
+    f.emit(ev.KnightSet(knight=replace(k, spot=to, active=False)))
     if victim is not None:
-        displaced(ctx, victim)
+        displaced(f, victim)
 
 
 def retreat_spots(state: State, k: Knight) -> list[int]:
     return sorted(s for s in reachable(state, k.owner, k.spot) if free_spot(state, s))
 
 
-def displaced(ctx: Ctx, k: Knight) -> None:
+def displaced(f: CatanFold, k: Knight) -> None:
     """The owner moves a displaced knight along its own roads, or it leaves the board."""
-    spots = retreat_spots(ctx.state, k)
+    spots = retreat_spots(f.state, k)
     if spots:
         data = (k.spot, k.strength, int(k.active), k.activated_turn, k.promoted_turn)
-        open_task(ctx, "retreat", (k.owner,), data=data)
+        open_task(f, "retreat", (k.owner,), data=data)
 
 
-def retreat(ctx: Ctx, owner: int, data: tuple[int, ...], to: int) -> None:
+def retreat(f: CatanFold, owner: int, data: tuple[int, ...], to: int) -> None:
     _, strength, active, activated, promoted = data
     k = Knight(
         spot=to,
@@ -155,7 +155,7 @@ def retreat(ctx: Ctx, owner: int, data: tuple[int, ...], to: int) -> None:
         activated_turn=activated,
         promoted_turn=promoted,
     )
-    ctx.emit(ev.KnightSet(knight=k))
+    f.emit(ev.KnightSet(knight=k))
 
 
 def retreat_options(state: State, owner: int, data: tuple[int, ...]) -> list[int]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from shared.games.catan import board
 from shared.games.catan import events as ev
 from shared.games.catan.rules.building import blocked_for
-from shared.games.catan.rules.flow import Ctx
+from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
 
 MINIMUM = 5
@@ -60,22 +60,22 @@ def _network(state: State) -> tuple[object, ...]:
     return (state.roads, state.owner, tuple((k.spot, k.owner) for k in state.knights))
 
 
-def settle(ctx: Ctx, before: State) -> None:
+def settle(f: CatanFold, before: State) -> None:
     """Award the title once a command, with the card or action it belongs to, has resolved.
 
     Called once per command: if the command changed what road lengths depend on, or
     closed the last decision of a card that did, the lengths and the holder are
     recomputed from the board as the whole card left it.
     """
-    if unsettled(ctx.state):
+    if unsettled(f.state):
         return
-    if unsettled(before) or _network(before) != _network(ctx.state):
-        refresh(ctx)
+    if unsettled(before) or _network(before) != _network(f.state):
+        refresh(f)
 
 
-def refresh(ctx: Ctx) -> None:
-    state = ctx.state
+def refresh(f: CatanFold) -> None:
+    state = f.state
     lens = lengths(state)
     holder = holder_after(state.longest, lens)
     if lens != state.road_lengths or holder != state.longest:
-        ctx.emit(ev.LongestRoadSet(holder=holder, lengths=lens))
+        f.emit(ev.LongestRoadSet(holder=holder, lengths=lens))

@@ -6,7 +6,7 @@ from __future__ import annotations
 from shared.games.catan import board
 from shared.games.catan import events as ev
 from shared.games.catan.cards import CLOTH, COIN, EMPTY, KINDS, PAPER, RESOURCES, SCIENCE, Hand, add, one
-from shared.games.catan.rules.flow import Ctx, clockwise, open_task
+from shared.games.catan.rules.flow import CatanFold, clockwise, open_task
 from shared.games.catan.state import State
 
 TERRAIN_COMMODITY = {board.FOREST: PAPER, board.PASTURE: CLOTH, board.MOUNTAINS: COIN}
@@ -46,32 +46,32 @@ def settle(state: State, due: list[Hand]) -> list[Hand]:
     return [tuple(h) for h in paid]
 
 
-def produce(ctx: Ctx) -> None:
-    s = ctx.state
+def produce(f: CatanFold) -> None:
+    s = f.state
     yellow, red, _ = s.dice
     paid = settle(s, owed(s, yellow + red))
     for seat, hand in enumerate(paid):
         if any(hand):
-            ctx.emit(ev.CardsGained(seat=seat, cards=hand))
+            f.emit(ev.CardsGained(seat=seat, cards=hand))
     if s.options.ck:
-        _aqueduct(ctx, paid)
+        _aqueduct(f, paid)
 
 
-def _aqueduct(ctx: Ctx, paid: list[Hand]) -> None:
-    s = ctx.state
+def _aqueduct(f: CatanFold, paid: list[Hand]) -> None:
+    s = f.state
     seats = tuple(
         seat
         for seat in clockwise(s, s.active)
         if s.players[seat].levels[SCIENCE] >= 3 and not any(paid[seat])
     )
-    aqueducts(ctx, seats)
+    aqueducts(f, seats)
 
 
-def aqueducts(ctx: Ctx, seats: tuple[int, ...]) -> None:
+def aqueducts(f: CatanFold, seats: tuple[int, ...]) -> None:
     """Ask the next eligible seat (clockwise from the roller), one at a time: each chooses
     among the resources the bank holds once the seats before it have taken theirs."""
-    if seats and aqueduct_choices(ctx.state):
-        open_task(ctx, "aqueduct", seats[:1], data=seats[1:])
+    if seats and aqueduct_choices(f.state):
+        open_task(f, "aqueduct", seats[:1], data=seats[1:])
 
 
 def aqueduct_choices(state: State) -> list[int]:

@@ -6,7 +6,7 @@ from shared.games.catan import board
 from shared.games.catan import events as ev
 from shared.games.catan.cards import KINDS, Hand, one, total
 from shared.games.catan.rules.building import walls_of
-from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.flow import CatanFold, open_task
 from shared.games.catan.rules.victory import public_points
 from shared.games.catan.state import State
 
@@ -15,21 +15,21 @@ def discard_limit(state: State, seat: int) -> int:
     return 7 + (2 * walls_of(state, seat) if state.options.ck else 0)
 
 
-def open_discards(ctx: Ctx) -> None:
-    s = ctx.state
+def open_discards(f: CatanFold) -> None:
+    s = f.state
     due = [(seat, total(s.players[seat].hand) // 2) for seat in range(s.seats)]
     due = [(seat, n) for seat, n in due if total(s.players[seat].hand) > discard_limit(s, seat)]
     if due:
-        open_task(ctx, "discard", tuple(d[0] for d in due), amounts=tuple(d[1] for d in due))
+        open_task(f, "discard", tuple(d[0] for d in due), amounts=tuple(d[1] for d in due))
 
 
 def robber_active(state: State) -> bool:
     return not state.options.ck or state.attacks > 0
 
 
-def open_robber(ctx: Ctx) -> None:
-    if robber_active(ctx.state):
-        open_task(ctx, "robber", (ctx.state.active,), owner=ctx.state.active)
+def open_robber(f: CatanFold) -> None:
+    if robber_active(f.state):
+        open_task(f, "robber", (f.state.active,), owner=f.state.active)
 
 
 def adjacent_opponents(state: State, seat: int, hex_: int) -> list[int]:
@@ -56,8 +56,8 @@ def moves(state: State, seat: int, chase: bool = False) -> list[tuple[int, int]]
     return out
 
 
-def random_card(ctx: Ctx, hand: Hand) -> int:
-    pick = ctx.rng.below(total(hand))
+def random_card(f: CatanFold, hand: Hand) -> int:
+    pick = f.rng.below(total(hand))
     for k in KINDS:
         if pick < hand[k]:
             return k
@@ -65,17 +65,17 @@ def random_card(ctx: Ctx, hand: Hand) -> int:
     raise AssertionError("unreachable")
 
 
-def steal(ctx: Ctx, thief: int, victim: int) -> None:
-    hand = ctx.state.players[victim].hand
+def steal(f: CatanFold, thief: int, victim: int) -> None:
+    hand = f.state.players[victim].hand
     if total(hand) == 0:
         return
-    card = one(random_card(ctx, hand))
-    ctx.emit(
+    card = one(random_card(f, hand))
+    f.emit(
         ev.CardsTaken(src=victim, dst=thief, cards=card), ev.CardsTakenShadow(src=victim, dst=thief, count=1)
     )
 
 
-def move(ctx: Ctx, seat: int, hex_: int, victim: int) -> None:
-    ctx.emit(ev.RobberMoved(hex=hex_))
+def move(f: CatanFold, seat: int, hex_: int, victim: int) -> None:
+    f.emit(ev.RobberMoved(hex=hex_))
     if victim >= 0:
-        steal(ctx, seat, victim)
+        steal(f, seat, victim)

@@ -10,7 +10,7 @@ from shared.games.catan import events as ev
 from shared.games.catan.cards import COMMODITIES, Hand, covers, one, total
 from shared.games.catan.rules import barbarians, domestic, knights, production, robber
 from shared.games.catan.rules.building import road_spots
-from shared.games.catan.rules.flow import Ctx, amount, clockwise, close, submit
+from shared.games.catan.rules.flow import CatanFold, amount, clockwise, close, submit
 from shared.games.catan.rules.progress import draws, politics
 from shared.games.catan.state import Answer, State, Task
 
@@ -110,11 +110,11 @@ def valid(state: State, seat: int, c: Any) -> bool:
     return c in options(state, seat)
 
 
-def handle(ctx: Ctx, seat: int, c: Any) -> None:
-    task = ctx.state.task
+def handle(f: CatanFold, seat: int, c: Any) -> None:
+    task = f.state.task
     assert task is not None
     if task.kind in DIRECT:
-        DIRECT[task.kind](ctx, seat, c)
+        DIRECT[task.kind](f, seat, c)
         return
     answer = Answer(seat=seat)
     if isinstance(c, cmd.SelectCards):
@@ -127,118 +127,120 @@ def handle(ctx: Ctx, seat: int, c: Any) -> None:
         answer = Answer(seat=seat, choice=2, cards=c.give, counter=c.get)
     elif isinstance(c, cmd.TakeCard):
         answer = Answer(seat=seat, names=(c.card,) if c.card else ())
-    if submit(ctx, answer):
-        answers = close(ctx)
-        RESOLVE[task.kind](ctx, task, answers)
+    if submit(f, answer):
+        answers = close(f)
+        RESOLVE[task.kind](f, task, answers)
 
 
-def _robber(ctx: Ctx, seat: int, c: cmd.MoveRobber) -> None:
-    close(ctx)
-    robber.move(ctx, seat, c.hex, c.victim)
+def _robber(f: CatanFold, seat: int, c: cmd.MoveRobber) -> None:
+    close(f)
+    robber.move(f, seat, c.hex, c.victim)
 
 
-def _free_road(ctx: Ctx, seat: int, c: cmd.BuildRoad) -> None:
-    task = ctx.state.task
+def _free_road(f: CatanFold, seat: int, c: cmd.BuildRoad) -> None:
+    task = f.state.task
     assert task is not None
-    ctx.emit(ev.RoadPlaced(seat=seat, path=c.path))
+    f.emit(ev.RoadPlaced(seat=seat, path=c.path))
     left = task.amounts[0] - 1
-    close(ctx)
-    if left and road_spots(ctx.state, seat):
-        ctx.emit(ev.TaskOpened(task=Task(kind="free_roads", seats=(seat,), owner=seat, amounts=(left,))))
+    close(f)
+    if left and road_spots(f.state, seat):
+        f.emit(ev.TaskOpened(task=Task(kind="free_roads", seats=(seat,), owner=seat, amounts=(left,))))
 
 
-DIRECT: dict[str, Callable[[Ctx, int, Any], None]] = {"robber": _robber, "free_roads": _free_road}
+DIRECT: dict[str, Callable[[CatanFold, int, Any], None]] = {"robber": _robber, "free_roads": _free_road}
 
 
-def _pay_all(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
+#: How a closed task's answers take effect.
+Resolve = Callable[[CatanFold, Task, tuple[Answer, ...]], None]
+
+
+def _pay_all(f: CatanFold, task: Task, answers: tuple[Answer, ...]) -> None:
     for a in answers:
-        ctx.emit(ev.CardsPaid(seat=a.seat, cards=a.cards))
+        f.emit(ev.CardsPaid(seat=a.seat, cards=a.cards))
 
 
-def _give(ctx: Ctx, src: int, dst: int, cards: Hand) -> None:
+def _give(f: CatanFold, src: int, dst: int, cards: Hand) -> None:
     if any(cards):
-        ctx.emit(
+        f.emit(
             ev.CardsTaken(src=src, dst=dst, cards=cards),
             ev.CardsTakenShadow(src=src, dst=dst, count=total(cards)),
         )
 
 
-def _trade(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
-    domestic.answers_closed(ctx, task.owner, task.data, answers)
+def _trade(f: CatanFold, task: Task, answers: tuple[Answer, ...]) -> None:
+    domestic.answers_closed(f, task.owner, task.data, answers)
 
 
-def _confirm(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
+def _confirm(f: CatanFold, task: Task, answers: tuple[Answer, ...]) -> None:
     if answers[0].choice >= 0:
-        domestic.execute(ctx, task.owner, task.data, answers[0].choice)
+        domestic.execute(f, task.owner, task.data, answers[0].choice)
 
 
-def _each(fn: Callable[[Ctx, Task, Answer], None]) -> Callable[[Ctx, Task, tuple[Answer, ...]], None]:
-    def run(ctx: Ctx, task: Task, answers: tuple[Answer, ...]) -> None:
+def _each(fn: Callable[[CatanFold, Task, Answer], None]) -> Resolve:
+    def run(f: CatanFold, task: Task, answers: tuple[Answer, ...]) -> None:
         # Answers given at once take effect clockwise from the active seat.
-        order = clockwise(ctx.state, ctx.state.active)
+        order = clockwise(f.state, f.state.active)
         for a in sorted(answers, key=lambda a: order.index(a.seat)):
-            fn(ctx, task, a)
+            fn(f, task, a)
 
     return run
 
 
-RESOLVE: dict[str, Callable[[Ctx, Task, tuple[Answer, ...]], None]] = {
+RESOLVE: dict[str, Resolve] = {
     "discard": _pay_all,
-    "muster": lambda ctx, t, answers: barbarians.attack(
-        ctx, barbarians.mustered(ctx.state, tuple((a.seat, a.choice) for a in answers))
+    "muster": lambda f, t, answers: barbarians.attack(
+        f, barbarians.mustered(f.state, tuple((a.seat, a.choice) for a in answers))
     ),
     "trade": _trade,
     "trade_confirm": _confirm,
-    "aqueduct": _each(lambda ctx, t, a: _aqueduct(ctx, t, a)),
-    "pillage": _each(lambda ctx, t, a: barbarians.pillage(ctx, a.seat, a.choice)),
-    "defender_draw": _each(lambda ctx, t, a: _defender_draw(ctx, t, a)),
-    "progress_discard": _each(lambda ctx, t, a: draws.discard(ctx, a.seat, a.names)),
-    "retreat": _each(lambda ctx, t, a: knights.retreat(ctx, a.seat, t.data, a.choice)),
-    "deserter": _each(lambda ctx, t, a: politics.desert(ctx, t.owner, a.choice)),
-    "deserter_strength": _each(lambda ctx, t, a: politics.recruit(ctx, a.seat, (a.choice, *t.data[1:]))),
-    "deserter_place": _each(lambda ctx, t, a: _deserter_place(ctx, t, a)),
-    "diplomat": _each(lambda ctx, t, a: _replace_road(ctx, a)),
-    "spy": _each(lambda ctx, t, a: _spy(ctx, t, a)),
-    "gift": _each(lambda ctx, t, a: _give(ctx, a.seat, t.owner, a.cards)),
-    "master_merchant": _each(lambda ctx, t, a: _give(ctx, t.data[0], a.seat, a.cards)),
-    "harbor": _each(lambda ctx, t, a: _exchange(ctx, t, a)),
+    "aqueduct": _each(lambda f, t, a: _aqueduct(f, t, a)),
+    "pillage": _each(lambda f, t, a: barbarians.pillage(f, a.seat, a.choice)),
+    "defender_draw": _each(lambda f, t, a: _defender_draw(f, t, a)),
+    "progress_discard": _each(lambda f, t, a: draws.discard(f, a.seat, a.names)),
+    "retreat": _each(lambda f, t, a: knights.retreat(f, a.seat, t.data, a.choice)),
+    "deserter": _each(lambda f, t, a: politics.desert(f, t.owner, a.choice)),
+    "deserter_strength": _each(lambda f, t, a: politics.recruit(f, a.seat, (a.choice, *t.data[1:]))),
+    "deserter_place": _each(lambda f, t, a: _deserter_place(f, t, a)),
+    "diplomat": _each(lambda f, t, a: _replace_road(f, a)),
+    "spy": _each(lambda f, t, a: _spy(f, t, a)),
+    "gift": _each(lambda f, t, a: _give(f, a.seat, t.owner, a.cards)),
+    "master_merchant": _each(lambda f, t, a: _give(f, t.data[0], a.seat, a.cards)),
+    "harbor": _each(lambda f, t, a: _exchange(f, t, a)),
 }  # fmt: skip
 
 
-def _defender_draw(ctx: Ctx, task: Task, a: Answer) -> None:
-    draws.draw(ctx, a.seat, a.choice)
-    barbarians.defender_draws(ctx, task.data)  # the tied defenders still to draw
+def _defender_draw(f: CatanFold, task: Task, a: Answer) -> None:
+    draws.draw(f, a.seat, a.choice)
+    barbarians.defender_draws(f, task.data)  # the tied defenders still to draw
 
 
-def _aqueduct(ctx: Ctx, task: Task, a: Answer) -> None:
+def _aqueduct(f: CatanFold, task: Task, a: Answer) -> None:
     if a.choice >= 0:  # optional: -1 declines
-        ctx.emit(ev.CardsGained(seat=a.seat, cards=one(a.choice)))
-    production.aqueducts(ctx, task.data)  # the eligible seats still to choose
+        f.emit(ev.CardsGained(seat=a.seat, cards=one(a.choice)))
+    production.aqueducts(f, task.data)  # the eligible seats still to choose
 
 
-def _exchange(ctx: Ctx, task: Task, a: Answer) -> None:
+def _exchange(f: CatanFold, task: Task, a: Answer) -> None:
     """Commercial Harbor: a resource face down for a commodity of the opponent's choice."""
-    _give(ctx, task.owner, a.seat, one(task.data[0]))
-    _give(ctx, a.seat, task.owner, one(a.choice))
+    _give(f, task.owner, a.seat, one(task.data[0]))
+    _give(f, a.seat, task.owner, one(a.choice))
 
 
-def _deserter_place(ctx: Ctx, task: Task, a: Answer) -> None:
+def _deserter_place(f: CatanFold, task: Task, a: Answer) -> None:
     if a.choice >= 0:
         strength, active, activated = task.data
         k = knights.Knight(
             spot=a.choice, owner=task.owner, strength=strength, active=bool(active), activated_turn=activated
         )
-        ctx.emit(ev.KnightSet(knight=k))
+        f.emit(ev.KnightSet(knight=k))
 
 
-def _replace_road(ctx: Ctx, a: Answer) -> None:
+def _replace_road(f: CatanFold, a: Answer) -> None:
     if a.choice >= 0:
-        ctx.emit(ev.RoadPlaced(seat=a.seat, path=a.choice))
+        f.emit(ev.RoadPlaced(seat=a.seat, path=a.choice))
 
 
-def _spy(ctx: Ctx, task: Task, a: Answer) -> None:
+def _spy(f: CatanFold, task: Task, a: Answer) -> None:
     if a.names:
         src = task.data[0]
-        ctx.emit(
-            ev.CardStolen(src=src, dst=a.seat, card=a.names[0]), ev.CardStolenShadow(src=src, dst=a.seat)
-        )
+        f.emit(ev.CardStolen(src=src, dst=a.seat, card=a.names[0]), ev.CardStolenShadow(src=src, dst=a.seat))

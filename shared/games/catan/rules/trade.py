@@ -7,7 +7,7 @@ from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import COMMODITIES, KINDS, RESOURCES, TRADE, one
-from shared.games.catan.rules.flow import Ctx
+from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
 
 
@@ -52,8 +52,8 @@ def bank_options(state: State, seat: int) -> list[cmd.TradeBank]:
     return out
 
 
-def trade_bank(ctx: Ctx, seat: int, c: cmd.TradeBank) -> None:
-    ctx.emit(
-        ev.CardsPaid(seat=seat, cards=one(c.give, rate(ctx.state, seat, c.give))),
+def trade_bank(f: CatanFold, seat: int, c: cmd.TradeBank) -> None:
+    f.emit(
+        ev.CardsPaid(seat=seat, cards=one(c.give, rate(f.state, seat, c.give))),
         ev.CardsGained(seat=seat, cards=one(c.get)),
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from shared.games.catan import board
 from shared.games.catan import events as ev
-from shared.games.catan.rules.flow import Ctx
+from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
 from shared.kernel.contract import Result, Standing
 
@@ -32,10 +32,10 @@ def all_points(state: State) -> tuple[int, ...]:
     return tuple(points(state, s) for s in range(state.seats))
 
 
-def check_win(ctx: Ctx) -> None:
-    s = ctx.state
+def check_win(f: CatanFold) -> None:
+    s = f.state
     if s.phase in ("roll", "main") and points(s, s.active) >= s.options.target:
-        ctx.emit(ev.GameWon(seat=s.active, points=all_points(s)))
+        f.emit(ev.GameWon(seat=s.active, points=all_points(s)))
 
 
 def result(state: State) -> Result | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import track_of
-from shared.games.catan.rules.flow import Ctx
+from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.rules.progress import politics, science
 from shared.games.catan.rules.progress import trade as trade_deck
 from shared.games.catan.state import State
@@ -22,6 +22,6 @@ def options(state: State, seat: int) -> list[cmd.PlayProgress]:
     return out
 
 
-def play(ctx: Ctx, seat: int, c: cmd.PlayProgress) -> None:
-    ctx.emit(ev.CardPlayed(seat=seat, card=c.card))
-    DECK_MODULES[track_of(c.card)].play(ctx, seat, c)
+def play(f: CatanFold, seat: int, c: cmd.PlayProgress) -> None:
+    f.emit(ev.CardPlayed(seat=seat, card=c.card))
+    DECK_MODULES[track_of(c.card)].play(f, seat, c)

@@ -4,37 +4,37 @@ from __future__ import annotations
 
 from shared.games.catan import events as ev
 from shared.games.catan.cards import TRACKS, VP_CARDS
-from shared.games.catan.rules.flow import Ctx, clockwise, open_task
+from shared.games.catan.rules.flow import CatanFold, clockwise, open_task
 from shared.games.catan.state import State
 
 
-def draw(ctx: Ctx, seat: int, track: int) -> None:
-    deck = ctx.state.decks[track]
+def draw(f: CatanFold, seat: int, track: int) -> None:
+    deck = f.state.decks[track]
     if not deck:
         return
     card = deck[0]
-    ctx.emit(ev.CardDrawn(seat=seat, deck=track, card=card), ev.CardDrawnShadow(seat=seat, deck=track))
+    f.emit(ev.CardDrawn(seat=seat, deck=track, card=card), ev.CardDrawnShadow(seat=seat, deck=track))
     if card in VP_CARDS:  # victory-point cards are shown at once and never held
-        ctx.emit(ev.CardRevealed(seat=seat, card=card))
+        f.emit(ev.CardRevealed(seat=seat, card=card))
 
 
-def gate(ctx: Ctx) -> None:
-    s = ctx.state
+def gate(f: CatanFold) -> None:
+    s = f.state
     _, red, face = s.dice
     track = TRACKS.index(face)
     for seat in clockwise(s, s.active):
         level = s.players[seat].levels[track]
         if level >= 1 and red <= level + 1:
-            draw(ctx, seat, track)
+            draw(f, seat, track)
 
 
 def excess(state: State, seat: int) -> int:
     return max(0, len(state.players[seat].cards) - state.options.progress_hand_limit)
 
 
-def open_limit_discards(ctx: Ctx) -> None:
+def open_limit_discards(f: CatanFold) -> None:
     """Off-turn seats above the limit discard at once; the active seat may wait for its turn's end."""
-    s = ctx.state
+    s = f.state
     waits = s.options.own_turn_progress_limit == "end_of_turn"
     over = [
         (seat, excess(s, seat))
@@ -42,16 +42,14 @@ def open_limit_discards(ctx: Ctx) -> None:
         if not (waits and seat == s.active) and excess(s, seat)
     ]
     if over:
-        open_task(ctx, "progress_discard", tuple(o[0] for o in over), amounts=tuple(o[1] for o in over))
+        open_task(f, "progress_discard", tuple(o[0] for o in over), amounts=tuple(o[1] for o in over))
 
 
-def discard(ctx: Ctx, seat: int, cards: tuple[str, ...]) -> None:
+def discard(f: CatanFold, seat: int, cards: tuple[str, ...]) -> None:
     from shared.games.catan.cards import track_of
 
     for card in cards:
-        ctx.emit(
-            ev.CardDiscarded(seat=seat, card=card), ev.CardDiscardedShadow(seat=seat, deck=track_of(card))
-        )
+        f.emit(ev.CardDiscarded(seat=seat, card=card), ev.CardDiscardedShadow(seat=seat, deck=track_of(card)))
 
 
 def discard_valid(state: State, seat: int, cards: tuple[str, ...], n: int) -> bool:

@@ -11,7 +11,7 @@ from shared.games.catan import events as ev
 from shared.games.catan.cards import total
 from shared.games.catan.rules import knights, robber
 from shared.games.catan.rules.building import touches_own_road
-from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.flow import CatanFold, open_task
 from shared.games.catan.rules.victory import public_points
 from shared.games.catan.state import State, knight_at
 
@@ -78,54 +78,54 @@ def options(state: State, seat: int) -> list[P]:
     return out
 
 
-def play(ctx: Ctx, seat: int, c: P) -> None:
-    s = ctx.state
+def play(f: CatanFold, seat: int, c: P) -> None:
+    s = f.state
     match c.card:
         case "bishop":
-            _bishop(ctx, seat, c.a)
+            _bishop(f, seat, c.a)
         case "deserter":
             theirs = knights.own(s, c.a)
             if len(theirs) == 1:
-                desert(ctx, seat, theirs[0].spot)
+                desert(f, seat, theirs[0].spot)
             else:
-                open_task(ctx, "deserter", (c.a,), owner=seat)
+                open_task(f, "deserter", (c.a,), owner=seat)
         case "diplomat":
             mine = s.roads[c.a] == seat
-            ctx.emit(ev.RoadRemoved(path=c.a))
+            f.emit(ev.RoadRemoved(path=c.a))
             if mine:
-                open_task(ctx, "diplomat", (seat,), owner=seat, data=(c.a,))
+                open_task(f, "diplomat", (seat,), owner=seat, data=(c.a,))
         case "intrigue":
             k = knight_at(s, c.a)
-            ctx.emit(ev.KnightRemoved(spot=c.a))
-            knights.displaced(ctx, k)
+            f.emit(ev.KnightRemoved(spot=c.a))
+            knights.displaced(f, k)
         case "saboteur":
             targets = tuple(saboteur_targets(s, seat))
-            open_task(ctx, "discard", targets, amounts=tuple(total(s.players[o].hand) // 2 for o in targets))
+            open_task(f, "discard", targets, amounts=tuple(total(s.players[o].hand) // 2 for o in targets))
         case "spy":
             # Only the progress cards: the target's resources and commodities stay hidden.
-            ctx.emit(ev.ProgressShown(seat=seat, target=c.a, cards=s.players[c.a].cards))
-            open_task(ctx, "spy", (seat,), owner=seat, data=(c.a,))
+            f.emit(ev.ProgressShown(seat=seat, target=c.a, cards=s.players[c.a].cards))
+            open_task(f, "spy", (seat,), owner=seat, data=(c.a,))
         case "warlord":
             for k in knights.own(s, seat):
                 if not k.active:
-                    ctx.emit(ev.KnightSet(knight=replace(k, active=True, activated_turn=s.turn)))
+                    f.emit(ev.KnightSet(knight=replace(k, active=True, activated_turn=s.turn)))
         case "wedding":
-            _wedding(ctx, seat)
+            _wedding(f, seat)
 
 
-def _bishop(ctx: Ctx, seat: int, hex_: int) -> None:
+def _bishop(f: CatanFold, seat: int, hex_: int) -> None:
     """Robber moves; one random card from each opponent with a building beside it."""
-    ctx.emit(ev.RobberMoved(hex=hex_))
-    for victim in robber.adjacent_opponents(ctx.state, seat, hex_):
-        robber.steal(ctx, seat, victim)
+    f.emit(ev.RobberMoved(hex=hex_))
+    for victim in robber.adjacent_opponents(f.state, seat, hex_):
+        robber.steal(f, seat, victim)
 
 
-def _wedding(ctx: Ctx, seat: int) -> None:
-    s = ctx.state
+def _wedding(f: CatanFold, seat: int) -> None:
+    s = f.state
     givers = tuple(o for o in richer(s, seat) if total(s.players[o].hand))
     if givers:
         amounts = tuple(min(2, total(s.players[o].hand)) for o in givers)
-        open_task(ctx, "gift", givers, owner=seat, amounts=amounts)
+        open_task(f, "gift", givers, owner=seat, amounts=amounts)
 
 
 def deserter_strengths(state: State, seat: int, strength: int) -> list[int]:
@@ -137,21 +137,21 @@ def deserter_strengths(state: State, seat: int, strength: int) -> list[int]:
     return [1] if knights.pieces_left(state, seat, 1) > 0 else []
 
 
-def desert(ctx: Ctx, seat: int, spot: int) -> None:
+def desert(f: CatanFold, seat: int, spot: int) -> None:
     """The chosen knight leaves; the card's player may place one of theirs with its status."""
-    k = knight_at(ctx.state, spot)
+    k = knight_at(f.state, spot)
     assert k is not None
-    ctx.emit(ev.KnightRemoved(spot=spot))
-    strengths = deserter_strengths(ctx.state, seat, k.strength)
-    if not (strengths and knights.recruit_spots(ctx.state, seat)):
+    f.emit(ev.KnightRemoved(spot=spot))
+    strengths = deserter_strengths(f.state, seat, k.strength)
+    if not (strengths and knights.recruit_spots(f.state, seat)):
         return
     data = (k.strength, int(k.active), k.activated_turn)
     if len(strengths) > 1:
-        open_task(ctx, "deserter_strength", (seat,), owner=seat, data=data)
+        open_task(f, "deserter_strength", (seat,), owner=seat, data=data)
     else:
-        recruit(ctx, seat, (strengths[0], *data[1:]))
+        recruit(f, seat, (strengths[0], *data[1:]))
 
 
-def recruit(ctx: Ctx, seat: int, data: tuple[int, ...]) -> None:
+def recruit(f: CatanFold, seat: int, data: tuple[int, ...]) -> None:
     """Ask where the deserting knight goes; ``data`` is its strength, status and activation turn."""
-    open_task(ctx, "deserter_place", (seat,), owner=seat, data=data)
+    open_task(f, "deserter_place", (seat,), owner=seat, data=data)

@@ -20,7 +20,7 @@ from shared.games.catan.rules.building import (
     roads_built,
     wall_spots,
 )
-from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.flow import CatanFold, open_task, set_effects
 from shared.games.catan.state import State, knight_at
 
 P = cmd.PlayProgress
@@ -100,27 +100,27 @@ def options(state: State, seat: int) -> list[P]:
     return out
 
 
-def play(ctx: Ctx, seat: int, c: P) -> None:
-    s = ctx.state
+def play(f: CatanFold, seat: int, c: P) -> None:
+    s = f.state
     match c.card:
         case "crane":
-            ctx.effects(cranes=s.effects.cranes + 1)
+            set_effects(f, cranes=s.effects.cranes + 1)
         case "engineer":
-            ctx.emit(ev.WallPlaced(seat=seat, spot=c.a))
+            f.emit(ev.WallPlaced(seat=seat, spot=c.a))
         case "inventor":
-            ctx.emit(ev.NumbersSwapped(a=c.a, b=c.b))
+            f.emit(ev.NumbersSwapped(a=c.a, b=c.b))
         case "irrigation" | "mining":
             terrain, kind = (board.FIELDS, 3) if c.card == "irrigation" else (board.MOUNTAINS, 4)
             n = min(s.bank[kind], 2 * len(terrain_hexes(s, seat, terrain)))
             if n:
-                ctx.emit(ev.CardsGained(seat=seat, cards=one(kind, n)))
+                f.emit(ev.CardsGained(seat=seat, cards=one(kind, n)))
         case "medicine":
-            ctx.emit(
+            f.emit(
                 ev.CardsPaid(seat=seat, cards=MEDICINE_CITY), ev.BuildingPlaced(seat=seat, spot=c.a, level=2)
             )
         case "road_building":
-            open_task(ctx, "free_roads", (seat,), owner=seat, amounts=(min(2, ROADS - roads_built(s, seat)),))
+            open_task(f, "free_roads", (seat,), owner=seat, amounts=(min(2, ROADS - roads_built(s, seat)),))
         case "smith":
             for spot in (c.a, c.b):
                 if spot >= 0:
-                    knights.promote(ctx, spot)
+                    knights.promote(f, spot)

@@ -9,7 +9,7 @@ from shared.games.catan import events as ev
 from shared.games.catan.cards import COMMODITIES, KINDS, RESOURCES, total
 from shared.games.catan.rules import development
 from shared.games.catan.rules.building import buildings
-from shared.games.catan.rules.flow import Ctx, open_task
+from shared.games.catan.rules.flow import CatanFold, open_task, set_effects
 from shared.games.catan.rules.progress.politics import others, richer
 from shared.games.catan.state import State
 
@@ -57,26 +57,24 @@ def options(state: State, seat: int) -> list[P]:
     return out
 
 
-def play(ctx: Ctx, seat: int, c: P) -> None:
-    s = ctx.state
+def play(f: CatanFold, seat: int, c: P) -> None:
+    s = f.state
     match c.card:
         case "commercial_harbor":
             # One exchange with each opponent per card: a second card adds a second round.
-            ctx.effects(harbor_targets=tuple(sorted((*s.effects.harbor_targets, *others(s, seat)))))
+            set_effects(f, harbor_targets=tuple(sorted((*s.effects.harbor_targets, *others(s, seat)))))
         case "master_merchant":
             hand = s.players[c.a].hand
-            ctx.emit(ev.HandShown(seat=seat, target=c.a, cards=hand))
-            open_task(
-                ctx, "master_merchant", (seat,), owner=seat, amounts=(min(2, total(hand)),), data=(c.a,)
-            )
+            f.emit(ev.HandShown(seat=seat, target=c.a, cards=hand))
+            open_task(f, "master_merchant", (seat,), owner=seat, amounts=(min(2, total(hand)),), data=(c.a,))
         case "merchant":
-            ctx.emit(ev.MerchantMoved(seat=seat, hex=c.a))
+            f.emit(ev.MerchantMoved(seat=seat, hex=c.a))
         case "merchant_fleet":
-            ctx.effects(fleet=tuple(sorted((*s.effects.fleet, c.a))))
+            set_effects(f, fleet=tuple(sorted((*s.effects.fleet, c.a))))
         case "resource_monopoly":
-            development.monopoly(ctx, seat, c.a, cap=2)
+            development.monopoly(f, seat, c.a, cap=2)
         case "trade_monopoly":
-            development.monopoly(ctx, seat, c.a, cap=1)
+            development.monopoly(f, seat, c.a, cap=1)
 
 
 def harbor_options(state: State, seat: int) -> list[cmd.HarborExchange]:
@@ -89,11 +87,11 @@ def harbor_options(state: State, seat: int) -> list[cmd.HarborExchange]:
     ]
 
 
-def harbor(ctx: Ctx, seat: int, c: cmd.HarborExchange) -> None:
-    targets = list(ctx.state.effects.harbor_targets)
+def harbor(f: CatanFold, seat: int, c: cmd.HarborExchange) -> None:
+    targets = list(f.state.effects.harbor_targets)
     targets.remove(c.seat)  # uses up one card's exchange with that seat
-    ctx.effects(harbor_targets=tuple(targets))
-    if commodities(ctx.state, c.seat):
+    set_effects(f, harbor_targets=tuple(targets))
+    if commodities(f.state, c.seat):
         # The task is public, the resource face down: it reaches the two seats apart.
-        open_task(ctx, "harbor", (c.seat,), owner=seat)
-        ctx.emit(ev.HarborOffered(owner=seat, seat=c.seat, kind=c.kind))
+        open_task(f, "harbor", (c.seat,), owner=seat)
+        f.emit(ev.HarborOffered(owner=seat, seat=c.seat, kind=c.kind))
