@@ -8,9 +8,11 @@ Map of the package (the spec is docs/rules/tigris-cards.md):
 - ``setup``, ``evolve``, ``decide``, ``legal``: the contract's functions.
 - ``rules/``: one module per concept (kingdoms, leaders, playing cards and VP,
   connecting and the treasure exchange, catastrophes, conflicts, ships, turns
-  and refilling, scoring). Rules emit events into a ``Draft`` that folds them
-  at once, so each step sees the effects of the previous one.
+  and refilling, scoring). Rules emit events into the kernel's ``Fold``, which
+  folds them at once, so each step sees the effects of the previous one.
+- ``rejections``: the stable codes of every refused command.
 - ``views``: per-audience views and the visibility of every event.
+- ``secrets``: what the game hides, for the generic secrecy test.
 - ``bots``: ``random`` and the one-ply ``greedy``.
 
 Shared with the board game through ``tigris_common``: colours, leaders and the

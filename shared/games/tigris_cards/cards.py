@@ -70,7 +70,6 @@ def plain_deck() -> list[Colour]:
 
 # Hands and discard piles are colour counts in COLOURS order.
 Counts = tuple[int, int, int, int]
-NO_CARDS: Counts = (0, 0, 0, 0)
 _INDEX = {c: i for i, c in enumerate(COLOURS)}
 
 
