@@ -17,7 +17,6 @@ HAND_SIZE = 6
 CATASTROPHES_PER_SEAT = 2
 #: Every civilisation tile in the box, by colour (docs/rules/tigris.md §2).
 TILE_COUNTS: dict[Colour, int] = {Colour.RED: 57, Colour.BLUE: 36, Colour.GREEN: 30, Colour.BLACK: 30}
-TOTAL_TILES = sum(TILE_COUNTS.values())
 #: Index of each colour in per-colour tuples (hands, points): the COLOURS order.
 INDEX: dict[Colour, int] = {c: i for i, c in enumerate(COLOURS)}
 _LETTERS = "ABCDEFGHIJKLMNOP"

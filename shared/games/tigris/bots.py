@@ -8,10 +8,14 @@ by a small positional preference that gets leaders out where they will score.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from shared.games.tigris.board import INDEX
 from shared.games.tigris.commands import (
     BuildMonument,
+    ChooseWarColour,
     CommitSupport,
+    DeclineMonument,
     Pass,
     PlaceCatastrophe,
     PlaceTile,
@@ -21,6 +25,7 @@ from shared.games.tigris.commands import (
     TigrisCommand,
     WithdrawLeader,
 )
+from shared.games.tigris.evolve import added
 from shared.games.tigris.legal import legal
 from shared.games.tigris.rules import placement
 from shared.games.tigris.rules.kingdoms import Regions, adjacent_temples
@@ -36,11 +41,6 @@ def random_bot(state: State, seat: int, rng: Rng) -> TigrisCommand:
 
 def _strength(points: Counts, treasures: int) -> tuple[int, ...]:
     return strength(dict(zip(COLOURS, points, strict=True)), treasures)
-
-
-def _gain(points: Counts, colour: Colour, amount: int = 1) -> Counts:
-    i = INDEX[colour]
-    return (*points[:i], points[i] + amount, *points[i + 1 :])  # type: ignore[return-value]
 
 
 _IDLE = -5.0
@@ -79,6 +79,10 @@ class _Rater:
                 bonus = 1.0
             case TakeTreasures():
                 bonus = 0.0
+            case CommitSupport() | ChooseWarColour() | DeclineMonument():
+                pass  # every choice rates the same: the seat's strength as it stands
+            case _:
+                assert_never(command)
         if points not in self._memo:
             self._memo[points] = _strength(points, self.treasures)
         return self._memo[points], bonus
@@ -90,7 +94,7 @@ class _Rater:
         if len(kingdoms) == 1:
             scorer = placement.tile_scorer(self.regions, next(iter(kingdoms)), colour)
             if scorer == self.seat:
-                return _gain(self.points, colour), 0.5
+                return added(self.points, colour, 1), 0.5
             return self.points, -0.3 if scorer is not None else 0.2
         # A lone tile: a temple may later host a leader.
         return self.points, 0.1 if colour is Colour.RED else -0.2

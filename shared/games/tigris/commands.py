@@ -17,27 +17,27 @@ HandTiles = Annotated[int, Meta(ge=0, le=HAND_SIZE)]
 TreasureSquares = Annotated[tuple[Square, ...], Meta(max_length=len(STARTING_TEMPLES))]
 
 
-class PositionLeader(Command, frozen=True, tag="tigris.position_leader"):
+class PositionLeader(Command, tag="tigris.position_leader"):
     """Put a leader from the supply on ``square``, or move it there from the board."""
 
     leader: Leader
     square: Square
 
 
-class WithdrawLeader(Command, frozen=True, tag="tigris.withdraw_leader"):
+class WithdrawLeader(Command, tag="tigris.withdraw_leader"):
     leader: Leader
 
 
-class PlaceTile(Command, frozen=True, tag="tigris.place_tile"):
+class PlaceTile(Command, tag="tigris.place_tile"):
     colour: Colour
     square: Square
 
 
-class PlaceCatastrophe(Command, frozen=True, tag="tigris.place_catastrophe"):
+class PlaceCatastrophe(Command, tag="tigris.place_catastrophe"):
     square: Square
 
 
-class SwapTiles(Command, frozen=True, tag="tigris.swap_tiles"):
+class SwapTiles(Command, tag="tigris.swap_tiles"):
     """Discard this many tiles of each colour and draw as many from the bag."""
 
     red: HandTiles = 0
@@ -46,30 +46,30 @@ class SwapTiles(Command, frozen=True, tag="tigris.swap_tiles"):
     black: HandTiles = 0
 
 
-class Pass(Command, frozen=True, tag="tigris.pass"):
+class Pass(Command, tag="tigris.pass"):
     pass
 
 
-class CommitSupport(Command, frozen=True, tag="tigris.commit_support"):
+class CommitSupport(Command, tag="tigris.commit_support"):
     """Commit ``count`` tiles of the conflict's supporter colour from hand."""
 
     count: HandTiles
 
 
-class ChooseWarColour(Command, frozen=True, tag="tigris.choose_war_colour"):
+class ChooseWarColour(Command, tag="tigris.choose_war_colour"):
     colour: Colour
 
 
-class BuildMonument(Command, frozen=True, tag="tigris.build_monument"):
+class BuildMonument(Command, tag="tigris.build_monument"):
     top_left: Square
     monument: Monument
 
 
-class DeclineMonument(Command, frozen=True, tag="tigris.decline_monument"):
+class DeclineMonument(Command, tag="tigris.decline_monument"):
     pass
 
 
-class TakeTreasures(Command, frozen=True, tag="tigris.take_treasures"):
+class TakeTreasures(Command, tag="tigris.take_treasures"):
     squares: TreasureSquares  # ascending
 
 

@@ -16,74 +16,74 @@ from shared.games.tigris_common.colours import Colour, Leader
 from shared.kernel.messages import Event
 
 
-class GameStarted(Event, frozen=True, tag="tigris.game_started"):
+class GameStarted(Event, tag="tigris.game_started"):
     seats: int
     options: Options
     first: int  # the start player, drawn at random
     temples: tuple[int, ...]  # starting temples, each with a treasure
 
 
-class BagFilled(Event, frozen=True, tag="tigris.bag_filled"):
+class BagFilled(Event, tag="tigris.bag_filled"):
     """The bag's draw order (server only until the game is over)."""
 
     order: tuple[Colour, ...]
 
 
-class TilesDrawn(Event, frozen=True, tag="tigris.tiles_drawn"):
+class TilesDrawn(Event, tag="tigris.tiles_drawn"):
     seat: int
     tiles: tuple[Colour, ...]
 
 
-class TilesDrawnCount(Event, frozen=True, tag="tigris.tiles_drawn_count"):
+class TilesDrawnCount(Event, tag="tigris.tiles_drawn_count"):
     seat: int
     count: int
 
 
-class TilesDiscarded(Event, frozen=True, tag="tigris.tiles_discarded"):
+class TilesDiscarded(Event, tag="tigris.tiles_discarded"):
     seat: int
     tiles: tuple[Colour, ...]
 
 
-class TilesDiscardedCount(Event, frozen=True, tag="tigris.tiles_discarded_count"):
+class TilesDiscardedCount(Event, tag="tigris.tiles_discarded_count"):
     seat: int
     count: int
 
 
-class TurnStarted(Event, frozen=True, tag="tigris.turn_started"):
+class TurnStarted(Event, tag="tigris.turn_started"):
     seat: int
     #: Finished turns in a row so far in which no tile was drawn and no treasure taken
     #: (docs/rules/tigris.md §16.2); absent from games stored before it existed.
     quiet: int = 0
 
 
-class LeaderPositioned(Event, frozen=True, tag="tigris.leader_positioned"):
+class LeaderPositioned(Event, tag="tigris.leader_positioned"):
     seat: int
     leader: Leader
     square: int
     origin: int | None  # the square it was moved from, None from the supply
 
 
-class LeaderReturned(Event, frozen=True, tag="tigris.leader_returned"):
+class LeaderReturned(Event, tag="tigris.leader_returned"):
     seat: int
     leader: Leader
     reason: Literal["withdrawn", "revolt", "war", "no_temple"]
 
 
-class TilePlaced(Event, frozen=True, tag="tigris.tile_placed"):
+class TilePlaced(Event, tag="tigris.tile_placed"):
     seat: int
     colour: Colour
     square: int
 
 
-class MarkerPlaced(Event, frozen=True, tag="tigris.marker_placed"):
+class MarkerPlaced(Event, tag="tigris.marker_placed"):
     square: int
 
 
-class MarkerRemoved(Event, frozen=True, tag="tigris.marker_removed"):
+class MarkerRemoved(Event, tag="tigris.marker_removed"):
     square: int
 
 
-class PointsScored(Event, frozen=True, tag="tigris.points_scored"):
+class PointsScored(Event, tag="tigris.points_scored"):
     """Taken in plain sight, as at the table; views show totals to the owner only."""
 
     seat: int
@@ -92,17 +92,17 @@ class PointsScored(Event, frozen=True, tag="tigris.points_scored"):
     reason: Literal["tile", "revolt", "war", "monument"]
 
 
-class CatastrophePlaced(Event, frozen=True, tag="tigris.catastrophe_placed"):
+class CatastrophePlaced(Event, tag="tigris.catastrophe_placed"):
     seat: int
     square: int
     destroyed: Colour | None
 
 
-class ActionPassed(Event, frozen=True, tag="tigris.action_passed"):
+class ActionPassed(Event, tag="tigris.action_passed"):
     seat: int
 
 
-class RevoltStarted(Event, frozen=True, tag="tigris.revolt_started"):
+class RevoltStarted(Event, tag="tigris.revolt_started"):
     colour: Colour
     attacker: int
     defender: int
@@ -110,11 +110,11 @@ class RevoltStarted(Event, frozen=True, tag="tigris.revolt_started"):
     defender_base: int
 
 
-class WarsPending(Event, frozen=True, tag="tigris.wars_pending"):
+class WarsPending(Event, tag="tigris.wars_pending"):
     colours: tuple[Colour, ...]
 
 
-class WarStarted(Event, frozen=True, tag="tigris.war_started"):
+class WarStarted(Event, tag="tigris.war_started"):
     colour: Colour
     attacker: int
     defender: int
@@ -122,7 +122,7 @@ class WarStarted(Event, frozen=True, tag="tigris.war_started"):
     defender_base: int
 
 
-class SupportCommitted(Event, frozen=True, tag="tigris.support_committed"):
+class SupportCommitted(Event, tag="tigris.support_committed"):
     """Committed tiles are public once committed and leave the game."""
 
     seat: int
@@ -130,7 +130,7 @@ class SupportCommitted(Event, frozen=True, tag="tigris.support_committed"):
     count: int
 
 
-class ConflictResolved(Event, frozen=True, tag="tigris.conflict_resolved"):
+class ConflictResolved(Event, tag="tigris.conflict_resolved"):
     conflict: Literal["revolt", "war"]
     colour: Colour
     winner: int
@@ -139,49 +139,49 @@ class ConflictResolved(Event, frozen=True, tag="tigris.conflict_resolved"):
     defender_total: int
 
 
-class TilesRemoved(Event, frozen=True, tag="tigris.tiles_removed"):
+class TilesRemoved(Event, tag="tigris.tiles_removed"):
     """The loser's supporters removed by a war, out of the game."""
 
     colour: Colour
     squares: tuple[int, ...]
 
 
-class MonumentOffered(Event, frozen=True, tag="tigris.monument_offered"):
+class MonumentOffered(Event, tag="tigris.monument_offered"):
     seat: int
     options: tuple[MonumentOption, ...]
 
 
-class MonumentBuilt(Event, frozen=True, tag="tigris.monument_built"):
+class MonumentBuilt(Event, tag="tigris.monument_built"):
     seat: int
     monument: Monument
     top_left: int
 
 
-class MonumentDeclined(Event, frozen=True, tag="tigris.monument_declined"):
+class MonumentDeclined(Event, tag="tigris.monument_declined"):
     """The squares offered and turned down; their tiles never carry a monument (§12.2)."""
 
     seat: int
     top_lefts: tuple[int, ...]
 
 
-class TreasureChoiceOffered(Event, frozen=True, tag="tigris.treasure_choice_offered"):
+class TreasureChoiceOffered(Event, tag="tigris.treasure_choice_offered"):
     seat: int
     count: int
     candidates: tuple[int, ...]
     stage: Stage
 
 
-class TreasuresTaken(Event, frozen=True, tag="tigris.treasures_taken"):
+class TreasuresTaken(Event, tag="tigris.treasures_taken"):
     seat: int
     squares: tuple[int, ...]
 
 
-class ActionEnded(Event, frozen=True, tag="tigris.action_ended"):
+class ActionEnded(Event, tag="tigris.action_ended"):
     seat: int
     number: int  # 1 or 2
 
 
-class GameEnded(Event, frozen=True, tag="tigris.game_ended"):
+class GameEnded(Event, tag="tigris.game_ended"):
     reason: Literal["treasures", "bag_empty", "stalemate"]
 
 

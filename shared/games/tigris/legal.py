@@ -153,7 +153,7 @@ def leader_actions(
 def _lifted_two(kingdoms: list[int], rings: list[int], pieces: int, bit: int) -> int:
     """Squares next to two kingdoms once the leader on ``bit`` is lifted: only its
     own kingdom changes, falling apart into what the other leaders there hold."""
-    left = []
+    left: list[int] = []
     for kingdom, ring in zip(kingdoms, rings, strict=True):
         if kingdom & bit:
             rest = kingdom & ~bit

@@ -10,6 +10,8 @@ change alone. Tiles of a colour are interchangeable, so there are no item ids.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from msgspec.structs import replace
 
 from shared.games.tigris import events as ev
@@ -32,5 +34,38 @@ def conceal(state: State, owner: Audience, rng: Rng) -> State:
 
 
 def reveals(event: ev.TigrisEvent, audience: Audience) -> bool:
-    # A draw shows the drawer the bag's front; the end of the game shows everyone the scores.
-    return isinstance(event, ev.TilesDrawn | ev.GameEnded)
+    match event:
+        case ev.TilesDrawn() | ev.GameEnded():
+            # A draw shows the drawer the bag's front; the end of the game shows everyone the scores.
+            return True
+        case (
+            ev.GameStarted()
+            | ev.BagFilled()
+            | ev.TilesDrawnCount()
+            | ev.TilesDiscarded()
+            | ev.TilesDiscardedCount()
+            | ev.TurnStarted()
+            | ev.LeaderPositioned()
+            | ev.LeaderReturned()
+            | ev.TilePlaced()
+            | ev.MarkerPlaced()
+            | ev.MarkerRemoved()
+            | ev.PointsScored()
+            | ev.CatastrophePlaced()
+            | ev.ActionPassed()
+            | ev.RevoltStarted()
+            | ev.WarsPending()
+            | ev.WarStarted()
+            | ev.SupportCommitted()
+            | ev.ConflictResolved()
+            | ev.TilesRemoved()
+            | ev.MonumentOffered()
+            | ev.MonumentBuilt()
+            | ev.MonumentDeclined()
+            | ev.TreasureChoiceOffered()
+            | ev.TreasuresTaken()
+            | ev.ActionEnded()
+        ):
+            return False
+        case _:
+            assert_never(event)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from shared.games.tigris import events as ev
 from shared.games.tigris.board import HAND_SIZE, STARTING_TEMPLES, TILE_COUNTS
 from shared.games.tigris.options import Options
-from shared.games.tigris.rules.flow import sorted_tiles
+from shared.games.tigris.rules.bag import sorted_tiles
 from shared.games.tigris_common.colours import COLOURS, Colour
 from shared.kernel.rng import Rng
 

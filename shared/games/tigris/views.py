@@ -8,6 +8,8 @@ Everything is a tuple in a fixed order, so equal information gives equal bytes.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from shared.games.tigris import events as ev
 from shared.games.tigris.state import AnyPhase, BuiltMonument, Counts, State
 from shared.games.tigris_common.colours import Colour
@@ -105,3 +107,5 @@ def visibility(event: ev.TigrisEvent) -> Visibility:
             | ev.GameEnded()
         ):
             return PUBLIC
+        case _:
+            assert_never(event)

@@ -22,5 +22,5 @@ def exchange(hand: Counts, pile: tuple[Colour, ...], rng: Rng) -> tuple[Counts, 
     n = 1 + rng.below(min(len(held), len(rest)))
     for i, j in zip(rng.shuffled(range(len(held)))[:n], rng.shuffled(range(len(rest)))[:n], strict=True):
         held[i], rest[j] = rest[j], held[i]
-    counts = tuple(held.count(colour) for colour in COLOURS)
-    return counts, tuple(rest)  # type: ignore[return-value]
+    red, blue, green, black = (held.count(colour) for colour in COLOURS)
+    return (red, blue, green, black), tuple(rest)

@@ -38,9 +38,7 @@ def test_regions_connect_orthogonally_only_and_catastrophes_cut() -> None:
     assert regions.label[at("E4")] != regions.label[at("F5")]  # diagonal
     assert regions.label[at("G4")] == -1 or regions.label[at("G4")] != regions.label[at("I4")]
     assert regions.kingdoms() == [regions.label[at("F5")]]
-    assert regions.label[at("I4")] == regions.label[at("I5")] and not regions.is_kingdom(
-        regions.label[at("I4")]
-    )
+    assert regions.label[at("I4")] == regions.label[at("I5")] not in regions.kingdoms()
     assert Regions(state, gap=at("I4")).label[at("I4")] == -1
 
 

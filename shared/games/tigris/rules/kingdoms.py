@@ -19,7 +19,7 @@ from typing import Protocol
 from shared.games.tigris.bitboard import BIT, flood, mask, tiles_of
 from shared.games.tigris.board import NEIGHBOURS, SQUARES, block
 from shared.games.tigris.state import State
-from shared.games.tigris_common.colours import LEADERS, Colour, Leader
+from shared.games.tigris_common.colours import Colour
 
 #: A leader on the board: (seat, index into LEADERS).
 Piece = tuple[int, int]
@@ -100,9 +100,6 @@ class Regions:
         self.members.append(members)
         self.leaders.append([])
 
-    def is_kingdom(self, rid: int) -> bool:
-        return bool(self.leaders[rid])
-
     def adjacent_kingdoms(self, sq: int) -> set[int]:
         label, leaders = self.label, self.leaders
         return {label[n] for n in NEIGHBOURS[sq] if label[n] >= 0 and leaders[label[n]]}
@@ -155,10 +152,6 @@ class LocalKingdoms:
             regions = Regions(self._state, lifted=self._lifted)
             return regions.leader_of(regions.label[(kingdom & -kingdom).bit_length() - 1], colour_index)
         return seats[0] if seats else None
-
-
-def leader_index(leader: Leader) -> int:
-    return LEADERS.index(leader)
 
 
 def stranded(state: State) -> list[Piece]:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from shared.games.tigris import events as ev
 from shared.games.tigris.board import MONUMENTS, block, blocks_containing
-from shared.games.tigris.rules.flow import Emitter, after, resume
 from shared.games.tigris.rules.kingdoms import flipped, stranded
-from shared.games.tigris.state import ChooseMonument, MonumentOption, State
+from shared.games.tigris.rules.play import Play
+from shared.games.tigris.rules.stages import after
+from shared.games.tigris.state import ChooseMonument, MonumentOption, Stage, State
 from shared.games.tigris_common.colours import LEADERS
 
 
@@ -37,24 +38,24 @@ def options(state: State) -> tuple[MonumentOption, ...]:
     return tuple(MonumentOption(top_left=tl, monument=m) for tl in squares for m in free)
 
 
-def offer(em: Emitter) -> bool:
-    found = options(em.state)
+def offer(play: Play) -> bool:
+    found = options(play.state)
     if not found:
         return False
-    em.emit(ev.MonumentOffered(seat=em.state.active, options=found))
+    play.emit(ev.MonumentOffered(seat=play.state.active, options=found))
     return True
 
 
-def build(em: Emitter, option: MonumentOption) -> None:
-    em.emit(ev.MonumentBuilt(seat=em.state.active, monument=option.monument, top_left=option.top_left))
+def build(play: Play, option: MonumentOption) -> Stage:
+    play.emit(ev.MonumentBuilt(seat=play.state.active, monument=option.monument, top_left=option.top_left))
     # Flipped temples are no temples: leaders that lost their last one go home.
-    for seat, index in stranded(em.state):
-        em.emit(ev.LeaderReturned(seat=seat, leader=LEADERS[index], reason="no_temple"))
-    resume(em, after("monument", em.state))
+    for seat, index in stranded(play.state):
+        play.emit(ev.LeaderReturned(seat=seat, leader=LEADERS[index], reason="no_temple"))
+    return after("monument", play.state.options)
 
 
-def decline(em: Emitter, phase: ChooseMonument) -> None:
+def decline(play: Play, phase: ChooseMonument) -> Stage:
     # Every offered square is recorded, so all of their tiles are barred from now on.
     top_lefts = tuple(sorted({o.top_left for o in phase.options}))
-    em.emit(ev.MonumentDeclined(seat=em.state.active, top_lefts=top_lefts))
-    resume(em, after("monument", em.state))
+    play.emit(ev.MonumentDeclined(seat=play.state.active, top_lefts=top_lefts))
+    return after("monument", play.state.options)

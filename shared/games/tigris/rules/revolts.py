@@ -4,15 +4,15 @@ from __future__ import annotations
 
 from shared.games.tigris import events as ev
 from shared.games.tigris.bitboard import BIT, Masks, flood
-from shared.games.tigris.rules.flow import Emitter, resume
 from shared.games.tigris.rules.kingdoms import Regions, adjacent_temples, flipped
+from shared.games.tigris.rules.play import Play
 from shared.games.tigris.state import Support
 from shared.games.tigris_common.colours import COLOURS, Colour
 
 
-def start_if_any(em: Emitter, seat: int, index: int) -> bool:
+def start_if_any(play: Play, seat: int, index: int) -> bool:
     """Start a revolt if the placed leader met a rival of its colour."""
-    s = em.state
+    s = play.state
     sq = s.leaders[seat][index]
     assert sq is not None
     # Runs after every leader placement: flood just this leader's kingdom, as a mask.
@@ -20,7 +20,7 @@ def start_if_any(em: Emitter, seat: int, index: int) -> bool:
     rivals = [
         other
         for other, row in enumerate(s.leaders)
-        if other != seat and row[index] is not None and kingdom & BIT[row[index]]
+        if other != seat and (at := row[index]) is not None and kingdom & BIT[at]
     ]
     if len(rivals) > 1:
         # Play never gets here (every meeting of two leaders of a colour is settled
@@ -34,7 +34,7 @@ def start_if_any(em: Emitter, seat: int, index: int) -> bool:
     assert rival_sq is not None
     down = flipped(s)
     # Strength is the temples next to each leader, not the whole kingdom's.
-    em.emit(
+    play.emit(
         ev.RevoltStarted(
             colour=COLOURS[index],
             attacker=seat,
@@ -46,8 +46,8 @@ def start_if_any(em: Emitter, seat: int, index: int) -> bool:
     return True
 
 
-def resolve(em: Emitter, phase: Support, winner: int, loser: int, totals: tuple[int, int]) -> None:
-    em.emit(
+def resolve(play: Play, phase: Support, winner: int, loser: int, totals: tuple[int, int]) -> None:
+    play.emit(
         ev.LeaderReturned(seat=loser, leader=phase.colour.leader, reason="revolt"),
         # A revolt always pays a red point, whatever the leaders' colour.
         ev.PointsScored(seat=winner, colour=Colour.RED, amount=1, reason="revolt"),
@@ -61,4 +61,3 @@ def resolve(em: Emitter, phase: Support, winner: int, loser: int, totals: tuple[
             defender_total=totals[1],
         ),
     )
-    resume(em, "wars")

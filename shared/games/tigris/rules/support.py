@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from shared.games.tigris import events as ev
+from shared.games.tigris import rejections as rj
 from shared.games.tigris.board import INDEX
 from shared.games.tigris.rules import revolts, wars
-from shared.games.tigris.rules.flow import Emitter
-from shared.games.tigris.state import State, Support
+from shared.games.tigris.rules.play import Play
+from shared.games.tigris.state import Stage, State, Support
 from shared.games.tigris_common.colours import Colour
 
 
@@ -35,18 +36,20 @@ def support_problem(state: State, phase: Support, seat: int, count: int) -> str 
     if count in support_range(state, phase, seat):
         return None
     held = state.hands[seat][INDEX[supporter(phase)]]
-    return "bad_support" if not 0 <= count <= held else "support_variant"
+    return rj.BAD_SUPPORT if not 0 <= count <= held else rj.SUPPORT_VARIANT
 
 
-def commit(em: Emitter, phase: Support, seat: int, count: int) -> None:
-    em.emit(ev.SupportCommitted(seat=seat, colour=supporter(phase), count=count))
+def commit(play: Play, phase: Support, seat: int, count: int) -> Stage | None:
+    play.emit(ev.SupportCommitted(seat=seat, colour=supporter(phase), count=count))
     if phase.attacker_commit is None:
-        return
+        return None  # the defender answers next
     attack = phase.attacker_base + phase.attacker_commit
     defence = phase.defender_base + count
     # Ties go to the defender.
     winner, loser = (phase.attacker, phase.defender) if attack > defence else (phase.defender, phase.attacker)
     if phase.conflict == "revolt":
-        revolts.resolve(em, phase, winner, loser, (attack, defence))
+        revolts.resolve(play, phase, winner, loser, (attack, defence))
     else:
-        wars.resolve(em, phase, winner, loser, (attack, defence))
+        wars.resolve(play, phase, winner, loser, (attack, defence))
+    # A settled conflict may leave another war pending: the walk goes on with the wars.
+    return "wars"

@@ -7,8 +7,8 @@ from itertools import combinations, compress
 from shared.games.tigris import events as ev
 from shared.games.tigris.bitboard import BIT, Masks, flags, flood, mask
 from shared.games.tigris.board import CORNERS, SQUARES
-from shared.games.tigris.rules.flow import Emitter, resume
 from shared.games.tigris.rules.kingdoms import Regions
+from shared.games.tigris.rules.play import Play
 from shared.games.tigris.state import ChooseTreasures, Stage, State
 from shared.games.tigris_common.colours import LEADERS, Leader
 
@@ -68,18 +68,19 @@ def choices(candidates: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
     return [tuple(sorted((*corners, *extra))) for extra in combinations(others, count - len(corners))]
 
 
-def collect(em: Emitter, stage: Stage) -> bool:
+def collect(play: Play, stage: Stage) -> bool:
     """Hand out every treasure owed; ``True`` if a seat must choose which."""
-    while (owed := due(em.state)) is not None:
+    while (owed := due(play.state)) is not None:
         seat, count, candidates = owed
         picks = choices(candidates, count)
         if len(picks) > 1:
-            em.emit(ev.TreasureChoiceOffered(seat=seat, count=count, candidates=candidates, stage=stage))
+            play.emit(ev.TreasureChoiceOffered(seat=seat, count=count, candidates=candidates, stage=stage))
             return True
-        em.emit(ev.TreasuresTaken(seat=seat, squares=picks[0]))
+        play.emit(ev.TreasuresTaken(seat=seat, squares=picks[0]))
     return False
 
 
-def take(em: Emitter, phase: ChooseTreasures, squares: tuple[int, ...]) -> None:
-    em.emit(ev.TreasuresTaken(seat=phase.seat, squares=squares))
-    resume(em, phase.stage)
+def take(play: Play, phase: ChooseTreasures, squares: tuple[int, ...]) -> Stage:
+    """Hand out the chosen treasures; the walk goes on at the stage that offered them."""
+    play.emit(ev.TreasuresTaken(seat=phase.seat, squares=squares))
+    return phase.stage

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from shared.games.tigris import events as ev
 from shared.games.tigris.board import NEIGHBOURS
-from shared.games.tigris.rules.flow import Emitter, resume
 from shared.games.tigris.rules.kingdoms import Regions, face_up, flipped, leader_squares, stranded
+from shared.games.tigris.rules.play import Play
 from shared.games.tigris.state import State, Support
 from shared.games.tigris_common.colours import COLOURS, LEADERS, Colour
 
@@ -28,19 +28,19 @@ def pending(state: State) -> list[Colour]:
     return found
 
 
-def next_war(em: Emitter) -> bool:
+def next_war(play: Play) -> bool:
     """Start the next war, ask which one, or lift the marker when peace is back."""
-    s = em.state
+    s = play.state
     if s.marker is None:
         return False
     colours = pending(s)
     if not colours:
-        em.emit(ev.MarkerRemoved(square=s.marker))
+        play.emit(ev.MarkerRemoved(square=s.marker))
         return False
     if len(colours) == 1:
-        start(em, colours[0])
+        start(play, colours[0])
     else:
-        em.emit(ev.WarsPending(colours=tuple(colours)))
+        play.emit(ev.WarsPending(colours=tuple(colours)))
     return True
 
 
@@ -49,24 +49,28 @@ def _strength(state: State, regions: Regions, sq: int, colour: Colour) -> int:
     return sum(1 for x in regions.members[regions.label[sq]] if face_up(state, x, colour, down))
 
 
-def start(em: Emitter, colour: Colour) -> None:
-    s = em.state
+def start(play: Play, colour: Colour) -> None:
+    s = play.state
     index = COLOURS.index(colour)
-    seats = [seat for seat in range(s.seats) if s.leaders[seat][index] is not None]
     regions = Regions(s, gap=s.marker)
     sides = set(_sides(s, regions))
-    seats = [seat for seat in seats if regions.label[s.leaders[seat][index]] in sides]  # type: ignore[index]
+    # The seats whose leader of the colour stands in a kingdom the marker joins.
+    fronts = {
+        seat: at
+        for seat in range(s.seats)
+        if (at := s.leaders[seat][index]) is not None and regions.label[at] in sides
+    }
+    seats = list(fronts)
     # The active seat attacks if involved, else the first involved seat after it.
     attacker = min(seats, key=lambda seat: (seat - s.active) % s.seats)
     defender = next(seat for seat in seats if seat != attacker)
-    a_sq, d_sq = s.leaders[attacker][index], s.leaders[defender][index]
-    em.emit(
+    play.emit(
         ev.WarStarted(
             colour=colour,
             attacker=attacker,
             defender=defender,
-            attacker_base=_strength(s, regions, a_sq, colour),  # type: ignore[arg-type]
-            defender_base=_strength(s, regions, d_sq, colour),  # type: ignore[arg-type]
+            attacker_base=_strength(s, regions, fronts[attacker], colour),
+            defender_base=_strength(s, regions, fronts[defender], colour),
         )
     )
 
@@ -89,16 +93,16 @@ def casualties(state: State, loser: int, colour: Colour) -> tuple[int, ...]:
     return tuple(sorted(x for x in members if face_up(state, x, colour, down) and not protected(x)))
 
 
-def resolve(em: Emitter, phase: Support, winner: int, loser: int, totals: tuple[int, int]) -> None:
-    removed = casualties(em.state, loser, phase.colour)
-    em.emit(ev.LeaderReturned(seat=loser, leader=phase.colour.leader, reason="war"))
+def resolve(play: Play, phase: Support, winner: int, loser: int, totals: tuple[int, int]) -> None:
+    removed = casualties(play.state, loser, phase.colour)
+    play.emit(ev.LeaderReturned(seat=loser, leader=phase.colour.leader, reason="war"))
     if removed:
-        em.emit(ev.TilesRemoved(colour=phase.colour, squares=removed))
+        play.emit(ev.TilesRemoved(colour=phase.colour, squares=removed))
     # One point for the beaten leader and one per tile actually removed.
-    em.emit(ev.PointsScored(seat=winner, colour=phase.colour, amount=1 + len(removed), reason="war"))
-    for seat, index in stranded(em.state):
-        em.emit(ev.LeaderReturned(seat=seat, leader=LEADERS[index], reason="no_temple"))
-    em.emit(
+    play.emit(ev.PointsScored(seat=winner, colour=phase.colour, amount=1 + len(removed), reason="war"))
+    for seat, index in stranded(play.state):
+        play.emit(ev.LeaderReturned(seat=seat, leader=LEADERS[index], reason="no_temple"))
+    play.emit(
         ev.ConflictResolved(
             conflict="war",
             colour=phase.colour,
@@ -108,4 +112,3 @@ def resolve(em: Emitter, phase: Support, winner: int, loser: int, totals: tuple[
             defender_total=totals[1],
         )
     )
-    resume(em, "wars")
