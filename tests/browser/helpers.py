@@ -3,12 +3,15 @@ to the bots, play random legal moves to reach a mid-game position."""
 
 from __future__ import annotations
 
+import base64
+import json
 import random
 import time
 import uuid
 from typing import Any
 
 import httpx
+import msgspec
 
 #: The hosted games (the fixture game ``highcard`` aside), and the seats their pages are tested with.
 HOSTED = {"tigris": 2, "tigris-cards": 2, "catan": 3, "catan-ck": 3, "conan": 2}
@@ -80,3 +83,48 @@ def strings(node: Any) -> set[str]:
     if isinstance(node, list):
         return set().union(*(strings(v) for v in node)) if node else set()
     return set()
+
+
+def ordinal(n: int) -> str:
+    """As the page writes a place (ui.js ``ordinal``)."""
+    if n % 100 in (11, 12, 13):
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+def record_moves(page: Any, table_id: str) -> list[dict[str, Any]]:
+    """Every command the page sends to the table and the gateway accepts, in order
+    (filled in as the page plays)."""
+    accepted: list[dict[str, Any]] = []
+
+    def answered(response: Any) -> None:
+        request = response.request
+        sent = request.method == "POST" and response.url.endswith(f"/v1/tables/{table_id}/commands")
+        if sent and response.status == 200:
+            accepted.append(json.loads(request.post_data)["command"])
+
+    page.on("response", answered)
+    return accepted
+
+
+def assert_every_move_through_the_page(
+    api: httpx.Client, table_id: str, seat: int, accepted: list[dict[str, Any]]
+) -> None:
+    """The seat's moves in the finished game's audit log are exactly those the page sent."""
+    r = api.get(f"/v1/tables/{table_id}/audit")
+    assert r.status_code == 200, r.text
+    played = [
+        msgspec.msgpack.decode(base64.b64decode(c["payload"]))
+        for c in r.json()["commands"]
+        if c["seat"] == seat and c["kind"] == "move"
+    ]
+    assert played, "the seat made no move"
+    assert played == accepted, (len(played), len(accepted))
+
+
+def assert_final_standings_shown(page: Any, result: dict[str, Any]) -> None:
+    """The page's players list shows each seat's place and score as the gateway's result has them."""
+    page.get_by_test_id("result").wait_for()
+    for standing in result["standings"]:
+        place = page.locator(f"li.player[data-seat='{standing['seat']}'] .place")
+        assert place.inner_text() == f"{ordinal(standing['place'])} · {standing['score']}", standing
