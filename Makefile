@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: install run test test-slow lint format bench bench-engines bench-peer openapi clean screenshots
+.PHONY: install run check test test-slow lint format bench bench-engines bench-peer openapi asyncapi clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,17 @@ test: $(STAMP)
 	$(BIN)/lint-imports
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --ignore=tests/browser
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup tests/browser
+
+# The quick loop while working: the static checks and the tests that need no
+# Valkey, no services and no browser (the directories that only hold those are
+# not even imported). `make test` runs everything.
+check: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+	$(BIN)/python -m pytest -q -n 2 -m 'not slow and not integration and not e2e' \
+		--ignore=tests/browser --ignore=tests/e2e --ignore=tests/chaos --ignore=tests/hostile --ignore=tests/integration
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m slow
@@ -55,6 +66,9 @@ bench-peer: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/python -c "import json; from services.gateway.openapi import spec; print(json.dumps(spec(), indent=2))" > docs/openapi.json
+
+asyncapi: $(STAMP)
+	$(BIN)/python -c "import json; from services.gateway.asyncapi import spec; print(json.dumps(spec(), indent=2))" > docs/asyncapi.json
 
 clean:
 	rm -rf var .pytest_cache .ruff_cache

@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.gateway import commands, reads, tournaments, web
+from services.gateway import asyncapi, commands, reads, tournaments, web
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import STATUS, ApiError, error_response
 from services.gateway.feeds import FeedHub
@@ -68,6 +68,11 @@ async def prometheus(request: Request) -> Response:
 
 async def openapi(_: Request) -> Response:
     return JSONResponse(spec())
+
+
+async def asyncapi_document(_: Request) -> Response:
+    """The broker's channels and message types (docs/asyncapi.json)."""
+    return JSONResponse(asyncapi.spec())
 
 
 async def docs(_: Request) -> Response:
@@ -179,6 +184,7 @@ ROUTES = [
     Route("/ready", ready),
     Route("/metrics", prometheus),
     Route("/openapi.json", openapi),
+    Route("/asyncapi.json", asyncapi_document),
     Route("/docs", docs),
     Route("/v1/games", games),
     Route("/v1/tables/{table_id}/feed", reads.feed),

@@ -44,7 +44,8 @@ class CommandMsg(Record, frozen=True):
     request_id: str = ""
     received_ns: int  # when the gateway got it (wall clock, for stage latencies)
     token_hash: str = ""  # move: sha256 of the seat token; the validator authenticates it
-    command: msgspec.Raw = msgspec.Raw(b"null")  # move: the game command as JSON
+    # move: the game command as JSON (a factory: a JSON schema cannot state a Raw default)
+    command: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
     open: OpenTable | None = None  # open: the table to create
     expected_version: int | None = None
     seat: int | None = None  # set by the validator once authenticated

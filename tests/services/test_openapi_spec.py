@@ -26,9 +26,10 @@ from shared.kernel.bounds import MAX_SEATS
 from shared.readmodels.build import ViewDoc
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
-#: Pages and files for people and browsers, not the API: the spec itself, its page,
+#: Pages and files for people and browsers, not the API: the specs themselves (the
+#: AsyncAPI one describes the broker), their page,
 #: the web client's page (and, mounted, its static files).
-UNDOCUMENTED = {"/openapi.json", "/docs", "/"}
+UNDOCUMENTED = {"/openapi.json", "/asyncapi.json", "/docs", "/"}
 SPEC = spec()
 
 #: Attributes of the gateway whose use reaches the store: a store outage answers 503 unavailable.
