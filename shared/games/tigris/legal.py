@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import compress, product, repeat
 from operator import is_
+from typing import assert_never
 
 from shared.games.tigris.bitboard import (
     BIT,
@@ -80,20 +81,25 @@ def legal(state: State, seat: int) -> list[TigrisCommand]:
     if seat not in actors(state):
         return []
     phase = state.phase
-    if isinstance(phase, Support):
-        return [CommitSupport(count=c) for c in support.support_range(state, phase, seat)]
-    if isinstance(phase, ChooseWar):
-        return [ChooseWarColour(colour=c) for c in phase.colours]
-    if isinstance(phase, ChooseMonument):
-        built: list[TigrisCommand] = [
-            BuildMonument(top_left=o.top_left, monument=o.monument) for o in phase.options
-        ]
-        return [*built, DeclineMonument()]
-    if isinstance(phase, ChooseTreasures):
-        picks = treasures.choices(phase.candidates, phase.count)
-        return [TakeTreasures(squares=p) for p in picks]
-    assert isinstance(phase, Acting)
-    return actions(state, seat)
+    match phase:
+        case Acting():
+            return actions(state, seat)
+        case Support():
+            return [CommitSupport(count=c) for c in support.support_range(state, phase, seat)]
+        case ChooseWar():
+            return [ChooseWarColour(colour=c) for c in phase.colours]
+        case ChooseMonument():
+            built: list[TigrisCommand] = [
+                BuildMonument(top_left=o.top_left, monument=o.monument) for o in phase.options
+            ]
+            return [*built, DeclineMonument()]
+        case ChooseTreasures():
+            picks = treasures.choices(phase.candidates, phase.count)
+            return [TakeTreasures(squares=p) for p in picks]
+        case Over():
+            return []  # no seat acts: ``actors`` is empty
+        case _:
+            assert_never(phase)
 
 
 def actions(state: State, seat: int) -> list[TigrisCommand]:
