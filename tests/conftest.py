@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 
@@ -34,6 +33,12 @@ async def redis(valkey: ValkeyServer) -> AsyncIterator[object]:
     await client.aclose()
 
 
-@pytest.fixture
-def fresh_dir(tmp_path: Path) -> Path:
-    return tmp_path
+def pytest_itemcollected(item: pytest.Item) -> None:
+    # `make check` leaves out whatever needs Valkey or the running services by
+    # marker: a test that reaches them through a fixture is marked even when
+    # its module forgot to say so.
+    needs = getattr(item, "fixturenames", ())
+    if "stack" in needs:
+        item.add_marker(pytest.mark.e2e)
+    elif "valkey" in needs:
+        item.add_marker(pytest.mark.integration)
