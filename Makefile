@@ -41,17 +41,6 @@ check: $(STAMP)
 	$(BIN)/python -m pytest -q -n 2 -m 'not slow and not integration and not e2e' \
 		--ignore=tests/browser --ignore=tests/e2e --ignore=tests/chaos --ignore=tests/hostile --ignore=tests/integration
 
-# The quick loop while working: the static checks and the tests that need no
-# Valkey, no services and no browser (the directories that only hold those are
-# not even imported). `make test` runs everything.
-check: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
-	$(BIN)/mypy
-	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q -n 2 -m 'not slow and not integration and not e2e' \
-		--ignore=tests/browser --ignore=tests/e2e --ignore=tests/chaos --ignore=tests/hostile --ignore=tests/integration
-
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m slow
 
