@@ -11,8 +11,8 @@ from msgspec.structs import replace
 from shared.games.conan import commands as c
 from shared.games.conan.content import Pack
 from shared.games.conan.events import AnyEvent, PhasePopped, PhaseReplaced
+from shared.games.conan.explain import explain
 from shared.games.conan.legal import actors, legal
-from shared.games.conan.rejections import explain
 from shared.games.conan.rules import (
     adventure,
     agechange,
@@ -58,7 +58,7 @@ def decide(pack: Pack, state: State, seat: int, command: c.AnyCommand, rng: Rng)
         raise explain(pack, state, seat, command, options)
     fold = ConanFold(pack, state, rng)
     _apply(fold, seat, command)
-    settle(fold)
+    _settle(fold)
     return fold.events
 
 
@@ -161,7 +161,7 @@ def _end_action(fold: ConanFold, phase: AnyPhase) -> None:
             raise AssertionError(f"EndAction reached {type(phase).__name__}")
 
 
-def settle(fold: ConanFold) -> None:
+def _settle(fold: ConanFold) -> None:
     """Run automatic steps until a seat must decide (or the game is over)."""
     for _ in range(10_000):
         if not _auto_step(fold):

@@ -37,9 +37,9 @@ class Evolve:
 
 
 def evolve(pack: Pack, state: State | None, e: ev.AnyEvent) -> State:
-    if isinstance(e, ev.Started):
+    if state is None:
+        assert isinstance(e, ev.Started), "the first event of a table is Started"
         return _started(pack, e)
-    assert state is not None, "the first event of a table is Started"
     return _fold(pack, state, e)
 
 

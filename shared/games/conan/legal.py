@@ -15,7 +15,6 @@ from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.adventure import conan_moves
 from shared.games.conan.rules.cards import card_fits, table_cost
 from shared.games.conan.state import (
-    NEUTRAL,
     AfterContest,
     AgeChange,
     Bidding,
@@ -215,5 +214,3 @@ def _age_change(pack: Pack, state: State, phase: AgeChange | Garrison, seat: int
         case _:
             return [c.ChooseCategory(category=k) for k in CATEGORIES]
 
-
-_ = NEUTRAL

@@ -1,98 +1,33 @@
-"""Why a command is refused: stable codes and a sentence a player understands.
+"""Why Age of Conan refuses a command: its stable rejection codes.
 
-``legal`` alone decides what is allowed; this module only names the most
-likely reason once a command was found not to be legal.
+Clients match on these strings, so they never change once published; the
+sentence shown to the player is written in ``explain.py``, because it names
+the card, token or province at hand. The codes every game shares
+(``not_your_turn``, ``wrong_phase``, ``game_over``, ``illegal_move``) live in
+:mod:`shared.kernel.rejection`.
 """
 
 from __future__ import annotations
 
-from shared.games.conan import commands as c
-from shared.games.conan.content import Pack
-from shared.games.conan.rules.board import engagement, friendly, prov, room
-from shared.games.conan.rules.turn import die_for
-from shared.games.conan.state import Military, State
-from shared.kernel.rejection import ILLEGAL_MOVE, WRONG_PHASE, RuleViolation
-
+#: The bidding token named is set aside until the tokens are reset (§9.4).
 BID_TOKEN_UNAVAILABLE = "bid_token_unavailable"
+#: A bid or a contest names a strategy card (or more copies of one) the hand does not hold.
 CARD_NOT_IN_HAND = "card_not_in_hand"
+#: No fate die left in the pool allows the action asked for (§4.2).
 NO_SUCH_DIE = "no_such_die"
+#: A movement names a province the content pack does not have.
 UNKNOWN_PROVINCE = "unknown_province"
+#: A redeploy to a province that does not border the one left (option ``redeploy_adjacent_only``, §5.2).
 NOT_ADJACENT = "not_adjacent"
+#: The province cannot take that many more of the seat's units (the pack's stacking limit, §5.5).
 STACK_LIMIT = "stack_limit"
+#: Moving more units than the seat has in the province left.
 NOT_ENOUGH_UNITS = "not_enough_units"
+#: Ending a Military action whose army moved in to attack before it fought there (§5.2).
 MUST_ATTACK = "must_attack"
+#: An army in a siege or battle leaves only by withdrawing; one on campaign only falls back (§5.3).
 ARMY_ENGAGED = "army_engaged"
+#: A besieged army cannot leave its province (§5.3).
 ARMY_BESIEGED = "army_besieged"
+#: A second province attacked in one Military action: one contest per action (§5.4).
 ONE_ATTACK = "one_attack_per_action"
-
-
-def explain(
-    pack: Pack, state: State, seat: int, command: c.AnyCommand, legal: list[c.AnyCommand]
-) -> RuleViolation:
-    phase = type(state.phase).__name__
-    found = _military(pack, state, seat, command)
-    if found is not None:
-        return found
-    if not any(type(x) is type(command) for x in legal):
-        return RuleViolation(
-            WRONG_PHASE, f"{type(command).__name__} cannot be used now ({phase}).", phase=phase
-        )
-    s = state.seats[seat]
-    match command:
-        case c.PlaceBid(token=token) if token not in s.bid_available:
-            return RuleViolation(
-                BID_TOKEN_UNAVAILABLE, f"Your {token} bidding token is set aside.", token=token
-            )
-        case c.PlaceBid(card=card) if card and card not in s.strategy_hand:
-            return RuleViolation(CARD_NOT_IN_HAND, f"You do not hold the strategy card {card}.", card=card)
-        case c.CommitCard(cards=cards) if any(cards.count(k) > s.strategy_hand.count(k) for k in cards):
-            return RuleViolation(
-                CARD_NOT_IN_HAND, f"You do not hold the strategy cards {cards}.", cards=cards
-            )
-        case c.TakeDie(action=action) if action not in ("military", "intrigue", "court") or not die_for(
-            state, action
-        ):
-            return RuleViolation(
-                NO_SUCH_DIE, f"No fate die in the pool allows a {action} action.", action=action
-            )
-        case c.MoveArmy(frm=frm, to=to) if frm not in pack.index or to not in pack.index:
-            return RuleViolation(UNKNOWN_PROVINCE, "There is no such province.", frm=frm, to=to)
-        case c.MoveArmy(frm=frm, to=to) if (
-            to not in pack.neighbours(frm) and state.options.redeploy_adjacent_only
-        ):
-            return RuleViolation(NOT_ADJACENT, f"{to} does not border {frm}.", frm=frm, to=to)
-        case c.MoveArmy(frm=frm, units=n) if prov(pack, state, frm).units[seat] < n:
-            return RuleViolation(NOT_ENOUGH_UNITS, f"You have fewer than {n} units in {frm}.", units=n)
-        case c.MoveArmy(to=to, units=n) if room(pack, state, seat, to) < n:
-            return RuleViolation(
-                STACK_LIMIT, f"At most {pack.header.stack_limit} of your units fit in {to}.", to=to
-            )
-    return RuleViolation(
-        ILLEGAL_MOVE, f"{type(command).__name__} is not allowed here now ({phase}).", phase=phase
-    )
-
-
-def _military(pack: Pack, state: State, seat: int, command: c.AnyCommand) -> RuleViolation | None:
-    """The movement rules of docs/rules/conan.md §5.2-5.3, named."""
-    phase = state.phase
-    if not isinstance(phase, Military):
-        return None
-    match command:
-        case c.EndAction() if phase.target and not phase.fought:
-            why = f"Your army moved into {phase.target} to attack: fight there."
-            return RuleViolation(MUST_ATTACK, why, province=phase.target)
-        case c.MoveArmy(frm=frm, to=to) if frm in pack.index and to in pack.index:
-            stands = engagement(pack, state, seat, frm)
-            attacking = not friendly(pack, state, seat, to)
-            if stands in ("siege", "battle"):
-                why = f"Your army in {frm} is fighting there: it leaves only by withdrawing."
-                return RuleViolation(ARMY_ENGAGED, why, frm=frm)
-            if stands == "besieged":
-                return RuleViolation(ARMY_BESIEGED, f"A besieged army cannot leave {frm}.", frm=frm)
-            if stands == "campaign" and attacking:
-                why = f"Your army on campaign in {frm} may only fall back into a friendly province."
-                return RuleViolation(ARMY_ENGAGED, why, frm=frm, to=to)
-            if attacking and phase.target not in ("", to):
-                why = f"This action already attacks {phase.target}: one contest per action."
-                return RuleViolation(ONE_ATTACK, why, to=to)
-    return None

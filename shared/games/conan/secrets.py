@@ -16,7 +16,7 @@ copies, so a card's name is not an id.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, assert_never
 
 import msgspec
 from msgspec.structs import replace
@@ -130,9 +130,23 @@ def reveals(event: ev.AnyEvent, audience: Audience) -> bool:
         case ev.TokensRevealed() | ev.AdventureRevealed() | ev.ObjectiveDrawn() | ev.GameEnded():
             return True
         # Final scoring counts every seat's adventure tokens in the open.
-        case ev.ResourcesChanged(reason=reason) if reason.startswith("majority_"):
-            return True
-    return False
+        case ev.ResourcesChanged(reason=reason):
+            return reason.startswith("majority_")
+        # Orders no seat sees, and public facts: nothing hidden comes to light.
+        case (
+            ev.Started() | ev.DeckShuffled() | ev.TokensShuffled() | ev.CardsDrawnCount()
+            | ev.TableCardPlayed() | ev.TableCardTurned() | ev.UnitsChanged() | ev.EmissariesChanged()
+            | ev.MarkerSet() | ev.RaidersChanged() | ev.CampaignSet() | ev.ConanMoved() | ev.ConanPlayerSet()
+            | ev.FirstPlayerSet() | ev.FatePoolRolled() | ev.FateDieTaken() | ev.TrackFilled()
+            | ev.TokenTakenCount() | ev.TokenKept() | ev.TokenDiscarded() | ev.BidSealed() | ev.BidPlaced()
+            | ev.BidTokensSet() | ev.ContestCardCommitted() | ev.ContestCardDeclared() | ev.ContestRolled()
+            | ev.ContestResolved() | ev.PhasePushed() | ev.PhaseReplaced() | ev.PhasePopped()
+            | ev.ArtifactsSet() | ev.CategoryChosen() | ev.CategoryChoiceMade() | ev.ObjectiveMet()
+            | ev.AgeStarted() | ev.AgeEnding() | ev.Crowned()
+        ):  # fmt: skip
+            return False
+        case _:
+            assert_never(event)
 
 
 def hidden_ids(state: State, audience: Audience) -> frozenset[str]:

@@ -94,7 +94,7 @@ def swap_card(fold: ConanFold, phase: Bidding, seat: int, card: str | None) -> N
     fold.emit(ev.PhaseReplaced(phase=replace(phase, step="resolve", revealed=revealed)))
 
 
-def winner(pack: Pack, state: State, phase: Bidding, rng: Rng | None = None) -> int:
+def winner(pack: Pack, state: State, phase: Bidding, rng: Rng) -> int:
     """Highest bid; then fewer adventure tokens (count); then the kingdom
     closest to Conan; then the ``bid_last_tiebreak`` option (§9.4)."""
 
@@ -106,7 +106,7 @@ def winner(pack: Pack, state: State, phase: Bidding, rng: Rng | None = None) -> 
     best = min(key(b) for b in phase.revealed)
     tied = sorted(b.seat for b in phase.revealed if key(b) == best)
     rule = state.options.bid_last_tiebreak
-    if len(tied) > 1 and rule == "random" and rng is not None:
+    if len(tied) > 1 and rule == "random":
         return rng.choice(tied)
     start = state.first_player
     if rule == "turn_order":
