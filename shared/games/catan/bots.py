@@ -3,8 +3,6 @@ finish) and ``greedy`` (builds toward victory points first)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from shared.games.catan import commands as cmd
 from shared.games.catan.legal import legal
 from shared.games.catan.state import State
@@ -18,9 +16,9 @@ _PRIORITY = (
 )  # fmt: skip
 
 
-def random_bot(state: State, seat: int, rng: Rng) -> Any:
+def random_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
     options = legal(state, seat)
-    by_kind: dict[type, list[Any]] = {}
+    by_kind: dict[type[cmd.CatanCommand], list[cmd.CatanCommand]] = {}
     for c in options:
         by_kind.setdefault(type(c), []).append(c)
     if cmd.EndTurn in by_kind and rng.below(3) == 0:
@@ -31,7 +29,7 @@ def random_bot(state: State, seat: int, rng: Rng) -> Any:
     return rng.choice(by_kind[rng.choice(kinds)])
 
 
-def greedy_bot(state: State, seat: int, rng: Rng) -> Any:
+def greedy_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
     options = legal(state, seat)
     for kind in _PRIORITY:
         picks = [c for c in options if isinstance(c, kind)]
@@ -44,7 +42,7 @@ def greedy_bot(state: State, seat: int, rng: Rng) -> Any:
     return ends[0] if ends else rng.choice(options)
 
 
-def zombie_bot(state: State, seat: int, rng: Rng) -> Any:
+def zombie_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
     """For a seat whose clock ran out: roll, end the turn, decline, else the first listed answer."""
     options = legal(state, seat)
     for wanted in (cmd.RollDice(), cmd.EndTurn(), cmd.Choose(choice=0), cmd.Choose(choice=-1)):

@@ -15,9 +15,8 @@ RESOURCES = (BRICK, LUMBER, WOOL, GRAIN, ORE)
 COMMODITIES = (PAPER, CLOTH, COIN)
 KINDS = RESOURCES + COMMODITIES
 NAMES = ("brick", "lumber", "wool", "grain", "ore", "paper", "cloth", "coin")
-EMPTY = (0,) * 8
-
 Hand = tuple[int, ...]
+EMPTY: Hand = (0,) * 8
 #: The most cards of one kind in the game: 19 of each resource, 12 of each commodity.
 MOST_OF_A_KIND = 19
 #: A hand a client names (to pay, give or ask for): a count per kind, none

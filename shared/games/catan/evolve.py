@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar, assert_never
+
 from msgspec.structs import replace
 
 from shared.games.catan import board
@@ -9,8 +11,10 @@ from shared.games.catan import events as ev
 from shared.games.catan.cards import COMMODITIES, RESOURCES, Hand, add, sub, track_of
 from shared.games.catan.state import Knight, Player, State
 
+T = TypeVar("T")
 
-def _set(items: tuple, i: int, value: object) -> tuple:
+
+def _set(items: tuple[T, ...], i: int, value: T) -> tuple[T, ...]:
     return (*items[:i], value, *items[i + 1 :])
 
 
@@ -116,117 +120,108 @@ def evolve(state: State | None, event: ev.CatanEvent) -> State:
     if isinstance(event, ev.Started):
         return _started(event)
     assert state is not None
-    return _apply(state, event)
-
-
-def _apply(state: State, e: ev.CatanEvent) -> State:
-    for group in (_flow, _board, _cards):
-        out = group(state, e)
-        if out is not None:
-            return out
-    raise AssertionError(f"unhandled event {e!r}")
-
-
-def _flow(state: State, e: ev.CatanEvent) -> State | None:
-    match e:
+    match event:
         case ev.BoardLaid():
-            robber = e.terrain.index(board.DESERT)
-            return replace(state, terrain=e.terrain, numbers=e.numbers, harbors=e.harbors, robber=robber)
+            robber = event.terrain.index(board.DESERT)
+            return replace(
+                state, terrain=event.terrain, numbers=event.numbers, harbors=event.harbors, robber=robber
+            )
         case ev.DecksShuffled():
-            return replace(state, dev_deck=e.dev, decks=e.progress)
+            return replace(state, dev_deck=event.dev, decks=event.progress)
         case ev.PhaseSet():
-            if e.phase == "roll":  # a new turn: last turn's purchases become playable
+            if event.phase == "roll":  # a new turn: last turn's purchases become playable
                 state = replace(state, players=tuple(replace(p, fresh=()) for p in state.players))
             return replace(
-                state, phase=e.phase, active=e.active, turn=e.turn,
-                setup_queue=e.setup_queue, setup_spot=e.setup_spot,
+                state, phase=event.phase, active=event.active, turn=event.turn,
+                setup_queue=event.setup_queue, setup_spot=event.setup_spot,
             )  # fmt: skip
         case ev.EffectsSet():
-            return replace(state, effects=e.effects)
+            return replace(state, effects=event.effects)
         case ev.TodoSet():
-            return replace(state, todo=e.todo)
+            return replace(state, todo=event.todo)
         case ev.TaskOpened():
-            return replace(state, task=e.task)
+            return replace(state, task=event.task)
         case ev.HarborOffered():
             assert state.task is not None
-            return replace(state, task=replace(state.task, data=(e.kind,)))
+            return replace(state, task=replace(state.task, data=(event.kind,)))
         case ev.Answered():
-            return _task_answered(state, e)
+            return _task_answered(state, event)
         case ev.TaskClosed():
             return replace(state, task=None)
         case ev.DiceRolled():
-            return replace(state, dice=(e.yellow, e.red, e.event))
+            return replace(state, dice=(event.yellow, event.red, event.event))
         case ev.GameWon():
-            return replace(state, phase="over", winner=e.seat, task=None)
+            return replace(state, phase="over", winner=event.seat, task=None)
+        # Shadows, and facts that change no state: what a seat was shown, the roll for the first seat.
         case (
             ev.AnsweredShadow() | ev.CardsTakenShadow() | ev.HandShown() | ev.ProgressShown()
-            | ev.CardDrawnShadow()
-            | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.Started() | ev.StartRolled()
+            | ev.CardDrawnShadow() | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.StartRolled()
         ):  # fmt: skip
             return state
-    return None
-
-
-def _board(state: State, e: ev.CatanEvent) -> State | None:
-    match e:
         case ev.BuildingPlaced():
-            return _building(state, e)
+            return _building(state, event)
         case ev.CityPillaged():
-            return _pillaged(state, e)
+            return _pillaged(state, event)
         case ev.RoadPlaced():
-            return replace(state, roads=_set(state.roads, e.path, e.seat))
+            return replace(state, roads=_set(state.roads, event.path, event.seat))
         case ev.RoadRemoved():
-            return replace(state, roads=_set(state.roads, e.path, -1))
+            return replace(state, roads=_set(state.roads, event.path, -1))
         case ev.WallPlaced():
-            return replace(state, walls=tuple(sorted((*state.walls, e.spot))))
+            return replace(state, walls=tuple(sorted((*state.walls, event.spot))))
         case ev.KnightSet():
-            return _put_knight(state, e.knight)
+            return _put_knight(state, event.knight)
         case ev.KnightRemoved():
-            return replace(state, knights=tuple(k for k in state.knights if k.spot != e.spot))
+            return replace(state, knights=tuple(k for k in state.knights if k.spot != event.spot))
         case ev.RobberMoved():
-            return replace(state, robber=e.hex)
+            return replace(state, robber=event.hex)
         case ev.MerchantMoved():
-            return replace(state, merchant=e.hex, merchant_owner=e.seat)
+            return replace(state, merchant=event.hex, merchant_owner=event.seat)
         case ev.NumbersSwapped():
             n = state.numbers
-            return replace(state, numbers=_set(_set(n, e.a, n[e.b]), e.b, n[e.a]))
+            return replace(state, numbers=_set(_set(n, event.a, n[event.b]), event.b, n[event.a]))
         case ev.BarbarianMoved():
-            return replace(state, barbarian=e.position)
+            return replace(state, barbarian=event.position)
         case ev.BarbariansAttacked():
-            return _attacked(state, e.fighters)
+            return _attacked(state, event.fighters)
         case ev.MetropolisPlaced():
-            return replace(state, metropolis=_set(state.metropolis, e.track, e.spot))
+            return replace(state, metropolis=_set(state.metropolis, event.track, event.spot))
         case ev.LongestRoadSet():
-            return replace(state, longest=e.holder, road_lengths=e.lengths)
+            return replace(state, longest=event.holder, road_lengths=event.lengths)
         case ev.LargestArmySet():
-            return replace(state, largest_army=e.holder)
-    return None
-
-
-def _cards(state: State, e: ev.CatanEvent) -> State | None:
-    match e:
+            return replace(state, largest_army=event.holder)
         case ev.CardsPaid():
-            return _hand_change(state, e.seat, e.cards, -1)
+            return _hand_change(state, event.seat, event.cards, -1)
         case ev.CardsGained():
-            return _hand_change(state, e.seat, e.cards, +1)
+            return _hand_change(state, event.seat, event.cards, +1)
         case ev.CardsPassed() | ev.CardsTaken():
-            return _move_cards(state, e.src, e.dst, e.cards)
+            return _move_cards(state, event.src, event.dst, event.cards)
         case ev.DefenderAwarded():
             state = replace(state, defenders_left=max(0, state.defenders_left - 1))
-            return _with_player(state, e.seat, defender=state.players[e.seat].defender + 1)
+            return _with_player(state, event.seat, defender=state.players[event.seat].defender + 1)
         case ev.ImprovementBought():
-            return _with_player(state, e.seat, levels=_set(state.players[e.seat].levels, e.track, e.level))
+            return _with_player(
+                state, event.seat, levels=_set(state.players[event.seat].levels, event.track, event.level)
+            )
         case ev.CardDrawn():
-            return _draw(state, e)
+            return _draw(state, event)
         case ev.CardRevealed():
-            p = state.players[e.seat]
-            return _with_player(state, e.seat, cards=_remove_card(p.cards, e.card), vp_cards=p.vp_cards + 1)
+            p = state.players[event.seat]
+            return _with_player(
+                state, event.seat, cards=_remove_card(p.cards, event.card), vp_cards=p.vp_cards + 1
+            )
         case ev.CardPlayed():
-            return _played(state, e)
+            return _played(state, event)
         case ev.CardDiscarded():
-            state = _with_player(state, e.seat, cards=_remove_card(state.players[e.seat].cards, e.card))
-            return _to_deck_bottom(state, e.card)
+            state = _with_player(
+                state, event.seat, cards=_remove_card(state.players[event.seat].cards, event.card)
+            )
+            return _to_deck_bottom(state, event.card)
         case ev.CardStolen():
-            state = _with_player(state, e.src, cards=_remove_card(state.players[e.src].cards, e.card))
-            return _with_player(state, e.dst, cards=tuple(sorted((*state.players[e.dst].cards, e.card))))
-    return None
+            state = _with_player(
+                state, event.src, cards=_remove_card(state.players[event.src].cards, event.card)
+            )
+            return _with_player(
+                state, event.dst, cards=tuple(sorted((*state.players[event.dst].cards, event.card)))
+            )
+        case _:
+            assert_never(event)

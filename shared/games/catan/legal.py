@@ -8,9 +8,8 @@ and checked by predicate (README, "legal and decide cannot disagree").
 
 from __future__ import annotations
 
-from typing import Any
-
 from shared.games.catan import setup
+from shared.games.catan.commands import CatanCommand
 from shared.games.catan.rules import actions, tasks
 from shared.games.catan.rules.flow import awaited
 from shared.games.catan.state import State
@@ -24,13 +23,13 @@ def actors(state: State) -> frozenset[int]:
     return frozenset((state.active,))
 
 
-def legal(state: State, seat: int) -> list[Any]:
+def legal(state: State, seat: int) -> list[CatanCommand]:
     if seat not in actors(state):
         return []
     if state.task is not None:
-        return tasks.options(state, seat)
+        return list(tasks.options(state, seat))
     if state.phase == "setup":
-        return setup.options(state, seat)
+        return list(setup.options(state, seat))
     if state.phase == "roll":
-        return actions.ROLL[0](state, seat)
+        return list(actions.roll_options(state, seat))
     return actions.main_options(state, seat)

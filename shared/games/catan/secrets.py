@@ -21,6 +21,8 @@ Cards of a kind are interchangeable, so there are no item ids.
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from msgspec.structs import replace
 
 from shared.games.catan import events as ev
@@ -157,4 +159,21 @@ def reveals(event: ev.CatanEvent, audience: Audience) -> bool:
         # its answers; a drawn Victory Point card is shown; the winner shows all points.
         case ev.CardsPassed() | ev.TaskClosed() | ev.CardRevealed() | ev.GameWon():
             return True
-    return False
+        # Everything else tells no audience a hidden fact: the open board and turn,
+        # shadows (counts only), what a seat itself sent (its answer, its discard,
+        # the card it plays, the resource it offers a Commercial Harbor partner),
+        # and the deck order, which no seat sees.
+        case (
+            ev.Started() | ev.StartRolled() | ev.BoardLaid() | ev.DecksShuffled() | ev.PhaseSet()
+            | ev.EffectsSet() | ev.TodoSet() | ev.TaskOpened() | ev.HarborOffered() | ev.Answered()
+            | ev.AnsweredShadow() | ev.BuildingPlaced() | ev.CityPillaged() | ev.RoadPlaced()
+            | ev.RoadRemoved() | ev.WallPlaced() | ev.KnightSet() | ev.KnightRemoved() | ev.CardsPaid()
+            | ev.CardsGained() | ev.CardsTakenShadow() | ev.DiceRolled() | ev.RobberMoved()
+            | ev.MerchantMoved() | ev.NumbersSwapped() | ev.BarbarianMoved() | ev.BarbariansAttacked()
+            | ev.DefenderAwarded() | ev.ImprovementBought() | ev.MetropolisPlaced() | ev.LongestRoadSet()
+            | ev.LargestArmySet() | ev.CardDrawnShadow() | ev.CardPlayed() | ev.CardDiscarded()
+            | ev.CardDiscardedShadow() | ev.CardStolenShadow()
+        ):  # fmt: skip
+            return False
+        case _:
+            assert_never(event)

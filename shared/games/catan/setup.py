@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import TypeGuard, assert_never
+
 from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.cards import DEV_DECK, EMPTY, add, deck_cards, one
+from shared.games.catan.cards import DEV_DECK, EMPTY, Hand, add, deck_cards, one
 from shared.games.catan.options import Options
 from shared.games.catan.rules.building import can_road, settlement_spots
 from shared.games.catan.rules.flow import CatanFold
@@ -14,6 +16,9 @@ from shared.kernel.rng import Rng
 
 
 def _layout(options: Options, rng: Rng) -> ev.BoardLaid:
+    t: tuple[int, ...]
+    n: tuple[int, ...]
+    h: tuple[int, ...]
     if options.layout == "beginner" and options.ck:
         t, n, h = board.CK_BEGINNER_TERRAIN, board.CK_BEGINNER_NUMBERS, board.CK_BEGINNER_HARBORS
     elif options.layout == "beginner":
@@ -62,7 +67,11 @@ def second_round(state: State) -> bool:
     return len(state.setup_queue) <= state.seats
 
 
-def options(state: State, seat: int) -> list[cmd.CatanCommand]:
+#: What a seat may send during the set-up placements.
+SetupCommand = cmd.BuildSettlement | cmd.BuildCity | cmd.BuildRoad
+
+
+def options(state: State, seat: int) -> list[SetupCommand]:
     if state.setup_spot >= 0:
         return [cmd.BuildRoad(path=p) for p in range(board.N_PATHS) if can_road(state, seat, p)]
     spots = settlement_spots(state, seat, setup=True)
@@ -71,7 +80,11 @@ def options(state: State, seat: int) -> list[cmd.CatanCommand]:
     return [cmd.BuildSettlement(spot=s) for s in spots]
 
 
-def starting_cards(state: State, spot: int) -> tuple[int, ...]:
+def accepts(command: cmd.CatanCommand, state: State, seat: int) -> TypeGuard[SetupCommand]:
+    return command in options(state, seat)
+
+
+def starting_cards(state: State, spot: int) -> Hand:
     gained = EMPTY
     for h in board.SPOT_HEXES[spot]:
         kind = board.TERRAIN_RESOURCE[state.terrain[h]]
@@ -80,23 +93,25 @@ def starting_cards(state: State, spot: int) -> tuple[int, ...]:
     return gained
 
 
-def apply(f: CatanFold, seat: int, command: cmd.CatanCommand) -> None:
+def apply(f: CatanFold, seat: int, command: SetupCommand) -> None:
     s = f.state
-    if isinstance(command, cmd.BuildRoad):
-        f.emit(ev.RoadPlaced(seat=seat, path=command.path))
-        rest = s.setup_queue[1:]
-        if rest:
-            f.emit(ev.PhaseSet(phase="setup", active=rest[0], turn=0, setup_queue=rest))
-        else:
-            f.emit(ev.PhaseSet(phase="roll", active=seat, turn=1))
-        return
-    assert isinstance(command, cmd.BuildSettlement | cmd.BuildCity)
-    level = 2 if isinstance(command, cmd.BuildCity) else 1
-    f.emit(ev.BuildingPlaced(seat=seat, spot=command.spot, level=level))
-    if second_round(s):
-        gained = starting_cards(f.state, command.spot)
-        if any(gained):
-            f.emit(ev.CardsGained(seat=seat, cards=gained))
-    f.emit(
-        ev.PhaseSet(phase="setup", active=seat, turn=0, setup_queue=s.setup_queue, setup_spot=command.spot)
-    )
+    match command:
+        case cmd.BuildRoad(path=path):
+            f.emit(ev.RoadPlaced(seat=seat, path=path))
+            rest = s.setup_queue[1:]
+            if rest:
+                f.emit(ev.PhaseSet(phase="setup", active=rest[0], turn=0, setup_queue=rest))
+            else:
+                f.emit(ev.PhaseSet(phase="roll", active=seat, turn=1))
+        case cmd.BuildSettlement(spot=spot) | cmd.BuildCity(spot=spot):
+            level = 2 if isinstance(command, cmd.BuildCity) else 1
+            f.emit(ev.BuildingPlaced(seat=seat, spot=spot, level=level))
+            if second_round(s):
+                gained = starting_cards(f.state, spot)
+                if any(gained):
+                    f.emit(ev.CardsGained(seat=seat, cards=gained))
+            f.emit(
+                ev.PhaseSet(phase="setup", active=seat, turn=0, setup_queue=s.setup_queue, setup_spot=spot)
+            )
+        case _:
+            assert_never(command)

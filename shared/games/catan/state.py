@@ -107,3 +107,10 @@ def knight_at(state: State, spot: int) -> Knight | None:
         if k.spot == spot:
             return k
     return None
+
+
+def knight_on(state: State, spot: int) -> Knight:
+    """The knight at ``spot``, where the rules know one stands (a listed command names it)."""
+    k = knight_at(state, spot)
+    assert k is not None, spot
+    return k

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from shared.games.catan import events as ev
 from shared.games.catan.cards import COMMODITIES, RESOURCES, Hand
 from shared.games.catan.rules.flow import awaited
@@ -159,3 +161,5 @@ def visibility(event: ev.CatanEvent) -> Visibility:
             | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.GameWon()
         ):  # fmt: skip
             return PUBLIC
+        case _:
+            assert_never(event)

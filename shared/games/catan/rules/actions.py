@@ -1,14 +1,15 @@
 """The active seat's own moves: before the roll and in the action phase.
 
-Each command type maps to the enumeration of its legal instances and to the
-code that applies it; ``decide`` accepts a command of an enumerated type only
-if it is in the enumeration, so ``legal`` and ``decide`` cannot disagree.
+Each command type maps to the enumeration of its legal instances (``MAIN``,
+``roll_options``); ``decide`` accepts a command of an enumerated type only if
+it is in the enumeration, so ``legal`` and ``decide`` cannot disagree. The
+accepted command is then applied by an exhaustive match over its type.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TypeGuard, assert_never
 
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
@@ -20,8 +21,7 @@ from shared.games.catan.rules.progress import draws, science
 from shared.games.catan.rules.progress import trade as trade_deck
 from shared.games.catan.state import State
 
-Options = Callable[[State, int], list[Any]]
-Apply = Callable[[CatanFold, int, Any], None]
+Options = Callable[[State, int], Sequence[cmd.CatanCommand]]
 
 
 def _afford(state: State, seat: int, cost: tuple[int, ...]) -> bool:
@@ -58,32 +58,8 @@ def _discard_progress(state: State, seat: int) -> list[cmd.DiscardProgress]:
     return [cmd.DiscardProgress(cards=(c,)) for c in sorted(set(state.players[seat].cards))]
 
 
-def _build_road(f: CatanFold, seat: int, c: cmd.BuildRoad) -> None:
-    f.emit(ev.CardsPaid(seat=seat, cards=ROAD), ev.RoadPlaced(seat=seat, path=c.path))
-
-
-def _build_settlement(f: CatanFold, seat: int, c: cmd.BuildSettlement) -> None:
-    f.emit(ev.CardsPaid(seat=seat, cards=SETTLEMENT), ev.BuildingPlaced(seat=seat, spot=c.spot, level=1))
-
-
-def _build_city(f: CatanFold, seat: int, c: cmd.BuildCity) -> None:
-    f.emit(ev.CardsPaid(seat=seat, cards=CITY), ev.BuildingPlaced(seat=seat, spot=c.spot, level=2))
-
-
-def _build_wall(f: CatanFold, seat: int, c: cmd.BuildWall) -> None:
-    f.emit(ev.CardsPaid(seat=seat, cards=WALL), ev.WallPlaced(seat=seat, spot=c.spot))
-
-
-def _discard_one(f: CatanFold, seat: int, c: cmd.DiscardProgress) -> None:
-    draws.discard(f, seat, c.cards)
-
-
-def _knight_options(kind: type) -> Options:
+def _knight_options(kind: type[knights.KnightCommand]) -> Options:
     return _ck_only(lambda state, seat: [c for c in knights.options(state, seat) if isinstance(c, kind)])
-
-
-def _base(state: State) -> bool:
-    return not state.options.ck
 
 
 def _ck_only(fn: Options) -> Options:
@@ -91,38 +67,89 @@ def _ck_only(fn: Options) -> Options:
 
 
 def _base_only(fn: Options) -> Options:
-    return lambda state, seat: fn(state, seat) if _base(state) else []
+    return lambda state, seat: fn(state, seat) if not state.options.ck else []
 
 
-MAIN: dict[type, tuple[Options, Apply]] = {
-    cmd.BuildRoad: (_roads, _build_road),
-    cmd.BuildSettlement: (_settlements, _build_settlement),
-    cmd.BuildCity: (_cities, _build_city),
-    cmd.TradeBank: (trade.bank_options, trade.trade_bank),
-    cmd.BuyDevCard: (
-        _base_only(lambda s, seat: [cmd.BuyDevCard()] if development.can_buy(s, seat) else []),
-        lambda f, seat, c: development.buy(f, seat),
-    ),
-    cmd.PlayDevCard: (_base_only(development.play_options), development.play),
-    cmd.BuildWall: (_walls, _build_wall),
-    cmd.BuildKnight: (_knight_options(cmd.BuildKnight), knights.apply),
-    cmd.ActivateKnight: (_knight_options(cmd.ActivateKnight), knights.apply),
-    cmd.PromoteKnight: (_knight_options(cmd.PromoteKnight), knights.apply),
-    cmd.MoveKnight: (_knight_options(cmd.MoveKnight), knights.apply),
-    cmd.ChaseRobber: (_knight_options(cmd.ChaseRobber), knights.apply),
-    cmd.BuyImprovement: (_ck_only(improvements.options), improvements.buy),
-    cmd.PlayProgress: (_ck_only(progress.options), progress.play),
-    cmd.HarborExchange: (_ck_only(trade_deck.harbor_options), trade_deck.harbor),
-    cmd.DiscardProgress: (_ck_only(_discard_progress), _discard_one),
-    cmd.EndTurn: (_end, lambda f, seat, c: turn.end_turn(f)),
-}  # fmt: skip
+#: Every command type of the action phase (offers aside), with its legal instances now.
+MAIN: dict[type[cmd.CatanCommand], Options] = {
+    cmd.BuildRoad: _roads,
+    cmd.BuildSettlement: _settlements,
+    cmd.BuildCity: _cities,
+    cmd.TradeBank: trade.bank_options,
+    cmd.BuyDevCard: _base_only(lambda s, seat: [cmd.BuyDevCard()] if development.can_buy(s, seat) else []),
+    cmd.PlayDevCard: _base_only(development.play_options),
+    cmd.BuildWall: _walls,
+    cmd.BuildKnight: _knight_options(cmd.BuildKnight),
+    cmd.ActivateKnight: _knight_options(cmd.ActivateKnight),
+    cmd.PromoteKnight: _knight_options(cmd.PromoteKnight),
+    cmd.MoveKnight: _knight_options(cmd.MoveKnight),
+    cmd.ChaseRobber: _knight_options(cmd.ChaseRobber),
+    cmd.BuyImprovement: _ck_only(improvements.options),
+    cmd.PlayProgress: _ck_only(progress.options),
+    cmd.HarborExchange: _ck_only(trade_deck.harbor_options),
+    cmd.DiscardProgress: _ck_only(_discard_progress),
+    cmd.EndTurn: _end,
+}
 
-# Commands checked by a predicate in their handler (their family is too large to list).
-OPEN = {cmd.OfferTrade: domestic.offer}
+#: The commands of the action phase that are listed (domestic offers are checked by predicate).
+MainCommand = (
+    cmd.BuildRoad | cmd.BuildSettlement | cmd.BuildCity | cmd.TradeBank | cmd.BuyDevCard | cmd.PlayDevCard
+    | cmd.BuildWall | knights.KnightCommand | cmd.BuyImprovement | cmd.PlayProgress | cmd.HarborExchange
+    | cmd.DiscardProgress | cmd.EndTurn
+)  # fmt: skip
 
 
-def _roll_options(state: State, seat: int) -> list[Any]:
-    out: list[Any] = [cmd.RollDice()]
+def main_accepts(command: cmd.CatanCommand, state: State, seat: int) -> TypeGuard[MainCommand]:
+    listing = MAIN.get(type(command))
+    return listing is not None and command in listing(state, seat)
+
+
+def main_apply(f: CatanFold, seat: int, c: MainCommand) -> None:
+    match c:
+        case cmd.BuildRoad(path=path):
+            f.emit(ev.CardsPaid(seat=seat, cards=ROAD), ev.RoadPlaced(seat=seat, path=path))
+        case cmd.BuildSettlement(spot=spot):
+            f.emit(
+                ev.CardsPaid(seat=seat, cards=SETTLEMENT), ev.BuildingPlaced(seat=seat, spot=spot, level=1)
+            )
+        case cmd.BuildCity(spot=spot):
+            f.emit(ev.CardsPaid(seat=seat, cards=CITY), ev.BuildingPlaced(seat=seat, spot=spot, level=2))
+        case cmd.TradeBank():
+            trade.trade_bank(f, seat, c)
+        case cmd.BuyDevCard():
+            development.buy(f, seat)
+        case cmd.PlayDevCard():
+            development.play(f, seat, c)
+        case cmd.BuildWall(spot=spot):
+            f.emit(ev.CardsPaid(seat=seat, cards=WALL), ev.WallPlaced(seat=seat, spot=spot))
+        case (
+            cmd.BuildKnight()
+            | cmd.ActivateKnight()
+            | cmd.PromoteKnight()
+            | cmd.MoveKnight()
+            | cmd.ChaseRobber()
+        ):
+            knights.apply(f, seat, c)
+        case cmd.BuyImprovement():
+            improvements.buy(f, seat, c)
+        case cmd.PlayProgress():
+            progress.play(f, seat, c)
+        case cmd.HarborExchange():
+            trade_deck.harbor(f, seat, c)
+        case cmd.DiscardProgress(cards=cards):
+            draws.discard(f, seat, cards)
+        case cmd.EndTurn():
+            turn.end_turn(f)
+        case _:
+            assert_never(c)
+
+
+#: What the active seat may send before its roll.
+RollCommand = cmd.RollDice | cmd.PlayProgress | cmd.ChaseRobber | cmd.PlayDevCard
+
+
+def roll_options(state: State, seat: int) -> list[RollCommand]:
+    out: list[RollCommand] = [cmd.RollDice()]
     if state.options.ck:
         out += science.alchemist_options(state, seat)
         if state.options.knight_errant_variant and not state.effects.errant:
@@ -132,29 +159,33 @@ def _roll_options(state: State, seat: int) -> list[Any]:
     return out
 
 
-def _roll_apply(f: CatanFold, seat: int, c: Any) -> None:
-    if isinstance(c, cmd.RollDice):
-        turn.roll(f)
-    elif isinstance(c, cmd.PlayProgress):  # Alchemist: the chosen dice are the roll
-        f.emit(ev.CardPlayed(seat=seat, card=c.card))
-        turn.roll(f, c.a, c.b)
-    elif isinstance(c, cmd.ChaseRobber):  # Knight-Errant variant
-        knights.apply(f, seat, c)
-        set_effects(f, errant=True)
-    else:
-        development.play(f, seat, c)
+def roll_accepts(command: cmd.CatanCommand, state: State, seat: int) -> TypeGuard[RollCommand]:
+    return command in roll_options(state, seat)
+
+
+def roll_apply(f: CatanFold, seat: int, c: RollCommand) -> None:
+    match c:
+        case cmd.RollDice():
+            turn.roll(f)
+        case cmd.PlayProgress():  # Alchemist: the chosen dice are the roll
+            f.emit(ev.CardPlayed(seat=seat, card=c.card))
+            turn.roll(f, c.a, c.b)
+        case cmd.ChaseRobber():  # Knight-Errant variant
+            knights.apply(f, seat, c)
+            set_effects(f, errant=True)
+        case cmd.PlayDevCard():
+            development.play(f, seat, c)
+        case _:
+            assert_never(c)
 
 
 KNIGHT_COMMANDS = (cmd.BuildKnight, cmd.ActivateKnight, cmd.PromoteKnight, cmd.MoveKnight, cmd.ChaseRobber)
 
 
-def main_options(state: State, seat: int) -> list[Any]:
-    out: list[Any] = knights.options(state, seat) if state.options.ck else []
-    for kind, (options, _) in MAIN.items():
+def main_options(state: State, seat: int) -> list[cmd.CatanCommand]:
+    out: list[cmd.CatanCommand] = list(knights.options(state, seat)) if state.options.ck else []
+    for kind, options in MAIN.items():
         if kind not in KNIGHT_COMMANDS:
             out += options(state, seat)
     out += domestic.offer_options(state, seat)
     return out
-
-
-ROLL = (_roll_options, _roll_apply)

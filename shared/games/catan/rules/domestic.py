@@ -13,14 +13,13 @@ from __future__ import annotations
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import KINDS, Hand, covers, one
+from shared.games.catan.rejections import HOUSE_RULE_OFFER_CAP, INVALID_TRADE
 from shared.games.catan.rules.flow import CatanFold, open_task, set_effects
 from shared.games.catan.rules.trade import kinds
 from shared.games.catan.state import Answer, State
 from shared.kernel.rejection import require
 
 DEAL = 17  # a confirmable deal in task data: partner seat, cards the active seat gives, cards it gets
-#: Rejection of an offer beyond the table's house-rule cap (``Options.trade_offers_per_turn``).
-OFFER_CAP = "house_rule_offer_cap"
 
 
 def capped(state: State) -> bool:
@@ -58,11 +57,11 @@ def offer(f: CatanFold, seat: int, c: cmd.OfferTrade) -> None:
     cap = f.state.options.trade_offers_per_turn
     require(
         not capped(f.state),
-        OFFER_CAP,
+        HOUSE_RULE_OFFER_CAP,
         f"A house rule of this table allows {cap} trade offers per turn; the game's rules set no limit.",
         cap=cap,
     )
-    require(offer_valid(f.state, seat, c), "invalid_trade", "This trade offer is not allowed.")
+    require(offer_valid(f.state, seat, c), INVALID_TRADE, "This trade offer is not allowed.")
     if cap:
         set_effects(f, trade_offers=f.state.effects.trade_offers + 1)
     others = tuple(s for s in range(f.state.seats) if s != seat) if c.to == -1 else (c.to,)

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import assert_never
+
 from msgspec.structs import replace
 
 from shared.games.catan import board
@@ -12,7 +14,7 @@ from shared.games.catan.cards import ACTIVATION, KNIGHT, POLITICS, PROMOTION, co
 from shared.games.catan.rules import robber
 from shared.games.catan.rules.building import blocked_for, free_spot, touches_own_road
 from shared.games.catan.rules.flow import CatanFold, open_task
-from shared.games.catan.state import Knight, State, knight_at
+from shared.games.catan.state import Knight, State, knight_at, knight_on
 
 PER_LEVEL = 2
 
@@ -75,7 +77,7 @@ def options(state: State, seat: int) -> list[cmd.CatanCommand]:
 
 
 def move_targets(state: State, k: Knight) -> list[int]:
-    out = []
+    out: list[int] = []
     for spot in sorted(reachable(state, k.owner, k.spot)):
         other = knight_at(state, spot)
         if state.owner[spot] == -1 and (
@@ -94,7 +96,11 @@ def action_options(state: State, k: Knight) -> list[cmd.CatanCommand]:
     return out
 
 
-def apply(f: CatanFold, seat: int, c: cmd.CatanCommand) -> None:
+#: The knight's own commands: recruit, activate, promote, and its actions.
+KnightCommand = cmd.BuildKnight | cmd.ActivateKnight | cmd.PromoteKnight | cmd.MoveKnight | cmd.ChaseRobber
+
+
+def apply(f: CatanFold, seat: int, c: KnightCommand) -> None:
     s = f.state
     match c:
         case cmd.BuildKnight(spot=spot):
@@ -103,7 +109,7 @@ def apply(f: CatanFold, seat: int, c: cmd.CatanCommand) -> None:
                 ev.KnightSet(knight=Knight(spot=spot, owner=seat, strength=1)),
             )
         case cmd.ActivateKnight(spot=spot):
-            k = replace(knight_at(s, spot), active=True, activated_turn=s.turn)
+            k = replace(knight_on(s, spot), active=True, activated_turn=s.turn)
             f.emit(ev.CardsPaid(seat=seat, cards=ACTIVATION), ev.KnightSet(knight=k))
         case cmd.PromoteKnight(spot=spot):
             f.emit(ev.CardsPaid(seat=seat, cards=PROMOTION))
@@ -111,19 +117,19 @@ def apply(f: CatanFold, seat: int, c: cmd.CatanCommand) -> None:
         case cmd.MoveKnight(spot=spot, to=to):
             move(f, spot, to)
         case cmd.ChaseRobber(spot=spot, hex=hex_, victim=victim):
-            f.emit(ev.KnightSet(knight=replace(knight_at(s, spot), active=False)))
+            f.emit(ev.KnightSet(knight=replace(knight_on(s, spot), active=False)))
             robber.move(f, seat, hex_, victim)
+        case _:
+            assert_never(c)
 
 
 def promote(f: CatanFold, spot: int) -> None:
-    k = knight_at(f.state, spot)
-    assert k is not None
+    k = knight_on(f.state, spot)
     f.emit(ev.KnightSet(knight=replace(k, strength=k.strength + 1, promoted_turn=f.state.turn)))
 
 
 def move(f: CatanFold, spot: int, to: int) -> None:
-    k = knight_at(f.state, spot)
-    assert k is not None
+    k = knight_on(f.state, spot)
     victim = knight_at(f.state, to)
     f.emit(ev.KnightRemoved(spot=spot))
     if victim is not None:

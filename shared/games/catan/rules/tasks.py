@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import TypeGuard, assert_never
 
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
@@ -12,7 +12,7 @@ from shared.games.catan.rules import barbarians, domestic, knights, production, 
 from shared.games.catan.rules.building import road_spots
 from shared.games.catan.rules.flow import CatanFold, amount, clockwise, close, submit
 from shared.games.catan.rules.progress import draws, politics
-from shared.games.catan.state import Answer, State, Task
+from shared.games.catan.state import Answer, Knight, State, Task
 
 # Beyond this many ways to pick cards, legal lists a canonical subset (decide accepts all).
 PICK_CAP = 3000
@@ -68,7 +68,14 @@ def _choices(state: State, task: Task, seat: int) -> list[int]:
     return []
 
 
-def options(state: State, seat: int) -> list[Any]:
+#: What an awaited seat may send while a task is open.
+TaskAnswer = (
+    cmd.SelectCards | cmd.Choose | cmd.DiscardProgress | cmd.CounterTrade | cmd.TakeCard | cmd.MoveRobber
+    | cmd.BuildRoad
+)  # fmt: skip
+
+
+def options(state: State, seat: int) -> Sequence[TaskAnswer]:
     task = state.task
     assert task is not None
     match task.kind:
@@ -93,7 +100,7 @@ def options(state: State, seat: int) -> list[Any]:
     return [cmd.Choose(choice=c) for c in _choices(state, task, seat)]
 
 
-def valid(state: State, seat: int, c: Any) -> bool:
+def valid(c: cmd.CatanCommand, state: State, seat: int) -> TypeGuard[TaskAnswer]:
     task = state.task
     assert task is not None
     if task.kind in ("discard", "gift", "master_merchant"):
@@ -110,23 +117,29 @@ def valid(state: State, seat: int, c: Any) -> bool:
     return c in options(state, seat)
 
 
-def handle(f: CatanFold, seat: int, c: Any) -> None:
+def handle(f: CatanFold, seat: int, c: TaskAnswer) -> None:
     task = f.state.task
     assert task is not None
-    if task.kind in DIRECT:
-        DIRECT[task.kind](f, seat, c)
-        return
-    answer = Answer(seat=seat)
-    if isinstance(c, cmd.SelectCards):
-        answer = Answer(seat=seat, cards=c.cards)
-    elif isinstance(c, cmd.Choose):
-        answer = Answer(seat=seat, choice=c.choice)
-    elif isinstance(c, cmd.DiscardProgress):
-        answer = Answer(seat=seat, names=c.cards)
-    elif isinstance(c, cmd.CounterTrade):
-        answer = Answer(seat=seat, choice=2, cards=c.give, counter=c.get)
-    elif isinstance(c, cmd.TakeCard):
-        answer = Answer(seat=seat, names=(c.card,) if c.card else ())
+    match c:
+        # The robber's move and free roads act at once; every other answer waits for the others'.
+        case cmd.MoveRobber():
+            _robber(f, seat, c)
+            return
+        case cmd.BuildRoad():
+            _free_road(f, seat, c)
+            return
+        case cmd.SelectCards():
+            answer = Answer(seat=seat, cards=c.cards)
+        case cmd.Choose():
+            answer = Answer(seat=seat, choice=c.choice)
+        case cmd.DiscardProgress():
+            answer = Answer(seat=seat, names=c.cards)
+        case cmd.CounterTrade():
+            answer = Answer(seat=seat, choice=2, cards=c.give, counter=c.get)
+        case cmd.TakeCard():
+            answer = Answer(seat=seat, names=(c.card,) if c.card else ())
+        case _:
+            assert_never(c)
     if submit(f, answer):
         answers = close(f)
         RESOLVE[task.kind](f, task, answers)
@@ -145,9 +158,6 @@ def _free_road(f: CatanFold, seat: int, c: cmd.BuildRoad) -> None:
     close(f)
     if left and road_spots(f.state, seat):
         f.emit(ev.TaskOpened(task=Task(kind="free_roads", seats=(seat,), owner=seat, amounts=(left,))))
-
-
-DIRECT: dict[str, Callable[[CatanFold, int, Any], None]] = {"robber": _robber, "free_roads": _free_road}
 
 
 #: How a closed task's answers take effect.
@@ -229,7 +239,7 @@ def _exchange(f: CatanFold, task: Task, a: Answer) -> None:
 def _deserter_place(f: CatanFold, task: Task, a: Answer) -> None:
     if a.choice >= 0:
         strength, active, activated = task.data
-        k = knights.Knight(
+        k = Knight(
             spot=a.choice, owner=task.owner, strength=strength, active=bool(active), activated_turn=activated
         )
         f.emit(ev.KnightSet(knight=k))

@@ -45,7 +45,7 @@ def bank_options(state: State, seat: int) -> list[cmd.TradeBank]:
     hand = state.players[seat].hand
     ks = kinds(state)
     harbors = _harbors(state, seat)
-    out = []
+    out: list[cmd.TradeBank] = []
     for give in ks:
         if hand[give] >= rate(state, seat, give, harbors):
             out.extend(cmd.TradeBank(give=give, get=get) for get in ks if get != give and state.bank[get] > 0)

@@ -13,7 +13,7 @@ from shared.games.catan.rules import knights, robber
 from shared.games.catan.rules.building import touches_own_road
 from shared.games.catan.rules.flow import CatanFold, open_task
 from shared.games.catan.rules.victory import public_points
-from shared.games.catan.state import State, knight_at
+from shared.games.catan.state import State, knight_at, knight_on
 
 P = cmd.PlayProgress
 
@@ -95,7 +95,7 @@ def play(f: CatanFold, seat: int, c: P) -> None:
             if mine:
                 open_task(f, "diplomat", (seat,), owner=seat, data=(c.a,))
         case "intrigue":
-            k = knight_at(s, c.a)
+            k = knight_on(s, c.a)
             f.emit(ev.KnightRemoved(spot=c.a))
             knights.displaced(f, k)
         case "saboteur":
@@ -139,8 +139,7 @@ def deserter_strengths(state: State, seat: int, strength: int) -> list[int]:
 
 def desert(f: CatanFold, seat: int, spot: int) -> None:
     """The chosen knight leaves; the card's player may place one of theirs with its status."""
-    k = knight_at(f.state, spot)
-    assert k is not None
+    k = knight_on(f.state, spot)
     f.emit(ev.KnightRemoved(spot=spot))
     strengths = deserter_strengths(f.state, seat, k.strength)
     if not (strengths and knights.recruit_spots(f.state, seat)):

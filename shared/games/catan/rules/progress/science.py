@@ -21,7 +21,7 @@ from shared.games.catan.rules.building import (
     wall_spots,
 )
 from shared.games.catan.rules.flow import CatanFold, open_task, set_effects
-from shared.games.catan.state import State, knight_at
+from shared.games.catan.state import State, knight_on
 
 P = cmd.PlayProgress
 SWAPPABLE = (3, 4, 5, 9, 10, 11)
@@ -53,7 +53,7 @@ def _smith_pairs(state: State, seat: int) -> list[P]:
         out += [
             P(card="smith", a=k.spot, b=o.spot)
             for o in ks
-            if o.spot > k.spot and knights.can_promote(lifted, knight_at(lifted, o.spot))
+            if o.spot > k.spot and knights.can_promote(lifted, knight_on(lifted, o.spot))
         ]
     return out
 
