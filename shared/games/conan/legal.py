@@ -7,6 +7,7 @@ that says what is legal; the rules modules supply the option lists.
 from __future__ import annotations
 
 from itertools import combinations
+from typing import assert_never
 
 from shared.games.conan import commands as c
 from shared.games.conan.content import CATEGORIES, Pack
@@ -15,6 +16,7 @@ from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.adventure import conan_moves
 from shared.games.conan.rules.cards import card_fits, table_cost
 from shared.games.conan.state import (
+    AdventureEnd,
     AfterContest,
     AgeChange,
     Bidding,
@@ -22,6 +24,7 @@ from shared.games.conan.state import (
     Contest,
     Coronation,
     Court,
+    GameOver,
     Garrison,
     Intrigue,
     Military,
@@ -95,7 +98,10 @@ def legal(pack: Pack, state: State, seat: int) -> list[c.AnyCommand]:
             return [*(c.Withdraw(to=p) for p in spots), c.Proceed()]
         case AgeChange() | Garrison():
             return _age_change(pack, state, phase, seat)
-    return []  # AdventureEnd and GameOver await nobody
+        case AdventureEnd() | GameOver():
+            return []  # they await nobody
+        case _:
+            assert_never(phase)
 
 
 def _turn_cards(pack: Pack, state: State, seat: int, phase: Turn) -> list[c.AnyCommand]:
@@ -213,4 +219,3 @@ def _age_change(pack: Pack, state: State, phase: AgeChange | Garrison, seat: int
             ]
         case _:
             return [c.ChooseCategory(category=k) for k in CATEGORIES]
-

@@ -31,7 +31,7 @@ class ScriptedRng(Rng):
         super().__init__(SEED, 99)
         self.faces = list(faces)
 
-    def choice(self, items):  # type: ignore[override]
+    def choice(self, items):  # type: ignore[override]  # scripted: a test hands in the faces
         if self.faces:
             face = self.faces.pop(0)
             assert face in items, f"{face} is not a possible outcome"

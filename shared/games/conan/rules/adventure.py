@@ -7,6 +7,7 @@ from msgspec.structs import replace
 
 from shared.games.conan import events as ev
 from shared.games.conan.content import Pack
+from shared.games.conan.rules.bidding import start_bidding
 from shared.games.conan.rules.board import ConanFold, active_seats, home_owner, supply_left
 from shared.games.conan.state import NEUTRAL, AdventureEnd, Coronation, State, TokenChoice, Turn
 
@@ -120,8 +121,6 @@ def _current_seat(state: State) -> int:
 
 
 def _next_adventure(fold: ConanFold) -> None:
-    from shared.games.conan.rules.bidding import start_bidding
-
     n = len(fold.state.seats)
     fold.emit(ev.FirstPlayerSet(seat=(_current_seat(fold.state) + 1) % n))
     if age_deck_left(fold.pack, fold.state) > 0:

@@ -10,7 +10,7 @@ from msgspec.structs import replace
 
 from shared.games.conan import events as ev
 from shared.games.conan.content import Effect, KingdomCard, Pack
-from shared.games.conan.rules.board import ConanFold, home, room, supply_left, units_on_map
+from shared.games.conan.rules.board import ConanFold, friendly, home, reserve, room, supply_left
 from shared.games.conan.state import Side, State
 
 
@@ -80,16 +80,13 @@ def _event_effect(fold: ConanFold, seat: int, e: Effect) -> None:
             fold.emit(ev.ResourcesChanged(seat=seat, reason="event", **{e.resource: amount}))
         case "place_units":
             where = home(fold.pack, fold.state, seat)
-            cap = fold.pack.kingdoms[fold.state.seats[seat].kingdom].units - units_on_map(fold.state, seat)
-            n = min(e.n, cap, room(fold.pack, fold.state, seat, where))
+            n = min(e.n, reserve(fold.pack, fold.state, seat), room(fold.pack, fold.state, seat, where))
             if n > 0:
                 fold.emit(ev.UnitsChanged(seat=seat, province=where, delta=n))
         case "raider_remove":
             left = e.n
             for p in fold.pack.provinces:
                 here = fold.state.provinces[fold.pack.index[p.id]]
-                from shared.games.conan.rules.board import friendly
-
                 if left > 0 and here.raiders and friendly(fold.pack, fold.state, seat, p.id):
                     gone = min(left, here.raiders)
                     fold.emit(ev.RaidersChanged(province=p.id, delta=-gone))

@@ -10,6 +10,7 @@ from shared.games.conan.content import KingdomCard, Pack
 from shared.games.conan.rules import contest as ct
 from shared.games.conan.rules.armies import crom, settle_campaign, withdraw, withdraw_spots
 from shared.games.conan.rules.board import ConanFold, friendly, has_artifact_op, prov
+from shared.games.conan.rules.military import battle_defenders, fight
 from shared.games.conan.state import NEUTRAL, AfterContest, Contest, Retreat, State
 
 
@@ -185,15 +186,11 @@ def can_march(pack: Pack, state: State, phase: AfterContest) -> bool:
 
 def march_defenders(pack: Pack, state: State, phase: AfterContest) -> list[int]:
     """Defenders a forced march may name: only when the attacker has a choice."""
-    from shared.games.conan.rules.military import battle_defenders
-
     defenders = battle_defenders(pack, state, phase.seat, phase.province, phase.defender)
     return defenders if len(defenders) > 1 else [NEUTRAL]
 
 
 def forced_march(fold: ConanFold, phase: AfterContest, defender: int) -> None:
-    from shared.games.conan.rules.military import fight
-
     seat, pid = phase.seat, phase.province
     fold.emit(ev.PhasePopped())
     if not phase.march_free:
