@@ -25,8 +25,6 @@ from shared.games.conan.setup import create
 from shared.games.conan.state import GameOver, State
 from shared.games.conan.views import view, visibility
 from shared.kernel.contract import GameModule, Result, Secrets
-from shared.kernel.rng import Rng
-from shared.kernel.visibility import Audience
 
 Game = GameModule[State, AnyCommand, AnyEvent, Options]
 
@@ -50,22 +48,11 @@ def build(packs: Mapping[str, Pack]) -> Game:
     def of(state: State) -> Pack:
         return pack(state.options.pack)
 
-    def _create(options: Options, seats: int, rng: Rng) -> list[AnyEvent]:
-        return create(pack(options.pack), options, seats, rng)
-
-    def _evolve(state: State | None, event: AnyEvent) -> State:
+    def fold(state: State | None, event: AnyEvent) -> State:
+        # The first event names the pack; every later one finds it in the state.
         options = event.options if isinstance(event, Started) else state.options if state else None
         assert options is not None, "the first event of a table is Started"
         return evolve(pack(options.pack), state, event)
-
-    def _decide(state: State, seat: int, command: AnyCommand, rng: Rng) -> list[AnyEvent]:
-        return decide(of(state), state, seat, command, rng)
-
-    def _legal(state: State, seat: int) -> list[AnyCommand]:
-        return legal(of(state), state, seat)
-
-    def _conceal(state: State, owner: Audience, rng: Rng) -> State:
-        return conceal(of(state), state, owner, rng)
 
     return GameModule(
         key="conan",
@@ -75,16 +62,21 @@ def build(packs: Mapping[str, Pack]) -> Game:
         options_type=Options,
         command_type=AnyCommand,
         event_type=AnyEvent,
-        create=_create,
-        evolve=_evolve,
-        decide=_decide,
+        create=lambda options, seats, rng: create(pack(options.pack), options, seats, rng),
+        evolve=fold,
+        decide=lambda state, seat, command, rng: decide(of(state), state, seat, command, rng),
         seat_count=lambda state: len(state.seats),
         actors=lambda state: actors(of(state), state),
-        legal=_legal,
+        legal=lambda state, seat: legal(of(state), state, seat),
         view=lambda state, audience: view(of(state), state, audience),
         visibility=visibility,
         result=result,
-        secrets=Secrets(conceal=_conceal, reveals=reveals, hidden_ids=hidden_ids, named_ids=named_ids),
+        secrets=Secrets(
+            conceal=lambda state, owner, rng: conceal(of(state), state, owner, rng),
+            reveals=reveals,
+            hidden_ids=hidden_ids,
+            named_ids=named_ids,
+        ),
         bots={
             "random": lambda state, seat, rng: random_bot(of(state), state, seat, rng),
             "heuristic": lambda state, seat, rng: heuristic_bot(of(state), state, seat, rng),
