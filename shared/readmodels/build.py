@@ -15,10 +15,10 @@ import msgspec
 from shared.games import registry
 from shared.kernel import table as tables
 from shared.kernel.clocks import ClockSettings, SpectatorDelay
-from shared.kernel.contract import Result
+from shared.kernel.contract import GameModule, Result
 from shared.kernel.messages import Record
 from shared.kernel.table import Table
-from shared.kernel.visibility import Audience, may_see
+from shared.kernel.visibility import Audience, ServerOnly, may_see
 
 SPECTATOR = "spectator"
 #: The spectator's view after every projected batch: replays and delayed spectators read it.
@@ -81,9 +81,25 @@ def audiences(table: Table) -> list[Audience]:
 
 def view_doc(game_id: str, table: Table, audience: Audience) -> ViewDoc:
     game = registry.get(table.game)
+    return _view_doc(game, game_id, table, audience, _actors(game, table))
+
+
+def _actors(game: GameModule[Any, Any, Any, Any], table: Table) -> tuple[int, ...]:
+    state = table.state
+    return () if table.over or state is None else tuple(sorted(game.actors(state)))
+
+
+def _view_doc(
+    game: GameModule[Any, Any, Any, Any],
+    game_id: str,
+    table: Table,
+    audience: Audience,
+    actors: tuple[int, ...],
+) -> ViewDoc:
     state = table.state
     over = table.over
-    actors = () if over or state is None else tuple(sorted(game.actors(state)))
+    # Legal commands only for the awaited seats: the game contract (checked for
+    # every game in tests/games/contract_checks.py) lists none for any other.
     legal: tuple[Any, ...] = ()
     if audience is not None and audience in actors:
         legal = tuple(game.legal(state, audience))
@@ -112,16 +128,20 @@ def view_doc(game_id: str, table: Table, audience: Audience) -> ViewDoc:
 def build(game_id: str, table: Table, new_events: list[tuple[int, int, Any]]) -> ReadModels:
     """``new_events``: (version, server_time, event) not yet in the feeds."""
     game = registry.get(table.game)
+    actors = _actors(game, table)
+    # Each event's visibility and feed entry once: the entry's bytes are the same
+    # in every feed that may hold it.
+    entries = [
+        (seen, version, _json(FeedEntry(version=version, server_time=at, event=event)))
+        for version, at, event in new_events
+        if not isinstance(seen := tables.visibility(game, event), ServerOnly)
+    ]
     views: dict[str, bytes] = {}
     feeds: dict[str, list[tuple[int, bytes]]] = {}
     for audience in audiences(table):
         name = audience_name(audience)
-        views[name] = _json(view_doc(game_id, table, audience))
-        feeds[name] = [
-            (version, _json(FeedEntry(version=version, server_time=at, event=event)))
-            for version, at, event in new_events
-            if may_see(tables.visibility(game, event), audience)
-        ]
+        views[name] = _json(_view_doc(game, game_id, table, audience, actors))
+        feeds[name] = [(version, entry) for seen, version, entry in entries if may_see(seen, audience)]
     if new_events:
         newest = max(at for _, at, _ in new_events)
         entry = HistoryEntry(moves=table.moves, at=newest, doc=msgspec.Raw(views[SPECTATOR]))
