@@ -128,3 +128,23 @@ def assert_final_standings_shown(page: Any, result: dict[str, Any]) -> None:
     for standing in result["standings"]:
         place = page.locator(f"li.player[data-seat='{standing['seat']}'] .place")
         assert place.inner_text() == f"{ordinal(standing['place'])} · {standing['score']}", standing
+
+
+#: Most Tab presses from anywhere on a page to any control on it.
+TABS = 400
+#: The ``data-key`` of the control that has the keyboard focus.
+FOCUSED = "() => document.activeElement && document.activeElement.getAttribute('data-key')"
+
+
+def tab_to(page: Any, key: str) -> None:
+    """Press Tab until the control with this ``data-key`` has the focus."""
+    for _ in range(TABS):
+        if page.evaluate(FOCUSED) == key:
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {key}")
+
+
+def data_keys(page: Any, selector: str) -> list[str]:
+    """The ``data-key`` of every element the selector finds, in page order."""
+    return page.locator(selector).evaluate_all("els => els.map(e => e.getAttribute('data-key'))")

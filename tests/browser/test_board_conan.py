@@ -16,7 +16,18 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser.helpers import give_to_bots, open_table, view
+from tests.browser.helpers import (
+    FOCUSED,
+    TABS,
+    assert_every_move_through_the_page,
+    assert_final_standings_shown,
+    data_keys,
+    give_to_bots,
+    open_table,
+    record_moves,
+    tab_to,
+    view,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
 
@@ -148,7 +159,11 @@ def _one_move(page: Any, rng: random.Random, keyboard: bool) -> str:
         panel = [buttons.nth(i) for i in range(buttons.count())]
         # Mostly the actions that lead to the map: a Military or Intrigue die.
         to_map = [b for b in panel if re.search(r"military|intrigue", b.get_attribute("data-command") or "")]
-        (rng.choice(to_map) if to_map and rng.random() < 0.8 else rng.choice(panel)).click()
+        chosen = rng.choice(to_map) if to_map and rng.random() < 0.8 else rng.choice(panel)
+        if not chosen.is_visible():
+            # A kind with many choices is folded away: open it first.
+            chosen.locator("xpath=ancestor::details[1]/summary").click()
+        chosen.click()
         if not box.locator("[data-confirm]").count():
             return "panel"
         # The second step of a move begun on the map (Conan's move without a raid): confirm it.
@@ -213,4 +228,120 @@ def test_playing_a_seat_of_conan_by_clicking_legal_moves(page: Any, api: Any) ->
     assert counts["map"] >= 5, counts
     assert counts["map"] + counts["panel"] >= 15, counts
     assert stale <= 3, f"{stale} commands refused as stale"
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+def _press(page: Any, rng: random.Random, key: str) -> None:
+    """Tab to the control with this ``data-key`` and press Enter or Space."""
+    tab_to(page, key)
+    page.keyboard.press(rng.choice(["Enter", " "]))
+
+
+def _one_move_by_keys(page: Any, rng: random.Random) -> str:
+    """Tab, arrows aside, and Enter or Space until one command is sent; returns
+    how it was chosen ("map" or "panel")."""
+    box = page.locator("[data-zc=moves]")
+    how = "panel"
+    for _ in range(16):
+        if box.locator("[data-confirm]").count():
+            # Enter on the chosen province again confirms (the focus stays on it);
+            # a move chosen in the panel leaves the focus on Confirm.
+            if page.evaluate(FOCUSED) not in [*data_keys(page, "svg.zc-board .legal.zc-pending"), "confirm"]:
+                tab_to(page, "confirm")
+            page.keyboard.press("Enter")
+            return how
+        options = data_keys(page, "[data-zc=moves] button[data-key^='opt:']")
+        if options:
+            _press(page, rng, rng.choice(options))
+            continue
+        if box.locator("[data-zc=bid]").count():
+            for kind in ("token", "card"):
+                choices = data_keys(page, f"[data-zc=bid] button[data-bid-{kind}]:not([disabled])")
+                if choices:
+                    _press(page, rng, rng.choice(choices))
+            if box.locator("[data-key=bid-go]").count():
+                _press(page, rng, "bid-go")
+            continue
+        on_map = data_keys(page, "svg.zc-board .legal[data-key], svg.zc-board .zc-source[data-key]")
+        buttons = box.locator("button[data-command]:not([disabled])").evaluate_all(
+            "els => els.map(e => [e.getAttribute('data-key'), e.getAttribute('data-command')])"
+        )
+        if on_map and (rng.random() < 0.8 or not buttons):
+            how = "map"
+            _press(page, rng, rng.choice(on_map))
+            continue
+        if not buttons:
+            # The page is between two versions of the view: look again.
+            page.wait_for_timeout(250)
+            continue
+        # Mostly the actions that lead to the map: a Military or Intrigue die.
+        to_map = [key for key, command in buttons if re.search(r"military|intrigue", command)]
+        key = rng.choice(to_map) if to_map and rng.random() < 0.8 else rng.choice(buttons)[0]
+        chosen = box.locator(f"[data-key={json.dumps(key)}]")
+        if not chosen.is_visible():
+            # A kind with many choices is folded away: open it from the keyboard first.
+            summary = chosen.locator("xpath=ancestor::details[1]/summary")
+            for _ in range(TABS):
+                if summary.evaluate("el => el === document.activeElement"):
+                    break
+                page.keyboard.press("Tab")
+            page.keyboard.press("Enter")
+        _press(page, rng, key)
+        if not box.locator("[data-confirm]").count():
+            return "panel"
+    raise AssertionError(f"it is this seat's move, yet no command after several keys: {box.inner_text()}")
+
+
+#: A whole game: three ages of four adventures each (the game has no shorter
+#: variant), about 170 commands of the seat.
+WHOLE_GAME_S = 480
+#: A rejection in words, on the board's panel or the page's.
+REJECTED = ".zc-msg, [data-testid=move-message].error"
+
+
+@pytest.mark.timeout(WHOLE_GAME_S + 60)
+@pytest.mark.parametrize("keyboard", [False, True], ids=["mouse", "keyboard"])
+def test_a_whole_game_of_conan_against_a_bot(page: Any, api: Any, keyboard: bool) -> None:
+    start = time.monotonic()
+    table_id, tokens = open_table(api, "conan", 2)
+    give_to_bots(api, table_id, [tokens[1]])
+    accepted = record_moves(page, table_id)
+    page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
+    page.locator("svg.zc-board").wait_for()
+    rng = random.Random(7)
+    counts = {"map": 0, "panel": 0}
+    stale = 0
+    sent = 0
+    while True:
+        assert time.monotonic() - start < WHOLE_GAME_S, f"{sent} moves took longer than {WHOLE_GAME_S}s"
+        page.locator("[data-zc=moves], [data-testid=result]").first.wait_for(timeout=60_000)
+        if page.locator("[data-testid=result]").count():
+            break
+        before = page.get_by_test_id("version").inner_text()
+        counts[_one_move_by_keys(page, rng) if keyboard else _one_move(page, rng, keyboard=False)] += 1
+        sent += 1
+        page.wait_for_function(
+            """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
+                 return (el && el.textContent !== v) || document.querySelector(rejected) !== null; }""",
+            arg=[before, REJECTED],
+        )
+        rejected = page.locator(REJECTED)
+        if rejected.count():
+            # Bids are laid at the same time: the bot may lay its own first, and a
+            # command on the older version is refused as stale. Anything else is a bug.
+            text = rejected.first.inner_text()
+            assert "but the game is at version" in text, text
+            stale += 1
+            # The page reads the newer version by itself.
+            page.wait_for_function(CHANGED, arg=before)
+
+    final = view(api, table_id)
+    assert final["over"] and final["result"]["standings"]
+    assert_final_standings_shown(page, final["result"])
+    assert_every_move_through_the_page(api, table_id, 0, accepted)
+    assert len(accepted) == sent - stale
+    assert counts["map"] >= 20, counts
+    assert stale <= sent // 10, f"{stale} of {sent} commands refused as stale"
+    how = "with the keyboard" if keyboard else "by clicking"
+    print(f"{sent} moves {how} ({counts}, {stale} stale) in {time.monotonic() - start:.1f}s")
     assert not page.errors, page.errors  # type: ignore[attr-defined]

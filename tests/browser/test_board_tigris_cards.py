@@ -1,7 +1,8 @@
 """Euphrates & Tigris, the card game, in the browser: a whole game played from
-a seat link against a bot with the keyboard alone (Tab to a card in hand, a
-leader or a panel button, Space or Enter to choose it, the arrow keys between
-the highlighted places on the table, Enter to place, Enter again to confirm),
+a seat link against a bot, once with the keyboard alone (Tab to a card in
+hand, a leader or a panel button, Space or Enter to choose it, the arrow keys
+between the highlighted places on the table, Enter to place, Enter again to
+confirm) and once with the mouse alone (a card, a highlighted place, Confirm),
 to the final standings, which match the gateway's result; every move of the
 seat went through the page.
 
@@ -11,6 +12,7 @@ runs out after about 45 moves of the seat instead of about 150."""
 
 from __future__ import annotations
 
+import json
 import random
 import time
 from typing import Any
@@ -19,11 +21,14 @@ from urllib.parse import quote
 import pytest
 
 from tests.browser.helpers import (
+    FOCUSED,
     assert_every_move_through_the_page,
     assert_final_standings_shown,
+    data_keys,
     give_to_bots,
     open_table,
     record_moves,
+    tab_to,
     view,
 )
 
@@ -33,70 +38,65 @@ SHORT = {"two_player_removal": 120}
 BUDGET_S = 200
 #: A rejection in words, on the board's panel or the page's.
 REJECTED = ".zt-msg, [data-testid=move-message].error"
-#: Most Tab presses from anywhere on the page to any control on it.
-TABS = 400
-FOCUSED_KEY = "() => document.activeElement && document.activeElement.getAttribute('data-key')"
 
 
-def _tab_to(page: Any, key: str) -> None:
-    """Press Tab until the control with this ``data-key`` has the focus."""
-    for _ in range(TABS):
-        if page.evaluate(FOCUSED_KEY) == key:
-            return
-        page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {key}")
+def _press(page: Any, rng: random.Random, key: str, keyboard: bool) -> None:
+    """Activate the control with this ``data-key``: Tab to it and Enter or Space, or a click."""
+    if keyboard:
+        tab_to(page, key)
+        page.keyboard.press(rng.choice(["Enter", " "]))
+    else:
+        page.locator(f"[data-key={json.dumps(key)}]").click()
 
 
-def _keys(page: Any, selector: str) -> list[str]:
-    return page.locator(selector).evaluate_all("els => els.map(e => e.getAttribute('data-key'))")
-
-
-def _one_move(page: Any, rng: random.Random) -> None:
-    """Keys until one command is sent."""
+def _one_move(page: Any, rng: random.Random, keyboard: bool) -> None:
+    """Keys or clicks until one command is sent."""
     box = page.locator("[data-zt=moves]")
     for _ in range(12):
         if box.locator("[data-confirm]").count():
             question = box.locator(".zt-confirm-q").inner_text()
             assert question.endswith("?"), question
             # Enter on the chosen place again confirms; else the Confirm button.
-            pending = page.locator("svg.zt-board .legal.zt-pending")
-            if not (pending.count() and page.evaluate(FOCUSED_KEY) == pending.get_attribute("data-key")):
-                _tab_to(page, "confirm")
-            page.keyboard.press("Enter")
+            pending = data_keys(page, "svg.zt-board .legal.zt-pending")
+            if keyboard and page.evaluate(FOCUSED) in pending:
+                page.keyboard.press("Enter")
+            else:
+                _press(page, rng, "confirm", keyboard)
             return
-        options = _keys(page, "[data-zt=moves] button[data-option]")
+        options = data_keys(page, "[data-zt=moves] button[data-option]")
         if options:
-            _tab_to(page, rng.choice(options))
-            page.keyboard.press(rng.choice(["Enter", " "]))
+            _press(page, rng, rng.choice(options), keyboard)
             continue
         if page.locator("button[data-pick][aria-pressed=true]").count():
-            # Picking moved the focus to the first place it may go: walk the table with the arrows.
-            start = page.evaluate(FOCUSED_KEY)
-            assert start and start.startswith("t-"), start
-            for _ in range(rng.randrange(4)):
-                page.keyboard.press(rng.choice(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]))
-            place = page.evaluate(FOCUSED_KEY)
-            assert place.startswith("t-"), place
-            page.keyboard.press("Enter")
+            places = data_keys(page, "svg.zt-board .legal")
+            assert places, "a card, leader or catastrophe is picked, yet no place is highlighted"
+            if keyboard:
+                # Picking moved the focus to the first place it may go: walk the table with the arrows.
+                assert page.evaluate(FOCUSED) in places
+                for _ in range(rng.randrange(4)):
+                    page.keyboard.press(rng.choice(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]))
+                assert page.evaluate(FOCUSED) in places
+                page.keyboard.press("Enter")
+            else:
+                page.locator(f"svg.zt-board .legal[data-key={json.dumps(rng.choice(places))}]").click()
             continue
-        picks = _keys(page, "[data-zt=moves] button[data-pick], [data-zt=hand] button[data-pick]")
-        commands = _keys(page, "[data-zt=moves] button[data-command]")
+        picks = data_keys(page, "[data-zt=moves] button[data-pick], [data-zt=hand] button[data-pick]")
+        commands = data_keys(page, "[data-zt=moves] button[data-command]")
         if not picks and not commands:
             # The page is between two versions of the view: look again.
             page.wait_for_timeout(250)
             continue
         if picks and (not commands or rng.random() < 0.85):
-            _tab_to(page, rng.choice(picks))
-            page.keyboard.press(rng.choice(["Enter", " "]))
+            _press(page, rng, rng.choice(picks), keyboard)
             continue
         # An offer to answer, cards to commit to a conflict, a conflict to resolve first.
-        _tab_to(page, rng.choice(commands))
-        page.keyboard.press(rng.choice(["Enter", " "]))
+        _press(page, rng, rng.choice(commands), keyboard)
         return
-    raise AssertionError(f"it is this seat's move, yet no command after several keys: {box.inner_text()}")
+    raise AssertionError(f"it is this seat's move, yet no command after several steps: {box.inner_text()}")
 
 
-def test_a_whole_game_of_the_card_game_with_the_keyboard(page: Any, api: Any) -> None:
+@pytest.mark.parametrize("keyboard", [True, False], ids=["keyboard", "mouse"])
+def test_a_whole_game_of_the_card_game(page: Any, api: Any, keyboard: bool) -> None:
     start = time.monotonic()
     table_id, tokens = open_table(api, "tigris-cards", 2, SHORT)
     give_to_bots(api, table_id, [tokens[1]])
@@ -111,7 +111,7 @@ def test_a_whole_game_of_the_card_game_with_the_keyboard(page: Any, api: Any) ->
         if page.locator("[data-testid=result]").count():
             break
         before = page.get_by_test_id("version").inner_text()
-        _one_move(page, rng)
+        _one_move(page, rng, keyboard)
         # Until the page shows the next version (or a rejection, in words).
         page.wait_for_function(
             """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
@@ -131,5 +131,6 @@ def test_a_whole_game_of_the_card_game_with_the_keyboard(page: Any, api: Any) ->
         assert f"{standing['place']}. Seat {standing['seat'] + 1} — {standing['score']}" in status, status
     assert_every_move_through_the_page(api, table_id, 0, accepted)
     assert len(accepted) == moves
-    print(f"{moves} moves with the keyboard in {time.monotonic() - start:.1f}s")
+    how = "with the keyboard" if keyboard else "by clicking"
+    print(f"{moves} moves {how} in {time.monotonic() - start:.1f}s")
     assert not page.errors, page.errors  # type: ignore[attr-defined]
