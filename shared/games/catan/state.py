@@ -98,10 +98,6 @@ class State(Record, frozen=True):
     winner: int = -1
 
 
-def player(state: State, seat: int) -> Player:
-    return state.players[seat]
-
-
 def knight_at(state: State, spot: int) -> Knight | None:
     for k in state.knights:
         if k.spot == spot:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from shared.games.catan import events as ev
-from shared.games.catan.cards import TRACKS, VP_CARDS
+from shared.games.catan.cards import TRACKS, VP_CARDS, track_of
 from shared.games.catan.rules.flow import CatanFold, clockwise, open_task
 from shared.games.catan.state import State
 
@@ -46,8 +48,6 @@ def open_limit_discards(f: CatanFold) -> None:
 
 
 def discard(f: CatanFold, seat: int, cards: tuple[str, ...]) -> None:
-    from shared.games.catan.cards import track_of
-
     for card in cards:
         f.emit(ev.CardDiscarded(seat=seat, card=card), ev.CardDiscardedShadow(seat=seat, deck=track_of(card)))
 
@@ -64,6 +64,4 @@ def discard_valid(state: State, seat: int, cards: tuple[str, ...], n: int) -> bo
 
 
 def discard_options(state: State, seat: int, n: int) -> list[tuple[str, ...]]:
-    from itertools import combinations
-
     return sorted(set(combinations(state.players[seat].cards, n)))
