@@ -23,6 +23,7 @@ from shared.infra.redis_client import connect
 from shared.infra.settings import UNTHROTTLED
 from shared.messaging.messages import client_key
 from tests.e2e.checks import check_finished_table
+from tests.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 FAST_RECLAIM = {
@@ -41,6 +42,8 @@ async def run_with_faults(root: Path, workers: int, victims: list[str], pause_s:
             stop = asyncio.Event()
             load = asyncio.gather(*(_keep_playing(api, tables, stats, stop, w) for w in range(workers)))
             for victim in victims:
+                # Pacing, not waiting for anything: the load runs on between
+                # faults, so each lands on games in every stage of play.
                 await asyncio.sleep(pause_s)
                 assert not load.done(), "the load stopped before the faults were over"
                 await asyncio.to_thread(_crash_and_restart, stack, victim)
@@ -93,11 +96,11 @@ async def _check(
             client_key(c.command_id) for c in await EventStore(redis).commands(keys) if c.kind == "move"
         }
     assert accepted <= applied, f"acknowledged but lost: {sorted(accepted - applied)[:5]}"
-    for _ in range(100):  # give the reclaimers a moment to drain what the dead left pending
-        if await _pending(redis, stack.partitions) == 0:
-            break
-        await asyncio.sleep(0.2)
-    assert await _pending(redis, stack.partitions) == 0
+
+    async def drained() -> bool:  # the reclaimers took over what the dead left pending
+        return await _pending(redis, stack.partitions) == 0
+
+    assert await until(drained, 20), f"{await _pending(redis, stack.partitions)} entries still pending"
     await redis.aclose()
 
 

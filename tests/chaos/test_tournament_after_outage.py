@@ -11,6 +11,7 @@ open each table, record each result) by itself.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -21,6 +22,7 @@ import pytest
 from shared.infra.launcher import Stack
 from shared.infra.settings import UNTHROTTLED
 from tests.e2e.test_tournament import organiser
+from tests.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 ENV = {**UNTHROTTLED, "ZIGGURAT_RECLAIM_IDLE_MS": "1000", "ZIGGURAT_REPLY_TIMEOUT_S": "3"}
@@ -47,25 +49,27 @@ def crash_valkey(stack: Stack) -> None:
 
 async def call(api: httpx.AsyncClient, method: str, url: str, **kwargs: Any) -> httpx.Response:
     """One request, repeated (same idempotency key) while the store is unreachable."""
-    deadline = time.monotonic() + 30
-    while True:
+
+    async def answer() -> httpx.Response | None:
         try:
             r = await api.request(method, url, **kwargs)
-            if r.status_code not in RETRY:
-                return r
         except httpx.TransportError:
-            pass
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{method} {url}: no answer in 30 s")
-        await asyncio.sleep(0.2)
+            return None
+        return None if r.status_code in RETRY else r
+
+    r = await eventually(answer, 30)
+    assert r is not None, f"{method} {url}: no answer in 30 s"
+    return r
 
 
 async def create(api: httpx.AsyncClient, rounds: int, options: dict[str, int]) -> tuple[str, str]:
     """A new tournament; a fresh id per attempt, since a create whose answer
     was lost has already claimed its id (and we never saw its token)."""
-    for attempt in range(20):
+    attempts = itertools.count()
+
+    async def created() -> tuple[str, str] | None:
         body = {
-            "tournament_id": f"outage{time.monotonic_ns() % 10**9}a{attempt}",
+            "tournament_id": f"outage{time.monotonic_ns() % 10**9}a{next(attempts)}",
             "game": "highcard",
             "game_options": options,
             "format": "swiss",
@@ -73,10 +77,11 @@ async def create(api: httpx.AsyncClient, rounds: int, options: dict[str, int]) -
             "rounds": rounds,
         }
         r = await call(api, "POST", "/v1/tournaments", json=body)
-        if r.status_code == 201:
-            return r.json()["tournament_id"], r.json()["organiser_token"]
-        await asyncio.sleep(0.2)
-    raise AssertionError("could not create a tournament")
+        return (r.json()["tournament_id"], r.json()["organiser_token"]) if r.status_code == 201 else None
+
+    found = await eventually(created, 30)
+    assert found is not None, "could not create a tournament"
+    return found
 
 
 async def start_bots(api: httpx.AsyncClient, tid: str, token: str, bots: int) -> None:
@@ -96,16 +101,14 @@ async def pairings(api: httpx.AsyncClient, tid: str) -> dict[str, Any] | None:
 
 
 async def wait_finished(api: httpx.AsyncClient, tid: str, rounds: int, bots: int) -> None:
-    deadline = time.monotonic() + FINISH_WITHIN_S
-    doc: dict[str, Any] | None = None
-    while time.monotonic() < deadline:
+    async def finished() -> bool:
         r = await call(api, "GET", f"/v1/tournaments/{tid}/standings")
-        if r.status_code == 200 and r.json()["status"] == "finished":
-            doc = await pairings(api, tid)
-            break
-        await asyncio.sleep(0.2)
-    else:
-        raise AssertionError(f"{tid} not finished in {FINISH_WITHIN_S}s: {await pairings(api, tid)}")
+        return r.status_code == 200 and r.json()["status"] == "finished"
+
+    assert await until(finished, FINISH_WITHIN_S), (
+        f"{tid} not finished in {FINISH_WITHIN_S}s: {await pairings(api, tid)}"
+    )
+    doc = await pairings(api, tid)
     assert doc is not None and len(doc["rounds"]) == rounds
     for rnd in doc["rounds"]:
         assert rnd["complete"] and sum(len(t["players"]) for t in rnd["tables"]) == bots
@@ -131,16 +134,14 @@ async def test_a_valkey_crash_between_rounds_does_not_stall_the_tournament(stack
     async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
         tid, token = await create(api, rounds=3, options={"deck_size": 60, "hand_size": 12})
         await start_bots(api, tid, token, bots=6)
+
         # The crash lands once the first result is in: the round's last
         # results, the next pairing and its tables all come around the outage.
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
+        async def a_result_is_in() -> bool:
             doc = await pairings(api, tid)
-            if doc and any(t["places"] is not None for rnd in doc["rounds"] for t in rnd["tables"]):
-                break
-            await asyncio.sleep(0.05)
-        else:
-            raise AssertionError(f"{tid}: no result recorded in 30 s")
+            return bool(doc) and any(t["places"] is not None for rnd in doc["rounds"] for t in rnd["tables"])
+
+        assert await until(a_result_is_in, 30, every_s=0.05), f"{tid}: no result recorded in 30 s"
         await asyncio.to_thread(crash_valkey, stack)
         await wait_finished(api, tid, rounds=3, bots=6)
     assert pids(stack) == before, "no service may be restarted"

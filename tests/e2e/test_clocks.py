@@ -3,7 +3,6 @@ plays (bot policy) or forfeits (forfeit policy) every seat in turn."""
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -14,6 +13,7 @@ from shared.cli import botclient
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from tests.e2e.checks import check_finished_table
+from tests.waiting import eventually
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 
@@ -34,12 +34,13 @@ async def open_clocked(api: httpx.AsyncClient, policy: str) -> botclient.Table:
 
 
 async def until_over(api: httpx.AsyncClient, table: botclient.Table) -> dict[str, Any]:
-    for _ in range(400):
+    async def final() -> dict[str, Any] | None:
         doc = await botclient.view(api, table, None)
-        if doc["over"]:
-            return doc
-        await asyncio.sleep(0.05)
-    raise AssertionError("the clocks did not finish the game")
+        return doc if doc["over"] else None
+
+    doc = await eventually(final, 20, every_s=0.05)
+    assert doc is not None, "the clocks did not finish the game"
+    return doc
 
 
 def timeouts(text: str, policy: str) -> float:

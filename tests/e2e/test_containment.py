@@ -27,7 +27,7 @@ from shared.eventstore.keys import DEAD_LETTERS, command_stream, partition_feed,
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.infra.settings import UNTHROTTLED
-from tests.e2e.waiting import until
+from tests.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("containment"), pytest.mark.timeout(300)]
 PARTITIONS = 2
@@ -178,14 +178,16 @@ async def test_a_stalled_projector_shows_in_readiness_and_a_rising_lag(stack: St
                 headers=botclient.auth(table.tokens[seat]),
             )
             assert r.status_code == 200, "the reducer answers whether or not anyone projects"
-            lags = []
-            deadline = time.monotonic() + STALL_S + 10
-            while time.monotonic() < deadline:
+            lags: list[float] = []
+            readiness: list[httpx.Response] = []
+
+            async def stalled() -> bool:
                 lags.append(await metric(gateway_metrics, "ziggurat_projection_lag_seconds"))
-                ready = await api.get("/ready")
-                if ready.status_code == 503 and lags[-1] > STALL_S:
-                    break
-                await asyncio.sleep(0.5)
+                readiness.append(await api.get("/ready"))
+                return readiness[-1].status_code == 503 and lags[-1] > STALL_S
+
+            await until(stalled, STALL_S + 10, every_s=0.5)
+            ready = readiness[-1]
             assert ready.status_code == 503, ready.text
             assert any("projector" in p for p in ready.json()["problems"]), ready.json()
             assert lags[-1] > lags[0] and lags[-1] > STALL_S, f"the lag must keep rising: {lags}"

@@ -17,6 +17,7 @@ from shared.eventstore.keys import GameKeys, partition_of
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.readmodels.build import HISTORY, audience_name
+from tests.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 LONG = {"deck_size": 60, "hand_size": 15}  # dozens of events per game: several script calls each
@@ -104,7 +105,14 @@ async def test_rewriting_while_the_game_is_played_loses_no_feed_entry(
         nonlocal reads
         reads += 1
         out = await read(self, group)
-        await asyncio.sleep(0.05)  # long enough for the projector to write a move meanwhile
+
+        async def projected_meanwhile() -> bool:
+            checkpoints = [int(await self.redis.get(keys.checkpoint) or 0) for keys, _ in out]
+            return any(now > models.version for now, (_, models) in zip(checkpoints, out, strict=True))
+
+        # The race under test: the projector writes a move between this read and
+        # rebuild's write. Not asserted: the game may end first, then nothing moves.
+        await until(projected_meanwhile, 2, every_s=0.01)
         return out
 
     monkeypatch.setattr(audit._Rebuilder, "read", slow_read)

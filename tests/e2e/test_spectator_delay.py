@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
+from functools import partial
+from typing import Any
 
 import httpx
 import pytest
@@ -12,6 +15,7 @@ import pytest
 from shared.cli import botclient
 from shared.cli.feed import follow
 from shared.infra.launcher import Stack
+from tests.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 
@@ -48,9 +52,9 @@ async def test_spectators_trail_by_moves_and_never_see_ahead(stack: Stack) -> No
         opening = (await botclient.view(api, table, None))["moves"]
         for _ in range(10):
             live_version = await one_move(api, table)
-            await asyncio.sleep(0.05)
-            seat_view = await botclient.view(api, table, 0)
-            assert seat_view["version"] == live_version, "players are not delayed"
+            # A delay wrongly applied to players holds them back by whole moves: never caught up.
+            seat_view = await eventually(partial(seat_view_at, api, table, live_version), 10, every_s=0.02)
+            assert seat_view is not None, "players are not delayed"
             spectator = await botclient.view(api, table, None)
             if seat_view["over"]:
                 break  # a finished game is public: nothing is left to learn
@@ -62,6 +66,12 @@ async def test_spectators_trail_by_moves_and_never_see_ahead(stack: Stack) -> No
         assert seen[-1] == final["version"]
 
 
+async def seat_view_at(api: httpx.AsyncClient, table: botclient.Table, version: int) -> dict[str, Any] | None:
+    """Seat 0's view once it shows ``version``, else None."""
+    doc = await botclient.view(api, table, 0)
+    return doc if doc["version"] == version else None
+
+
 async def _versions(api: httpx.AsyncClient, table_id: str, seen: list[int]) -> None:
     async for entry in follow(api, table_id):
         seen.append(entry["version"])
@@ -71,10 +81,15 @@ async def test_a_seconds_delay_holds_a_move_back_until_it_is_old_enough(stack: S
     async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
         table = await open_delayed(api, {"seconds": 1.0})
         before = (await botclient.view(api, table, None))["version"]
+        moved_at = time.monotonic()
         await one_move(api, table)
         assert (await botclient.view(api, table, None))["version"] == before
-        await asyncio.sleep(1.3)
-        assert (await botclient.view(api, table, None))["version"] > before
+
+        async def shown() -> bool:
+            return (await botclient.view(api, table, None))["version"] > before
+
+        assert await until(shown, 10, every_s=0.05), "the move was never shown"
+        assert time.monotonic() - moved_at >= 1.0, "shown before it was a second old"
 
 
 async def test_a_finished_game_replays_step_by_step(stack: Stack) -> None:

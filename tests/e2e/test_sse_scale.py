@@ -23,6 +23,7 @@ from shared.cli import botclient
 from shared.eventstore.keys import GameKeys, partition_of
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
+from tests.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 
@@ -183,10 +184,13 @@ async def open_subscribers(stack: Stack) -> int:
 
 
 async def wait_for_subscribers(stack: Stack, wanted: int, within: float = 20.0) -> None:
-    deadline = time.monotonic() + within
-    while (count := await open_subscribers(stack)) != wanted:
-        assert time.monotonic() < deadline, f"{count} feeds open, expected {wanted}"
-        await asyncio.sleep(0.1)
+    counts: list[int] = []
+
+    async def settled() -> bool:
+        counts.append(await open_subscribers(stack))
+        return counts[-1] == wanted
+
+    assert await until(settled, within, every_s=0.1), f"{counts[-1]} feeds open, expected {wanted}"
 
 
 def lift_open_files_limit() -> None:
@@ -416,8 +420,11 @@ async def test_an_idle_feed_gets_heartbeats_and_a_write_that_never_goes_out_is_c
 
     idle = feeds.Subscriber(_Quiet(), 0, None)
     serving = asyncio.create_task(hub.serve(idle, send))
-    await asyncio.sleep(0.35)
-    assert bodies.count(feeds.HEARTBEAT) >= 2, bodies
+
+    async def heartbeats() -> bool:
+        return bodies.count(feeds.HEARTBEAT) >= 2
+
+    assert await until(heartbeats, 5, every_s=0.02), bodies
 
     connection = _Connection()
     stuck = feeds.Subscriber(_Quiet(), 7, connection)

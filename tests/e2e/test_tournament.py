@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import time
 from typing import Any
 
 import httpx
@@ -32,6 +31,7 @@ from shared.tournaments.events import TournamentEventUnion
 from shared.tournaments.evolve import fold
 from shared.tournaments.ratings import tournament_ratings
 from shared.tournaments.views import pairings_view, standings_view
+from tests.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 
@@ -64,13 +64,15 @@ async def register(
 
 
 async def wait_for(api: httpx.AsyncClient, tid: str, done: Any, within: float = 90.0) -> dict[str, Any]:
-    deadline = time.monotonic() + within
-    while time.monotonic() < deadline:
-        doc = (await api.get(f"/v1/tournaments/{tid}/pairings")).json()
-        if done(doc):
-            return doc
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"{tid}: not there in {within}s: {doc}")
+    seen: list[dict[str, Any]] = []
+
+    async def there() -> dict[str, Any] | None:
+        seen.append((await api.get(f"/v1/tournaments/{tid}/pairings")).json())
+        return seen[-1] if done(seen[-1]) else None
+
+    doc = await eventually(there, within, every_s=0.1)
+    assert doc is not None, f"{tid}: not there in {within}s: {seen[-1]}"
+    return doc
 
 
 async def collect_feed(api: httpx.AsyncClient, tid: str) -> list[dict[str, Any]]:
@@ -146,9 +148,10 @@ async def test_sixteen_bots_play_three_swiss_rounds_to_the_end(stack: Stack) -> 
                 assert table["places"] == [places[s] for s in range(len(table["players"]))]
 
         # A redelivered table.finished records nothing twice.
-        await redeliver_finished(redis, pairings["rounds"][0]["tables"][0]["game_id"], stack.partitions)
+        game_id = pairings["rounds"][0]["tables"][0]["game_id"]
+        redelivered = await redeliver_finished(redis, game_id, stack.partitions)
         version = len(log["events"])
-        await asyncio.sleep(1.5)
+        await wait_handled(redis, partition_feed(partition_of(game_id, stack.partitions)), redelivered)
         again = (await api.get(f"/v1/tournaments/{tid}/log")).json()
         assert len(again["events"]) == version
         assert (await api.get(f"/v1/tournaments/{tid}/standings")).json() == standings
@@ -156,27 +159,52 @@ async def test_sixteen_bots_play_three_swiss_rounds_to_the_end(stack: Stack) -> 
     await redis.aclose()
 
 
-async def redeliver_finished(redis: Any, game_id: str, partitions: int) -> None:
+async def redeliver_finished(redis: Any, game_id: str, partitions: int) -> bytes:
+    """The id of a second copy of the game's table.finished, added to its partition feed."""
     feed = partition_feed(partition_of(game_id, partitions))
     for _, fields in reversed(await redis.xrange(feed)):
         if fields[b"g"].decode() != game_id:
             continue
         if msgspec.msgpack.decode(decode_envelope(fields[b"e"]).payload)["type"] == "table.finished":
-            await redis.xadd(feed, fields)
-            return
+            return bytes(await redis.xadd(feed, fields))
     raise AssertionError(f"no table.finished for {game_id}")
+
+
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def _stream_id(entry_id: bytes | str) -> tuple[int, int]:
+    ms, seq = _text(entry_id).split("-")
+    return int(ms), int(seq)
+
+
+async def wait_handled(redis: Any, feed: str, entry_id: bytes) -> None:
+    """The process manager has read the feed up to ``entry_id`` and acknowledged all it read."""
+
+    async def handled() -> bool:
+        groups = {_text(g["name"]): g for g in await redis.xinfo_groups(feed)}
+        group = groups.get("tournaments")
+        return (
+            group is not None
+            and _stream_id(group["last-delivered-id"]) >= _stream_id(entry_id)
+            and int(group["pending"]) == 0
+        )
+
+    assert await until(handled, 10, every_s=0.05), f"{feed}: {entry_id!r} not handled"
 
 
 async def wait_no_pending(redis: Any, partitions: int) -> None:
     """The process manager acknowledged every feed entry (nothing failed)."""
-    for _ in range(50):
-        pending = [
+    pending: list[int] = []
+
+    async def none_pending() -> bool:
+        pending[:] = [
             (await redis.xpending(partition_feed(p), "tournaments"))["pending"] for p in range(partitions)
         ]
-        if not any(pending):
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"entries left pending: {pending}")
+        return not any(pending)
+
+    assert await until(none_pending, 5, every_s=0.1), f"entries left pending: {pending}"
 
 
 async def test_a_human_fetches_their_seat_and_plays_it(stack: Stack) -> None:
@@ -186,27 +214,29 @@ async def test_a_human_fetches_their_seat_and_plays_it(stack: Stack) -> None:
         for i in range(3):
             await register(api, tid, token, f"Bot {i}")
         assert (await api.post(f"/v1/tournaments/{tid}/start", headers=organiser(token))).status_code == 200
-        me: dict[str, Any] = {}
-        for _ in range(100):
+
+        async def seated() -> dict[str, Any] | None:
             me = (await api.get(f"/v1/tournaments/{tid}/me", headers=organiser(human["player_token"]))).json()
-            if me["seat_token"]:
-                break
-            await asyncio.sleep(0.1)
-        assert me["table"] == 1 and me["seat_token"]
+            return me if me["seat_token"] else None
+
+        me = await eventually(seated, 10, every_s=0.1)
+        assert me is not None and me["table"] == 1
+        seat = me["seat"]
         table = botclient.Table(me["table_id"], "highcard", [""] * 4)
         table.tokens[me["seat"]] = me["seat_token"]
         rng = random.Random(7)
+
+        async def my_turn_or_the_end() -> dict[str, Any] | None:
+            if not await _exists(api, table):
+                return None
+            doc: dict[str, Any] = (await api.get(f"/v1/tables/{table.table_id}/view")).json()
+            return doc if doc["over"] or seat in doc["actors"] else None
+
         for _ in range(500):
-            doc = (
-                (await api.get(f"/v1/tables/{table.table_id}/view")).json()
-                if await _exists(api, table)
-                else None
-            )
-            if doc is not None and doc["over"]:
+            doc = await eventually(my_turn_or_the_end, 30, every_s=0.05)
+            assert doc is not None, "neither my turn nor the end came"
+            if doc["over"]:
                 break
-            if doc is None or me["seat"] not in doc["actors"]:
-                await asyncio.sleep(0.05)
-                continue
             mine = await botclient.view(api, table, me["seat"])
             if mine["legal"] and mine["version"] == doc["version"]:
                 await botclient.submit(

@@ -31,6 +31,8 @@ async def test_a_waiting_read_is_answered_by_the_move_that_reaches_its_version(s
                 headers=botclient.auth(table.tokens[seat]),
             )
         )
+        # A fixed wait, as nothing happens to wait for: the test is that the
+        # read is still held after it.
         await asyncio.sleep(0.3)
         assert not waiting.done(), "the read did not wait for the version it asked for"
 

@@ -20,7 +20,7 @@ from shared.infra.valkey_server import ValkeyServer
 from shared.messaging import deadletters
 from shared.messaging.broker import command_publisher, make_broker, subscribe_commands
 from shared.messaging.control import COMMANDS, TournamentMsg
-from tests.e2e.waiting import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.integration
 GROUP = "tournaments"

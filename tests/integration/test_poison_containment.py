@@ -24,7 +24,7 @@ from shared.eventstore.tables import TableCache
 from shared.messaging import deadletters
 from shared.messaging.messages import CommandMsg, decode_outcomes, encode
 from shared.messaging.streams import Batch, StreamReader
-from tests.e2e.waiting import until
+from tests.waiting import until
 
 pytestmark = pytest.mark.integration
 STREAM = "zg:{p0}:test-stream"

@@ -10,7 +10,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -21,6 +20,7 @@ import pytest
 from shared.cli import discovery
 from shared.infra.launcher import REPO
 from shared.infra.valkey_server import free_port
+from tests.waiting import eventually_blocking, until_blocking
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 SERVICES = {"gateway", "validator-0", "reducer-0", "projector-0", "tournaments"}
@@ -50,14 +50,14 @@ def _cli(*args: str, env: dict[str, str]) -> tuple[int, str]:
 
 
 def _wait_up(root: Path, run: subprocess.Popen[bytes], timeout: float = 90.0) -> discovery.RunningStack:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def announced() -> discovery.RunningStack | None:
         found = discovery.running_stack(root)
-        if found is not None:
-            return found
-        assert run.poll() is None, f"ziggurat run exited with {run.returncode}"
-        time.sleep(0.1)
-    raise AssertionError("the stack did not come up")
+        assert found is not None or run.poll() is None, f"ziggurat run exited with {run.returncode}"
+        return found
+
+    found = eventually_blocking(announced, timeout, every_s=0.1)
+    assert found is not None, "the stack did not come up"
+    return found
 
 
 def _running(pids: list[int]) -> list[int]:
@@ -72,9 +72,7 @@ def _running(pids: list[int]) -> list[int]:
 
 
 def _wait_gone(pids: list[int], timeout: float) -> list[int]:
-    deadline = time.monotonic() + timeout
-    while _running(pids) and time.monotonic() < deadline:
-        time.sleep(0.1)
+    until_blocking(lambda: not _running(pids), timeout, every_s=0.1)
     return _running(pids)
 
 

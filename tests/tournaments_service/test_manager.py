@@ -32,6 +32,7 @@ from shared.messaging.messages import CommandMsg, Outcome
 from shared.messaging.streams import Batch, StreamReader
 from shared.tournaments.commands import Create, Register, Start
 from shared.tournaments.state import TournamentState
+from tests.waiting import until
 
 pytestmark = pytest.mark.integration
 PARTITIONS = 4
@@ -228,12 +229,7 @@ async def reconcile_until(m: Manager, done: Any, within: float = 5.0) -> None:
     stopping = asyncio.Event()
     task = asyncio.create_task(m.run(stopping))
     try:
-        for _ in range(int(within / 0.02)):
-            if await done():
-                break
-            await asyncio.sleep(0.02)
-        else:
-            raise AssertionError(f"not done within {within}s")
+        assert await until(done, within, every_s=0.02), f"not done within {within}s"
     finally:
         stopping.set()
         await task
