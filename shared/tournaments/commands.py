@@ -27,6 +27,8 @@ from shared.kernel.messages import Command, Record
 from shared.tournaments.settings import ClockSettings, Format, SpectatorDelay
 
 PlayerKind = Literal["human", "bot"]
+#: An OpenSkill (mu, sigma) carried in from a ladder.
+Prior = tuple[Annotated[float, msgspec.Meta(ge=-1e6, le=1e6)], Annotated[float, msgspec.Meta(gt=0, le=1e6)]]
 
 
 class Placing(Record, frozen=True, forbid_unknown_fields=True):
@@ -68,6 +70,10 @@ class Register(TournamentCommand, tag="tournament.register"):
     kind: PlayerKind = "human"
     #: The bot that plays this entry (``kind == "bot"`` only).
     bot: Name | None = None
+    #: A registered player account (``player_id`` is its id): its results feed the ladder.
+    account: bool = False
+    #: Its ladder rating (mu, sigma): the tournament's ratings start from it.
+    rating: Prior | None = None
 
 
 class Withdraw(TournamentCommand, tag="tournament.withdraw"):

@@ -85,7 +85,14 @@ def _register(state: TournamentState, cmd: Register) -> Events:
     seed = len(state.players) + 1
     return [
         Registered(
-            player_id=cmd.player_id, name=cmd.name, kind=cmd.kind, bot=cmd.bot, seed=seed, at_ms=cmd.at_ms
+            player_id=cmd.player_id,
+            name=cmd.name,
+            kind=cmd.kind,
+            bot=cmd.bot,
+            seed=seed,
+            account=cmd.account,
+            rating=cmd.rating,
+            at_ms=cmd.at_ms,
         )
     ]
 

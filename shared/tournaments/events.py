@@ -39,6 +39,9 @@ class Registered(TournamentEvent, tag="tournament.registered", kw_only=True):
     bot: str | None = None
     #: Registration order from 1: the last tie-break, and elimination seeding.
     seed: int
+    #: A player account (its results feed the ladder), with its ladder rating as prior.
+    account: bool = False
+    rating: tuple[float, float] | None = None
 
 
 class Withdrew(TournamentEvent, tag="tournament.withdrew"):

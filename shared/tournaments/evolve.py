@@ -59,7 +59,15 @@ def evolve(state: TournamentState | None, event: TournamentEventUnion) -> Tourna
 
 
 def _player(event: Registered) -> Player:
-    return Player(player_id=event.player_id, name=event.name, kind=event.kind, bot=event.bot, seed=event.seed)
+    return Player(
+        player_id=event.player_id,
+        name=event.name,
+        kind=event.kind,
+        bot=event.bot,
+        seed=event.seed,
+        account=event.account,
+        rating=event.rating,
+    )
 
 
 def _update_table(

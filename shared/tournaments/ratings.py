@@ -65,5 +65,9 @@ def ratings(
 def tournament_ratings(
     state: TournamentState, prior: Mapping[str, tuple[float, float]] | None = None
 ) -> dict[str, Rating]:
-    """Ratings of a tournament's players from its results, in recorded order."""
-    return ratings(results_in_order(state), prior, (p.player_id for p in state.players))
+    """Ratings of a tournament's players from its results, in recorded order; a
+    player account starts from the ladder rating it was registered with."""
+    carried = {p.player_id: p.rating for p in state.players if p.rating is not None}
+    return ratings(
+        results_in_order(state), {**carried, **(prior or {})}, (p.player_id for p in state.players)
+    )

@@ -19,6 +19,8 @@ class Player(Record, frozen=True):
     bot: str | None
     seed: int
     withdrawn: bool = False
+    account: bool = False
+    rating: tuple[float, float] | None = None
 
 
 class Table(Record, frozen=True):
