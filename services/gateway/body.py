@@ -130,3 +130,11 @@ class NewTable(msgspec.Struct, forbid_unknown_fields=True):
 class Move(msgspec.Struct, forbid_unknown_fields=True):
     command: msgspec.Raw
     expected_version: Annotated[int, msgspec.Meta(ge=0, le=MAX_VERSION)] | None = None
+    #: A move in one request: the accepted reply also holds the seat's new view.
+    view: Annotated[
+        bool,
+        msgspec.Meta(
+            description="true: an accepted reply also holds your seat's view once it shows the "
+            "new version (as GET view?min_version=version answers), so a move costs one request"
+        ),
+    ] = False

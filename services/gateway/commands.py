@@ -34,6 +34,7 @@ from services.gateway.body import (
 )
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_response
+from services.gateway.reads import view_at
 from shared.eventstore.keys import command_stream, open_key
 from shared.games import registry
 from shared.kernel import table as tables
@@ -50,6 +51,7 @@ from shared.messaging.messages import (
 )
 from shared.messaging.streams import send
 from shared.observability import metrics
+from shared.readmodels.build import audience_name
 
 #: How long a creation's idempotency key is remembered.
 OPEN_KEY_TTL_S = 24 * 3600
@@ -173,6 +175,7 @@ async def submit_command(request: Request) -> Response:
     body = await read_json(request, Move, gw.settings.max_body_bytes)
     check_command(body.command)
     key = header_id(request, "idempotency-key") or uuid.uuid4().hex
+    seat, notice = await _view_wanted(gw, game_id, hashed) if body.view else (None, None)
     msg = _message(
         gw,
         request,
@@ -197,7 +200,27 @@ async def submit_command(request: Request) -> Response:
         "duplicate": outcome.duplicate,
         "events": outcome.events,
     }
+    if body.view:
+        seat = seat if seat is not None else await gw.seat_of(game_id, hashed)
+        if seat is not None:
+            # A duplicate's version may be long visible: no notice will come for it.
+            wake = None if outcome.duplicate else notice
+            doc = await view_at(gw, gw.keys(game_id), audience_name(seat), outcome.last, wake)
+            result["view"] = msgspec.Raw(doc)
     return Response(encode(result), media_type="application/json")
+
+
+async def _view_wanted(gw: Gateway, game_id: str, hashed: str) -> tuple[int | None, asyncio.Event | None]:
+    """For a move that asks for its new view: charge the read (a move in one request
+    spends the budgets of the two it replaces), learn the token's seat, and take the
+    waiter for the projector's notice before the command can be appended, so the view
+    is read once, when it can show the new version.
+
+    A token of no seat takes no waiter: the validator will refuse it, and a waiter
+    for a table that may never change would be kept forever."""
+    gw.limits.read(hashed)
+    seat = await gw.seat_of(game_id, hashed)
+    return seat, (gw.changes.waiter(game_id) if seat is not None else None)
 
 
 def _message(

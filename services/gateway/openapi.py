@@ -308,6 +308,12 @@ _HAND_WRITTEN: dict[str, Any] = {
         "The null fields are null while the player has no table in the current round",
     ),
 }
+# Present only when the move asked for it (Move.view), so not among the required keys.
+_HAND_WRITTEN["Accepted"]["properties"]["view"] = {
+    **_ref("ViewDoc"),
+    "description": "With view: true, your seat's view once it shows this version (after "
+    "10 s, the newest there is): GET view?min_version=version in the same request",
+}
 
 
 # -- responses -------------------------------------------------------------------
@@ -539,7 +545,10 @@ def _table_paths() -> dict[str, Any]:
                 + _RATE_LIMIT_NOTE["commands"]
                 + ", and "
                 + _RATE_LIMIT_NOTE["tokens"]
-                + ". A rule violation answers 422 with the game's own code.",
+                + ". A rule violation answers 422 with the game's own code. With `view: true`, "
+                "the accepted reply also holds your seat's new view, so a move costs one request "
+                "(a retry with the same Idempotency-Key gets the current view); the view counts "
+                "against the reads budget too.",
                 "parameters": [_TABLE_ID, _IDEMPOTENCY, _CORRELATION],
                 "security": [{"seatToken": []}],
                 "requestBody": _body("Move"),

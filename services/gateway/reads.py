@@ -121,15 +121,27 @@ async def view(request: Request) -> Response:
     if name == SPECTATOR:
         doc = await spectator_doc(gw, keys, doc)
     if wanted and _status(doc).version < wanted:
-        doc = await _await_version(gw, keys, name, wanted)
+        doc = await view_at(gw, keys, name, wanted)
     return Response(doc, media_type="application/json")
 
 
-async def _await_version(gw: Gateway, keys: GameKeys, name: str, wanted: int) -> bytes:
+async def view_at(
+    gw: Gateway, keys: GameKeys, name: str, wanted: int, notice: asyncio.Event | None = None
+) -> bytes:
     """The view once it shows ``wanted`` (woken by the projector's change notices),
-    or the newest one when the wait is over."""
+    or the newest one when the wait is over.
+
+    ``notice``: a waiter the caller took before ``wanted`` was appended (a command
+    asking for its new view), so the first read waits for the projector's notice
+    rather than fetching a view that cannot show that version yet.
+    """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + gw.settings.reply_timeout_s
+    if notice is not None and not notice.is_set():
+        # asyncio.timeout, not wait_for: no task per wait on this hot path.
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(gw.settings.reply_timeout_s):
+                await notice.wait()
     while True:
         wake = gw.changes.waiter(keys.game_id)  # before reading: a notice in between still wakes us
         doc = await read_view(gw, keys, name)
@@ -141,7 +153,8 @@ async def _await_version(gw: Gateway, keys: GameKeys, name: str, wanted: int) ->
             return doc
         with contextlib.suppress(TimeoutError):
             # A delayed spectator's view moves with time too, not only on notices.
-            await asyncio.wait_for(wake.wait(), timeout=min(left, 0.25 if name == SPECTATOR else left))
+            async with asyncio.timeout(min(left, 0.25 if name == SPECTATOR else left)):
+                await wake.wait()
 
 
 async def feed(request: Request) -> FeedResponse:
