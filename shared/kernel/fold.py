@@ -6,8 +6,9 @@ state as the earlier steps left it (a split kingdom, a returned leader, a
 spent card) without a second copy of the rules in ``evolve``. The input state
 is never touched: states are frozen records and ``evolve`` returns new ones.
 
-A game may subclass it to name a query its rules ask often (``over``, the
-content pack); the subclass adds no state of its own.
+A game may subclass it to name a query its rules ask often (``over``) or to
+carry read-only context the decision was built with (Conan's content pack);
+it never adds a second way to emit.
 """
 
 from __future__ import annotations

@@ -9,8 +9,6 @@ cards takes the pack as its first argument, and a fold carries the pack its
 
 from __future__ import annotations
 
-from typing import cast
-
 from shared.games.conan.content import Pack
 from shared.games.conan.events import AnyEvent
 from shared.games.conan.evolve import Evolve
@@ -22,15 +20,12 @@ from shared.kernel.rng import Rng
 class ConanFold(Fold[State, AnyEvent]):
     """A decision in progress over one content pack."""
 
-    __slots__ = ()
+    __slots__ = ("pack",)
 
     def __init__(self, pack: Pack, state: State, rng: Rng) -> None:
         super().__init__(state, Evolve(pack), rng)
-
-    @property
-    def pack(self) -> Pack:
-        # The fold's evolve is the one bound to the pack above (see __init__).
-        return cast(Evolve, self._evolve).pack
+        #: The table's content pack, which every board query of the rules reads.
+        self.pack = pack
 
 
 def prov(pack: Pack, state: State, pid: str) -> ProvinceState:
