@@ -408,7 +408,8 @@ def print_run(r: dict[str, Any]) -> None:
     table.add_row(
         "HTTP requests/s",
         fmt(t["http_requests_per_s"]),
-        f"{fmt(t['view_polls_per_command'], 2)} view GETs/command",
+        f"{fmt(t['http_requests_per_s'] / t['commands_per_s'], 2)} requests/command, "
+        f"{fmt(t['view_polls_per_command'], 2)} view GETs/command after the reply",
     )
     for name, key in (("POST -> accepted", "accepted"), ("POST -> visible in view", "visible")):
         s = r["latency"][key]

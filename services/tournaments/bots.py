@@ -72,29 +72,34 @@ class BotRunner:
             return
         rng = random.Random(game_id)
         # Reads go with a seat's token, so they are charged to that seat's own
-        # budget, and wait for the next version instead of polling.
+        # budget, and wait for the next version instead of polling. A move's
+        # accepted reply holds its seat's new view, so a bot that acts again
+        # reads nothing in between.
         watcher = {"authorization": f"Bearer {tokens[min(tokens)]}"}
         version = 0
+        doc: dict[str, Any] | None = None
         for _ in range(MAX_MOVES):
-            doc = await self._read(client, game_id, watcher, version + 1 if version else 0)
             if doc is None:
-                continue
+                doc = await self._read(client, game_id, watcher, version + 1 if version else 0)
+                if doc is None:
+                    continue
             if doc["over"]:
                 await self.redis.srem(BOT_TABLES, game_id)
                 return
             mine = [s for s in doc["actors"] if s in tokens]
             if not mine:  # a human's turn: wait for the table to move on
-                version = doc["version"]
+                version, doc = doc["version"], None
                 continue
             seat = rng.choice(mine)
             headers = {"authorization": f"Bearer {tokens[seat]}"}
-            seen = doc if seat == min(tokens) else await self._read(client, game_id, headers, 0)
+            seen = doc if doc.get("seat") == seat else await self._read(client, game_id, headers, 0)
             if seen is None or not seen.get("legal") or seen.get("version") != doc["version"]:
-                version = 0  # the projection is catching up: read again
+                version, doc = 0, None  # the projection is catching up: read again
                 await asyncio.sleep(0.01)
                 continue
-            # Next, wait for the version this move made (or any newer one).
-            version = await self._submit(client, game_id, headers, rng.choice(seen["legal"]), seen["version"])
+            command = rng.choice(seen["legal"])
+            version, doc = await self._submit(client, game_id, headers, command, seen["version"])
+            # Without a view that shows it, wait for the version this move made (or any newer one).
             version = max(0, version - 1)
             if self.pace_s:
                 await asyncio.sleep(self.pace_s)
@@ -118,19 +123,25 @@ class BotRunner:
 
     async def _submit(
         self, client: httpx.AsyncClient, game_id: str, headers: dict[str, str], command: Any, version: int
-    ) -> int:
-        """Submit once (retrying the same key while the outcome is unknown); the new version, or 0."""
+    ) -> tuple[int, dict[str, Any] | None]:
+        """Submit once (retrying the same key while the outcome is unknown): the new
+        version (or 0) and the seat's view once it shows that version (or None)."""
         key = uuid.uuid4().hex
         for _ in range(5):
             r = await client.post(
                 f"/v1/tables/{game_id}/commands",
-                json={"command": command, "expected_version": version},
+                json={"command": command, "expected_version": version, "view": True},
                 headers={**headers, "idempotency-key": key},
             )
             if r.status_code == 429:
                 await asyncio.sleep(float(r.headers.get("retry-after", "1")))
                 continue
             if r.status_code not in (503, 504):  # busy or outcome unknown: same key again
-                return int(r.json().get("version", 0)) if r.status_code == 200 else 0
+                if r.status_code != 200:
+                    return 0, None
+                body = r.json()
+                new = body.get("view")
+                shows = new is not None and (new["version"] >= body["version"] or new["over"])
+                return int(body["version"]), new if shows else None
             await asyncio.sleep(0.05)
-        return 0
+        return 0, None
