@@ -14,6 +14,7 @@ seat tokens it chose, and a retry with the same key gets that same table.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import time
 import uuid
@@ -55,6 +56,8 @@ from shared.readmodels.build import audience_name
 
 #: How long a creation's idempotency key is remembered.
 OPEN_KEY_TTL_S = 24 * 3600
+#: Metric children looked up once: ``labels()`` costs more than the observation.
+_REPLIED = metrics.STAGE_LATENCY.labels("replied")
 T = TypeVar("T", bound=msgspec.Struct)
 
 
@@ -244,9 +247,10 @@ async def _submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
     seen = gw.watch.commands
     try:
         await send(gw.batch, command_stream(msg.partition), encode(msg))
-        outcome = await asyncio.wait_for(future, timeout=gw.settings.reply_timeout_s)
+        async with asyncio.timeout(gw.settings.reply_timeout_s):  # no task per wait, unlike wait_for
+            outcome = await future
     except TimeoutError as exc:
-        metrics.COMMANDS.labels("gateway", game or seen.game_of(msg.game_id), "unknown").inc()
+        _commands(game or seen.game_of(msg.game_id), "unknown").inc()
         raise ApiError(
             "outcome_unknown",
             "No outcome arrived in time; retry with the same Idempotency-Key to learn it.",
@@ -255,9 +259,9 @@ async def _submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
     finally:
         gw.replies.forget(request_id)
     elapsed = (time.time_ns() - msg.received_ns) / 1e9
-    metrics.STAGE_LATENCY.labels("replied").observe(elapsed)
+    _REPLIED.observe(elapsed)
     game = outcome.game or game or seen.game_of(msg.game_id)
-    metrics.COMMANDS.labels("gateway", game, outcome.status).inc()
+    _commands(game, outcome.status).inc()
     if outcome.status == "rejected":
         metrics.REJECTIONS.labels("gateway", outcome.code).inc()
         seen.answered(msg.game_id, game)
@@ -266,6 +270,12 @@ async def _submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
     else:
         seen.accepted(msg.game_id, game, outcome.last, msg.received_ns)
     return outcome
+
+
+@functools.lru_cache(maxsize=1024)
+def _commands(game: str, status: str) -> Any:
+    """The gateway's command counter of one game and status (game keys are few)."""
+    return metrics.COMMANDS.labels("gateway", game, status)
 
 
 def _rejection(outcome: Outcome, **extra: str) -> Response:
