@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.gateway import asyncapi, commands, reads, tournaments, web
+from services.gateway import asyncapi, bots, commands, players, reads, tournaments, web
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import STATUS, ApiError, error_response
 from services.gateway.feeds import FeedHub
@@ -209,6 +209,12 @@ ROUTES = [
     Route("/v1/tables/{table_id}/verify", web.verify),
     Route("/v1/tables/{table_id}/bots", web.add_bots, methods=["POST"]),
     Route("/v1/tournaments", web.list_tournaments),
+    Route("/v1/players", players.register, methods=["POST"]),
+    Route("/v1/players/{player_id}", players.player_page),
+    Route("/v1/players/{player_id}/key", players.rotate_key, methods=["POST"]),
+    Route("/v1/tournaments/{tournament_id}/join", players.join_tournament, methods=["POST"]),
+    Route("/v1/ladders/{game}", players.ladder),
+    Route("/v1/bot/stream", bots.stream),
     Route("/", web.index),
     Mount("/static", app=web.ASSETS),
 ]

@@ -33,6 +33,7 @@ from services.gateway.body import (
     header_id,
     read_json,
 )
+from services.gateway.bots import seat_token_hash
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_response
 from services.gateway.reads import view_at
@@ -173,7 +174,8 @@ async def submit_command(request: Request) -> Response:
         raise ApiError("missing_token", "Send your seat token as 'Authorization: Bearer <token>'.")
     address = client_address(request)
     gw.limits.check_tokens(address)
-    hashed = token_hash(token)
+    # A player key acts as the player's own seat at this table (the bot API).
+    hashed = await seat_token_hash(gw, game_id, token)
     gw.limits.command(hashed)
     body = await read_json(request, Move, gw.settings.max_body_bytes)
     check_command(body.command)

@@ -17,6 +17,7 @@ import uvloop
 from services.tournaments.bots import BotRunner
 from services.tournaments.handlers import CommandHandler
 from services.tournaments.manager import GROUP, Manager
+from services.tournaments.players import PlayerProcess, player_streams
 from services.tournaments.writer import Tournaments
 from shared.eventstore.keys import partition_feed
 from shared.infra.coalesce import Coalescer
@@ -56,6 +57,19 @@ async def main() -> None:
         pace_ms=100,
     )
     await reader.ensure_groups()
+    # Player accounts: seats, turn notices for the bot API, ladders (services/tournaments/players.py).
+    players = PlayerProcess(redis, settings.partitions)
+    player_reader = StreamReader(
+        redis,
+        players.GROUP,
+        settings.node,
+        player_streams(settings.partitions),
+        settings.batch,
+        settings.reclaim_idle_ms,
+        max_deliveries=settings.max_deliveries,
+        start_id="$",
+    )
+    await player_reader.ensure_groups()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -66,6 +80,7 @@ async def main() -> None:
     pace_s = settings.bot_pace_ms / 1000
     bots = BotRunner(redis, api_url, pace_s)
     tasks = [asyncio.create_task(reader.run(manager, stopping))]
+    tasks.append(asyncio.create_task(player_reader.run(players, stopping)))
     tasks.append(asyncio.create_task(bots.run(stopping)))
     # Takes over from a previous run, then retries every step an outage interrupted.
     tasks.append(asyncio.create_task(manager.run(stopping)))

@@ -74,6 +74,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     _redis_arguments(dead)
 
+    bot = sub.add_parser("bot", parents=[common], help="play a player account's tables through the bot API")
+    bot.add_argument("--key", default=os.environ.get("ZIGGURAT_PLAYER_KEY"), help="the player key")
+    bot.add_argument("--strategy", choices=("random", "greedy"), default="random")
+    bot.add_argument("--games", type=int, default=0, help="stop after this many finished tables (0: never)")
+    bot.add_argument("--seed", type=int, default=None, help="seed the strategy's choices")
+    bot.add_argument(
+        "--api", default=None, help=f"the gateway (default: $ZIGGURAT_API, the running stack, {DEFAULT_API})"
+    )
+
     args = parser.parse_args(argv)
     with _interrupt_deferred() as interrupted:
         command = _load(args.command)
@@ -123,6 +132,18 @@ def _load(command: str) -> Callable[[argparse.Namespace], int]:
             return _reaching(url, lambda: dead_letters_command(args.action, args.entry_id, url, cluster))
 
         return dead_letters
+    if command == "bot":
+        from shared.cli.bot import bot_command
+
+        def play(args: argparse.Namespace) -> int:
+            if not args.key:
+                print("ziggurat bot: give --key (or set ZIGGURAT_PLAYER_KEY)", file=sys.stderr)
+                return 2
+            running = discovery.running_stack(_root(args))
+            api = args.api or os.environ.get("ZIGGURAT_API") or (running.api if running else DEFAULT_API)
+            return _reaching(api, lambda: bot_command(api, args.key, args.strategy, args.games, args.seed))
+
+        return play
     from shared.cli.audit import rebuild_command, verify_command
 
     if command == "verify":

@@ -126,10 +126,10 @@ class LadderView(Record, frozen=True):
 
 
 class PlayerLadder(Record, frozen=True):
-    """One player's standing on one game's ladder, with every rated table."""
+    """One player's rating on one game's ladder, with every rated table (the
+    rank is the leaderboard's: it moves with everyone else's games)."""
 
     game: str
-    rank: int
     rating: float
     mu: float
     sigma: float
@@ -168,18 +168,16 @@ def leaderboard(
 
 
 def player_ladder(state: LadderState, player_id: str) -> PlayerLadder | None:
-    ranked = _ranked(state)
-    for rank, e in enumerate(ranked, start=1):
-        if e.player_id == player_id:
-            return PlayerLadder(
-                game=state.game,
-                rank=rank,
-                rating=_ordinal(e.mu, e.sigma),
-                mu=e.mu,
-                sigma=e.sigma,
-                games=e.games,
-                wins=e.wins,
-                provisional=e.games < PROVISIONAL_GAMES,
-                history=e.history,
-            )
-    return None
+    e = state.entries.get(player_id)
+    if e is None:
+        return None
+    return PlayerLadder(
+        game=state.game,
+        rating=_ordinal(e.mu, e.sigma),
+        mu=e.mu,
+        sigma=e.sigma,
+        games=e.games,
+        wins=e.wins,
+        provisional=e.games < PROVISIONAL_GAMES,
+        history=e.history,
+    )

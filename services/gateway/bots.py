@@ -1,0 +1,153 @@
+"""The bot API: one long-lived stream per player key, for every table it sits at.
+
+``GET /v1/bot/stream`` (``Authorization: Bearer <player key>``) is a
+server-sent event stream served by the feed hub (:mod:`services.gateway.feeds`)
+from the player's *inbox*: a stream in the store whose entries, numbered
+1, 2, ..., say "look at table T, seat S, as of version V". The tournament
+service appends one whenever a table with the player's seats moves (and one
+per table when the player is seated); this stream turns each into
+
+* ``event: turn``: the seat is to act; ``data`` holds the table id, the seat,
+  the version and the seat's view with its legal moves;
+* ``event: over``: the game is over (``data`` as for ``turn``, with the final view);
+* a bare ``id:`` line otherwise (someone else is to act), so the client's
+  ``Last-Event-ID`` still moves on.
+
+The SSE id is the inbox entry's number. A bot that drops reconnects with
+``Last-Event-ID`` and gets every entry after it (views as they are then); a
+connection without one starts with a fresh look at every table the player
+sits at. A turn may come twice (a view already newer when an entry is read):
+answer with ``Idempotency-Key: <table>:<seat>:<version>`` and a repeat is the
+first outcome, never a second move.
+
+Answers go through the normal command route, ``POST /v1/tables/{id}/commands``
+with the same player key: the gateway resolves it to the player's own seat
+token at that table (:func:`seat_token_hash`).
+"""
+
+from __future__ import annotations
+
+import msgspec
+from starlette.requests import Request
+
+from services.gateway.body import bearer
+from services.gateway.context import Gateway, client_address
+from services.gateway.errors import ApiError
+from services.gateway.feeds import FeedResponse, Page, resume_after
+from services.gateway.reads import int_param, read_view, view_at
+from shared.eventstore.player_keys import inbox, inbox_counter, notice_id
+from shared.eventstore.player_store import player_of_key, seat, seats, turns
+from shared.kernel.auth import token_hash
+from shared.messaging.messages import encode
+from shared.players.seats import Turn
+from shared.readmodels.build import audience_name
+
+
+class TurnNotice(msgspec.Struct, kw_only=True):
+    """The data of a ``turn`` or ``over`` event of the bot stream."""
+
+    table_id: str
+    seat: int
+    version: int
+    #: The seat's view document (as ``GET /v1/tables/{id}/view`` with the seat's token).
+    view: msgspec.Raw
+
+
+class _Status(msgspec.Struct):
+    over: bool = False
+    version: int = 0
+    actors: list[int] = []
+
+
+_status = msgspec.json.Decoder(_Status).decode
+#: Player keys start with this, so the command route tells them from seat tokens.
+KEY_PREFIX = "zpk_"
+
+
+async def authenticated_player(gw: Gateway, request: Request) -> tuple[str, str]:
+    """(player id, key hash) of the request's player key."""
+    token = bearer(request)
+    if token is None:
+        raise ApiError("missing_token", "Send your player key as 'Authorization: Bearer <key>'.")
+    address = client_address(request)
+    gw.limits.check_tokens(address)
+    hashed = token_hash(token)
+    player_id = await player_of_key(gw.redis, hashed) if token.startswith(KEY_PREFIX) else None
+    if player_id is None:
+        gw.limits.bad_token(address)
+        raise ApiError("bad_token", "This is not a current player key.")
+    return player_id, hashed
+
+
+async def seat_token_hash(gw: Gateway, table_id: str, token: str) -> str:
+    """The token hash the table knows: a seat token's own; for a player key, the hash
+    of that player's seat token at this table (a key never reaches another player's
+    seat: without a seat of its own here it matches none, and the validator refuses it)."""
+    hashed = token_hash(token)
+    if not token.startswith(KEY_PREFIX):
+        return hashed
+    player_id = await player_of_key(gw.redis, hashed)
+    mine = await seat(gw.redis, player_id, table_id) if player_id is not None else None
+    return token_hash(mine.token) if mine is not None else hashed
+
+
+async def stream(request: Request) -> FeedResponse:
+    gw: Gateway = request.app.state.gateway
+    player_id, hashed = await authenticated_player(gw, request)
+    gw.limits.read(hashed)
+    after = int_param(request, "after", 0)
+    if request.headers.get("last-event-id") is None and not after:
+        # A fresh connection: start with a look at every table, after what is there now.
+        after = int(await gw.redis.get(inbox_counter(player_id)) or 0)
+        mine = await seats(gw.redis, player_id)
+        await turns(gw.redis, [(player_id, Turn(table_id=s.table_id, seat=s.seat, version=0)) for s in mine])
+    after = resume_after(request, after)
+    return FeedResponse(gw.feeds, Inbox(gw, player_id), after)
+
+
+class Inbox:
+    """A player's inbox as the feed hub reads it: each entry becomes a turn, an end, or an id."""
+
+    def __init__(self, gw: Gateway, player_id: str) -> None:
+        self.gw = gw
+        self.player_id = player_id
+        self.key = (notice_id(player_id), "bot")
+        self.label = "bot"
+        #: (table, seat) -> the newest version sent: a repeat becomes a bare id.
+        self._sent: dict[tuple[str, int], int] = {}
+
+    async def read(self, after: int, count: int) -> Page:
+        stream = inbox(self.player_id)
+        rows = await self.gw.batch.run(
+            lambda pipe: pipe.xrange(stream, min=f"(0-{after}", max="+", count=count)
+        )
+        frames = []
+        for entry_id, fields in rows:
+            number = int(entry_id.split(b"-")[1])
+            turn = Turn(table_id=fields[b"t"].decode(), seat=int(fields[b"s"]), version=int(fields[b"v"]))
+            frames.append((number, await self._frame(number, turn)))
+        return Page(frames, more=len(rows) >= count, finished=False)
+
+    async def _frame(self, number: int, turn: Turn) -> bytes:
+        bare = b"id: %d\n\n" % number
+        try:
+            keys = self.gw.keys(turn.table_id)
+            name = audience_name(turn.seat)
+            if turn.version:
+                doc = await view_at(self.gw, keys, name, turn.version)
+            else:
+                doc = await read_view(self.gw, keys, name)
+        except ApiError:  # a table not opened yet: its first move brings another entry
+            return bare
+        status = _status(doc)
+        seen = (turn.table_id, turn.seat)
+        if self._sent.get(seen, -1) >= status.version:
+            return bare
+        if not status.over and turn.seat not in status.actors:
+            return bare
+        self._sent[seen] = status.version
+        kind = b"over" if status.over else b"turn"
+        data = encode(
+            TurnNotice(table_id=turn.table_id, seat=turn.seat, version=status.version, view=msgspec.Raw(doc))
+        )
+        return b"id: %d\nevent: %s\ndata: %s\n\n" % (number, kind, data)

@@ -1,0 +1,349 @@
+"""Player accounts, ladders, and a player joining a tournament with its key.
+
+A player registers once (``POST /v1/players``) and gets a player id and a
+player key; only the key's hash is kept. The account is an event-sourced
+aggregate of its own (``shared/players``): this module decides with its pure
+rules and appends to the player's stream with the expected version, as the
+store does for every aggregate, then rewrites the account's read model and
+key index (:mod:`shared.eventstore.player_store`). Registration and rotation
+are rare and touch one stream each, so no service of their own sits between
+(concurrent gateways are safe: the expected version refuses a stale writer).
+
+A player key acts only for its own player: it resolves server-side to the
+seat tokens of the tables that player sits at
+(:func:`services.gateway.bots.seat_token_hash`).
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+import uuid
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from services.gateway.body import bearer, header_id, read_json
+from services.gateway.bots import KEY_PREFIX, authenticated_player
+from services.gateway.commands import remember, remembered_key
+from services.gateway.context import Gateway, client_address
+from services.gateway.errors import ApiError
+from services.gateway.reads import anonymous_read
+from services.gateway.tournaments import UNKNOWN_TOURNAMENT, _model, _rejection, _submit
+from shared.eventstore.envelope import EventEnvelope
+from shared.eventstore.player_keys import (
+    ladder_board,
+    player_doc,
+    player_games,
+    player_keys,
+    player_ratings,
+    player_tables,
+)
+from shared.eventstore.player_store import decode_seat, publish_player
+from shared.eventstore.store import AppendRequest
+from shared.eventstore.tournament_keys import tournament_keys
+from shared.games import registry
+from shared.kernel.auth import new_token, token_hash
+from shared.kernel.bounds import Name
+from shared.kernel.rejection import RuleViolation
+from shared.ladders.ladder import PROVISIONAL_GAMES, LadderView, PlayerLadder
+from shared.messaging.messages import encode
+from shared.players.commands import DisplayName, PlayerCommandUnion, Register, RotateKey
+from shared.players.decide import PLAYER_ID, decide, evolve, fold
+from shared.players.events import PlayerEventUnion
+from shared.players.state import PlayerState
+from shared.tournaments.commands import Register as TournamentRegister
+
+MAX_ATTEMPTS = 5
+_encode_msgpack = msgspec.msgpack.Encoder().encode
+_decode_event = msgspec.msgpack.Decoder(PlayerEventUnion).decode  # type: ignore[arg-type]
+_decode_ladder = msgspec.json.Decoder(PlayerLadder).decode
+
+
+def new_player_key() -> str:
+    return KEY_PREFIX + new_token()
+
+
+# -- request and answer types (the OpenAPI document is generated from them) ----------
+
+
+class NewAccount(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    name: DisplayName
+    #: A program plays this account through the bot API.
+    bot: bool = False
+    #: Who runs the bot (bots only).
+    operator: Name | None = None
+
+
+class PlayerKeyIssued(msgspec.Struct, kw_only=True):
+    """A player key: shown once, here; the platform keeps only its hash."""
+
+    player_id: str
+    player_key: str
+    version: int
+    duplicate: bool = False
+
+
+class TableRef(msgspec.Struct, kw_only=True):
+    """A table a player sits (or sat) at."""
+
+    table_id: str
+    game: str
+    seat: int
+    source: str
+
+
+class PlayerPage(msgspec.Struct, kw_only=True):
+    """A player's public page: ratings per game with their history, and tables."""
+
+    player_id: str
+    name: str
+    bot: bool
+    operator: str | None
+    registered_at: int
+    #: One per game the player has rated results in; each with its rating history.
+    ladders: list[PlayerLadder]
+    #: Tables being played now.
+    tables: list[TableRef]
+    #: Finished tables, newest first.
+    games: list[TableRef]
+
+
+class Joined(msgspec.Struct, kw_only=True):
+    tournament_id: str
+    player_id: str
+    version: int
+    #: The ladder rating (mu, sigma) the tournament's ratings start from; null for a newcomer.
+    rating: tuple[float, float] | None
+
+
+# -- the aggregate ------------------------------------------------------------------
+
+
+async def _execute(
+    gw: Gateway, player_id: str, command: PlayerCommandUnion, command_id: str
+) -> tuple[int, PlayerState, bool]:
+    """Decide and append (expected version); (version, state, duplicate). A repeated
+    ``command_id`` answers the state as it is, without deciding again."""
+    keys = player_keys(player_id, gw.settings.partitions)
+    for _ in range(MAX_ATTEMPTS):
+        envelopes = await gw.store.read(keys)
+        state = fold(_decode_event(e.payload) for e in envelopes)
+        version = envelopes[-1].version if envelopes else 0
+        if await gw.redis.hexists(keys.dedup, command_id):
+            assert state is not None
+            await publish_player(gw.redis, state, version, None)
+            return version, state, True
+        try:
+            events = decide(state, command)
+        except RuleViolation as exc:
+            raise ApiError(exc.code, exc.message, **exc.details) from exc
+        now = time.time_ns() // 1_000_000
+        outcome = await gw.store.append(
+            AppendRequest(
+                keys=keys,
+                expected=version,
+                command_id=command_id,
+                command=None,
+                envelopes=[
+                    EventEnvelope(
+                        game_id=player_id,
+                        partition=keys.partition,
+                        version=version + i,
+                        event_id=f"player:{player_id}:{version + i}",
+                        command_id=command_id,
+                        correlation_id=command_id,
+                        server_time=now,
+                        seat=None,
+                        payload=_encode_msgpack(event),
+                    )
+                    for i, event in enumerate(events, start=1)
+                ],
+            )
+        )
+        if outcome.status != "appended":  # another writer came first: look again
+            continue
+        old = state.key_hash if state is not None else None
+        for event in events:
+            state = evolve(state, event)
+        assert state is not None
+        await publish_player(gw.redis, state, outcome.last, old)
+        return outcome.last, state, False
+    raise ApiError("busy", "The player account is changing too fast; retry.")
+
+
+# -- routes -------------------------------------------------------------------------
+
+
+class _Registration(msgspec.Struct):
+    """What a registration chose, kept under its idempotency key."""
+
+    player_id: str
+    key: str
+
+
+async def register(request: Request) -> Response:
+    """Register a player account; the answer holds its key (shown only here)."""
+    gw: Gateway = request.app.state.gateway
+    address = client_address(request)
+    gw.limits.open(address)
+    body = await read_json(request, NewAccount, gw.settings.max_body_bytes)
+    key = header_id(request, "idempotency-key")
+    chosen = _Registration("pl" + uuid.uuid4().hex[:16], new_player_key())
+    if key is not None:
+        chosen = await remember(gw, "player", address, key, chosen)
+    command = Register(
+        player_id=chosen.player_id,
+        name=body.name,
+        bot=body.bot,
+        operator=body.operator,
+        key_hash=token_hash(chosen.key),
+        at_ms=time.time_ns() // 1_000_000,
+    )
+    version, _, duplicate = await _execute(gw, chosen.player_id, command, "register")
+    out = PlayerKeyIssued(
+        player_id=chosen.player_id, player_key=chosen.key, version=version, duplicate=duplicate
+    )
+    return Response(encode(out), status_code=201, media_type="application/json")
+
+
+class _Rotation(msgspec.Struct):
+    """What a key rotation chose, kept under its idempotency key."""
+
+    player_id: str
+    key: str
+    old_hash: str
+
+
+async def rotate_key(request: Request) -> Response:
+    """Replace the player's key: the old one stops working before this answers."""
+    gw: Gateway = request.app.state.gateway
+    path_id = _player_id(request)
+    address = client_address(request)
+    key = header_id(request, "idempotency-key")
+    try:
+        player_id, hashed = await authenticated_player(gw, request)
+    except ApiError as exc:
+        replay = (
+            await _replayed_rotation(gw, address, key, path_id, request) if exc.code == "bad_token" else None
+        )
+        if replay is None:
+            raise
+        return replay
+    if player_id != path_id:
+        gw.limits.bad_token(address)
+        raise ApiError("bad_token", "This key belongs to another player.")
+    chosen = _Rotation(player_id, new_player_key(), hashed)
+    if key is not None:
+        chosen = await remember(gw, "player-key", address, key, chosen)
+        if chosen.player_id != player_id or chosen.old_hash != hashed:
+            raise ApiError(
+                "idempotency_key_reused", "This Idempotency-Key rotated another key; use a new one."
+            )
+    command = RotateKey(key_hash=token_hash(chosen.key), at_ms=time.time_ns() // 1_000_000)
+    version, _, _ = await _execute(gw, player_id, command, f"rotate:{hashed}")
+    out = PlayerKeyIssued(player_id=player_id, player_key=chosen.key, version=version)
+    return Response(encode(out), media_type="application/json")
+
+
+async def _replayed_rotation(
+    gw: Gateway, address: str, key: str | None, player_id: str, request: Request
+) -> Response | None:
+    """A retry of a rotation that went through: its old key no longer works, but the
+    same client with the same Idempotency-Key and that old key learns the new one."""
+    token = bearer(request)
+    if key is None or token is None:
+        return None
+    raw = await gw.redis.get(remembered_key("player-key", address, key))
+    if raw is None:
+        return None
+    first = msgspec.json.decode(raw, type=_Rotation)
+    current = await gw.redis.hget(player_doc(player_id), "key_hash")
+    if (
+        first.player_id != player_id
+        or not hmac.compare_digest(first.old_hash, token_hash(token))
+        or current is None
+        or current.decode() != token_hash(first.key)
+    ):
+        return None
+    version = int(await gw.redis.hget(player_doc(player_id), "version") or 0)
+    out = PlayerKeyIssued(player_id=player_id, player_key=first.key, version=version, duplicate=True)
+    return Response(encode(out), media_type="application/json")
+
+
+def _player_id(request: Request) -> str:
+    player_id: str = request.path_params["player_id"]
+    if not PLAYER_ID.match(player_id):
+        raise ApiError("not_found", f"There is no player {player_id}.")
+    return player_id
+
+
+async def player_page(request: Request) -> Response:
+    """A player's public page: ratings and their history per game, current and past tables."""
+    gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
+    player_id = _player_id(request)
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        pipe.hgetall(player_doc(player_id))
+        pipe.hgetall(player_ratings(player_id))
+        pipe.hgetall(player_tables(player_id))
+        pipe.lrange(player_games(player_id), 0, -1)
+        doc, ratings, live, done = await pipe.execute()
+    if not doc:
+        raise ApiError("not_found", f"There is no player {player_id}.")
+    out = PlayerPage(
+        player_id=player_id,
+        name=doc[b"name"].decode(),
+        bot=doc[b"bot"] == b"1",
+        operator=doc[b"operator"].decode() or None,
+        registered_at=int(doc[b"registered_at"]),
+        ladders=[_decode_ladder(raw) for _, raw in sorted(ratings.items())],
+        tables=[_ref(raw) for _, raw in sorted(live.items())],
+        games=[_ref(raw) for raw in done],
+    )
+    return Response(encode(out), media_type="application/json")
+
+
+def _ref(raw: bytes) -> TableRef:
+    s = decode_seat(raw)
+    return TableRef(table_id=s.table_id, game=s.game, seat=s.seat, source=s.source)
+
+
+async def ladder(request: Request) -> Response:
+    """A game's leaderboard, best first; provisional players are marked."""
+    gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
+    game = request.path_params["game"]
+    if game not in registry.available():
+        raise ApiError("unknown_game", f"No game called {game!r}.", available=registry.available())
+    raw = await gw.redis.get(ladder_board(game))
+    if raw is None:
+        raw = encode(LadderView(game=game, provisional_below=PROVISIONAL_GAMES, tables=0, lines=()))
+    return Response(raw, media_type="application/json")
+
+
+async def join_tournament(request: Request) -> Response:
+    """A player account enters a tournament with its own key (nobody enters a player
+    but the player), carrying its ladder rating in as the tournament's prior."""
+    gw: Gateway = request.app.state.gateway
+    tid = request.path_params["tournament_id"]
+    if await gw.redis.get(tournament_keys(tid, gw.settings.partitions).auth) is None:
+        raise ApiError(UNKNOWN_TOURNAMENT, f"There is no tournament {tid}.")
+    player_id, _ = await authenticated_player(gw, request)
+    game = msgspec.json.decode(await _model(gw, tid, "standings"), type=_Game).game
+    raw = await gw.redis.hget(player_ratings(player_id), game)
+    rated = _decode_ladder(raw) if raw is not None else None
+    prior = (rated.mu, rated.sigma) if rated is not None else None
+    name = (await gw.redis.hget(player_doc(player_id), "name") or b"").decode() or player_id
+    # Played through the bot API by its holder, never by the tournament's own bot runner.
+    command = TournamentRegister(player_id=player_id, name=name, kind="human", account=True, rating=prior)
+    outcome = await _submit(gw, request, tid, command, f"join:{player_id}")
+    if outcome.status == "rejected":
+        return _rejection(outcome)
+    out = Joined(tournament_id=tid, player_id=player_id, version=outcome.last, rating=prior)
+    return Response(encode(out), status_code=201, media_type="application/json")
+
+
+class _Game(msgspec.Struct):
+    game: str

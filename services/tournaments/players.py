@@ -1,0 +1,241 @@
+"""The player process: seats player accounts, tells them when tables move, keeps the ladders.
+
+It lives in the tournament service because that service already owns what it
+reacts to (tournament tables and their results) and reads the partition
+feeds; a service of its own would add a process to every deployment for a
+few reads per finished game. It is a consumer group of its own (``players``)
+over two kinds of streams:
+
+* the tournaments' feeds: ``tournament.table_opened`` seats the tournament's
+  player accounts (their seat tokens stay server-side, in the account's
+  tables); ``tournament.result_recorded`` rates the table on the game's
+  ladder, among the accounts that sat there;
+* the games' partition feeds: for every table with account seats, one inbox
+  entry per seat per batch (the bot stream turns it into a turn or an end),
+  and the table moves to the players' history once it is over.
+
+**Exactly once.** A ladder is an aggregate with its own stream, appended to
+with the expected version and the command id ``table:<table id>``: the
+store's dedup answers a redelivered result with its first outcome, and the
+ladder's fold ignores a table it has rated. Read models (the leaderboard,
+each rated player's ratings) are rewritten after the append, and again on a
+redelivery, so a crash in between is repaired. The feed entry is
+acknowledged only after all that.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import structlog
+
+from services.tournaments.writer import Tournaments, decode_event
+from shared.eventstore.envelope import EventEnvelope
+from shared.eventstore.keys import partition_feed
+from shared.eventstore.player_keys import (
+    LADDERS,
+    ladder_board,
+    ladder_checkpoint,
+    ladder_keys,
+    player_doc,
+    player_ratings,
+)
+from shared.eventstore.player_store import seat_players, seated, table_over, turns
+from shared.eventstore.store import AppendRequest, EventStore, decode_envelope
+from shared.eventstore.tournament_keys import tournament_feed
+from shared.ladders.events import Rated, RatedPlacing
+from shared.ladders.ladder import LadderState, evolve, leaderboard, player_ladder
+from shared.messaging.streams import Batch
+from shared.players.seats import Seat, Turn
+from shared.tournaments.events import ResultRecorded, TableOpened
+from shared.tournaments.state import find_table
+
+log = structlog.get_logger()
+GROUP = "players"
+MAX_ATTEMPTS = 5
+_encode_json = msgspec.json.Encoder().encode
+_encode_msgpack = msgspec.msgpack.Encoder().encode
+decode_rated = msgspec.msgpack.Decoder(Rated).decode
+
+
+class _Kind(msgspec.Struct):
+    type: str = ""
+
+
+_kind = msgspec.msgpack.Decoder(_Kind).decode
+
+
+def player_streams(partitions: int) -> tuple[str, ...]:
+    return tuple(tournament_feed(p) for p in range(partitions)) + tuple(
+        partition_feed(p) for p in range(partitions)
+    )
+
+
+class Ladders:
+    """Each game's ladder: cached states and the one way to add a rated table."""
+
+    def __init__(
+        self,
+        redis: Any,
+        partitions: int,
+        clock_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
+    ) -> None:
+        self.redis = redis
+        self.store = EventStore(redis)
+        self.partitions = partitions
+        self.clock_ms = clock_ms
+        self._states: dict[str, tuple[int, LadderState]] = {}
+
+    async def current(self, game: str) -> tuple[int, LadderState]:
+        version, state = self._states.get(game, (0, LadderState(game=game)))
+        for env in await self.store.read(ladder_keys(game, self.partitions), after=version):
+            state = evolve(state, decode_rated(env.payload))
+            version = env.version
+        self._states[game] = (version, state)
+        return version, state
+
+    async def record(self, game: str, event: Rated) -> None:
+        """Rate one table once, however often it is asked; raises if it could not."""
+        keys = ladder_keys(game, self.partitions)
+        command_id = f"table:{event.table_id}"
+        for _ in range(MAX_ATTEMPTS):
+            version, state = await self.current(game)
+            if event.table_id in state.tables:  # a redelivery: make sure the read models show it
+                await self.publish(game, version, state, [p.player_id for p in event.placings])
+                return
+            envelope = EventEnvelope(
+                game_id=game,
+                partition=keys.partition,
+                version=version + 1,
+                event_id=f"ladder:{game}:{version + 1}",
+                command_id=command_id,
+                correlation_id=event.source,
+                server_time=self.clock_ms(),
+                seat=None,
+                payload=_encode_msgpack(event),
+            )
+            outcome = await self.store.append(
+                AppendRequest(
+                    keys=keys, expected=version, command_id=command_id, command=None, envelopes=[envelope]
+                )
+            )
+            if outcome.status == "appended":
+                state = evolve(state, event)
+                self._states[game] = (outcome.last, state)
+                await self.publish(game, outcome.last, state, [p.player_id for p in event.placings])
+                log.info("ladder_rated", game=game, table_id=event.table_id, version=outcome.last)
+                return
+            self._states.pop(game, None)  # conflict or duplicate: read the stream again
+        raise RuntimeError(f"ladder {game}: table {event.table_id} not rated after {MAX_ATTEMPTS} attempts")
+
+    async def publish(self, game: str, version: int, state: LadderState, rated: list[str]) -> None:
+        """The leaderboard and the rated players' ratings, as of ``version``."""
+        ids = sorted(state.entries)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for pid in ids:
+                pipe.hmget(player_doc(pid), ["name", "bot"])
+            found = await pipe.execute()
+        names = {pid: row[0].decode() for pid, row in zip(ids, found, strict=True) if row[0] is not None}
+        bots = {pid: row[1] == b"1" for pid, row in zip(ids, found, strict=True)}
+        async with self.redis.pipeline(transaction=True) as pipe:
+            pipe.set(ladder_board(game), _encode_json(leaderboard(state, names, bots)))
+            pipe.set(ladder_checkpoint(game), version)
+            pipe.sadd(LADDERS, game)
+            for pid in rated:
+                mine = player_ladder(state, pid)
+                if mine is not None:
+                    pipe.hset(player_ratings(pid), game, _encode_json(mine))
+            await pipe.execute()
+
+
+class PlayerProcess:
+    """The ``players`` consumer group's handler (see the module's docstring)."""
+
+    GROUP = GROUP
+
+    def __init__(self, redis: Any, partitions: int) -> None:
+        self.redis = redis
+        # Its own cache of tournament states: it only reads them.
+        self.tournaments = Tournaments(redis, partitions)
+        self.ladders = Ladders(redis, partitions)
+        self._tournament_feeds = {tournament_feed(p) for p in range(partitions)}
+
+    async def handle(self, batch: Batch) -> None:
+        moved: dict[str, int] = {}
+        finished: set[str] = set()
+        for stream, _, fields in batch.entries:
+            env = decode_envelope(fields[b"e"])
+            kind = _kind(env.payload).type
+            if stream in self._tournament_feeds:
+                await self._tournament_event(env, kind)
+                continue
+            moved[env.game_id] = max(moved.get(env.game_id, 0), env.version)
+            if kind == "table.finished":
+                finished.add(env.game_id)
+        if moved:
+            at = await seated(self.redis, sorted(moved))
+            await turns(
+                self.redis,
+                [
+                    (pid, Turn(table_id=table, seat=seat, version=moved[table]))
+                    for table, taken in at.items()
+                    for seat, pid in taken
+                ],
+            )
+            for table in sorted(finished & set(at)):
+                await table_over(self.redis, table, [pid for _, pid in at[table]])
+        async with self.redis.pipeline(transaction=False) as pipe:
+            batch.ack(pipe, GROUP)
+            await pipe.execute()
+
+    async def _tournament_event(self, env: EventEnvelope, kind: str) -> None:
+        if kind not in ("tournament.table_opened", "tournament.result_recorded"):
+            return
+        event = decode_event(env.payload)
+        tid = env.game_id
+        _, state = await self.tournaments.current(tid)
+        if state is None:
+            return
+        accounts = {p.player_id for p in state.players if p.account}
+        if not accounts:
+            return
+        if isinstance(event, TableOpened):
+            found = find_table(state, event.game_id)
+            if found is None or found[1].placings is not None:
+                return  # over already: nothing to play
+            players = found[1].players
+            taken = [(s, pid) for s, pid in enumerate(players) if pid in accounts]
+            fields = [f"{event.game_id}:{s}" for s, _ in taken]
+            tokens = await self.redis.hmget(self.tournaments.keys(tid).seat_tokens, fields) if fields else []
+            await seat_players(
+                self.redis,
+                event.game_id,
+                [
+                    (
+                        pid,
+                        Seat(
+                            table_id=event.game_id,
+                            game=state.settings.game,
+                            seat=s,
+                            token=t.decode(),
+                            source=f"tournament:{tid}",
+                        ),
+                    )
+                    for (s, pid), t in zip(taken, tokens, strict=True)
+                    if t is not None
+                ],
+            )
+        elif isinstance(event, ResultRecorded):
+            placings = tuple(
+                RatedPlacing(player_id=p.player_id, place=p.place, score=p.score)
+                for p in event.placings
+                if p.player_id in accounts
+            )
+            if len(placings) >= 2:
+                rated = Rated(
+                    table_id=event.game_id, source=f"tournament:{tid}", placings=placings, at_ms=event.at_ms
+                )
+                await self.ladders.record(state.settings.game, rated)
