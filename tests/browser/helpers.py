@@ -148,3 +148,16 @@ def tab_to(page: Any, key: str) -> None:
 def data_keys(page: Any, selector: str) -> list[str]:
     """The ``data-key`` of every element the selector finds, in page order."""
     return page.locator(selector).evaluate_all("els => els.map(e => e.getAttribute('data-key'))")
+
+
+def count_pointer_presses(page: Any) -> None:
+    """From the next page load on, count every mouse or touch press on the page
+    (a keyboard's Enter or Space on a button clicks it, but presses no pointer)."""
+    page.add_init_script(
+        "window.pointerPresses = 0;"
+        " addEventListener('pointerdown', () => { window.pointerPresses += 1; }, true);"
+    )
+
+
+def pointer_presses(page: Any) -> int:
+    return int(page.evaluate("window.pointerPresses"))

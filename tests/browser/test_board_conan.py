@@ -3,7 +3,12 @@ moves, and a seat played for many moves against a bot by clicking legal moves
 (a highlighted province, a dashed one to start a two-step move, a choice
 among several, then Confirm; bids from token and card buttons; the rest from
 the panel), some of them with the keyboard alone. The seat page never holds a
-fact of the other seat's hand, and the spectator's holds no hand at all."""
+fact of the other seat's hand, and the spectator's holds no hand at all.
+
+And whole games against a bot, to the final standings: one by clicking, one
+with the keyboard alone (Tab, Enter, Space; never a click). The standings on
+the page are the gateway's result, and the seat's moves in the audit log are
+exactly the commands the page sent."""
 
 from __future__ import annotations
 
@@ -21,9 +26,11 @@ from tests.browser.helpers import (
     TABS,
     assert_every_move_through_the_page,
     assert_final_standings_shown,
+    count_pointer_presses,
     data_keys,
     give_to_bots,
     open_table,
+    pointer_presses,
     record_moves,
     tab_to,
     view,
@@ -238,8 +245,8 @@ def _press(page: Any, rng: random.Random, key: str) -> None:
 
 
 def _one_move_by_keys(page: Any, rng: random.Random) -> str:
-    """Tab, arrows aside, and Enter or Space until one command is sent; returns
-    how it was chosen ("map" or "panel")."""
+    """Tab to a province or a button and press Enter or Space, until one command
+    is sent; returns how it was chosen ("map" or "panel")."""
     box = page.locator("[data-zc=moves]")
     how = "panel"
     for _ in range(16):
@@ -306,6 +313,8 @@ def test_a_whole_game_of_conan_against_a_bot(page: Any, api: Any, keyboard: bool
     table_id, tokens = open_table(api, "conan", 2)
     give_to_bots(api, table_id, [tokens[1]])
     accepted = record_moves(page, table_id)
+    if keyboard:
+        count_pointer_presses(page)
     page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
     page.locator("svg.zc-board").wait_for()
     rng = random.Random(7)
@@ -344,4 +353,6 @@ def test_a_whole_game_of_conan_against_a_bot(page: Any, api: Any, keyboard: bool
     assert stale <= sent // 10, f"{stale} of {sent} commands refused as stale"
     how = "with the keyboard" if keyboard else "by clicking"
     print(f"{sent} moves {how} ({counts}, {stale} stale) in {time.monotonic() - start:.1f}s")
+    if keyboard:
+        assert pointer_presses(page) == 0, "the keyboard game used the mouse"
     assert not page.errors, page.errors  # type: ignore[attr-defined]

@@ -24,9 +24,11 @@ from tests.browser.helpers import (
     FOCUSED,
     assert_every_move_through_the_page,
     assert_final_standings_shown,
+    count_pointer_presses,
     data_keys,
     give_to_bots,
     open_table,
+    pointer_presses,
     record_moves,
     tab_to,
     view,
@@ -101,6 +103,8 @@ def test_a_whole_game_of_the_card_game(page: Any, api: Any, keyboard: bool) -> N
     table_id, tokens = open_table(api, "tigris-cards", 2, SHORT)
     give_to_bots(api, table_id, [tokens[1]])
     accepted = record_moves(page, table_id)
+    if keyboard:
+        count_pointer_presses(page)
     page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
     page.locator("svg.zt-board").wait_for()
     rng = random.Random(16)
@@ -133,4 +137,6 @@ def test_a_whole_game_of_the_card_game(page: Any, api: Any, keyboard: bool) -> N
     assert len(accepted) == moves
     how = "with the keyboard" if keyboard else "by clicking"
     print(f"{moves} moves {how} in {time.monotonic() - start:.1f}s")
+    if keyboard:
+        assert pointer_presses(page) == 0, "the keyboard game used the mouse"
     assert not page.errors, page.errors  # type: ignore[attr-defined]
