@@ -20,12 +20,15 @@ from typing import Any
 import msgspec
 
 from services.gateway import body as request_body
-from services.gateway import context, tournaments, web
+from services.gateway import bots, context, players, tournaments, web
 from services.gateway.body import MAX_HEADER_ID, Move, NewTable
 from services.gateway.errors import STATUS, status_of
 from services.gateway.tournaments import UNKNOWN_TOURNAMENT, NewPlayer, NewTournament
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
+from shared.ladders.ladder import LadderView
+from shared.players import codes as pc
+from shared.players.decide import PLAYER_ID
 from shared.readmodels.build import FeedEntry, ViewDoc
 from shared.tournaments import codes as tc
 from shared.tournaments.views import PairingsView, StandingsView
@@ -81,6 +84,12 @@ def _generated() -> dict[str, Any]:
             EventEnvelope,
             CommandRecord,
             web.BotSeats,
+            players.NewAccount,
+            players.PlayerKeyIssued,
+            players.PlayerPage,
+            players.Joined,
+            LadderView,
+            bots.TurnNotice,
             # What the gateway checks of a game command (the game's own types check the rest).
             request_body._Tagged,
         ],
@@ -860,10 +869,139 @@ def _web_paths() -> dict[str, Any]:
     }
 
 
+# -- players, ladders and the bot API ------------------------------------------------
+
+_PLAYER_ID_PATH = _path("player_id", PLAYER_ID.pattern)
+#: Checked before anything a player key does.
+_PLAYER_KEY = ("missing_token", "bad_token", "rate_limited", STORE)
+
+
+def _player_paths() -> dict[str, Any]:
+    key_note = "Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + "."
+    return {
+        "/v1/players": {
+            "post": {
+                "summary": "Register a player account (a person or a bot); returns its player key, once",
+                "description": "Only the key's hash is kept. With an `Idempotency-Key`, a retry from the "
+                "same client address gets the same player and key. Rate limited: "
+                + _RATE_LIMIT_NOTE["opens"]
+                + ".",
+                "parameters": [_IDEMPOTENCY],
+                "requestBody": _body("NewAccount", {"name": "My bot", "bot": True, "operator": "me"}),
+                "responses": _responses(
+                    {"201": _json(_ref("PlayerKeyIssued"), "Registered")},
+                    "bad_json",
+                    "bad_request",
+                    "bad_header",
+                    "body_too_large",
+                    "rate_limited",
+                    "busy",
+                    STORE,
+                    pc.INVALID_PLAYER,
+                    pc.ALREADY_REGISTERED,
+                ),
+            }
+        },
+        "/v1/players/{player_id}": {
+            "get": {
+                "summary": "A player's page: ratings and their history per game, current and finished tables",
+                "description": "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + ".",
+                "parameters": [_PLAYER_ID_PATH],
+                "responses": _responses({"200": _json(_ref("PlayerPage"))}, NOT_FOUND, "rate_limited", STORE),
+            }
+        },
+        "/v1/players/{player_id}/key": {
+            "post": {
+                "summary": "Rotate the player key: the old key stops working before this answers",
+                "description": "Authorised by the current key. A retry with the same `Idempotency-Key` "
+                "and the old key learns the same new key. " + key_note,
+                "parameters": [_PLAYER_ID_PATH, _IDEMPOTENCY],
+                "security": [{"playerKey": []}],
+                "responses": _responses(
+                    {"200": _json(_ref("PlayerKeyIssued"))},
+                    *_PLAYER_KEY,
+                    NOT_FOUND,
+                    "bad_header",
+                    "idempotency_key_reused",
+                    "busy",
+                    pc.SAME_KEY,
+                    pc.NO_PLAYER,
+                ),
+            }
+        },
+        "/v1/ladders/{game}": {
+            "get": {
+                "summary": "A game's rating ladder (OpenSkill), best first; provisional players marked",
+                "description": "Every rated tournament table moves its registered players' ratings "
+                "once. A player with fewer rated games than `provisional_below` is provisional. "
+                "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + ".",
+                "parameters": [_path("game", "^[a-z0-9][a-z0-9_-]{0,63}$", "A game key (GET /v1/games)")],
+                "responses": _responses(
+                    {"200": _json(_ref("LadderView"))}, "unknown_game", NOT_FOUND, "rate_limited", STORE
+                ),
+            }
+        },
+        "/v1/tournaments/{tournament_id}/join": {
+            "post": {
+                "summary": "Enter a tournament as a player account, with its own key",
+                "description": "Only the player itself enters: its ladder rating for the tournament's "
+                "game is the prior its tournament ratings start from, and its results feed the ladder. "
+                + key_note,
+                "parameters": [_TOURNAMENT_ID, _IDEMPOTENCY, _CORRELATION],
+                "security": [{"playerKey": []}],
+                "responses": _responses(
+                    {"201": _json(_ref("Joined"), "Joined")},
+                    *_PLAYER_KEY,
+                    *_TOURNAMENT_SERVICE,
+                    UNKNOWN_TOURNAMENT,
+                    NOT_FOUND,
+                    tc.FINISHED,
+                    tc.ALREADY_REGISTERED,
+                    tc.ALREADY_STARTED,
+                    tc.INVALID_PLAYER,
+                ),
+            }
+        },
+        "/v1/bot/stream": {
+            "get": {
+                "summary": "The bot API: one stream of turns for every table the player sits at",
+                "description": "Server-sent events: `turn` when a seat of yours is to act (its view with "
+                "the legal moves), `over` when a table ends, a bare id otherwise. Answer through "
+                "POST /v1/tables/{table_id}/commands with the same key and `Idempotency-Key: "
+                "<table>:<seat>:<version>` (a turn may come twice). Resumes after `Last-Event-ID` "
+                "(or `after`); without either, starts with a look at every table. " + key_note,
+                "parameters": [_AFTER, _LAST_EVENT_ID],
+                "security": [{"playerKey": []}],
+                "responses": _responses({"200": _bot_sse()}, *_PLAYER_KEY, "bad_request"),
+            }
+        },
+    }
+
+
+def _bot_sse() -> dict[str, Any]:
+    json_data = {"type": "string", "contentMediaType": "application/json"}
+    turn = {**json_data, "contentSchema": _ref("TurnNotice")}
+    event = {
+        "oneOf": [
+            _object({"event": {"enum": ["turn", "over"]}, "id": {"type": "string"}, "data": turn}),
+            _object({"id": {"type": "string"}}, "Nothing to do at this entry: the id moves on"),
+            _object(
+                {"event": {"const": "reconnect"}, "data": {**json_data, "contentSchema": _ref("FeedCut")}},
+                "The client read too slowly and is cut off: reconnect with Last-Event-ID",
+            ),
+        ]
+    }
+    return {
+        "description": "text/event-stream: 'turn' and 'over' events (a TurnNotice each), their id the "
+        "inbox entry's number; a comment line every 15 s while idle",
+        "content": {"text/event-stream": {"schema": event}},
+    }
+
+
 def _paths() -> dict[str, Any]:
     """Every operation, with the path items several sections share merged."""
     paths: dict[str, Any] = {}
-    for section in (_table_paths(), _web_paths(), _tournament_paths()):
+    for section in (_table_paths(), _web_paths(), _tournament_paths(), _player_paths()):
         for path, item in section.items():
             paths.setdefault(path, {}).update(item)
     return paths
@@ -889,6 +1027,11 @@ def _document() -> dict[str, Any]:
             "securitySchemes": {
                 "seatToken": {"type": "http", "scheme": "bearer"},
                 **_TOURNAMENT_SECURITY,
+                "playerKey": {
+                    "type": "http",
+                    "scheme": "bearer",
+                    "description": "A player key (POST /v1/players): the bot API, and a player's own seats",
+                },
             },
             "schemas": dict(sorted({**_generated(), **_HAND_WRITTEN}.items())),
         },
