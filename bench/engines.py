@@ -14,6 +14,10 @@ command. Single process, no assertion on timings.
     python -m bench.engines                    # every game, 5 runs of ~2 s each
     python -m bench.engines --games tigris,catan --runs 3 --seconds 3
     python -m bench.engines --games conan --seats 4 --bot heuristic
+
+When Catan is among the games, the run ends with ``bench.catan_peer``:
+catanatron's random self-play against ours in the same run (``--peer-games``,
+``--peer-reps``; ``--peer-reps 0`` skips it).
 """
 
 from __future__ import annotations
@@ -116,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=2.0, help="length of one timed run (default 2)")
     ap.add_argument("--name", default="engines", help="result file var/bench/<name>.json")
     ap.add_argument("--bot", default="random", help="bot playing every seat (default random)")
+    ap.add_argument("--peer-games", type=int, default=20, help="games per engine per peer round")
+    ap.add_argument("--peer-reps", type=int, default=5, help="peer rounds (bench.catan_peer); 0 skips")
     args = ap.parse_args(argv)
     keys = [k for k in args.games.split(",") if k] or registry.available()
     if lacking := [k for k in keys if args.bot not in registry.get(k).bots]:
@@ -178,6 +184,10 @@ def main(argv: list[str] | None = None) -> int:
     console.print(table)
     path = write_json(args.name, {"machine": machine(), "games": results})
     console.print(f"figures written to {path}")
+    if args.peer_reps > 0 and "catan" in keys:
+        from bench import catan_peer
+
+        catan_peer.run(args.peer_games, args.peer_reps)
     return 0
 
 
