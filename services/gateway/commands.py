@@ -221,8 +221,7 @@ async def _view_wanted(gw: Gateway, game_id: str, hashed: str) -> tuple[int | No
     waiter for the projector's notice before the command can be appended, so the view
     is read once, when it can show the new version.
 
-    A token of no seat takes no waiter: the validator will refuse it, and a waiter
-    for a table that may never change would be kept forever."""
+    A token of no seat takes no waiter: the validator will refuse it."""
     gw.limits.read(hashed)
     seat = await gw.seat_of(game_id, hashed)
     return seat, (gw.changes.waiter(game_id) if seat is not None else None)

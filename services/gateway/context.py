@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,7 +49,9 @@ class Changes:
 
     def __init__(self, redis: Any) -> None:
         self.redis = redis
-        self._events: dict[str, asyncio.Event] = {}
+        # Weak: an event lives while a request waits on it, so the waiter taken by a
+        # read that needed no wait (or for a game that never changes again) is not kept.
+        self._events: weakref.WeakValueDictionary[str, asyncio.Event] = weakref.WeakValueDictionary()
         self._listeners: list[Listener] = []
         self._task: asyncio.Task[None] | None = None
 
