@@ -28,7 +28,7 @@ from shared.tournaments.settings import ClockSettings, Format, SpectatorDelay
 
 PlayerKind = Literal["human", "bot"]
 #: An OpenSkill (mu, sigma) carried in from a ladder.
-Prior = tuple[Annotated[float, msgspec.Meta(ge=-1e6, le=1e6)], Annotated[float, msgspec.Meta(gt=0, le=1e6)]]
+Prior = tuple[Annotated[float, msgspec.Meta(ge=-1e6, le=1e6)], Annotated[float, msgspec.Meta(ge=0, le=1e6)]]
 
 
 class Placing(Record, frozen=True, forbid_unknown_fields=True):
