@@ -19,9 +19,10 @@ import msgspec
 import structlog
 
 from services.reducer.plan import Plan, Planned, accepted, plan
+from shared.eventstore import snapshots
 from shared.eventstore.envelope import AppendOutcome
 from shared.eventstore.keys import GameKeys, deadlines, validated_stream
-from shared.eventstore.store import EventStore
+from shared.eventstore.store import EventStore, encode_envelope
 from shared.eventstore.tables import TableCache
 from shared.games import registry
 from shared.infra.redis_client import Publisher
@@ -69,6 +70,8 @@ class Reducer:
         #: Games whose timeout failed (how often), and those parked for an operator.
         self._clock_failures: dict[str, int] = {}
         self._clock_parked: set[str] = set()
+        #: Snapshots taken in this batch, written with its replies.
+        self._snapshots: list[tuple[GameKeys, int, bytes]] = []
 
     async def handle(self, batch: Batch) -> list[Outcome]:
         """A batch from the ``validated`` streams: append, answer, acknowledge."""
@@ -160,7 +163,8 @@ class Reducer:
             seat=p.seat,
         )
         if self._snapshot_due(outcome) and game.state_type is not None:
-            await self.store.save_snapshot(p.request.keys, p.after.version, msgspec.msgpack.encode(p.after))
+            raw = snapshots.encode(p.after, encode_envelope(p.request.envelopes[-1]))
+            self._snapshots.append((p.request.keys, p.after.version, raw))
         return accepted(p.msg, game, p.seat, outcome.first, p.events, now)
 
     def _snapshot_due(self, outcome: AppendOutcome) -> bool:
@@ -207,6 +211,11 @@ class Reducer:
                 else:
                     pipe.zadd(deadlines(partition), {game_id: due})
             self._deadlines.clear()
+            # After the appends they follow, and an optimisation only: a crash
+            # before this write leaves the previous snapshot, still valid.
+            for keys, version, raw in self._snapshots:
+                self.store.queue_snapshot(pipe, keys, version, raw)
+            self._snapshots.clear()
             if batch is not None:
                 batch.ack(pipe, GROUP)
             await pipe.execute()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from importlib.resources import files
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -21,6 +21,20 @@ _encode = msgspec.msgpack.Encoder().encode
 _decode_envelope = msgspec.msgpack.Decoder(EventEnvelope).decode
 _decode_command = msgspec.msgpack.Decoder(CommandRecord).decode
 _APPEND_LUA = files("shared.eventstore").joinpath("append.lua").read_text()
+#: A cold table's first read takes this many events with its snapshot: a new or
+#: short game is then read whole in the same round trip as the warm ones.
+COLD_PAGE = 256
+
+#: (version, the stored envelope's bytes), decoded only if it is folded.
+Row = tuple[int, bytes]
+
+
+class ColdRead(NamedTuple):
+    """A cold table's first read: its snapshot's bytes and its first events."""
+
+    snapshot: bytes | None
+    rows: list[Row]
+    complete: bool  # the rows reach the stream's end
 
 
 class AppendRequest(msgspec.Struct, frozen=True, kw_only=True):
@@ -75,23 +89,42 @@ class EventStore:
         return [_decode_envelope(fields[b"e"]) for _, fields in rows]
 
     async def read_many(
-        self, wanted: Sequence[tuple[GameKeys, int]], then: Callable[[Any], None] | None = None
-    ) -> tuple[list[list[EventEnvelope]], list[Any]]:
-        """Each game's events after a version, in one round trip.
+        self,
+        wanted: Sequence[tuple[GameKeys, int]],
+        then: Callable[[Any], None] | None = None,
+        cold: Sequence[GameKeys] = (),
+    ) -> tuple[list[list[EventEnvelope]], list[ColdRead], list[Any]]:
+        """Each game's events after a version, and each ``cold`` game's snapshot
+        and first :data:`COLD_PAGE` events, in one round trip.
 
         ``then`` may queue more reads in the same pipeline; their replies come
-        back second.
+        back last.
         """
-        if not wanted and then is None:
-            return [], []
+        if not wanted and not cold and then is None:
+            return [], [], []
         async with self.redis.pipeline(transaction=False) as pipe:
             for keys, after in wanted:
                 pipe.xrange(keys.events, min=f"({_version_id(after)}", max="+")
+            for keys in cold:
+                pipe.hget(keys.snapshot, "state")
+                pipe.xrange(keys.events, min="-", max="+", count=COLD_PAGE)
             if then is not None:
                 then(pipe)
             results = await pipe.execute()
-        tails = [[_decode_envelope(fields[b"e"]) for _, fields in rows] for rows in results[: len(wanted)]]
-        return tails, results[len(wanted) :]
+        n = len(wanted)
+        tails = [[_decode_envelope(fields[b"e"]) for _, fields in rows] for rows in results[:n]]
+        firsts = [
+            ColdRead(results[i], _rows(results[i + 1]), len(results[i + 1]) < COLD_PAGE)
+            for i in range(n, n + 2 * len(cold), 2)
+        ]
+        return tails, firsts, results[n + 2 * len(cold) :]
+
+    async def read_rows(self, wanted: Sequence[tuple[GameKeys, int]]) -> list[list[Row]]:
+        """Each game's stored envelopes from a version on (inclusive), undecoded, in one round trip."""
+        async with self.redis.pipeline(transaction=False) as pipe:
+            for keys, first in wanted:
+                pipe.xrange(keys.events, min=_version_id(first), max="+")
+            return [_rows(rows) for rows in await pipe.execute()]
 
     async def read_range(self, keys: GameKeys, first: int, last: int) -> list[EventEnvelope]:
         rows = await self.redis.xrange(keys.events, min=_version_id(first), max=_version_id(last))
@@ -106,6 +139,11 @@ class EventStore:
 
     async def save_snapshot(self, keys: GameKeys, version: int, state: bytes) -> None:
         await self.redis.hset(keys.snapshot, mapping={"version": version, "state": state})
+
+    @staticmethod
+    def queue_snapshot(pipe: Any, keys: GameKeys, version: int, state: bytes) -> None:
+        """:meth:`save_snapshot` in a pipeline the caller executes (one HSET: atomic)."""
+        pipe.hset(keys.snapshot, mapping={"version": version, "state": state})
 
     async def load_snapshot(self, keys: GameKeys) -> tuple[int, bytes] | None:
         row = await self.redis.hgetall(keys.snapshot)
@@ -124,6 +162,11 @@ class EventStore:
             partition, game_id = m.decode().split(":", 1)
             out.append((game_id, int(partition)))
         return out
+
+
+def _rows(rows: list[tuple[bytes, dict[bytes, bytes]]]) -> list[Row]:
+    # Stream ids are "0-<version>" (the append script sets them).
+    return [(int(entry_id[2:]), fields[b"e"]) for entry_id, fields in rows]
 
 
 def _outcome(raw: list[Any]) -> AppendOutcome:

@@ -2,11 +2,12 @@
 
 The validator, the reducer and the projector all need "the table as of the
 latest event": this cache reads only the tail after the version it holds
-(one pipelined round trip for a whole batch of games). A cold table is folded
-from its whole stream: at a few microseconds per event that is cheaper than
-any game here needs to avoid, so no hosted game declares a ``state_type`` and
-none is snapshotted yet. The store's snapshot calls (and the contract test
-that a snapshot equals a replay) are there for a game whose streams grow long.
+(one pipelined round trip for a whole batch of games). A cold table (after a
+restart or an eviction) starts from its latest snapshot, written by the
+reducer every ``snapshot_every`` events, and folds only the events after it;
+one whose snapshot is missing or unusable (see :mod:`shared.eventstore.snapshots`)
+folds its whole stream, exactly as if it had none. A new or short game is read
+whole in the same round trip as the warm ones; a long one costs one more.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from shared.eventstore import snapshots
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys
-from shared.eventstore.store import EventStore
+from shared.eventstore.store import ColdRead, EventStore, Row, decode_envelope
 from shared.games import registry
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
@@ -25,9 +27,11 @@ from shared.kernel.table import Table
 
 
 class TableCache:
-    def __init__(self, store: EventStore, capacity: int = 20_000) -> None:
+    def __init__(self, store: EventStore, capacity: int = 20_000, snapshots: bool = True) -> None:
         self.store = store
         self.capacity = capacity
+        #: Whether cold tables start from their snapshots (off: the whole stream, for comparisons).
+        self.snapshots = snapshots
         self._tables: OrderedDict[str, Table] = OrderedDict()
 
     def get(self, game_id: str) -> Table | None:
@@ -58,11 +62,34 @@ class TableCache:
     ) -> tuple[dict[str, Table | None], list[Any]]:
         """:meth:`refresh`, with more reads (queued by ``then``) in the same round trip."""
         wanted = list({k.game_id: k for k in keys}.values())
-        tails, extra = await self.store.read_many([(k, self._version(k.game_id)) for k in wanted], then)
+        cold = [k for k in wanted if k.game_id not in self._tables] if self.snapshots else []
+        warm = [k for k in wanted if k.game_id in self._tables] if cold else wanted
+        tails, firsts, extra = await self.store.read_many(
+            [(k, self._version(k.game_id)) for k in warm], then, cold
+        )
         out: dict[str, Table | None] = {}
-        for keys_, tail in zip(wanted, tails, strict=True):
+        for keys_, tail in zip(warm, tails, strict=True):
             out[keys_.game_id] = self.apply(keys_.game_id, tail)
+        for keys_, table in zip(cold, await self._load_cold(cold, firsts), strict=True):
+            if table is not None:
+                self.put(keys_.game_id, table)
+            out[keys_.game_id] = table
         return out, extra
+
+    async def _load_cold(self, cold: list[GameKeys], firsts: list[ColdRead]) -> list[Table | None]:
+        loads = [_ColdLoad(first) for first in firsts]
+        while True:
+            # Only for a stream longer than the first page, or a snapshot past it.
+            reading = [
+                (keys, load, at)
+                for keys, load in zip(cold, loads, strict=True)
+                if (at := load.next_read()) is not None
+            ]
+            if not reading:
+                return [load.table() for load in loads]
+            found = await self.store.read_rows([(keys, at) for keys, _, at in reading])
+            for (_, load, _), rows in zip(reading, found, strict=True):
+                load.feed(rows)
 
     def apply(self, game_id: str, envelopes: list[EventEnvelope]) -> Table | None:
         """Fold envelopes that follow the cached version; ignores ones already folded."""
@@ -78,6 +105,64 @@ class TableCache:
     def _version(self, game_id: str) -> int:
         table = self._tables.get(game_id)
         return table.version if table else 0
+
+
+class _ColdLoad:
+    """One cold table: its snapshot and the events after it, or its whole stream.
+
+    ``rows`` are consecutive stored events that follow ``base`` (the restored
+    snapshot), or start at version 1 when there is none, or, while a snapshot
+    is still to be checked, start at the snapshot's own version.
+    """
+
+    def __init__(self, first: ColdRead) -> None:
+        self.pending = snapshots.decode(first.snapshot) if first.snapshot else None
+        self.base: Table | None = None
+        self.rows = first.rows
+        self.complete = first.complete
+        self._settle()
+
+    def next_read(self) -> int | None:
+        """The version to read from next, or ``None`` once every row is here."""
+        if self.pending is not None:
+            return self.pending.version
+        if self.complete:
+            return None
+        if self.rows:
+            return self.rows[-1][0] + 1
+        return self.base.version + 1 if self.base else 1
+
+    def feed(self, rows: list[Row]) -> None:
+        """The rows from :meth:`next_read` to the stream's end."""
+        self.rows = rows if self.pending is not None else self.rows + rows
+        self.complete = True
+        self._settle()
+
+    def _settle(self) -> None:
+        snap = self.pending
+        if snap is None:
+            return
+        first = self.rows[0][0] if self.rows else 0
+        if self.rows and first <= snap.version <= self.rows[-1][0]:
+            self.pending = None
+            at = snap.version - first
+            version, raw = self.rows[at]
+            table = snapshots.restore(snap, raw) if version == snap.version else None
+            if table is not None:
+                self.base, self.rows = table, self.rows[at + 1 :]
+                return
+        elif self.complete:
+            self.pending = None  # the stream ends before the snapshot: not this stream's
+        else:
+            return  # the snapshot lies past the rows read so far: read from it
+        if first != 1:  # the rows began at the snapshot, which is unusable: read from the start
+            self.rows, self.complete = [], False
+
+    def table(self) -> Table | None:
+        table = self.base
+        for _, raw in self.rows:
+            table = fold_envelope(table, decode_envelope(raw))
+        return table
 
 
 def fold_envelope(table: Table | None, env: EventEnvelope) -> Table:

@@ -38,6 +38,7 @@ def _module(
         visibility=visibility,
         result=result,
         secrets=Secrets(conceal=conceal, reveals=reveals),
+        state_type=State,
         bots={"random": random_bot, "greedy": greedy_bot, "zombie": zombie_bot},
         default_options=defaults,
     )

@@ -77,6 +77,7 @@ def build(packs: Mapping[str, Pack]) -> Game:
             hidden_ids=hidden_ids,
             named_ids=named_ids,
         ),
+        state_type=State,
         bots={
             "random": lambda state, seat, rng: random_bot(of(state), state, seat, rng),
             "heuristic": lambda state, seat, rng: heuristic_bot(of(state), state, seat, rng),

@@ -38,6 +38,7 @@ GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
     visibility=visibility,
     result=result,
     secrets=Secrets(conceal=conceal, reveals=reveals),
+    state_type=State,
     bots={"random": random_bot, "greedy": greedy_bot},
 )
 

@@ -53,6 +53,7 @@ GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameMod
     visibility=visibility,
     result=result,
     secrets=Secrets(conceal=conceal, reveals=reveals),
+    state_type=State,
     # A seat whose clock ran out plays on sensibly rather than at random, so a
     # dropped player neither stalls the table nor throws cards away.
     bots={"random": random_bot, "greedy": greedy_bot, "zombie": greedy_bot},
