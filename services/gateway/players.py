@@ -57,7 +57,7 @@ from shared.tournaments.commands import Register as TournamentRegister
 
 MAX_ATTEMPTS = 5
 _encode_msgpack = msgspec.msgpack.Encoder().encode
-_decode_event = msgspec.msgpack.Decoder(PlayerEventUnion).decode  # type: ignore[arg-type]
+_decode_event = msgspec.msgpack.Decoder(PlayerEventUnion).decode
 _decode_ladder = msgspec.json.Decoder(PlayerLadder).decode
 
 

@@ -40,7 +40,8 @@ class Event:
 
 def events(lines: Iterator[str]) -> Iterator[Event]:
     """Server-sent events from the lines of a response (comments skipped)."""
-    kind, last_id, data = "message", None, []
+    kind, last_id = "message", None
+    data: list[str] = []
     for line in lines:
         if not line:
             if data or last_id is not None:

@@ -129,7 +129,9 @@ async def turns(redis: Any, entries: Iterable[tuple[str, Turn]]) -> None:
     last: dict[str, int] = {}
     for (pid, _), n in zip(entries, numbers, strict=True):
         last[pid] = max(last.get(pid, 0), int(n))
-    notice = [(CHANGES_CHANNEL, "\n".join(f"{notice_id(p)} {n}" for p, n in last.items()))]
+    notice: list[tuple[str, bytes | str]] = [
+        (CHANGES_CHANNEL, "\n".join(f"{notice_id(p)} {n}" for p, n in last.items()))
+    ]
     publisher = Publisher(redis)
     async with redis.pipeline(transaction=False) as pipe:
         publisher.queue(pipe, notice)

@@ -23,7 +23,7 @@ from shared.players import (
 )
 
 _encode = msgspec.msgpack.Encoder().encode
-_decode = msgspec.msgpack.Decoder(PlayerEventUnion).decode  # type: ignore[arg-type]
+_decode = msgspec.msgpack.Decoder(PlayerEventUnion).decode
 
 
 def register(**extra: object) -> Register:
