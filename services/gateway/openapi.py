@@ -3,8 +3,11 @@
 The request bodies and the documents the gateway passes through (views,
 feeds' entries, standings, pairings, the audit log) are generated from the
 msgspec types that decode or encode them, so the bounds a type declares are
-the bounds the document promises. Only answers built as dicts in the route
-(a table opened, a command accepted, an error) are described by hand here.
+the bounds the document promises; so are the answers the tournament routes
+encode (their types live beside the routes). Only answers still built as dicts
+in a route (a table opened, a command accepted, an error, the lobby's lists)
+are described by hand here, and schemathesis checks every answer against its
+schema (tests/e2e/test_openapi_fuzz.py).
 
 Every operation lists every status it can answer, each error status with the
 codes it carries; ``tests/services/test_openapi_spec.py`` checks the codes
@@ -23,7 +26,15 @@ from services.gateway import body as request_body
 from services.gateway import bots, context, players, tournaments, web
 from services.gateway.body import MAX_HEADER_ID, Move, NewTable
 from services.gateway.errors import STATUS, status_of
-from services.gateway.tournaments import UNKNOWN_TOURNAMENT, NewPlayer, NewTournament
+from services.gateway.tournaments import (
+    UNKNOWN_TOURNAMENT,
+    MyTable,
+    NewPlayer,
+    NewTournament,
+    PlayerRegistered,
+    TournamentAccepted,
+    TournamentCreated,
+)
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
 from shared.ladders.ladder import LadderView
@@ -84,6 +95,11 @@ def _generated() -> dict[str, Any]:
             EventEnvelope,
             CommandRecord,
             web.BotSeats,
+            # The answers the tournament routes encode.
+            TournamentCreated,
+            PlayerRegistered,
+            TournamentAccepted,
+            MyTable,
             players.NewAccount,
             players.PlayerKeyIssued,
             players.PlayerPage,
@@ -216,25 +232,6 @@ _HAND_WRITTEN: dict[str, Any] = {
         },
         "Every event and command, hidden ones included (payloads are base64 MessagePack)",
     ),
-    "TournamentCreated": _object(
-        {
-            "tournament_id": _STR,
-            "organiser_token": _STR,
-            "duplicate": {"type": "boolean", "description": "A retry with the same Idempotency-Key"},
-            "version": _INT,
-            "events": {"type": "array", "items": _ref("Event")},
-        }
-    ),
-    "PlayerRegistered": _object({"player_id": _STR, "player_token": _STR, "version": _INT}),
-    "TournamentAccepted": _object(
-        {
-            "status": {"const": "accepted"},
-            "command_id": _STR,
-            "version": _INT,
-            "duplicate": {"type": "boolean"},
-            "events": {"type": "array", "items": _ref("Event")},
-        }
-    ),
     "TournamentLog": _object(
         {
             "tournament_id": _STR,
@@ -301,25 +298,6 @@ _HAND_WRITTEN: dict[str, Any] = {
         }
     ),
     "TournamentList": _object({"tournaments": {"type": "array", "items": _ref("TournamentSummary")}}),
-    "MyTable": _object(
-        {
-            "tournament_id": _STR,
-            "player_id": _STR,
-            "status": {"enum": ["registering", "running", "finished"]},
-            "round": _INT,
-            "bye": {"type": "boolean"},
-            "table": _NULLABLE_INT,
-            "table_id": _NULLABLE_STR,
-            "seat": _NULLABLE_INT,
-            "seat_token": _NULLABLE_STR,
-            "over": {"type": ["boolean", "null"]},
-        },
-        "The null fields are null while the player has no table in the current round",
-    ),
-}
-# Present only when the move asked for it (Move.view), so not among the required keys.
-_HAND_WRITTEN["Accepted"]["properties"]["view"] = {
-    **_ref("ViewDoc"),
     "description": "With view: true, your seat's view once it shows this version (after "
     "10 s, the newest there is): GET view?min_version=version in the same request",
 }

@@ -69,6 +69,49 @@ class NewPlayer(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     player_id: Name | None = None
 
 
+# -- answers: their OpenAPI schemas are generated from these ---------------------
+
+
+class TournamentCreated(msgspec.Struct, kw_only=True):
+    tournament_id: str
+    organiser_token: str
+    #: A retry with the same Idempotency-Key.
+    duplicate: bool
+    version: int
+    #: The tournament's events as JSON, each tagged by 'type'.
+    events: list[msgspec.Raw]
+
+
+class PlayerRegistered(msgspec.Struct, kw_only=True):
+    player_id: str
+    player_token: str
+    version: int
+
+
+class TournamentAccepted(msgspec.Struct, kw_only=True):
+    status: Literal["accepted"] = "accepted"
+    command_id: str
+    version: int
+    duplicate: bool
+    #: The command's events as JSON, each tagged by 'type'.
+    events: list[msgspec.Raw]
+
+
+class MyTable(msgspec.Struct, kw_only=True):
+    """The null fields are null while the player has no table in the current round."""
+
+    tournament_id: str
+    player_id: str
+    status: Literal["registering", "running", "finished"]
+    round: int
+    bye: bool
+    table: int | None = None
+    table_id: str | None = None
+    seat: int | None = None
+    seat_token: str | None = None
+    over: bool | None = None
+
+
 # -- organiser ----------------------------------------------------------------
 
 
@@ -107,13 +150,13 @@ async def create(request: Request) -> Response:
         # Nothing was created: the id and the key are free again.
         await gw.redis.delete(keys.auth, *([remembered_key("tournament", address, key)] if key else []))
         return _rejection(outcome)
-    out = {
-        "tournament_id": tid,
-        "organiser_token": token,
-        "duplicate": outcome.duplicate,
-        "version": outcome.last,
-        "events": outcome.events,
-    }
+    out = TournamentCreated(
+        tournament_id=tid,
+        organiser_token=token,
+        duplicate=outcome.duplicate,
+        version=outcome.last,
+        events=outcome.events,
+    )
     return Response(encode(out), status_code=201, media_type="application/json")
 
 
@@ -141,7 +184,7 @@ async def register(request: Request) -> Response:
         return _rejection(outcome)
     token = new_token()
     await gw.redis.hset(keys.players, token_hash(token), player_id)
-    out = {"player_id": player_id, "player_token": token, "version": outcome.last}
+    out = PlayerRegistered(player_id=player_id, player_token=token, version=outcome.last)
     return Response(encode(out), status_code=201, media_type="application/json")
 
 
@@ -173,13 +216,12 @@ async def _simple(gw: Gateway, request: Request, tid: str, command: Any) -> Resp
     outcome = await _submit(gw, request, tid, command)
     if outcome.status == "rejected":
         return _rejection(outcome)
-    out = {
-        "status": "accepted",
-        "command_id": outcome.command_id,
-        "version": outcome.last,
-        "duplicate": outcome.duplicate,
-        "events": outcome.events,
-    }
+    out = TournamentAccepted(
+        command_id=outcome.command_id,
+        version=outcome.last,
+        duplicate=outcome.duplicate,
+        events=outcome.events,
+    )
     return Response(encode(out), media_type="application/json")
 
 
@@ -357,7 +399,7 @@ class _Round(msgspec.Struct):
 
 
 class _Pairings(msgspec.Struct):
-    status: str
+    status: Literal["registering", "running", "finished"]
     rounds: list[_Round] = []
 
 
@@ -377,23 +419,26 @@ async def my_table(request: Request) -> Response:
         gw.limits.bad_token(address)
         raise ApiError("bad_token", "This is not a player token of this tournament.")
     player_id = raw.decode()
-    out: dict[str, Any] = {
-        "tournament_id": tid,
-        "player_id": player_id,
-        "status": doc.status,
-        "round": doc.rounds[-1].number if doc.rounds else 0,
-        "bye": bool(doc.rounds) and player_id in doc.rounds[-1].byes,
-        "table": None,
-        "table_id": None,
-        "seat": None,
-        "seat_token": None,
-        "over": None,
-    }
+    out = MyTable(
+        tournament_id=tid,
+        player_id=player_id,
+        status=doc.status,
+        round=doc.rounds[-1].number if doc.rounds else 0,
+        bye=bool(doc.rounds) and player_id in doc.rounds[-1].byes,
+    )
     table = next((t for t in doc.rounds[-1].tables if player_id in t.players), None) if doc.rounds else None
     if table is not None:
         seat = table.players.index(player_id)
-        out.update(table=table.table, seat=seat, table_id=table.game_id, over=table.places is not None)
+        seat_token = None
         if table.game_id is not None:
-            seat_token = await gw.redis.hget(keys.seat_tokens, f"{table.game_id}:{seat}")
-            out["seat_token"] = seat_token.decode() if seat_token is not None else None
+            raw_token = await gw.redis.hget(keys.seat_tokens, f"{table.game_id}:{seat}")
+            seat_token = raw_token.decode() if raw_token is not None else None
+        out = msgspec.structs.replace(
+            out,
+            table=table.table,
+            seat=seat,
+            table_id=table.game_id,
+            over=table.places is not None,
+            seat_token=seat_token,
+        )
     return Response(encode(out), media_type="application/json")
