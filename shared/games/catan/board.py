@@ -154,8 +154,12 @@ def variable_layout(
     return terrain, numbers, harbors
 
 
+# Per spot, the index of the first harbor frame spot it touches, -1 for none: harbor_at without a scan.
+SPOT_HARBOR = tuple(
+    next((i for i, path in enumerate(HARBOR_PATHS) if s in PATH_ENDS[path]), -1) for s in range(N_SPOTS)
+)
+
+
 def harbor_at(harbors: tuple[int, ...], spot: int) -> int | None:
-    for kind, path in zip(harbors, HARBOR_PATHS, strict=True):
-        if spot in PATH_ENDS[path]:
-            return kind
-    return None
+    i = SPOT_HARBOR[spot]
+    return harbors[i] if i >= 0 else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from shared.games.catan import commands as cmd
 from shared.games.catan.legal import legal
+from shared.games.catan.rules import tasks
 from shared.games.catan.state import State
 from shared.kernel.rng import Rng
 
@@ -17,6 +18,12 @@ _PRIORITY = (
 
 
 def random_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
+    terms = tasks.pick_terms(state, seat)
+    if terms is not None and (count := tasks.pick_count(*terms)):
+        # Picks are the only answer: the same draws as below (a kind among one, then a pick),
+        # without listing up to PICK_CAP hands to choose one.
+        rng.below(1)
+        return cmd.SelectCards(cards=tasks.pick_at(*terms, rng.below(count)))
     options = legal(state, seat)
     by_kind: dict[type[cmd.CatanCommand], list[cmd.CatanCommand]] = {}
     for c in options:

@@ -6,6 +6,7 @@ the three commodities. Counting instead of listing keeps hands canonical.
 
 from __future__ import annotations
 
+import operator
 from typing import Annotated
 
 from msgspec import Meta
@@ -39,16 +40,25 @@ WALL = bundle(brick=2)
 MEDICINE_CITY = bundle(ore=2, grain=1)
 
 
+def _same_length(a: Hand, b: Hand) -> None:
+    if len(a) != len(b):
+        raise ValueError(f"hands of {len(a)} and {len(b)} kinds")
+
+
+# map over operator functions: the hot loops of every roll, payment and listing of affordable moves.
 def add(a: Hand, b: Hand) -> Hand:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    _same_length(a, b)
+    return tuple(map(operator.add, a, b))
 
 
 def sub(a: Hand, b: Hand) -> Hand:
-    return tuple(x - y for x, y in zip(a, b, strict=True))
+    _same_length(a, b)
+    return tuple(map(operator.sub, a, b))
 
 
 def covers(a: Hand, b: Hand) -> bool:
-    return all(x >= y for x, y in zip(a, b, strict=True))
+    _same_length(a, b)
+    return all(map(operator.ge, a, b))
 
 
 def _one(kind: int, n: int) -> Hand:

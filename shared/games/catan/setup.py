@@ -9,7 +9,7 @@ from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import DEV_DECK, EMPTY, Hand, add, deck_cards, one
 from shared.games.catan.options import Options
-from shared.games.catan.rules.building import can_road, settlement_spots
+from shared.games.catan.rules.building import road_spots, settlement_spots
 from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
 from shared.kernel.rng import Rng
@@ -73,7 +73,7 @@ SetupCommand = cmd.BuildSettlement | cmd.BuildCity | cmd.BuildRoad
 
 def options(state: State, seat: int) -> list[SetupCommand]:
     if state.setup_spot >= 0:
-        return [cmd.BuildRoad(path=p) for p in range(board.N_PATHS) if can_road(state, seat, p)]
+        return [cmd.BuildRoad(path=p) for p in road_spots(state, seat)]
     spots = settlement_spots(state, seat, setup=True)
     if second_round(state) and state.options.ck:
         return [cmd.BuildCity(spot=s) for s in spots]

@@ -9,32 +9,46 @@ SETTLEMENTS, CITIES, ROADS, WALLS = 5, 4, 15, 3
 
 
 def settlements_built(state: State, seat: int) -> int:
-    return sum(
-        1
-        for s in range(board.N_SPOTS)
-        if state.owner[s] == seat and state.level[s] == 1 and s not in state.tipped
-    )
+    level, tipped = state.level, state.tipped
+    return sum(1 for s in _owned(state, seat) if level[s] == 1 and s not in tipped)
 
 
 def cities_built(state: State, seat: int) -> int:
     """City pieces on the board, counting pillaged cities lying on their side."""
-    return sum(
-        1
-        for s in range(board.N_SPOTS)
-        if state.owner[s] == seat and (state.level[s] == 2 or s in state.tipped)
-    )
+    level, tipped = state.level, state.tipped
+    return sum(1 for s in _owned(state, seat) if level[s] == 2 or s in tipped)
 
 
 def roads_built(state: State, seat: int) -> int:
     return state.roads.count(seat)
 
 
+def _owned(state: State, seat: int) -> list[int]:
+    """``seat``'s building spots, ascending."""
+    owner = state.owner
+    if seat not in owner:  # most seats own few spots: skip the scan when they own none
+        return []
+    return [s for s, o in enumerate(owner) if o == seat]
+
+
 def cities(state: State, seat: int) -> list[int]:
-    return [s for s in range(board.N_SPOTS) if state.owner[s] == seat and state.level[s] == 2]
+    level = state.level
+    return [s for s in _owned(state, seat) if level[s] == 2]
 
 
 def buildings(state: State, seat: int) -> list[int]:
-    return [s for s in range(board.N_SPOTS) if state.owner[s] == seat]
+    return _owned(state, seat)
+
+
+def road_ends(state: State, seat: int) -> set[int]:
+    """Every spot an own road touches."""
+    ends: set[int] = set()
+    roads = state.roads
+    if seat in roads:
+        for p, owner in enumerate(roads):
+            if owner == seat:
+                ends.update(board.PATH_ENDS[p])
+    return ends
 
 
 def blocked_for(state: State, seat: int, spot: int) -> bool:
@@ -63,33 +77,28 @@ def can_settle(state: State, seat: int, spot: int, setup: bool = False) -> bool:
     return setup or touches_own_road(state, seat, spot)
 
 
-def road_reaches(state: State, seat: int, path: int) -> bool:
-    for end in board.PATH_ENDS[path]:
-        if state.owner[end] == seat:
-            return True
-        if blocked_for(state, seat, end):
-            continue
-        if any(state.roads[p] == seat for p in board.SPOT_PATHS[end] if p != path):
-            return True
-    return False
-
-
-def can_road(state: State, seat: int, path: int) -> bool:
-    if state.roads[path] != -1 or roads_built(state, seat) >= ROADS:
-        return False
-    if state.phase == "setup":
-        return state.setup_spot in board.PATH_ENDS[path]
-    return road_reaches(state, seat, path)
-
-
 def road_spots(state: State, seat: int) -> list[int]:
-    return [p for p in range(board.N_PATHS) if can_road(state, seat, p)]
+    """Empty paths, ascending, that reach the network while road pieces last: at an own
+    building, or at an own road's end no opponent's building or knight blocks. In the
+    set-up, the paths at the settlement just placed."""
+    roads = state.roads
+    if roads_built(state, seat) >= ROADS:
+        return []
+    if state.phase == "setup":
+        ends: set[int] = {state.setup_spot} if state.setup_spot >= 0 else set()
+    else:  # a path reaches the network at an own building, or at an own road's end it may pass
+        ends = {e for e in road_ends(state, seat) if not blocked_for(state, seat, e)}
+        ends.update(_owned(state, seat))
+    return sorted({p for e in ends for p in board.SPOT_PATHS[e] if roads[p] == -1})
 
 
 def settlement_spots(state: State, seat: int, setup: bool = False) -> list[int]:
-    if not setup and settlements_built(state, seat) >= SETTLEMENTS:
+    if setup:
+        return [s for s in range(board.N_SPOTS) if can_settle(state, seat, s, setup)]
+    if settlements_built(state, seat) >= SETTLEMENTS:
         return []
-    return [s for s in range(board.N_SPOTS) if can_settle(state, seat, s, setup)]
+    # Away from the set-up a settlement touches an own road: only those spots are looked at.
+    return sorted(s for s in road_ends(state, seat) if free_spot(state, s) and distance_ok(state, s))
 
 
 def city_spots(state: State, seat: int) -> list[int]:
@@ -99,7 +108,8 @@ def city_spots(state: State, seat: int) -> list[int]:
         return tipped[:1]
     if cities_built(state, seat) >= CITIES:
         return []
-    return [s for s in range(board.N_SPOTS) if state.owner[s] == seat and state.level[s] == 1]
+    level = state.level
+    return [s for s in _owned(state, seat) if level[s] == 1]
 
 
 def wall_spots(state: State, seat: int) -> list[int]:

@@ -10,7 +10,7 @@ from shared.games.catan import events as ev
 from shared.games.catan.cards import COMMODITIES, Hand, covers, one, total
 from shared.games.catan.rules import barbarians, domestic, knights, production, robber
 from shared.games.catan.rules.building import road_spots
-from shared.games.catan.rules.flow import CatanFold, amount, clockwise, close, submit
+from shared.games.catan.rules.flow import CatanFold, amount, awaited, clockwise, close, submit
 from shared.games.catan.rules.progress import draws, politics
 from shared.games.catan.state import Answer, Knight, State, Task
 
@@ -19,26 +19,72 @@ PICK_CAP = 3000
 
 
 def picks(hand: Hand, n: int) -> list[Hand]:
-    """Every way to choose ``n`` cards from ``hand``, in a fixed order (capped)."""
+    """Every way to choose ``n`` cards from ``hand``, in a fixed order (capped): ascending
+    as tuples, so the first kind's count varies slowest."""
     out: list[Hand] = []
+    # rest[i]: the cards of the kinds after i, so that every branch taken completes.
+    rest = [sum(hand[i + 1 :]) for i in range(len(hand))]
+    last = len(hand) - 1
 
     def walk(i: int, left: int, chosen: tuple[int, ...]) -> None:
-        if len(out) >= PICK_CAP:
+        if i == last:  # the last kind takes what is left, which it holds: rest[i - 1] >= left
+            out.append((*chosen, left))
             return
-        if i == len(hand):
-            if left == 0:
-                out.append(chosen)
-            return
-        rest = sum(hand[i + 1 :])
-        for take in range(max(0, left - rest), min(hand[i], left) + 1):
+        for take in range(max(0, left - rest[i]), min(hand[i], left) + 1):
+            if len(out) >= PICK_CAP:
+                return
             walk(i + 1, left - take, (*chosen, take))
 
-    walk(0, n, ())
+    if 0 <= n <= sum(hand):
+        walk(0, n, ())
     return out
+
+
+def _ways(hand: Hand, n: int) -> list[list[int]]:
+    """``ways[i][left]``: how many ways there are to take ``left`` cards from the kinds ``i`` on."""
+    ways = [[0] * (n + 1) for _ in range(len(hand) + 1)]
+    ways[len(hand)][0] = 1
+    for i in range(len(hand) - 1, -1, -1):
+        below, row = ways[i + 1], ways[i]
+        for left in range(n + 1):
+            row[left] = sum(below[left - take] for take in range(min(hand[i], left) + 1))
+    return ways
+
+
+def pick_count(hand: Hand, n: int) -> int:
+    """``len(picks(hand, n))``, without listing them."""
+    return min(PICK_CAP, _ways(hand, n)[0][n]) if 0 <= n <= sum(hand) else 0
+
+
+def pick_at(hand: Hand, n: int, index: int) -> Hand:
+    """``picks(hand, n)[index]``, without listing the ones before it."""
+    ways = _ways(hand, n)
+    chosen: list[int] = []
+    left = n
+    for i in range(len(hand)):
+        for take in range(min(hand[i], left) + 1):
+            here = ways[i + 1][left - take]
+            if index < here:
+                break
+            index -= here
+        chosen.append(take)
+        left -= take
+    return tuple(chosen)
 
 
 def _pick_source(state: State, task: Task, seat: int) -> Hand:
     return state.players[task.data[0]].hand if task.kind == "master_merchant" else state.players[seat].hand
+
+
+PICK_TASKS = ("discard", "gift", "master_merchant")
+
+
+def pick_terms(state: State, seat: int) -> tuple[Hand, int] | None:
+    """The hand an awaited seat picks cards from and how many, when the open task asks for a pick."""
+    task = state.task
+    if task is None or task.kind not in PICK_TASKS or seat not in awaited(task):
+        return None
+    return _pick_source(state, task, seat), amount(task, seat)
 
 
 def _choices(state: State, task: Task, seat: int) -> list[int]:

@@ -16,13 +16,12 @@ def kinds(state: State) -> tuple[int, ...]:
 
 
 def _harbors(state: State, seat: int) -> set[int]:
-    out = set()
-    for spot in range(board.N_SPOTS):
-        if state.owner[spot] == seat:
-            h = board.harbor_at(state.harbors, spot)
-            if h is not None:
-                out.add(h)
-    return out
+    harbors = state.harbors
+    return {
+        harbors[i]
+        for spot, owner in enumerate(state.owner)
+        if owner == seat and (i := board.SPOT_HARBOR[spot]) >= 0
+    }
 
 
 def rate(state: State, seat: int, kind: int, harbors: set[int] | None = None) -> int:
