@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.gateway import asyncapi, bots, commands, players, reads, tournaments, web
+from services.gateway import arenas, asyncapi, bots, commands, players, reads, tournaments, web
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import STATUS, ApiError, error_response
 from services.gateway.feeds import FeedHub
@@ -215,6 +215,10 @@ ROUTES = [
     Route("/v1/tournaments/{tournament_id}/join", players.join_tournament, methods=["POST"]),
     Route("/v1/ladders/{game}", players.ladder),
     Route("/v1/bot/stream", bots.stream),
+    Route("/v1/arenas", arenas.create, methods=["POST"]),
+    Route("/v1/arenas/{arena_id}", arenas.view),
+    Route("/v1/arenas/{arena_id}/join", arenas.join, methods=["POST"]),
+    Route("/v1/arenas/{arena_id}/leave", arenas.leave, methods=["POST"]),
     Route("/", web.index),
     Mount("/static", app=web.ASSETS),
 ]

@@ -22,8 +22,8 @@ from typing import Any
 
 import msgspec
 
+from services.gateway import arenas, bots, context, players, tournaments, web
 from services.gateway import body as request_body
-from services.gateway import bots, context, players, tournaments, web
 from services.gateway.body import MAX_HEADER_ID, Move, NewTable
 from services.gateway.errors import STATUS, status_of
 from services.gateway.tournaments import (
@@ -35,6 +35,8 @@ from services.gateway.tournaments import (
     TournamentAccepted,
     TournamentCreated,
 )
+from shared.arenas import codes as ac
+from shared.arenas.standings import ArenaView
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
 from shared.ladders.ladder import LadderView
@@ -106,6 +108,10 @@ def _generated() -> dict[str, Any]:
             players.Joined,
             LadderView,
             bots.TurnNotice,
+            arenas.NewArena,
+            arenas.ArenaOpened,
+            arenas.ArenaAccepted,
+            ArenaView,
             # What the gateway checks of a game command (the game's own types check the rest).
             request_body._Tagged,
         ],
@@ -956,6 +962,76 @@ def _player_paths() -> dict[str, Any]:
     }
 
 
+_ARENA_ID = _path("arena_id", arenas.ARENA_ID.pattern)
+
+
+def _arena_paths() -> dict[str, Any]:
+    key_note = "Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + "."
+
+    def membership(summary: str, *codes: str) -> dict[str, Any]:
+        return {
+            "post": {
+                "summary": summary,
+                "description": key_note,
+                "parameters": [_ARENA_ID, _IDEMPOTENCY],
+                "security": [{"playerKey": []}],
+                "responses": _responses(
+                    {"200": _json(_ref("ArenaAccepted"))},
+                    *_PLAYER_KEY,
+                    NOT_FOUND,
+                    "bad_header",
+                    "busy",
+                    *codes,
+                ),
+            }
+        }
+
+    return {
+        "/v1/arenas": {
+            "post": {
+                "summary": "Open an arena: a rated, continuous format for one game, for a time window",
+                "description": "Players who join wait in a queue; a table opens as soon as `seats` are "
+                "waiting, and its players queue again when it ends, until they leave or the window "
+                "closes. Every table is rated on the game's ladder. Rate limited: "
+                + _RATE_LIMIT_NOTE["opens"]
+                + ".",
+                "parameters": [_IDEMPOTENCY],
+                "requestBody": _body("NewArena", {"game": "highcard", "seats": 2, "seconds": 600}),
+                "responses": _responses(
+                    {"201": _json(_ref("ArenaOpened"), "Opened")},
+                    "bad_json",
+                    "bad_request",
+                    "bad_header",
+                    "bad_options",
+                    "bad_seat_count",
+                    "bad_clock",
+                    "unknown_game",
+                    "body_too_large",
+                    "rate_limited",
+                    "busy",
+                    STORE,
+                    ac.INVALID_ARENA,
+                    ac.ALREADY_CREATED,
+                ),
+            }
+        },
+        "/v1/arenas/{arena_id}": {
+            "get": {
+                "summary": "An arena's leaderboard (points per placing), who waits, who plays, its tables",
+                "description": "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + ".",
+                "parameters": [_ARENA_ID],
+                "responses": _responses({"200": _json(_ref("ArenaView"))}, NOT_FOUND, "rate_limited", STORE),
+            }
+        },
+        "/v1/arenas/{arena_id}/join": membership(
+            "Join the arena's queue with your player key", ac.CLOSED, ac.NOT_OPEN_YET, ac.ALREADY_IN
+        ),
+        "/v1/arenas/{arena_id}/leave": membership(
+            "Leave the arena (after the table you are playing, if any)", ac.NOT_IN
+        ),
+    }
+
+
 def _bot_sse() -> dict[str, Any]:
     json_data = {"type": "string", "contentMediaType": "application/json"}
     turn = {**json_data, "contentSchema": _ref("TurnNotice")}
@@ -979,7 +1055,7 @@ def _bot_sse() -> dict[str, Any]:
 def _paths() -> dict[str, Any]:
     """Every operation, with the path items several sections share merged."""
     paths: dict[str, Any] = {}
-    for section in (_table_paths(), _web_paths(), _tournament_paths(), _player_paths()):
+    for section in (_table_paths(), _web_paths(), _tournament_paths(), _player_paths(), _arena_paths()):
         for path, item in section.items():
             paths.setdefault(path, {}).update(item)
     return paths

@@ -31,7 +31,7 @@ from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
 from services.gateway.tournaments import UNKNOWN_TOURNAMENT, _model, _rejection, _submit
-from shared.eventstore.envelope import EventEnvelope
+from shared.eventstore.aggregates import Aggregate, Busy
 from shared.eventstore.player_keys import (
     ladder_board,
     player_doc,
@@ -41,7 +41,6 @@ from shared.eventstore.player_keys import (
     player_tables,
 )
 from shared.eventstore.player_store import decode_seat, publish_player
-from shared.eventstore.store import AppendRequest
 from shared.eventstore.tournament_keys import tournament_keys
 from shared.games import registry
 from shared.kernel.auth import new_token, token_hash
@@ -50,13 +49,11 @@ from shared.kernel.rejection import RuleViolation
 from shared.ladders.ladder import PROVISIONAL_GAMES, LadderView, PlayerLadder
 from shared.messaging.messages import encode
 from shared.players.commands import DisplayName, PlayerCommandUnion, Register, RotateKey
-from shared.players.decide import PLAYER_ID, decide, evolve, fold
+from shared.players.decide import PLAYER_ID, decide, fold
 from shared.players.events import PlayerEventUnion
 from shared.players.state import PlayerState
 from shared.tournaments.commands import Register as TournamentRegister
 
-MAX_ATTEMPTS = 5
-_encode_msgpack = msgspec.msgpack.Encoder().encode
 _decode_event = msgspec.msgpack.Decoder(PlayerEventUnion).decode
 _decode_ladder = msgspec.json.Decoder(PlayerLadder).decode
 
@@ -121,56 +118,31 @@ class Joined(msgspec.Struct, kw_only=True):
 # -- the aggregate ------------------------------------------------------------------
 
 
+ACCOUNTS: Aggregate[PlayerState, PlayerEventUnion] = Aggregate(_decode_event, fold, "player")
+
+
 async def _execute(
     gw: Gateway, player_id: str, command: PlayerCommandUnion, command_id: str
 ) -> tuple[int, PlayerState, bool]:
-    """Decide and append (expected version); (version, state, duplicate). A repeated
-    ``command_id`` answers the state as it is, without deciding again."""
+    """Decide and append; (version, state, duplicate). The read model and the key index
+    follow before this returns (again on a repeat, which repairs a lost write)."""
     keys = player_keys(player_id, gw.settings.partitions)
-    for _ in range(MAX_ATTEMPTS):
-        envelopes = await gw.store.read(keys)
-        state = fold(_decode_event(e.payload) for e in envelopes)
-        version = envelopes[-1].version if envelopes else 0
-        if await gw.redis.hexists(keys.dedup, command_id):
-            assert state is not None
-            await publish_player(gw.redis, state, version, None)
-            return version, state, True
+    old: list[str | None] = [None]
+
+    def rules(state: PlayerState | None) -> list[PlayerEventUnion]:
+        old[0] = state.key_hash if state is not None else None
         try:
-            events = decide(state, command)
+            return decide(state, command)
         except RuleViolation as exc:
             raise ApiError(exc.code, exc.message, **exc.details) from exc
-        now = time.time_ns() // 1_000_000
-        outcome = await gw.store.append(
-            AppendRequest(
-                keys=keys,
-                expected=version,
-                command_id=command_id,
-                command=None,
-                envelopes=[
-                    EventEnvelope(
-                        game_id=player_id,
-                        partition=keys.partition,
-                        version=version + i,
-                        event_id=f"player:{player_id}:{version + i}",
-                        command_id=command_id,
-                        correlation_id=command_id,
-                        server_time=now,
-                        seat=None,
-                        payload=_encode_msgpack(event),
-                    )
-                    for i, event in enumerate(events, start=1)
-                ],
-            )
-        )
-        if outcome.status != "appended":  # another writer came first: look again
-            continue
-        old = state.key_hash if state is not None else None
-        for event in events:
-            state = evolve(state, event)
-        assert state is not None
-        await publish_player(gw.redis, state, outcome.last, old)
-        return outcome.last, state, False
-    raise ApiError("busy", "The player account is changing too fast; retry.")
+
+    try:
+        done = await ACCOUNTS.execute(gw.store, keys, rules, command_id, time.time_ns() // 1_000_000)
+    except Busy as exc:
+        raise ApiError("busy", "The player account is changing too fast; retry.") from exc
+    assert done.state is not None
+    await publish_player(gw.redis, done.state, done.version, None if done.duplicate else old[0])
+    return done.version, done.state, done.duplicate
 
 
 # -- routes -------------------------------------------------------------------------

@@ -58,7 +58,7 @@ async def main() -> None:
     )
     await reader.ensure_groups()
     # Player accounts: seats, turn notices for the bot API, ladders (services/tournaments/players.py).
-    players = PlayerProcess(redis, settings.partitions)
+    players = PlayerProcess(redis, settings.partitions, settings.node)
     player_reader = StreamReader(
         redis,
         players.GROUP,
@@ -81,6 +81,7 @@ async def main() -> None:
     bots = BotRunner(redis, api_url, pace_s)
     tasks = [asyncio.create_task(reader.run(manager, stopping))]
     tasks.append(asyncio.create_task(player_reader.run(players, stopping)))
+    tasks.append(asyncio.create_task(players.arenas.run(stopping)))
     tasks.append(asyncio.create_task(bots.run(stopping)))
     # Takes over from a previous run, then retries every step an outage interrupted.
     tasks.append(asyncio.create_task(manager.run(stopping)))

@@ -12,7 +12,8 @@ over two kinds of streams:
   ladder, among the accounts that sat there;
 * the games' partition feeds: for every table with account seats, one inbox
   entry per seat per batch (the bot stream turns it into a turn or an end),
-  and the table moves to the players' history once it is over.
+  and the table moves to the players' history once it is over; an arena's
+  finished table goes to the arena runner (:mod:`services.tournaments.arenas`).
 
 **Exactly once.** A ladder is an aggregate with its own stream, appended to
 with the expected version and the command id ``table:<table id>``: the
@@ -32,10 +33,12 @@ from typing import Any
 import msgspec
 import structlog
 
+from services.tournaments.arenas import ArenaRunner
 from services.tournaments.writer import Tournaments, decode_event
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import partition_feed
 from shared.eventstore.player_keys import (
+    ARENA_TABLES,
     LADDERS,
     ladder_board,
     ladder_checkpoint,
@@ -46,6 +49,7 @@ from shared.eventstore.player_keys import (
 from shared.eventstore.player_store import seat_players, seated, table_over, turns
 from shared.eventstore.store import AppendRequest, EventStore, decode_envelope
 from shared.eventstore.tournament_keys import tournament_feed
+from shared.kernel.table import TableFinished
 from shared.ladders.events import Rated, RatedPlacing
 from shared.ladders.ladder import LadderState, evolve, leaderboard, player_ladder
 from shared.messaging.streams import Batch
@@ -59,6 +63,7 @@ MAX_ATTEMPTS = 5
 _encode_json = msgspec.json.Encoder().encode
 _encode_msgpack = msgspec.msgpack.Encoder().encode
 decode_rated = msgspec.msgpack.Decoder(Rated).decode
+_finished = msgspec.msgpack.Decoder(TableFinished).decode
 
 
 class _Kind(msgspec.Struct):
@@ -156,16 +161,18 @@ class PlayerProcess:
 
     GROUP = GROUP
 
-    def __init__(self, redis: Any, partitions: int) -> None:
+    def __init__(self, redis: Any, partitions: int, node: str) -> None:
         self.redis = redis
         # Its own cache of tournament states: it only reads them.
         self.tournaments = Tournaments(redis, partitions)
         self.ladders = Ladders(redis, partitions)
+        #: Arenas' tables end here too; the runner itself is started by the service.
+        self.arenas = ArenaRunner(redis, partitions, node, self.ladders.record)
         self._tournament_feeds = {tournament_feed(p) for p in range(partitions)}
 
     async def handle(self, batch: Batch) -> None:
         moved: dict[str, int] = {}
-        finished: set[str] = set()
+        finished: dict[str, bytes] = {}
         for stream, _, fields in batch.entries:
             env = decode_envelope(fields[b"e"])
             kind = _kind(env.payload).type
@@ -174,7 +181,7 @@ class PlayerProcess:
                 continue
             moved[env.game_id] = max(moved.get(env.game_id, 0), env.version)
             if kind == "table.finished":
-                finished.add(env.game_id)
+                finished[env.game_id] = env.payload
         if moved:
             at = await seated(self.redis, sorted(moved))
             await turns(
@@ -185,8 +192,13 @@ class PlayerProcess:
                     for seat, pid in taken
                 ],
             )
-            for table in sorted(finished & set(at)):
+            for table in sorted(finished.keys() & set(at)):
                 await table_over(self.redis, table, [pid for _, pid in at[table]])
+        if finished:
+            ids = sorted(finished)
+            for table, arena in zip(ids, await self.redis.hmget(ARENA_TABLES, ids), strict=True):
+                if arena is not None:
+                    await self.arenas.game_over(arena.decode(), table, _finished(finished[table]).result)
         async with self.redis.pipeline(transaction=False) as pipe:
             batch.ack(pipe, GROUP)
             await pipe.execute()

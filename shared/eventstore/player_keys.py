@@ -107,3 +107,25 @@ def ladder_checkpoint(game: str) -> str:
 def notice_id(player_id: str) -> str:
     """What a change notice names for a player's inbox."""
     return f"player:{player_id}"
+
+
+class ArenaKeys(_AggregateKeys):
+    __slots__ = ()
+    namespace = "arena"
+
+
+def arena_keys(arena_id: str, partitions: int) -> ArenaKeys:
+    return ArenaKeys(arena_id, partition_of(f"arena:{arena_id}", partitions))
+
+
+#: The ids of arenas not yet closed (or with tables still in play): the arena runner's round.
+ARENAS_OPEN = f"{_SHARED}:arenas:open"
+#: table id -> arena id, for every table an arena opened.
+ARENA_TABLES = f"{_SHARED}:arenas:tables"
+#: Sorted set of arena ids by creation time.
+ARENAS_INDEX = f"{_SHARED}:arenas:index"
+
+
+def arena_tokens(arena_id: str) -> str:
+    """Hash: ``"<table id>:<seat>"`` -> that seat's token (kept once, server-side)."""
+    return f"{_SHARED}:arenas:{arena_id}:tokens"

@@ -1,0 +1,160 @@
+"""Arena routes: open an arena, join and leave it with a player key, read its leaderboard.
+
+An arena is an aggregate of its own (``shared/arenas``), appended to with
+the expected version by the gateway (create, join, leave) and by the arena
+runner in the tournament service (pair, score, close); the leaderboard is
+folded from its stream on each read (arenas are small and read rarely).
+Joining takes the player's own key: nobody is entered by anyone else.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from typing import Annotated, Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from services.gateway.body import header_id, read_json
+from services.gateway.bots import authenticated_player
+from services.gateway.commands import checked_options, remember
+from services.gateway.context import Gateway, client_address
+from services.gateway.errors import ApiError
+from services.gateway.reads import anonymous_read
+from shared.arenas.commands import ArenaCommandUnion, Create, Join, Leave
+from shared.arenas.rules import decide
+from shared.arenas.standings import ArenaView, arena_view
+from shared.arenas.state import ArenaState
+from shared.eventstore.aggregates import Busy
+from shared.eventstore.arena_store import ARENAS
+from shared.eventstore.player_keys import ARENAS_INDEX, ARENAS_OPEN, arena_keys
+from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
+from shared.kernel.rejection import RuleViolation
+from shared.messaging.messages import encode
+
+ARENA_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$")
+#: The longest window an arena may run.
+MAX_SECONDS = 7 * 24 * 3600
+
+
+class NewArena(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    game: Name
+    game_options: Annotated[dict[Name, Any], msgspec.Meta(max_length=MAX_OPTIONS)] = {}
+    #: Players per table: a table opens as soon as this many are waiting.
+    seats: Annotated[int, msgspec.Meta(ge=2, le=MAX_SEATS)] = 2
+    #: How long the arena runs, from now (tables in play when it closes still count).
+    seconds: Annotated[int, msgspec.Meta(ge=5, le=MAX_SECONDS)] = 3600
+
+
+class ArenaOpened(msgspec.Struct, kw_only=True):
+    arena_id: str
+    version: int
+    ends_at_ms: int
+    duplicate: bool = False
+
+
+class ArenaAccepted(msgspec.Struct, kw_only=True):
+    arena_id: str
+    player_id: str
+    version: int
+    duplicate: bool
+
+
+async def _execute(
+    gw: Gateway, arena_id: str, command: ArenaCommandUnion, command_id: str
+) -> tuple[int, ArenaState, bool]:
+    def rules(state: ArenaState | None) -> list[Any]:
+        try:
+            return list(decide(state, command))
+        except RuleViolation as exc:
+            raise ApiError(exc.code, exc.message, **exc.details) from exc
+
+    try:
+        done = await ARENAS.execute(
+            gw.store,
+            arena_keys(arena_id, gw.settings.partitions),
+            rules,
+            command_id,
+            time.time_ns() // 1_000_000,
+        )
+    except Busy as exc:
+        raise ApiError("busy", "The arena is changing too fast; retry.") from exc
+    assert done.state is not None
+    return done.version, done.state, done.duplicate
+
+
+async def _arena(gw: Gateway, request: Request) -> str:
+    arena_id: str = request.path_params["arena_id"]
+    if not ARENA_ID.match(arena_id) or await gw.redis.zscore(ARENAS_INDEX, arena_id) is None:
+        raise ApiError("not_found", f"There is no arena {arena_id}.")
+    return arena_id
+
+
+async def create(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    address = client_address(request)
+    gw.limits.open(address)
+    body = await read_json(request, NewArena, gw.settings.max_body_bytes)
+    options = checked_options(body.game, body.seats, dict(body.game_options))
+    key = header_id(request, "idempotency-key")
+    arena_id = "a" + uuid.uuid4().hex[:12]
+    if key is not None:
+        arena_id = (await remember(gw, "arena", address, key, _Chosen(arena_id))).arena_id
+    now = time.time_ns() // 1_000_000
+    command = Create(
+        arena_id=arena_id,
+        game=body.game,
+        game_options=options,
+        seats=body.seats,
+        starts_at_ms=now,
+        ends_at_ms=now + body.seconds * 1000,
+        at_ms=now,
+    )
+    version, state, duplicate = await _execute(gw, arena_id, command, "create")
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        pipe.zadd(ARENAS_INDEX, {arena_id: state.starts_at_ms}, nx=True)
+        pipe.sadd(ARENAS_OPEN, arena_id)
+        await pipe.execute()
+    out = ArenaOpened(arena_id=arena_id, version=version, ends_at_ms=state.ends_at_ms, duplicate=duplicate)
+    return Response(encode(out), status_code=201, media_type="application/json")
+
+
+class _Chosen(msgspec.Struct):
+    arena_id: str
+
+
+async def join(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    arena_id = await _arena(gw, request)
+    player_id, _ = await authenticated_player(gw, request)
+    key = header_id(request, "idempotency-key") or uuid.uuid4().hex
+    command = Join(player_id=player_id, at_ms=time.time_ns() // 1_000_000)
+    version, _, duplicate = await _execute(gw, arena_id, command, f"join:{player_id}:{key}")
+    out = ArenaAccepted(arena_id=arena_id, player_id=player_id, version=version, duplicate=duplicate)
+    return Response(encode(out), media_type="application/json")
+
+
+async def leave(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    arena_id = await _arena(gw, request)
+    player_id, _ = await authenticated_player(gw, request)
+    key = header_id(request, "idempotency-key") or uuid.uuid4().hex
+    command = Leave(player_id=player_id, at_ms=time.time_ns() // 1_000_000)
+    version, _, duplicate = await _execute(gw, arena_id, command, f"leave:{player_id}:{key}")
+    out = ArenaAccepted(arena_id=arena_id, player_id=player_id, version=version, duplicate=duplicate)
+    return Response(encode(out), media_type="application/json")
+
+
+async def view(request: Request) -> Response:
+    """The arena's leaderboard, who waits and who plays, and its tables."""
+    gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
+    arena_id = await _arena(gw, request)
+    _, state = await ARENAS.load(gw.store, arena_keys(arena_id, gw.settings.partitions))
+    if state is None:
+        raise ApiError("not_found", f"There is no arena {arena_id}.")
+    out: ArenaView = arena_view(state)
+    return Response(encode(out), media_type="application/json")

@@ -1,0 +1,17 @@
+"""Arena streams, shared by the gateway (create, join, leave) and the arena runner
+(pair, score, close): the one :class:`Aggregate` of arenas."""
+
+from __future__ import annotations
+
+import msgspec
+
+from shared.arenas.events import ArenaEventUnion
+from shared.arenas.rules import fold
+from shared.arenas.state import ArenaState
+from shared.eventstore.aggregates import Aggregate
+
+ARENAS: Aggregate[ArenaState, ArenaEventUnion] = Aggregate(
+    msgspec.msgpack.Decoder(ArenaEventUnion).decode,
+    fold,
+    "arena",
+)

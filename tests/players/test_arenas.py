@@ -1,0 +1,134 @@
+"""Arenas: the pure rules keep every player in one place, seat full tables first come
+first served, queue players again after their table, and stop at the window's end."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shared.arenas import codes
+from shared.arenas.commands import ArenaCommandUnion, Close, Create, Join, Leave, Pair, Score
+from shared.arenas.rules import decide, evolve
+from shared.arenas.standings import arena_view
+from shared.arenas.state import ArenaState, playing
+from shared.kernel.rejection import RuleViolation
+from shared.tournaments.commands import Placing
+
+PLAYERS = [f"p{i}" for i in range(7)]
+END = 1_000
+
+
+def run(state: ArenaState | None, command: ArenaCommandUnion) -> ArenaState | None:
+    for event in decide(state, command):
+        state = evolve(state, event)
+    return state
+
+
+def created(seats: int = 2) -> ArenaState:
+    state = run(None, Create(arena_id="a", game="highcard", seats=seats, starts_at_ms=0, ends_at_ms=END))
+    assert state is not None
+    return state
+
+
+def finish(state: ArenaState, table_id: str, at: int) -> ArenaState:
+    table = next(t for t in state.tables if t.table_id == table_id)
+    placings = tuple(Placing(seat=s, player_id=p, place=s + 1, score=0) for s, p in enumerate(table.players))
+    out = run(state, Score(table_id=table_id, placings=placings, at_ms=at))
+    assert out is not None
+    return out
+
+
+@st.composite
+def steps(draw: st.DrawFn) -> list[tuple[str, str, int]]:
+    kinds = st.sampled_from(["join", "leave", "pair", "finish", "close"])
+    return [
+        (draw(kinds), draw(st.sampled_from(PLAYERS)), draw(st.integers(0, END + 100)))
+        for _ in range(draw(st.integers(0, 40)))
+    ]
+
+
+@given(st.integers(2, 4), steps())
+def test_every_player_is_in_one_place_and_tables_are_full(
+    seats: int, plan: list[tuple[str, str, int]]
+) -> None:
+    state = created(seats)
+    for kind, pid, at in sorted(plan, key=lambda s: s[2]):
+        command: ArenaCommandUnion
+        if kind == "finish":
+            live = [t for t in state.tables if t.placings is None]
+            if not live:
+                continue
+            state = finish(state, live[0].table_id, at)
+            continue
+        command = {
+            "join": Join(player_id=pid, at_ms=at),
+            "leave": Leave(player_id=pid, at_ms=at),
+            "pair": Pair(at_ms=at),
+            "close": Close(at_ms=at),
+        }[kind]
+        try:
+            after = run(state, command)
+        except RuleViolation:
+            continue
+        assert after is not None
+        state = after
+        busy = [p for t in state.tables if t.placings is None for p in t.players]
+        assert len(busy) == len(set(busy)), "a player at two live tables"
+        assert not set(state.waiting) & set(busy), "a player waiting while playing"
+        assert len(state.waiting) == len(set(state.waiting))
+        assert all(len(t.players) == seats for t in state.tables)
+        if state.status == "closed":
+            assert state.waiting == ()
+    view = arena_view(state)
+    scored = [t for t in state.tables if t.placings is not None]
+    assert sum(line.games for line in view.lines) == seats * len(scored)
+    assert [line.rank for line in view.lines] == list(range(1, len(view.lines) + 1))
+
+
+def test_waiting_players_are_seated_first_come_and_queue_again_after_their_table() -> None:
+    state = created(2)
+    for i, pid in enumerate(["p1", "p2", "p3"]):
+        state = run(state, Join(player_id=pid, at_ms=i))  # type: ignore[assignment]
+    state = run(state, Pair(at_ms=5))  # type: ignore[assignment]
+    assert [t.players for t in state.tables] == [("p1", "p2")] and state.waiting == ("p3",)
+    state = finish(state, "a-g1", 6)
+    assert state.waiting == ("p3", "p1", "p2")
+    state = run(state, Leave(player_id="p3", at_ms=7))  # type: ignore[assignment]
+    state = run(state, Pair(at_ms=8))  # type: ignore[assignment]
+    assert state.tables[-1].table_id == "a-g2" and state.tables[-1].players == ("p1", "p2")
+    # Leaving mid-table: not queued again when it ends.
+    state = run(state, Leave(player_id="p1", at_ms=9))  # type: ignore[assignment]
+    state = finish(state, "a-g2", 10)
+    assert state.waiting == ("p2",)
+    assert playing(state) == set()
+
+
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [
+        (Join(player_id="p1", at_ms=END), codes.CLOSED),
+        (Leave(player_id="nobody", at_ms=1), codes.NOT_IN),
+        (Close(at_ms=END - 1), codes.INVALID_ARENA),
+        (Score(table_id="a-g9", placings=(), at_ms=1), codes.UNKNOWN_TABLE),
+    ],
+)
+def test_refusals_have_stable_codes(command: ArenaCommandUnion, code: str) -> None:
+    with pytest.raises(RuleViolation) as refused:
+        decide(created(), command)
+    assert refused.value.code == code
+
+
+def test_a_table_scored_twice_the_same_way_changes_nothing_and_otherwise_conflicts() -> None:
+    state = created(2)
+    for pid in ("p1", "p2"):
+        state = run(state, Join(player_id=pid, at_ms=1))  # type: ignore[assignment]
+    state = run(state, Pair(at_ms=2))  # type: ignore[assignment]
+    state = finish(state, "a-g1", 3)
+    same = tuple(Placing(seat=s, player_id=p, place=s + 1, score=0) for s, p in enumerate(("p1", "p2")))
+    assert decide(state, Score(table_id="a-g1", placings=same, at_ms=4)) == []
+    other = tuple(Placing(seat=s, player_id=p, place=2 - s, score=0) for s, p in enumerate(("p1", "p2")))
+    with pytest.raises(RuleViolation) as refused:
+        decide(state, Score(table_id="a-g1", placings=other, at_ms=4))
+    assert refused.value.code == codes.RESULT_CONFLICT
+    assert decide(state, Pair(at_ms=END)) == []  # the window is over: nobody is seated
