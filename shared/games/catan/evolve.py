@@ -26,12 +26,14 @@ def _hand_change(state: State, seat: int, delta: Hand, sign: int) -> State:
     p = state.players[seat]
     hand = add(p.hand, delta) if sign > 0 else sub(p.hand, delta)
     bank = sub(state.bank, delta) if sign > 0 else add(state.bank, delta)
-    return replace(_with_player(state, seat, hand=hand), bank=bank)
+    return replace(state, players=_set(state.players, seat, replace(p, hand=hand)), bank=bank)
 
 
 def _move_cards(state: State, src: int, dst: int, cards: Hand) -> State:
-    state = _with_player(state, src, hand=sub(state.players[src].hand, cards))
-    return _with_player(state, dst, hand=add(state.players[dst].hand, cards))
+    players = list(state.players)
+    players[src] = replace(players[src], hand=sub(players[src].hand, cards))
+    players[dst] = replace(players[dst], hand=add(players[dst].hand, cards))
+    return replace(state, players=tuple(players))
 
 
 def _remove_card(cards: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -120,7 +122,44 @@ def evolve(state: State | None, event: ev.CatanEvent) -> State:
     if isinstance(event, ev.Started):
         return _started(event)
     assert state is not None
+    # The most frequent events first: a match tries its cases in order.
     match event:
+        case ev.PhaseSet():
+            # A new turn: last turn's purchases become playable.
+            if event.phase == "roll" and any(p.fresh for p in state.players):
+                state = replace(state, players=tuple(replace(p, fresh=()) for p in state.players))
+            return replace(
+                state, phase=event.phase, active=event.active, turn=event.turn,
+                setup_queue=event.setup_queue, setup_spot=event.setup_spot,
+            )  # fmt: skip
+        case ev.CardsGained():
+            return _hand_change(state, event.seat, event.cards, +1)
+        case ev.DiceRolled():
+            return replace(state, dice=(event.yellow, event.red, event.event))
+        case ev.Answered():
+            return _task_answered(state, event)
+        case ev.TaskOpened():
+            return replace(state, task=event.task)
+        case ev.TaskClosed():
+            return replace(state, task=None)
+        case ev.CardsPaid():
+            return _hand_change(state, event.seat, event.cards, -1)
+        case ev.TodoSet():
+            return replace(state, todo=event.todo)
+        # Shadows, and facts that change no state: what a seat was shown, the roll for the first seat.
+        case (
+            ev.AnsweredShadow() | ev.CardsTakenShadow() | ev.HandShown() | ev.ProgressShown()
+            | ev.CardDrawnShadow() | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.StartRolled()
+        ):  # fmt: skip
+            return state
+        case ev.RobberMoved():
+            return replace(state, robber=event.hex)
+        case ev.CardsPassed() | ev.CardsTaken():
+            return _move_cards(state, event.src, event.dst, event.cards)
+        case ev.RoadPlaced():
+            return replace(state, roads=_set(state.roads, event.path, event.seat))
+        case ev.EffectsSet():
+            return replace(state, effects=event.effects)
         case ev.BoardLaid():
             robber = event.terrain.index(board.DESERT)
             return replace(
@@ -128,42 +167,15 @@ def evolve(state: State | None, event: ev.CatanEvent) -> State:
             )
         case ev.DecksShuffled():
             return replace(state, dev_deck=event.dev, decks=event.progress)
-        case ev.PhaseSet():
-            if event.phase == "roll":  # a new turn: last turn's purchases become playable
-                state = replace(state, players=tuple(replace(p, fresh=()) for p in state.players))
-            return replace(
-                state, phase=event.phase, active=event.active, turn=event.turn,
-                setup_queue=event.setup_queue, setup_spot=event.setup_spot,
-            )  # fmt: skip
-        case ev.EffectsSet():
-            return replace(state, effects=event.effects)
-        case ev.TodoSet():
-            return replace(state, todo=event.todo)
-        case ev.TaskOpened():
-            return replace(state, task=event.task)
         case ev.HarborOffered():
             assert state.task is not None
             return replace(state, task=replace(state.task, data=(event.kind,)))
-        case ev.Answered():
-            return _task_answered(state, event)
-        case ev.TaskClosed():
-            return replace(state, task=None)
-        case ev.DiceRolled():
-            return replace(state, dice=(event.yellow, event.red, event.event))
         case ev.GameWon():
             return replace(state, phase="over", winner=event.seat, task=None)
-        # Shadows, and facts that change no state: what a seat was shown, the roll for the first seat.
-        case (
-            ev.AnsweredShadow() | ev.CardsTakenShadow() | ev.HandShown() | ev.ProgressShown()
-            | ev.CardDrawnShadow() | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.StartRolled()
-        ):  # fmt: skip
-            return state
         case ev.BuildingPlaced():
             return _building(state, event)
         case ev.CityPillaged():
             return _pillaged(state, event)
-        case ev.RoadPlaced():
-            return replace(state, roads=_set(state.roads, event.path, event.seat))
         case ev.RoadRemoved():
             return replace(state, roads=_set(state.roads, event.path, -1))
         case ev.WallPlaced():
@@ -172,8 +184,6 @@ def evolve(state: State | None, event: ev.CatanEvent) -> State:
             return _put_knight(state, event.knight)
         case ev.KnightRemoved():
             return replace(state, knights=tuple(k for k in state.knights if k.spot != event.spot))
-        case ev.RobberMoved():
-            return replace(state, robber=event.hex)
         case ev.MerchantMoved():
             return replace(state, merchant=event.hex, merchant_owner=event.seat)
         case ev.NumbersSwapped():
@@ -189,12 +199,6 @@ def evolve(state: State | None, event: ev.CatanEvent) -> State:
             return replace(state, longest=event.holder, road_lengths=event.lengths)
         case ev.LargestArmySet():
             return replace(state, largest_army=event.holder)
-        case ev.CardsPaid():
-            return _hand_change(state, event.seat, event.cards, -1)
-        case ev.CardsGained():
-            return _hand_change(state, event.seat, event.cards, +1)
-        case ev.CardsPassed() | ev.CardsTaken():
-            return _move_cards(state, event.src, event.dst, event.cards)
         case ev.DefenderAwarded():
             state = replace(state, defenders_left=max(0, state.defenders_left - 1))
             return _with_player(state, event.seat, defender=state.players[event.seat].defender + 1)

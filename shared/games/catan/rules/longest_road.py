@@ -14,24 +14,35 @@ MINIMUM = 5
 
 
 def road_length(state: State, seat: int) -> int:
-    own = [p for p in range(board.N_PATHS) if state.roads[p] == seat]
-    if not own:
+    """The longest trail over ``seat``'s roads, by depth-first search from every spot they touch."""
+    if seat not in state.roads:
         return 0
-    best = 0
-    for start in {end for p in own for end in board.PATH_ENDS[p]}:
-        best = max(best, _trail(state, seat, start, frozenset()))
-    return best
-
-
-def _trail(state: State, seat: int, spot: int, used: frozenset[int]) -> int:
+    # The seat's road graph: spot -> (path, spot at its other end).
+    graph: dict[int, list[tuple[int, int]]] = {}
+    for p, owner in enumerate(state.roads):
+        if owner == seat:
+            a, b = board.PATH_ENDS[p]
+            graph.setdefault(a, []).append((p, b))
+            graph.setdefault(b, []).append((p, a))
     # A trail may end at an opponent's piece but never pass through it.
-    if used and blocked_for(state, seat, spot):
-        return 0
-    best = 0
-    for p in board.SPOT_PATHS[spot]:
-        if state.roads[p] == seat and p not in used:
-            best = max(best, 1 + _trail(state, seat, board.other_end(p, spot), used | {p}))
-    return best
+    blocked = {spot for spot in graph if blocked_for(state, seat, spot)}
+    used: set[int] = set()
+
+    def trail(spot: int) -> int:
+        best = 0
+        for p, nxt in graph[spot]:
+            if p not in used:
+                if nxt in blocked:
+                    n = 1
+                else:
+                    used.add(p)
+                    n = 1 + trail(nxt)
+                    used.discard(p)
+                if n > best:
+                    best = n
+        return best
+
+    return max(trail(start) for start in graph)
 
 
 def lengths(state: State) -> tuple[int, ...]:
@@ -60,6 +71,13 @@ def _network(state: State) -> tuple[object, ...]:
     return (state.roads, state.owner, tuple((k.spot, k.owner) for k in state.knights))
 
 
+def _network_changed(before: State, after: State) -> bool:
+    # Most commands touch none of the three: evolve then hands the same tuples on, unchanged.
+    if before.roads is after.roads and before.owner is after.owner and before.knights is after.knights:
+        return False
+    return _network(before) != _network(after)
+
+
 def settle(f: CatanFold, before: State) -> None:
     """Award the title once a command, with the card or action it belongs to, has resolved.
 
@@ -69,7 +87,7 @@ def settle(f: CatanFold, before: State) -> None:
     """
     if unsettled(f.state):
         return
-    if unsettled(before) or _network(before) != _network(f.state):
+    if unsettled(before) or _network_changed(before, f.state):
         refresh(f)
 
 

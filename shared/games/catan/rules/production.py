@@ -3,9 +3,11 @@ the Aqueduct (docs/rules/catan.md §11.1)."""
 
 from __future__ import annotations
 
+import operator
+
 from shared.games.catan import board
 from shared.games.catan import events as ev
-from shared.games.catan.cards import CLOTH, COIN, EMPTY, KINDS, PAPER, RESOURCES, SCIENCE, Hand, add, one
+from shared.games.catan.cards import CLOTH, COIN, KINDS, PAPER, RESOURCES, SCIENCE, Hand
 from shared.games.catan.rules.flow import CatanFold, clockwise, open_task
 from shared.games.catan.state import State
 
@@ -13,30 +15,36 @@ TERRAIN_COMMODITY = {board.FOREST: PAPER, board.PASTURE: CLOTH, board.MOUNTAINS:
 
 
 def owed(state: State, total: int) -> list[Hand]:
-    due = [EMPTY] * state.seats
-    for h in range(19):
-        if state.numbers[h] != total or h == state.robber:
+    due = [[0] * len(KINDS) for _ in range(state.seats)]
+    owner, level = state.owner, state.level
+    for h, number in enumerate(state.numbers):
+        if number != total or h == state.robber:
             continue
         kind = board.TERRAIN_RESOURCE[state.terrain[h]]
         commodity = TERRAIN_COMMODITY.get(state.terrain[h], -1) if state.options.ck else -1
         for spot in board.HEX_CORNERS[h]:
-            seat = state.owner[spot]
+            seat = owner[spot]
             if seat < 0:
                 continue
-            if state.level[spot] == 1:
-                due[seat] = add(due[seat], one(kind))
+            cards = due[seat]
+            if level[spot] == 1:
+                cards[kind] += 1
             elif commodity >= 0:
-                due[seat] = add(due[seat], add(one(kind), one(commodity)))
+                cards[kind] += 1
+                cards[commodity] += 1
             else:
-                due[seat] = add(due[seat], one(kind, 2))
-    return due
+                cards[kind] += 2
+    return [tuple(cards) for cards in due]
 
 
 def settle(state: State, due: list[Hand]) -> list[Hand]:
     """Per card kind: everybody is paid, or (short bank) nobody, unless one lone recipient takes the rest."""
+    demands = [sum(column) for column in zip(*due, strict=True)]
+    if all(map(operator.le, demands, state.bank)):
+        return list(due)
     paid = [list(h) for h in due]
     for k in KINDS:
-        demand = sum(h[k] for h in due)
+        demand = demands[k]
         if demand <= state.bank[k]:
             continue
         takers = [s for s, h in enumerate(due) if h[k]]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
+from itertools import accumulate
 from typing import TypeGuard, assert_never
 
 from shared.games.catan import commands as cmd
@@ -40,15 +42,17 @@ def picks(hand: Hand, n: int) -> list[Hand]:
     return out
 
 
-def _ways(hand: Hand, n: int) -> list[list[int]]:
+@lru_cache(maxsize=64)  # the bot asks for the count, then for one pick, of the same hand
+def _ways(hand: Hand, n: int) -> tuple[tuple[int, ...], ...]:
     """``ways[i][left]``: how many ways there are to take ``left`` cards from the kinds ``i`` on."""
-    ways = [[0] * (n + 1) for _ in range(len(hand) + 1)]
-    ways[len(hand)][0] = 1
-    for i in range(len(hand) - 1, -1, -1):
-        below, row = ways[i + 1], ways[i]
-        for left in range(n + 1):
-            row[left] = sum(below[left - take] for take in range(min(hand[i], left) + 1))
-    return ways
+    below = (1,) + (0,) * n
+    ways = [below]
+    for held in reversed(hand):
+        if held:  # row[left] = below[left - held] + ... + below[left], by running sums
+            sums = list(accumulate(below, initial=0))
+            below = tuple(sums[left + 1] - sums[max(0, left - held)] for left in range(n + 1))
+        ways.append(below)
+    return tuple(reversed(ways))
 
 
 def pick_count(hand: Hand, n: int) -> int:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from itertools import compress
+
 from shared.games.catan import events as ev
 from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
@@ -11,7 +13,7 @@ from shared.kernel.contract import Result, Standing
 
 def public_points(state: State, seat: int) -> int:
     p = state.players[seat]
-    pts = sum(lv for o, lv in zip(state.owner, state.level, strict=True) if o == seat)
+    pts = sum(compress(state.level, map(seat.__eq__, state.owner)))  # settlements 1, cities 2
     pts += 2 * sum(1 for spot in state.metropolis if spot >= 0 and state.owner[spot] == seat)
     pts += 2 * (state.longest == seat) + 2 * (state.largest_army == seat)
     pts += p.vp_cards + p.defender + (state.merchant_owner == seat)
