@@ -37,7 +37,7 @@ from tests.browser.helpers import (
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
 
 SHORT = {"two_player_removal": 120}
-BUDGET_S = 200
+BUDGET_S = 240
 #: A rejection in words, on the board's panel or the page's.
 REJECTED = ".zt-msg, [data-testid=move-message].error"
 
