@@ -3,9 +3,12 @@ finish) and ``greedy`` (builds toward victory points first)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from itertools import groupby
+
 from shared.games.catan import commands as cmd
 from shared.games.catan.legal import legal
-from shared.games.catan.rules import tasks
+from shared.games.catan.rules import actions, tasks
 from shared.games.catan.state import State
 from shared.kernel.rng import Rng
 
@@ -24,12 +27,19 @@ def random_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
         # without listing up to PICK_CAP hands to choose one.
         rng.below(1)
         return cmd.SelectCards(cards=tasks.pick_at(*terms, rng.below(count)))
-    options = legal(state, seat)
-    by_kind: dict[type[cmd.CatanCommand], list[cmd.CatanCommand]] = {}
-    for c in options:
-        by_kind.setdefault(type(c), []).append(c)
-    if cmd.EndTurn in by_kind and rng.below(3) == 0:
-        return by_kind[cmd.EndTurn][0]
+    by_kind: dict[type[cmd.CatanCommand], Sequence[cmd.CatanCommand]]
+    if state.task is None and state.phase == "main" and seat == state.active:
+        # The action phase lists by kind: the turn may end before anything else is listed.
+        ends = actions.MAIN[cmd.EndTurn](state, seat)
+        if ends and rng.below(3) == 0:
+            return ends[0]
+        by_kind = actions.main_by_kind(state, seat)
+    else:
+        by_kind = {}
+        for kind, group in groupby(legal(state, seat), type):
+            by_kind[kind] = [*by_kind.get(kind, ()), *group]
+        if cmd.EndTurn in by_kind and rng.below(3) == 0:
+            return by_kind[cmd.EndTurn][0]
     kinds = sorted(by_kind, key=lambda k: k.__name__)
     if cmd.EndTurn in by_kind:
         kinds = [k for k in kinds if k not in _CHATTER or rng.below(4) == 0] or [cmd.EndTurn]

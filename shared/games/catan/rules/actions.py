@@ -59,15 +59,11 @@ def _discard_progress(state: State, seat: int) -> list[cmd.DiscardProgress]:
 
 
 def _knight_options(kind: type[knights.KnightCommand]) -> Options:
-    return _ck_only(lambda state, seat: [c for c in knights.options(state, seat) if isinstance(c, kind)])
+    return lambda state, seat: [c for c in knights.options(state, seat) if isinstance(c, kind)]
 
 
-def _ck_only(fn: Options) -> Options:
-    return lambda state, seat: fn(state, seat) if state.options.ck else []
-
-
-def _base_only(fn: Options) -> Options:
-    return lambda state, seat: fn(state, seat) if not state.options.ck else []
+def _buy_dev_card(state: State, seat: int) -> list[cmd.BuyDevCard]:
+    return [cmd.BuyDevCard()] if development.can_buy(state, seat) else []
 
 
 #: Every command type of the action phase (offers aside), with its legal instances now.
@@ -76,20 +72,31 @@ MAIN: dict[type[cmd.CatanCommand], Options] = {
     cmd.BuildSettlement: _settlements,
     cmd.BuildCity: _cities,
     cmd.TradeBank: trade.bank_options,
-    cmd.BuyDevCard: _base_only(lambda s, seat: [cmd.BuyDevCard()] if development.can_buy(s, seat) else []),
-    cmd.PlayDevCard: _base_only(development.play_options),
+    cmd.BuyDevCard: _buy_dev_card,
+    cmd.PlayDevCard: development.play_options,
     cmd.BuildWall: _walls,
     cmd.BuildKnight: _knight_options(cmd.BuildKnight),
     cmd.ActivateKnight: _knight_options(cmd.ActivateKnight),
     cmd.PromoteKnight: _knight_options(cmd.PromoteKnight),
     cmd.MoveKnight: _knight_options(cmd.MoveKnight),
     cmd.ChaseRobber: _knight_options(cmd.ChaseRobber),
-    cmd.BuyImprovement: _ck_only(improvements.options),
-    cmd.PlayProgress: _ck_only(progress.options),
-    cmd.HarborExchange: _ck_only(trade_deck.harbor_options),
-    cmd.DiscardProgress: _ck_only(_discard_progress),
+    cmd.BuyImprovement: improvements.options,
+    cmd.PlayProgress: progress.options,
+    cmd.HarborExchange: trade_deck.harbor_options,
+    cmd.DiscardProgress: _discard_progress,
     cmd.EndTurn: _end,
 }
+BASE_ONLY = frozenset({cmd.BuyDevCard, cmd.PlayDevCard})
+CK_ONLY = frozenset({
+    cmd.BuildWall, cmd.BuildKnight, cmd.ActivateKnight, cmd.PromoteKnight, cmd.MoveKnight, cmd.ChaseRobber,
+    cmd.BuyImprovement, cmd.PlayProgress, cmd.HarborExchange, cmd.DiscardProgress,
+})  # fmt: skip
+#: ``MAIN`` without the other edition's commands, by ``options.ck``: those have no legal instance.
+MAIN_IN = {
+    ck: {kind: listing for kind, listing in MAIN.items() if kind not in (BASE_ONLY if ck else CK_ONLY)}
+    for ck in (False, True)
+}
+
 
 #: The commands of the action phase that are listed (domestic offers are checked by predicate).
 MainCommand = (
@@ -100,7 +107,7 @@ MainCommand = (
 
 
 def main_accepts(command: cmd.CatanCommand, state: State, seat: int) -> TypeGuard[MainCommand]:
-    listing = MAIN.get(type(command))
+    listing = MAIN_IN[state.options.ck].get(type(command))
     return listing is not None and command in listing(state, seat)
 
 
@@ -184,8 +191,18 @@ KNIGHT_COMMANDS = (cmd.BuildKnight, cmd.ActivateKnight, cmd.PromoteKnight, cmd.M
 
 def main_options(state: State, seat: int) -> list[cmd.CatanCommand]:
     out: list[cmd.CatanCommand] = list(knights.options(state, seat)) if state.options.ck else []
-    for kind, options in MAIN.items():
+    for kind, options in MAIN_IN[state.options.ck].items():
         if kind not in KNIGHT_COMMANDS:
             out += options(state, seat)
     out += domestic.offer_options(state, seat)
     return out
+
+
+def main_by_kind(state: State, seat: int) -> dict[type[cmd.CatanCommand], Sequence[cmd.CatanCommand]]:
+    """``main_options`` grouped by command type, without the types that have no legal instance."""
+    by_kind = {
+        kind: got for kind, listing in MAIN_IN[state.options.ck].items() if (got := listing(state, seat))
+    }
+    if offers := domestic.offer_options(state, seat):
+        by_kind[cmd.OfferTrade] = offers
+    return by_kind

@@ -44,13 +44,17 @@ def offer_valid(state: State, seat: int, c: cmd.OfferTrade) -> bool:
     return terms_valid(state, c.give, c.get) and covers(state.players[seat].hand, c.give)
 
 
+# Every one-for-one offer, built once (commands are frozen): per kind given, one per kind asked.
+_ONE_FOR_ONE = tuple(tuple(cmd.OfferTrade(give=one(g), get=one(w)) for w in KINDS) for g in KINDS)
+
+
 def offer_options(state: State, seat: int) -> list[cmd.OfferTrade]:
     """One card for one card, to every other seat."""
     if capped(state):
         return []
     hand = state.players[seat].hand
     ks = kinds(state)
-    return [cmd.OfferTrade(give=one(g), get=one(w)) for g in ks if hand[g] for w in ks if w != g]
+    return [_ONE_FOR_ONE[g][w] for g in ks if hand[g] for w in ks if w != g]
 
 
 def offer(f: CatanFold, seat: int, c: cmd.OfferTrade) -> None:
