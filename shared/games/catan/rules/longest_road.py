@@ -4,6 +4,8 @@ per command (docs/rules/catan.md §7.2)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from shared.games.catan import board
 from shared.games.catan import events as ev
 from shared.games.catan.rules.building import blocked_for
@@ -14,18 +16,24 @@ MINIMUM = 5
 
 
 def road_length(state: State, seat: int) -> int:
-    """The longest trail over ``seat``'s roads, by depth-first search from every spot they touch."""
+    """The longest trail over ``seat``'s roads."""
     if seat not in state.roads:
         return 0
-    # The seat's road graph: spot -> (path, spot at its other end).
-    graph: dict[int, list[tuple[int, int]]] = {}
-    for p, owner in enumerate(state.roads):
-        if owner == seat:
-            a, b = board.PATH_ENDS[p]
-            graph.setdefault(a, []).append((p, b))
-            graph.setdefault(b, []).append((p, a))
+    own = tuple(p for p, owner in enumerate(state.roads) if owner == seat)
+    ends = {end for p in own for end in board.PATH_ENDS[p]}
     # A trail may end at an opponent's piece but never pass through it.
-    blocked = {spot for spot in graph if blocked_for(state, seat, spot)}
+    return _longest_trail(own, frozenset(spot for spot in ends if blocked_for(state, seat, spot)))
+
+
+# A pure function of its arguments, so remembered: most seats' roads are as they were the last time.
+@lru_cache(maxsize=4096)
+def _longest_trail(own: tuple[int, ...], blocked: frozenset[int]) -> int:
+    """Depth-first search from every spot the roads ``own`` touch, never through a ``blocked`` spot."""
+    graph: dict[int, list[tuple[int, int]]] = {}  # spot -> (path, spot at its other end)
+    for p in own:
+        a, b = board.PATH_ENDS[p]
+        graph.setdefault(a, []).append((p, b))
+        graph.setdefault(b, []).append((p, a))
     used: set[int] = set()
 
     def trail(spot: int) -> int:

@@ -33,7 +33,11 @@ def open_robber(f: CatanFold) -> None:
 
 
 def adjacent_opponents(state: State, seat: int, hex_: int) -> list[int]:
-    return sorted({state.owner[c] for c in board.HEX_CORNERS[hex_] if state.owner[c] not in (-1, seat)})
+    owner = state.owner
+    seats = {owner[c] for c in board.HEX_CORNERS[hex_]}
+    seats.discard(-1)
+    seats.discard(seat)
+    return sorted(seats)
 
 
 def target_hexes(state: State, seat: int, chase: bool = False) -> list[int]:
