@@ -40,24 +40,26 @@ WALL = bundle(brick=2)
 MEDICINE_CITY = bundle(ore=2, grain=1)
 
 
-def _same_length(a: Hand, b: Hand) -> None:
-    if len(a) != len(b):
-        raise ValueError(f"hands of {len(a)} and {len(b)} kinds")
+def _mismatch(a: Hand, b: Hand) -> ValueError:
+    return ValueError(f"hands of {len(a)} and {len(b)} kinds")
 
 
 # map over operator functions: the hot loops of every roll, payment and listing of affordable moves.
 def add(a: Hand, b: Hand) -> Hand:
-    _same_length(a, b)
+    if len(a) != len(b):
+        raise _mismatch(a, b)
     return tuple(map(operator.add, a, b))
 
 
 def sub(a: Hand, b: Hand) -> Hand:
-    _same_length(a, b)
+    if len(a) != len(b):
+        raise _mismatch(a, b)
     return tuple(map(operator.sub, a, b))
 
 
 def covers(a: Hand, b: Hand) -> bool:
-    _same_length(a, b)
+    if len(a) != len(b):
+        raise _mismatch(a, b)
     return all(map(operator.ge, a, b))
 
 

@@ -53,10 +53,18 @@ def target_hexes(state: State, seat: int, chase: bool = False) -> list[int]:
 
 
 def moves(state: State, seat: int, chase: bool = False) -> list[tuple[int, int]]:
+    # Opponents by hex, from the few occupied spots rather than every hex's six corners.
+    near: dict[int, set[int]] = {}
+    for spot, owner in enumerate(state.owner):
+        if owner != -1 and owner != seat:
+            for h in board.SPOT_HEXES[spot]:
+                near.setdefault(h, set()).add(owner)
     out: list[tuple[int, int]] = []
     for h in target_hexes(state, seat, chase):
-        victims = adjacent_opponents(state, seat, h)
-        out.extend((h, v) for v in victims) if victims else out.append((h, -1))
+        if h in near:
+            out.extend((h, v) for v in sorted(near[h]))
+        else:
+            out.append((h, -1))
     return out
 
 

@@ -160,6 +160,8 @@ def valid(c: cmd.CatanCommand, state: State, seat: int) -> TypeGuard[TaskAnswer]
         )  # fmt: skip
     if task.kind == "trade" and isinstance(c, cmd.CounterTrade):
         return domestic.counter_valid(state, seat, c)
+    if task.kind == "robber":  # the listing's (hex, victim) pairs, without building each command
+        return isinstance(c, cmd.MoveRobber) and (c.hex, c.victim) in robber.moves(state, seat)
     if task.kind == "progress_discard":
         return isinstance(c, cmd.DiscardProgress) and draws.discard_valid(
             state, seat, c.cards, amount(task, seat)
