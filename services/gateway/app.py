@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.gateway import arenas, asyncapi, bots, commands, players, reads, tournaments, web
+from services.gateway import arenas, asyncapi, bots, casual, commands, players, reads, tournaments, web
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import STATUS, ApiError, error_response
 from services.gateway.feeds import FeedHub
@@ -219,6 +219,10 @@ ROUTES = [
     Route("/v1/arenas/{arena_id}", arenas.view),
     Route("/v1/arenas/{arena_id}/join", arenas.join, methods=["POST"]),
     Route("/v1/arenas/{arena_id}/leave", arenas.leave, methods=["POST"]),
+    Route("/v1/casual", casual.invite, methods=["POST"]),
+    Route("/v1/casual/{invitation_id}", casual.view),
+    Route("/v1/casual/{invitation_id}/accept", casual.accept, methods=["POST"]),
+    Route("/v1/casual/{invitation_id}/decline", casual.decline, methods=["POST"]),
     Route("/", web.index),
     Mount("/static", app=web.ASSETS),
 ]

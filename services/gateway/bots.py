@@ -10,15 +10,18 @@ per table when the player is seated); this stream turns each into
 * ``event: turn``: the seat is to act; ``data`` holds the table id, the seat,
   the version and the seat's view with its legal moves;
 * ``event: over``: the game is over (``data`` as for ``turn``, with the final view);
+* ``event: invitation``: another player invites this one to a casual table
+  (:mod:`services.gateway.casual`; accept or decline with the same key);
 * a bare ``id:`` line otherwise (someone else is to act), so the client's
   ``Last-Event-ID`` still moves on.
 
 The SSE id is the inbox entry's number. A bot that drops reconnects with
 ``Last-Event-ID`` and gets every entry after it (views as they are then); a
 connection without one starts with a fresh look at every table the player
-sits at. A turn may come twice (a view already newer when an entry is read):
-answer with ``Idempotency-Key: <table>:<seat>:<version>`` and a repeat is the
-first outcome, never a second move.
+sits at and every invitation it has not answered. A turn may come twice (a
+view already newer when an entry is read): answer with
+``Idempotency-Key: <table>:<seat>:<version>`` and a repeat is the first
+outcome, never a second move.
 
 Answers go through the normal command route, ``POST /v1/tables/{id}/commands``
 with the same player key: the gateway resolves it to the player's own seat
@@ -35,7 +38,8 @@ from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedResponse, Page, resume_after
 from services.gateway.reads import int_param, read_view, view_at
-from shared.eventstore.player_keys import inbox, inbox_counter, notice_id
+from shared.eventstore.casual_store import INVITATIONS
+from shared.eventstore.player_keys import casual_keys, inbox, inbox_counter, notice_id, player_invitations
 from shared.eventstore.player_store import player_of_key, seat, seats, turns
 from shared.kernel.auth import token_hash
 from shared.messaging.messages import encode
@@ -51,6 +55,16 @@ class TurnNotice(msgspec.Struct, kw_only=True):
     version: int
     #: The seat's view document (as ``GET /v1/tables/{id}/view`` with the seat's token).
     view: msgspec.Raw
+
+
+class InvitationNotice(msgspec.Struct, kw_only=True):
+    """The data of an ``invitation`` event: accept with POST /v1/casual/{invitation_id}/accept."""
+
+    invitation_id: str
+    host: str
+    game: str
+    rated: bool
+    seats: int
 
 
 class _Status(msgspec.Struct):
@@ -99,8 +113,10 @@ async def stream(request: Request) -> FeedResponse:
     if request.headers.get("last-event-id") is None and not after:
         # A fresh connection: start with a look at every table, after what is there now.
         after = int(await gw.redis.get(inbox_counter(player_id)) or 0)
-        mine = await seats(gw.redis, player_id)
-        await turns(gw.redis, [(player_id, Turn(table_id=s.table_id, seat=s.seat, version=0)) for s in mine])
+        mine = [Turn(table_id=s.table_id, seat=s.seat, version=0) for s in await seats(gw.redis, player_id)]
+        asked = await gw.redis.smembers(player_invitations(player_id))
+        mine += [Turn(table_id=i.decode(), seat=-1, version=0) for i in sorted(asked)]
+        await turns(gw.redis, [(player_id, t) for t in mine])
     after = resume_after(request, after)
     return FeedResponse(gw.feeds, Inbox(gw, player_id), after)
 
@@ -130,6 +146,21 @@ class Inbox:
 
     async def _frame(self, number: int, turn: Turn) -> bytes:
         bare = b"id: %d\n\n" % number
+        if turn.seat < 0:  # an invitation to a casual table (its id in table_id)
+            where = casual_keys(turn.table_id, self.gw.settings.partitions)
+            _, inv = await INVITATIONS.load(self.gw.store, where)
+            if inv is None or inv.status != "pending" or self.player_id in inv.accepted:
+                return bare
+            data = encode(
+                InvitationNotice(
+                    invitation_id=inv.invitation_id,
+                    host=inv.host,
+                    game=inv.game,
+                    rated=inv.rated,
+                    seats=len(inv.seats),
+                )
+            )
+            return b"id: %d\nevent: invitation\ndata: %s\n\n" % (number, data)
         try:
             keys = self.gw.keys(turn.table_id)
             name = audience_name(turn.seat)

@@ -22,7 +22,7 @@ from typing import Any
 
 import msgspec
 
-from services.gateway import arenas, bots, context, players, tournaments, web
+from services.gateway import arenas, bots, casual, context, players, tournaments, web
 from services.gateway import body as request_body
 from services.gateway.body import MAX_HEADER_ID, Move, NewTable
 from services.gateway.errors import STATUS, status_of
@@ -37,6 +37,7 @@ from services.gateway.tournaments import (
 )
 from shared.arenas import codes as ac
 from shared.arenas.standings import ArenaView
+from shared.casual import codes as cc
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
 from shared.ladders.ladder import LadderView
@@ -112,6 +113,9 @@ def _generated() -> dict[str, Any]:
             arenas.ArenaOpened,
             arenas.ArenaAccepted,
             ArenaView,
+            casual.NewCasual,
+            casual.CasualView,
+            bots.InvitationNotice,
             # What the gateway checks of a game command (the game's own types check the rest).
             request_body._Tagged,
         ],
@@ -1032,12 +1036,106 @@ def _arena_paths() -> dict[str, Any]:
     }
 
 
+_INVITATION_ID = _path("invitation_id", casual.INVITATION_ID.pattern)
+
+
+def _casual_paths() -> dict[str, Any]:
+    key_note = "Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + "."
+
+    def answer(summary: str, *codes: str) -> dict[str, Any]:
+        return {
+            "post": {
+                "summary": summary,
+                "description": key_note,
+                "parameters": [_INVITATION_ID],
+                "security": [{"playerKey": []}],
+                "responses": _responses(
+                    {"200": _json(_ref("CasualView"))},
+                    *_PLAYER_KEY,
+                    NOT_FOUND,
+                    "busy",
+                    cc.NOT_INVITED,
+                    cc.CANCELLED,
+                    *codes,
+                ),
+            }
+        }
+
+    return {
+        "/v1/casual": {
+            "post": {
+                "summary": "Invite players (and seat our bots) to a casual table, rated or not",
+                "description": "The host's key; the host sits at the table. Each invited player hears "
+                "of it on its bot stream (`invitation`) and accepts or declines; the table opens (its id "
+                "is the invitation's) once every invited player accepted. Rated tables move the players' "
+                "ladder ratings. Rate limited: " + _RATE_LIMIT_NOTE["opens"] + ", and " + key_note,
+                "parameters": [_IDEMPOTENCY],
+                "security": [{"playerKey": []}],
+                "requestBody": _body(
+                    "NewCasual", {"game": "highcard", "seats": [{"player_id": "pl0"}, {"bot": "random"}]}
+                ),
+                "responses": _responses(
+                    {"201": _json(_ref("CasualView"), "Invited")},
+                    *_PLAYER_KEY,
+                    NOT_FOUND,
+                    "bad_json",
+                    "bad_request",
+                    "bad_header",
+                    "bad_options",
+                    "bad_seat_count",
+                    "bad_clock",
+                    "unknown_game",
+                    "body_too_large",
+                    "busy",
+                    "dead_lettered",
+                    "outcome_unknown",
+                    "table_exists",
+                    cc.INVALID,
+                    cc.ALREADY_CREATED,
+                    cc.NOT_READY,
+                ),
+            }
+        },
+        "/v1/casual/{invitation_id}": {
+            "get": {
+                "summary": "An invitation: its seats, who accepted, and its table once open",
+                "description": "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + ".",
+                "parameters": [_INVITATION_ID],
+                "responses": _responses({"200": _json(_ref("CasualView"))}, NOT_FOUND, "rate_limited", STORE),
+            }
+        },
+        "/v1/casual/{invitation_id}/accept": answer(
+            "Accept an invitation with your key (the last acceptance opens the table)",
+            "bad_header",
+            "dead_lettered",
+            "outcome_unknown",
+            "table_exists",
+            "bad_options",
+            "bad_seat_count",
+            "bad_clock",
+            "unknown_game",
+            cc.NOT_READY,
+        ),
+        "/v1/casual/{invitation_id}/decline": answer(
+            "Decline an invitation: it is cancelled", cc.ALREADY_OPEN
+        ),
+    }
+
+
 def _bot_sse() -> dict[str, Any]:
     json_data = {"type": "string", "contentMediaType": "application/json"}
     turn = {**json_data, "contentSchema": _ref("TurnNotice")}
     event = {
         "oneOf": [
             _object({"event": {"enum": ["turn", "over"]}, "id": {"type": "string"}, "data": turn}),
+            _object(
+                {
+                    "event": {"const": "invitation"},
+                    "id": {"type": "string"},
+                    "data": {**json_data, "contentSchema": _ref("InvitationNotice")},
+                },
+                "An invitation to a casual table: POST /v1/casual/{invitation_id}/accept or decline",
+            ),
             _object({"id": {"type": "string"}}, "Nothing to do at this entry: the id moves on"),
             _object(
                 {"event": {"const": "reconnect"}, "data": {**json_data, "contentSchema": _ref("FeedCut")}},
@@ -1055,7 +1153,14 @@ def _bot_sse() -> dict[str, Any]:
 def _paths() -> dict[str, Any]:
     """Every operation, with the path items several sections share merged."""
     paths: dict[str, Any] = {}
-    for section in (_table_paths(), _web_paths(), _tournament_paths(), _player_paths(), _arena_paths()):
+    for section in (
+        _table_paths(),
+        _web_paths(),
+        _tournament_paths(),
+        _player_paths(),
+        _arena_paths(),
+        _casual_paths(),
+    ):
         for path, item in section.items():
             paths.setdefault(path, {}).update(item)
     return paths

@@ -35,10 +35,12 @@ import structlog
 
 from services.tournaments.arenas import ArenaRunner
 from services.tournaments.writer import Tournaments, decode_event
+from shared.eventstore.casual_store import CasualTable
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import partition_feed
 from shared.eventstore.player_keys import (
     ARENA_TABLES,
+    CASUAL_TABLES,
     LADDERS,
     ladder_board,
     ladder_checkpoint,
@@ -49,12 +51,14 @@ from shared.eventstore.player_keys import (
 from shared.eventstore.player_store import seat_players, seated, table_over, turns
 from shared.eventstore.store import AppendRequest, EventStore, decode_envelope
 from shared.eventstore.tournament_keys import tournament_feed
+from shared.kernel.contract import Result
 from shared.kernel.table import TableFinished
 from shared.ladders.events import Rated, RatedPlacing
 from shared.ladders.ladder import LadderState, evolve, leaderboard, player_ladder
 from shared.messaging.streams import Batch
 from shared.players.seats import Seat, Turn
 from shared.tournaments.events import ResultRecorded, TableOpened
+from shared.tournaments.results import placings_of
 from shared.tournaments.state import find_table
 
 log = structlog.get_logger()
@@ -64,6 +68,7 @@ _encode_json = msgspec.json.Encoder().encode
 _encode_msgpack = msgspec.msgpack.Encoder().encode
 decode_rated = msgspec.msgpack.Decoder(Rated).decode
 _finished = msgspec.msgpack.Decoder(TableFinished).decode
+_casual = msgspec.json.Decoder(CasualTable).decode
 
 
 class _Kind(msgspec.Struct):
@@ -199,9 +204,28 @@ class PlayerProcess:
             for table, arena in zip(ids, await self.redis.hmget(ARENA_TABLES, ids), strict=True):
                 if arena is not None:
                     await self.arenas.game_over(arena.decode(), table, _finished(finished[table]).result)
+            for table, casual in zip(ids, await self.redis.hmget(CASUAL_TABLES, ids), strict=True):
+                if casual is not None:
+                    await self._casual_over(table, _casual(casual), _finished(finished[table]).result)
         async with self.redis.pipeline(transaction=False) as pipe:
             batch.ack(pipe, GROUP)
             await pipe.execute()
+
+    async def _casual_over(self, table_id: str, table: CasualTable, result: Result) -> None:
+        """A rated casual table is rated among the player accounts that sat there."""
+        if not table.rated:
+            return
+        players = [pid if pid is not None else f"bot:{seat}" for seat, pid in enumerate(table.seats)]
+        placings = tuple(
+            RatedPlacing(player_id=p.player_id, place=p.place, score=p.score)
+            for p in placings_of(result, players)
+            if table.seats[p.seat] is not None
+        )
+        if len(placings) >= 2:
+            rated = Rated(
+                table_id=table_id, source="casual", placings=placings, at_ms=self.ladders.clock_ms()
+            )
+            await self.ladders.record(table.game, rated)
 
     async def _tournament_event(self, env: EventEnvelope, kind: str) -> None:
         if kind not in ("tournament.table_opened", "tournament.result_recorded"):

@@ -2,8 +2,9 @@
 
 It holds one stream (``GET /v1/bot/stream``) for every table its player sits
 at, answers each ``turn`` with one of the legal moves the seat's view lists
-(through the normal command route, with the player key), and reconnects with
-``Last-Event-ID`` whenever the stream drops, so it resumes where it was.
+(through the normal command route, with the player key), accepts every
+invitation to a casual table, and reconnects with ``Last-Event-ID`` whenever
+the stream drops, so it resumes where it was.
 
 Strategies see only the seat's view and its legal moves:
 
@@ -101,6 +102,8 @@ class Bot:
         #: (table, seat) -> the newest version this bot answered (a turn may come twice).
         self.answered: dict[tuple[str, int], int] = {}
         self.finished: set[str] = set()
+        #: Accept every invitation to a casual table (a bot account exists to play).
+        self.accept_invitations = True
 
     def run(self, games: int = 0) -> int:
         """Play until ``games`` tables are over (0: forever); 2 if the key is refused."""
@@ -136,6 +139,12 @@ class Bot:
                         self.say(f"{table}: over ({len(self.finished)} finished)")
                     if games and len(self.finished) >= games:
                         return True
+                elif event.kind == "invitation" and self.accept_invitations:
+                    invitation = json.loads(event.data)["invitation_id"]
+                    r = client.post(
+                        f"/v1/casual/{invitation}/accept", headers={"authorization": f"Bearer {self.key}"}
+                    )
+                    self.say(f"invitation {invitation}: {r.json().get('status', r.json().get('code'))}")
                 elif event.kind == "reconnect":
                     return True
         return True

@@ -75,6 +75,11 @@ def player_tables(player_id: str) -> str:
     return f"{_SHARED}:players:{player_id}:tables"
 
 
+def player_invitations(player_id: str) -> str:
+    """Set: ids of the casual invitations it has not answered (a fresh bot stream hears of them)."""
+    return f"{_SHARED}:players:{player_id}:invitations"
+
+
 def player_games(player_id: str) -> str:
     """List: JSON seats of its finished tables, newest first."""
     return f"{_SHARED}:players:{player_id}:games"
@@ -129,3 +134,21 @@ ARENAS_INDEX = f"{_SHARED}:arenas:index"
 def arena_tokens(arena_id: str) -> str:
     """Hash: ``"<table id>:<seat>"`` -> that seat's token (kept once, server-side)."""
     return f"{_SHARED}:arenas:{arena_id}:tokens"
+
+
+class CasualKeys(_AggregateKeys):
+    __slots__ = ()
+    namespace = "casual"
+
+
+def casual_keys(invitation_id: str, partitions: int) -> CasualKeys:
+    return CasualKeys(invitation_id, partition_of(f"casual:{invitation_id}", partitions))
+
+
+#: table id -> JSON ``{"rated": bool, "seats": [player id or null, ...]}`` of each casual table.
+CASUAL_TABLES = f"{_SHARED}:casual:tables"
+
+
+def casual_tokens(invitation_id: str) -> str:
+    """Hash: seat -> that seat's token (kept once, server-side)."""
+    return f"{_SHARED}:casual:{invitation_id}:tokens"

@@ -1,0 +1,227 @@
+"""Casual tables by invitation: a host invites players (and seats our bots), rated or not.
+
+The invitation is an aggregate of its own (``shared/casual``), written by the
+gateway with expected-version appends. Each invited player hears of it on its
+bot stream (``event: invitation``) and accepts or declines with its own key;
+the gateway handling the last acceptance opens the table (its id is the
+invitation's), seats the accounts so their bots get their turns, hands bot
+seats to the tournament service's bot runner, and records the opening. Every
+step is idempotent (the seat tokens are kept once, a second open answers
+``table_exists``), so an accept retried after a failure finishes the job.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+import uuid
+from typing import Annotated, Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from services.gateway.body import header_id, read_json
+from services.gateway.bots import authenticated_player
+from services.gateway.commands import _message, _submit, checked_options, remember
+from services.gateway.context import Gateway, client_address
+from services.gateway.errors import ApiError
+from services.gateway.reads import anonymous_read
+from shared.casual.commands import Accept, CasualCommandUnion, CasualSeat, Decline, Invite, MarkOpened
+from shared.casual.rules import Invitation, decide, invited
+from shared.eventstore.aggregates import Busy
+from shared.eventstore.casual_store import INVITATIONS, CasualTable
+from shared.eventstore.player_keys import (
+    CASUAL_TABLES,
+    casual_keys,
+    casual_tokens,
+    player_doc,
+    player_invitations,
+)
+from shared.eventstore.player_store import seat_players, turns
+from shared.eventstore.tournament_keys import BOT_TABLES, bot_seats
+from shared.kernel.auth import new_token, token_hash
+from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
+from shared.kernel.rejection import RuleViolation
+from shared.messaging.messages import OpenTable, encode
+from shared.players.seats import Seat, Turn
+
+INVITATION_ID = re.compile(r"^c[0-9a-f]{12}$")
+
+
+class NewCasual(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    game: Name
+    game_options: Annotated[dict[Name, Any], msgspec.Meta(max_length=MAX_OPTIONS)] = {}
+    #: In seat order: each a player account (invited; the host among them) or one of our bots.
+    seats: Annotated[list[CasualSeat], msgspec.Meta(min_length=2, max_length=MAX_SEATS)]
+    #: Rated tables move the players' ladder ratings.
+    rated: bool = False
+
+
+class CasualView(msgspec.Struct, kw_only=True):
+    invitation_id: str
+    host: str
+    game: str
+    rated: bool
+    seats: list[CasualSeat]
+    accepted: list[str]
+    status: str
+    #: Set once every invited player has accepted and the table is open.
+    table_id: str | None
+
+
+def _view(inv: Invitation) -> CasualView:
+    return CasualView(
+        invitation_id=inv.invitation_id,
+        host=inv.host,
+        game=inv.game,
+        rated=inv.rated,
+        seats=list(inv.seats),
+        accepted=list(inv.accepted),
+        status=inv.status,
+        table_id=inv.table_id,
+    )
+
+
+async def _execute(
+    gw: Gateway, invitation_id: str, command: CasualCommandUnion, command_id: str
+) -> Invitation:
+    def rules(state: Invitation | None) -> list[Any]:
+        try:
+            return list(decide(state, command))
+        except RuleViolation as exc:
+            raise ApiError(exc.code, exc.message, **exc.details) from exc
+
+    keys = casual_keys(invitation_id, gw.settings.partitions)
+    try:
+        done = await INVITATIONS.execute(gw.store, keys, rules, command_id, time.time_ns() // 1_000_000)
+    except Busy as exc:
+        raise ApiError("busy", "The invitation is changing too fast; retry.") from exc
+    assert done.state is not None
+    return done.state
+
+
+class _Chosen(msgspec.Struct):
+    invitation_id: str
+
+
+async def invite(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    host, _ = await authenticated_player(gw, request)
+    gw.limits.open(client_address(request))
+    body = await read_json(request, NewCasual, gw.settings.max_body_bytes)
+    options = checked_options(body.game, len(body.seats), dict(body.game_options))
+    for seat in body.seats:
+        if seat.player_id is not None and not await gw.redis.exists(player_doc(seat.player_id)):
+            raise ApiError("not_found", f"There is no player {seat.player_id}.")
+    chosen = _Chosen("c" + uuid.uuid4().hex[:12])
+    key = header_id(request, "idempotency-key")
+    if key is not None:
+        chosen = await remember(gw, "casual", client_address(request), key, chosen)
+    command = Invite(
+        invitation_id=chosen.invitation_id,
+        host=host,
+        game=body.game,
+        game_options=options,
+        seats=tuple(body.seats),
+        rated=body.rated,
+        at_ms=time.time_ns() // 1_000_000,
+    )
+    inv = await _execute(gw, chosen.invitation_id, command, "invite")
+    guests = [p for p in invited(inv) if p not in inv.accepted]
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        for guest in guests:
+            pipe.sadd(player_invitations(guest), inv.invitation_id)
+        await pipe.execute()
+    await turns(gw.redis, [(p, Turn(table_id=inv.invitation_id, seat=-1, version=0)) for p in guests])
+    inv = await _open_when_ready(gw, request, inv)
+    return Response(encode(_view(inv)), status_code=201, media_type="application/json")
+
+
+async def _invitation(gw: Gateway, request: Request) -> str:
+    invitation_id: str = request.path_params["invitation_id"]
+    keys = casual_keys(invitation_id, gw.settings.partitions) if INVITATION_ID.match(invitation_id) else None
+    if keys is None or not await gw.store.version(keys):
+        raise ApiError("not_found", f"There is no invitation {invitation_id}.")
+    return invitation_id
+
+
+async def accept(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    invitation_id = await _invitation(gw, request)
+    player_id, _ = await authenticated_player(gw, request)
+    inv = await _execute(gw, invitation_id, Accept(player_id=player_id), f"accept:{player_id}")
+    await gw.redis.srem(player_invitations(player_id), invitation_id)
+    inv = await _open_when_ready(gw, request, inv)
+    return Response(encode(_view(inv)), media_type="application/json")
+
+
+async def decline(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    invitation_id = await _invitation(gw, request)
+    player_id, _ = await authenticated_player(gw, request)
+    inv = await _execute(gw, invitation_id, Decline(player_id=player_id), f"decline:{player_id}")
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        for guest in invited(inv):  # cancelled for everyone
+            pipe.srem(player_invitations(guest), invitation_id)
+        await pipe.execute()
+    return Response(encode(_view(inv)), media_type="application/json")
+
+
+async def view(request: Request) -> Response:
+    gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
+    invitation_id = await _invitation(gw, request)
+    _, inv = await INVITATIONS.load(gw.store, casual_keys(invitation_id, gw.settings.partitions))
+    assert inv is not None
+    return Response(encode(_view(inv)), media_type="application/json")
+
+
+async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> Invitation:
+    """Open the table once everyone accepted (again, harmlessly, if a step was cut short)."""
+    if inv.status != "ready":
+        return inv
+    table_id = inv.invitation_id
+    seats = range(len(inv.seats))
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        for seat in seats:
+            pipe.hsetnx(casual_tokens(table_id), str(seat), new_token())
+        pipe.hmget(casual_tokens(table_id), [str(s) for s in seats])
+        tokens = [t.decode() for t in (await pipe.execute())[-1]]
+    keys = gw.keys(table_id)
+    record = CasualTable(game=inv.game, rated=inv.rated, seats=[s.player_id for s in inv.seats])
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        pipe.hset(keys.auth, mapping={token_hash(t): s for s, t in enumerate(tokens)})
+        pipe.hset(CASUAL_TABLES, table_id, msgspec.json.encode(record))
+        await pipe.execute()
+    msg = _message(
+        gw,
+        request,
+        "open",
+        table_id,
+        f"open-{table_id}",
+        open=OpenTable(
+            game=inv.game,
+            seats=len(inv.seats),
+            options=dict(inv.game_options),
+            token_hashes=tuple(token_hash(t) for t in tokens),
+        ),
+    )
+    outcome = await _submit(gw, msg, inv.game)
+    if outcome.status == "rejected" and outcome.code != "table_exists":
+        raise ApiError(outcome.code, outcome.message, **outcome.details)
+    await gw.store.index_game(table_id, keys.partition, time.time_ns() // 1_000_000)
+    accounts = [(pid, s) for s, pid in enumerate(record.seats) if pid is not None]
+    await seat_players(
+        gw.redis,
+        table_id,
+        [
+            (pid, Seat(table_id=table_id, game=inv.game, seat=s, token=tokens[s], source="casual"))
+            for pid, s in accounts
+        ],
+    )
+    bots = {s: tokens[s] for s, seat in enumerate(inv.seats) if seat.bot is not None}
+    if bots:
+        await gw.redis.hset(bot_seats(table_id), mapping=bots)
+        await gw.redis.sadd(BOT_TABLES, table_id)
+    return await _execute(gw, inv.invitation_id, MarkOpened(table_id=table_id), "open")

@@ -1,0 +1,108 @@
+"""The invitation's state, rules and fold."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, Literal
+
+from msgspec.structs import replace
+
+from shared.casual import codes
+from shared.casual.commands import Accept, CasualCommandUnion, CasualSeat, Decline, Invite, MarkOpened
+from shared.casual.events import Accepted, CasualEventUnion, Declined, Invited, Opened
+from shared.kernel.messages import Record
+from shared.kernel.rejection import RuleViolation, require
+
+Status = Literal["pending", "ready", "open", "cancelled"]
+
+
+class Invitation(Record, frozen=True):
+    invitation_id: str
+    host: str
+    game: str
+    game_options: dict[str, Any]
+    seats: tuple[CasualSeat, ...]
+    rated: bool
+    accepted: tuple[str, ...] = ()
+    status: Status = "pending"
+    table_id: str | None = None
+
+
+def invited(inv: Invitation) -> tuple[str, ...]:
+    return tuple(s.player_id for s in inv.seats if s.player_id is not None)
+
+
+def _status(inv: Invitation) -> Status:
+    return "ready" if set(invited(inv)) <= set(inv.accepted) else "pending"
+
+
+def decide(state: Invitation | None, command: CasualCommandUnion) -> list[CasualEventUnion]:
+    if isinstance(command, Invite):
+        require(state is None, codes.ALREADY_CREATED, "This invitation already exists.")
+        players = [s.player_id for s in command.seats if s.player_id is not None]
+        require(
+            all((s.player_id is None) != (s.bot is None) for s in command.seats),
+            codes.INVALID,
+            "Each seat names a player or a bot, not both.",
+        )
+        require(command.host in players, codes.INVALID, "The host sits at the table.")
+        require(len(players) == len(set(players)), codes.INVALID, "A player takes one seat.")
+        require(len(command.seats) >= 2, codes.INVALID, "A table needs at least two seats.")
+        require(not command.rated or len(players) >= 2, codes.INVALID, "A rated table needs two players.")
+        return [
+            Invited(
+                invitation_id=command.invitation_id,
+                host=command.host,
+                game=command.game,
+                game_options=dict(command.game_options),
+                seats=command.seats,
+                rated=command.rated,
+                at_ms=command.at_ms,
+            ),
+            Accepted(player_id=command.host, at_ms=command.at_ms),
+        ]
+    if state is None:
+        raise RuleViolation(codes.NO_INVITATION, "There is no such invitation.")
+    match command:
+        case Accept(player_id=pid) | Decline(player_id=pid):
+            require(pid in invited(state), codes.NOT_INVITED, f"Player {pid} is not invited.")
+            require(state.status != "cancelled", codes.CANCELLED, "The invitation was declined.")
+            if isinstance(command, Accept):
+                return [] if pid in state.accepted else [Accepted(player_id=pid, at_ms=command.at_ms)]
+            require(state.status in ("pending", "ready"), codes.ALREADY_OPEN, "The table is open already.")
+            return [Declined(player_id=pid, at_ms=command.at_ms)]
+        case MarkOpened(table_id=tid):
+            if state.status == "open":
+                return []
+            require(state.status == "ready", codes.NOT_READY, "Not every player has accepted.")
+            return [Opened(table_id=tid, at_ms=command.at_ms)]
+    raise AssertionError(f"unhandled command {command!r}")
+
+
+def evolve(state: Invitation | None, event: CasualEventUnion) -> Invitation:
+    if isinstance(event, Invited):
+        return Invitation(
+            invitation_id=event.invitation_id,
+            host=event.host,
+            game=event.game,
+            game_options=event.game_options,
+            seats=event.seats,
+            rated=event.rated,
+        )
+    if state is None:
+        raise ValueError(f"{type(event).__name__} before casual.invited")
+    match event:
+        case Accepted(player_id=pid):
+            state = replace(state, accepted=(*state.accepted, pid))
+            return replace(state, status=_status(state))
+        case Declined():
+            return replace(state, status="cancelled")
+        case Opened(table_id=tid):
+            return replace(state, status="open", table_id=tid)
+    raise AssertionError(f"unhandled event {event!r}")
+
+
+def fold(events: Iterable[CasualEventUnion], state: Invitation | None = None) -> Invitation | None:
+    for event in events:
+        state = evolve(state, event)
+    return state

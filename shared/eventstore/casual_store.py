@@ -1,0 +1,24 @@
+"""Invitation streams: the one :class:`Aggregate` of casual tables."""
+
+from __future__ import annotations
+
+import msgspec
+
+from shared.casual.events import CasualEventUnion
+from shared.casual.rules import Invitation, fold
+from shared.eventstore.aggregates import Aggregate
+
+INVITATIONS: Aggregate[Invitation, CasualEventUnion] = Aggregate(
+    msgspec.msgpack.Decoder(CasualEventUnion).decode,
+    fold,
+    "casual",
+)
+
+
+class CasualTable(msgspec.Struct):
+    """What the player process needs of a casual table when it ends."""
+
+    game: str
+    rated: bool
+    #: The player account at each seat; null for one of our bots.
+    seats: list[str | None]
