@@ -200,9 +200,14 @@ def main_options(state: State, seat: int) -> list[cmd.CatanCommand]:
 
 def main_by_kind(state: State, seat: int) -> dict[type[cmd.CatanCommand], Sequence[cmd.CatanCommand]]:
     """``main_options`` grouped by command type, without the types that have no legal instance."""
-    by_kind = {
-        kind: got for kind, listing in MAIN_IN[state.options.ck].items() if (got := listing(state, seat))
-    }
+    grouped: dict[type[cmd.CatanCommand], list[cmd.CatanCommand]] = {}
+    if state.options.ck:  # the knights' commands, listed once rather than once per kind
+        for c in knights.options(state, seat):
+            grouped.setdefault(type(c), []).append(c)
+    by_kind: dict[type[cmd.CatanCommand], Sequence[cmd.CatanCommand]] = dict(grouped)
+    for kind, listing in MAIN_IN[state.options.ck].items():
+        if kind not in KNIGHT_COMMANDS and (got := listing(state, seat)):
+            by_kind[kind] = got
     if offers := domestic.offer_options(state, seat):
         by_kind[cmd.OfferTrade] = offers
     return by_kind

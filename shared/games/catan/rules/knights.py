@@ -12,7 +12,7 @@ from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import ACTIVATION, KNIGHT, POLITICS, PROMOTION, covers
 from shared.games.catan.rules import robber
-from shared.games.catan.rules.building import blocked_for, free_spot, touches_own_road
+from shared.games.catan.rules.building import blocked_for, free_spot, road_ends
 from shared.games.catan.rules.flow import CatanFold, open_task
 from shared.games.catan.state import Knight, State, knight_at, knight_on
 
@@ -28,7 +28,8 @@ def pieces_left(state: State, seat: int, strength: int) -> int:
 
 
 def recruit_spots(state: State, seat: int) -> list[int]:
-    return [s for s in range(board.N_SPOTS) if free_spot(state, s) and touches_own_road(state, seat, s)]
+    """Free spots an own road touches."""
+    return sorted(s for s in road_ends(state, seat) if free_spot(state, s))
 
 
 def reachable(state: State, seat: int, start: int) -> set[int]:
