@@ -11,7 +11,7 @@ import httpx
 import pytest
 
 from shared.infra.launcher import Stack
-from tests.e2e.test_players_and_bots import _ladder_is_recomputed, bearer, cli_bot, register
+from tests.e2e.accounts import bearer, cli_bot, ladder_is_recomputed, register
 from tests.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
@@ -64,6 +64,6 @@ async def test_two_bots_play_a_rated_arena_until_it_closes(stack: Stack, tmp_pat
         late = await api.post(f"/v1/arenas/{arena_id}/join", headers=bearer(a_key))
         assert late.status_code == 422 and late.json()["code"] == "arena_closed"
 
-        ladder = await _ladder_is_recomputed(stack, "highcard")
+        ladder = await ladder_is_recomputed(stack, "highcard")
         rated = [e for e in ladder["events"] if e.source == f"arena:{arena_id}"]
         assert sorted(e.table_id for e in rated) == sorted(t["table_id"] for t in tables)

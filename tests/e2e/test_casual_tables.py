@@ -11,7 +11,8 @@ import httpx
 import pytest
 
 from shared.infra.launcher import Stack
-from tests.e2e.test_players_and_bots import _ladder_is_recomputed, bearer, cli_bot, page, register
+from shared.ladders.events import Rated
+from tests.e2e.accounts import bearer, cli_bot, ladder_is_recomputed, page, register
 from tests.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
@@ -58,9 +59,9 @@ async def test_an_invited_bot_accepts_and_the_rated_table_is_rated_once(stack: S
         assert [g["table_id"] for g in (await page(api, guest_id))["games"]][:1] == [table_id]
 
 
-async def _rated(stack: Stack, table_id: str) -> list[object] | None:
+async def _rated(stack: Stack, table_id: str) -> list[Rated] | None:
     try:
-        events = (await _ladder_is_recomputed(stack, "highcard"))["events"]
+        events = (await ladder_is_recomputed(stack, "highcard"))["events"]
     except TypeError:  # no ladder yet
         return None
     mine = [e for e in events if e.table_id == table_id]

@@ -12,24 +12,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import signal
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import httpx
-import msgspec
 import pytest
 
-from shared.eventstore.player_keys import ladder_board, ladder_keys
-from shared.eventstore.store import EventStore
 from shared.eventstore.tournament_keys import tournament_feed, tournament_keys
-from shared.infra.launcher import REPO, Stack
+from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
-from shared.ladders.events import Rated
-from shared.ladders.ladder import fold, leaderboard
+from tests.e2e.accounts import bearer, cli_bot, example_bot, ladder_is_recomputed, page, register
 from tests.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
@@ -37,17 +30,6 @@ pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.tim
 ROUNDS = 3
 #: Long enough (120 moves) that a bot can be killed mid-game.
 LONG = {"deck_size": 200, "hand_size": 60}
-_rated = msgspec.msgpack.Decoder(Rated).decode
-
-
-def bearer(key: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {key}"}
-
-
-async def register(api: httpx.AsyncClient, name: str, **extra: Any) -> tuple[str, str]:
-    r = await api.post("/v1/players", json={"name": name, "bot": True, **extra})
-    assert r.status_code == 201, r.text
-    return r.json()["player_id"], r.json()["player_key"]
 
 
 async def tournament(api: httpx.AsyncClient, keys: list[str], rounds: int = ROUNDS) -> tuple[str, str]:
@@ -66,31 +48,6 @@ async def tournament(api: httpx.AsyncClient, keys: list[str], rounds: int = ROUN
 async def start(api: httpx.AsyncClient, tid: str, organiser: str) -> None:
     r = await api.post(f"/v1/tournaments/{tid}/start", headers=bearer(organiser))
     assert r.status_code == 200, r.text
-
-
-def cli_bot(stack: Stack, key: str, strategy: str, log: Path) -> subprocess.Popen[bytes]:
-    command = [sys.executable, "-m", "shared.cli.main", "bot", "--api", stack.api, "--key", key]
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            [*command, "--strategy", strategy, "--seed", "7"], cwd=REPO, stderr=out, stdout=out
-        )
-
-
-def example_bot(stack: Stack, key: str, log: Path) -> subprocess.Popen[bytes]:
-    with log.open("ab") as out:
-        return subprocess.Popen(
-            [sys.executable, str(REPO / "examples" / "bot.py"), "--api", stack.api, "--key", key],
-            cwd=REPO,
-            stderr=out,
-            stdout=out,
-        )
-
-
-async def page(api: httpx.AsyncClient, player_id: str) -> dict[str, Any]:
-    r = await api.get(f"/v1/players/{player_id}")
-    assert r.status_code == 200, r.text
-    body: dict[str, Any] = r.json()
-    return body
 
 
 async def test_a_player_registers_and_rotates_its_key(stack: Stack) -> None:
@@ -125,23 +82,6 @@ async def test_a_player_registers_and_rotates_its_key(stack: Stack) -> None:
         ok = await api.post(f"/v1/players/{player_id}/key", headers=bearer(new_key))
         assert ok.status_code == 200
         assert other_id != player_id
-
-
-async def _ladder_is_recomputed(stack: Stack, game: str) -> dict[str, Any]:
-    """The live leaderboard equals one folded from the ladder's own log."""
-    redis = connect(str(stack.redis_url))
-    try:
-        keys = ladder_keys(game, stack.partitions)
-        events = [_rated(e.payload) for e in await EventStore(redis).read(keys)]
-        state = fold(game, events)
-        live = json.loads(await redis.get(ladder_board(game)))
-        names = {line["player_id"]: line["name"] for line in live["lines"]}
-        bots = {line["player_id"]: line["bot"] for line in live["lines"]}
-        assert live == json.loads(msgspec.json.encode(leaderboard(state, names, bots)))
-        assert len(events) == len({e.table_id for e in events})
-        return {"events": events, "board": live}
-    finally:
-        await redis.aclose()
 
 
 async def _redeliver_results(stack: Stack, tid: str) -> int:
@@ -193,8 +133,8 @@ async def test_two_external_bots_play_a_rated_tournament_to_the_end(stack: Stack
                 r = await api.get(f"/v1/tournaments/{tid}/standings")
                 return bool(r.json()["status"] == "finished")
 
-            logs = lambda: (tmp_path / "a.log").read_text() + (tmp_path / "b.log").read_text()  # noqa: E731
-            assert await until(finished, 180), logs()
+            logs = (tmp_path / "a.log", tmp_path / "b.log")
+            assert await until(finished, 180), "\n".join(log.read_text() for log in logs)
         finally:
             for proc in (a, b):
                 proc.kill()
@@ -204,13 +144,13 @@ async def test_two_external_bots_play_a_rated_tournament_to_the_end(stack: Stack
         lines = {line["player_id"]: line for line in board["lines"]}
         assert lines[a_id]["games"] == ROUNDS and lines[b_id]["games"] == ROUNDS
         assert lines[a_id]["provisional"] and board["provisional_below"] > ROUNDS
-        before = await _ladder_is_recomputed(stack, "highcard")
+        before = await ladder_is_recomputed(stack, "highcard")
         mine = [e for e in before["events"] if e.source == f"tournament:{tid}"]
         assert len(mine) == ROUNDS
 
         # A result delivered twice moves nothing.
         assert await _redeliver_results(stack, tid) == ROUNDS
-        after = await _ladder_is_recomputed(stack, "highcard")
+        after = await ladder_is_recomputed(stack, "highcard")
         assert after["board"] == before["board"] and len(after["events"]) == len(before["events"])
 
         a_page = await page(api, a_id)
