@@ -32,6 +32,7 @@ import statistics
 import tempfile
 import time
 import tracemalloc
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -105,64 +106,138 @@ async def _write(store: Any, steps: list[Any], chunk: int = 64) -> None:
     await store.index_game(first.game_id, first.partition, time.time_ns() // 1_000_000)
 
 
-async def rebuild(redis: Any, store: Any, written: dict[str, dict[str, Any]]) -> dict[str, Any]:
-    from shared.cli.audit import rebuild_games
-    from shared.eventstore.keys import GameKeys
+def baseline_models(game_id: str, log: Sequence[bytes]) -> Any:
+    """The rebuild's read models the way it built them before the one-pass
+    ``shared.readmodels.rebuild``: the table cache's fold (every envelope and
+    event decoded twice, the table copied per event), then the projector's
+    ``build`` over every event. ``--baseline`` times it in the same run."""
+    from shared.eventstore.store import decode_envelope
     from shared.eventstore.tables import decode_all, fold_all
     from shared.readmodels.build import build
 
-    out: dict[str, Any] = {}
-    total_events = sum(i["events"] for i in written.values())
+    envelopes = [decode_envelope(raw) for raw in log]
+    table = fold_all(envelopes)
+    if table is None:
+        return None
+    events = decode_all(table.game, envelopes)
+    new = [(e.version, e.server_time, ev) for e, ev in zip(envelopes, events, strict=True)]
+    return build(game_id, table, new)
+
+
+async def rebuild(
+    redis: Any, written: dict[str, dict[str, Any]], paths: list[str], repeat: int
+) -> dict[str, Any]:
+    """``ziggurat rebuild --write`` over every finished game, per game type, for
+    each of ``paths`` ("one-pass", "baseline"), alternating, ``repeat`` times."""
+    from shared.cli.audit import rebuild_games
+    from shared.eventstore.keys import GameKeys
+    from shared.readmodels.rebuild import models_from_log
+
+    builders = {"one-pass": models_from_log, "baseline": baseline_models}
+    times: dict[str, dict[str, list[float]]] = {p: {k: [] for k in written} for p in paths}
+    compute: dict[str, dict[str, float]] = {p: {} for p in paths}
+    read: dict[str, float] = {}
     total_games = sum(len(i["finished"]) for i in written.values())
     with _progress() as progress:
         task = progress.add_task(
-            "rebuilding projections (ziggurat rebuild --write)", total=total_games, info=""
+            "rebuilding projections (ziggurat rebuild --write)",
+            total=total_games * len(paths) * repeat,
+            info="",
         )
+        for round_ in range(repeat):
+            for path in paths if round_ % 2 == 0 else paths[::-1]:
+                for key, info in written.items():
+                    progress.update(task, info=f"{path}: {key}")
+                    games = [GameKeys(gid, part) for gid, part, _ in info["finished"]]
+                    t = time.perf_counter()
+                    stuck = await rebuild_games(
+                        redis, games, True, lambda n: progress.advance(task, n), builders[path]
+                    )
+                    times[path][key].append(time.perf_counter() - t)
+                    if stuck:
+                        raise RuntimeError(f"rebuild could not rewrite {stuck[:3]}")
+        # The same work without the writes: the read, then the models alone.
         for key, info in written.items():
-            progress.update(task, info=key)
-            games = [GameKeys(gid, part) for gid, part, _ in info["finished"]]
+            logs = []
             t = time.perf_counter()
-            stuck = await rebuild_games(redis, games, True, lambda n: progress.advance(task, n))
-            rebuild_s = time.perf_counter() - t
-            if stuck:
-                raise RuntimeError(f"rebuild could not rewrite {stuck[:3]}")
-            read_s = fold_s = decode_s = build_s = 0.0
             for gid, part, _ in info["finished"]:
-                t0 = time.perf_counter()
-                envs = await store.read(GameKeys(gid, part))
-                t1 = time.perf_counter()
-                table = fold_all(envs)
-                t2 = time.perf_counter()
-                assert table is not None
-                events = decode_all(table.game, envs)
-                t3 = time.perf_counter()
-                build(
-                    gid, table, [(e.version, e.server_time, ev) for e, ev in zip(envs, events, strict=True)]
-                )
-                t4 = time.perf_counter()
-                read_s += t1 - t0
-                fold_s += t2 - t1
-                decode_s += t3 - t2
-                build_s += t4 - t3
-            n = info["events"]
-            out[key] = {
-                "games": len(info["finished"]),
-                "events": n,
-                "rebuild_s": rebuild_s,
-                "rebuild_events_per_s": n / rebuild_s,
-                "read_decode_events_per_s": n / read_s,
-                "fold_events_per_s": n / fold_s,
-                "decode_events_per_s": n / decode_s,
-                "build_events_per_s": n / build_s,
-                "compute_events_per_s": n / (read_s + fold_s + decode_s + build_s),
+                rows = await redis.xrange(GameKeys(gid, part).events)
+                logs.append((gid, [fields[b"e"] for _, fields in rows]))
+            read[key] = time.perf_counter() - t
+            for path in paths:
+                t = time.perf_counter()
+                for gid, log in logs:
+                    builders[path](gid, log)
+                compute[path][key] = time.perf_counter() - t
+    out: dict[str, Any] = {}
+    for key, info in written.items():
+        n = info["events"]
+        out[key] = {"games": len(info["finished"]), "events": n, "read_events_per_s": n / read[key]}
+        for path in paths:
+            median = statistics.median(times[path][key])
+            out[key][path] = {
+                "rebuild_s": median,
+                "rebuild_events_per_s": n / median,
+                "models_events_per_s": n / compute[path][key],
             }
-    total_s = sum(r["rebuild_s"] for r in out.values())
-    out["all"] = {
-        "games": sum(r["games"] for r in out.values()),
-        "events": total_events,
-        "rebuild_s": total_s,
-        "rebuild_events_per_s": total_events / total_s,
-    }
+    total = sum(i["events"] for i in written.values())
+    out["all"] = {"games": total_games, "events": total}
+    for path in paths:
+        # the sum of per-game-type medians
+        seconds = sum(out[key][path]["rebuild_s"] for key in written)
+        out["all"][path] = {"rebuild_s": seconds, "rebuild_events_per_s": total / seconds}
+    return out
+
+
+async def cold_loads(
+    redis: Any, store: Any, written: dict[str, dict[str, Any]], min_events: int, repeat: int
+) -> dict[str, Any]:
+    """Time to load a cold table into a ``TableCache``, from its whole stream and
+    from a snapshot plus the events after it.
+
+    For each game type, the finished games of at least ``min_events`` events
+    (the longest one if none is that long). Each gets the snapshot the reducer
+    would hold at its version: at the last multiple of ``snapshot_every``,
+    written with the reducer's own ``snapshots.encode``.
+    """
+    from shared.eventstore import snapshots
+    from shared.eventstore.keys import GameKeys
+    from shared.eventstore.tables import TableCache, fold_all
+    from shared.infra.settings import Settings
+
+    every = Settings().snapshot_every
+    out: dict[str, Any] = {}
+    for key, info in written.items():
+        long_ = [g for g in info["finished"] if g[2] >= min_events] or [
+            max(info["finished"], key=lambda g: g[2])
+        ]
+        long_ = long_[:8]
+        keys = [GameKeys(gid, part) for gid, part, _ in long_]
+        for k in keys:
+            envelopes = await store.read(k)
+            at = len(envelopes) // every * every
+            if at:
+                raw = await redis.xrange(k.events, min=f"0-{at}", max=f"0-{at}")
+                table = fold_all(envelopes[:at])
+                assert table is not None
+                await store.save_snapshot(k, at, snapshots.encode(table, raw[0][1][b"e"]))
+        figures: dict[str, float] = {}
+        for label, use in (("replay", False), ("snapshot", True)):
+            samples = []
+            for _ in range(repeat):
+                cache = TableCache(store, snapshots=use)
+                t = time.perf_counter()
+                loaded = await cache.refresh(keys)
+                samples.append((time.perf_counter() - t) / len(keys))
+                assert all(loaded[k.game_id] is not None for k in keys)
+            figures[label] = statistics.median(samples)
+        out[key] = {
+            "tables": len(keys),
+            "mean_events": statistics.fmean(g[2] for g in long_),
+            "replay_ms": figures["replay"] * 1000,
+            "snapshot_ms": figures["snapshot"] * 1000,
+            "speedup": figures["replay"] / figures["snapshot"],
+        }
     return out
 
 
@@ -255,6 +330,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from shared.infra.valkey_server import ValkeyServer, free_port
 
     keys_ = [k for k in args.games.split(",") if k] or registry.available()
+    paths = ["one-pass", "baseline"] if args.baseline else ["one-pass"]
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     root = tempfile.mkdtemp(prefix="replay-", dir=OUT_DIR)
     server = ValkeyServer(Path(root), port=free_port(), fsync="everysec")
@@ -270,48 +346,59 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         console.print(
             f"store filled: {total:,} events in {fill_s:.1f} s ({rate:,.0f} events/s planned+appended)"
         )
-        rebuilt = await rebuild(redis, store, written)
-        mem = memory(server.url, written, args.live)
+        rebuilt = await rebuild(redis, written, paths, args.repeat)
+        cold = await cold_loads(redis, store, written, args.cold_events, args.cold_repeat)
+        mem = memory(server.url, written, args.live) if args.live else {}
     finally:
         await redis.aclose()
         server.stop()
         shutil.rmtree(root, ignore_errors=True)
-    return {"fill": {"events": total, "seconds": fill_s}, "rebuild": rebuilt, "memory": mem}
+    return {
+        "fill": {"events": total, "seconds": fill_s},
+        "rebuild": rebuilt,
+        "cold_load": cold,
+        "memory": mem,
+    }
 
 
 def report(result: dict[str, Any]) -> None:
     rb = result["rebuild"]
+    paths = [p for p in ("one-pass", "baseline") if p in rb["all"]]
     table = Table(title=f"projection rebuild from {result['fill']['events']:,} events (one process)")
-    cols = (
-        "game",
-        "games",
-        "events",
-        "rebuild ev/s",
-        "no-write ev/s",
-        "read ev/s",
-        "fold ev/s",
-        "build ev/s",
-    )
+    cols = ["game", "games", "events"]
+    for path in paths:
+        cols += [f"{path} rebuild ev/s", f"{path} models ev/s"]
+    if len(paths) == 2:
+        cols.append("rebuild speed-up")
+    cols.append("read ev/s")
     for col in cols:
         table.add_column(col, justify="left" if col == "game" else "right")
     for key, r in rb.items():
-        if key == "all":
-            continue
-        table.add_row(
-            key,
-            str(r["games"]),
-            f"{r['events']:,}",
-            fmt(r["rebuild_events_per_s"], 0),
-            fmt(r["compute_events_per_s"], 0),
-            fmt(r["read_decode_events_per_s"], 0),
-            fmt(r["fold_events_per_s"], 0),
-            fmt(r["build_events_per_s"], 0),
-        )
-    a = rb["all"]
-    table.add_row(
-        "all", str(a["games"]), f"{a['events']:,}", fmt(a["rebuild_events_per_s"], 0), "", "", "", ""
-    )
+        row = [key, str(r["games"]), f"{r['events']:,}"]
+        for path in paths:
+            row += [fmt(r[path]["rebuild_events_per_s"], 0), fmt(r[path].get("models_events_per_s"), 0)]
+        if len(paths) == 2:
+            row.append(
+                f"{r['one-pass']['rebuild_events_per_s'] / r['baseline']['rebuild_events_per_s']:.2f}x"
+            )
+        row.append(fmt(r.get("read_events_per_s"), 0))
+        table.add_row(*row)
     console.print(table)
+    ct = Table(title="loading a cold table into a TableCache (median per table)")
+    for col in ("game", "tables", "mean events", "whole stream ms", "snapshot + tail ms", "speed-up"):
+        ct.add_column(col, justify="left" if col == "game" else "right")
+    for key, c in result["cold_load"].items():
+        ct.add_row(
+            key,
+            str(c["tables"]),
+            fmt(c["mean_events"], 0),
+            fmt(c["replay_ms"], 2),
+            fmt(c["snapshot_ms"], 2),
+            f"{c['speedup']:.1f}x",
+        )
+    console.print(ct)
+    if not result["memory"]:
+        return
     mt = Table(title="memory per live game in a TableCache (reducer, validator and projector each hold one)")
     for col in ("game", "mean version", "RSS bytes/game", "tracemalloc bytes/game", "live games in 2 GB"):
         mt.add_column(col, justify="left" if col == "game" else "right")
@@ -331,7 +418,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.replay", description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", default="", help="comma-separated game keys (default: every available game)")
     ap.add_argument("--events", type=int, default=120_000, help="events of finished games to write")
-    ap.add_argument("--live", type=int, default=300, help="live tables loaded per game for the memory figure")
+    ap.add_argument(
+        "--baseline",
+        action="store_true",
+        help="also time the rebuild's previous path, alternately",
+    )
+    ap.add_argument("--repeat", type=int, default=1, help="rebuilds per path (the median is shown)")
+    ap.add_argument("--cold-events", type=int, default=1_000, help="cold tables loaded have this many events")
+    ap.add_argument("--cold-repeat", type=int, default=15, help="cold loads per game and way (median shown)")
+    ap.add_argument(
+        "--live", type=int, default=300, help="live tables loaded per game for the memory figure (0: skip)"
+    )
     ap.add_argument("--live-sources", type=int, default=8, help="distinct unfinished games per game")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--name", default="replay", help="result file var/bench/<name>.json")

@@ -16,15 +16,16 @@ from rich.progress import Progress
 
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.eventstore.keys import GameKeys, partition_of
-from shared.eventstore.store import EventStore, decode_envelope
-from shared.eventstore.tables import decode_all, fold_all
+from shared.eventstore.store import EventStore
+from shared.eventstore.tables import decode_all
 from shared.games import registry
 from shared.infra.lua import is_cluster
 from shared.infra.redis_client import connect
 from shared.kernel.codec import codec_for
 from shared.kernel.table import TableOpened
 from shared.kernel.verify import Decided, Verdict, verify
-from shared.readmodels.build import HISTORY, ReadModels, build
+from shared.readmodels.build import HISTORY, ReadModels
+from shared.readmodels.rebuild import models_from_log
 from shared.readmodels.writer import ReadModelWriter, Write
 
 
@@ -133,8 +134,16 @@ async def _rebuild(redis_url: str, partitions: int, game_ids: list[str], write: 
     return 0
 
 
+#: A game's read models from its id and its stored envelopes, in order.
+ModelsFromLog = Callable[[str, Sequence[bytes]], ReadModels | None]
+
+
 async def rebuild_games(
-    redis: Any, games: Sequence[GameKeys], write: bool, advance: Callable[[int], None] | None = None
+    redis: Any,
+    games: Sequence[GameKeys],
+    write: bool,
+    advance: Callable[[int], None] | None = None,
+    models: ModelsFromLog = models_from_log,
 ) -> list[str]:
     """Rebuild the games' read models from their logs; returns the ids of those
     that differ from the live ones or, with ``write``, that could not be rewritten.
@@ -142,9 +151,11 @@ async def rebuild_games(
     Writes go through the projector's own script (``ReadModelWriter.add``), so
     there is one way to write read models: a group of games per transaction,
     each game's feeds and checkpoint reset and rewritten in it. The history
-    feed is left alone. ``advance`` is told how many games each group held.
+    feed is left alone. ``advance`` is told how many games each group held;
+    ``models`` builds a game's read models from its log (the benchmark passes
+    the projector's own path to compare).
     """
-    rebuilder = _Rebuilder(redis)
+    rebuilder = _Rebuilder(redis, models)
     if write and not rebuilder.cluster:
         # The writer queues a bare EVALSHA. Inside MULTI a NOSCRIPT fails just
         # that call, after the game's reset ran: have the script there first.
@@ -193,10 +204,11 @@ def _groups(games: Sequence[GameKeys], sizes: Sequence[int]) -> list[list[GameKe
 
 
 class _Rebuilder:
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, models: ModelsFromLog) -> None:
         self.redis = redis
         self.cluster = is_cluster(redis)
         self.writer = ReadModelWriter(redis)
+        self.models = models
 
     async def read(self, group: Sequence[GameKeys]) -> list[tuple[GameKeys, ReadModels]]:
         """The read models of the group's games, built from their logs in one round trip."""
@@ -206,13 +218,9 @@ class _Rebuilder:
             logs = await pipe.execute()
         out: list[tuple[GameKeys, ReadModels]] = []
         for keys, rows in zip(group, logs, strict=True):
-            envelopes = [decode_envelope(fields[b"e"]) for _, fields in rows]
-            table = fold_all(envelopes)
-            if table is None:
+            models = self.models(keys.game_id, [fields[b"e"] for _, fields in rows])
+            if models is None:
                 continue
-            events = decode_all(table.game, envelopes)
-            new = [(e.version, e.server_time, ev) for e, ev in zip(envelopes, events, strict=True)]
-            models = build(keys.game_id, table, new)
             # The history feed holds the spectator's view after each batch the
             # projector happened to see; the log does not record those batches,
             # so a rebuild cannot recreate it and leaves it as it is.

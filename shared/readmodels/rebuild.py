@@ -1,0 +1,104 @@
+"""A whole game's read models from its stored log, in one pass: what
+``ziggurat rebuild`` writes.
+
+The result equals :func:`shared.readmodels.build.build` over the table folded
+from the whole log with every event, byte for byte, less the history feed (a
+rebuild leaves it alone: the log does not record the projector's batches).
+``tests/services/test_rebuild_models.py`` holds it to that for every game. It
+does the same work with less per event, which is what a rebuild is made of:
+
+* each stored envelope is decoded once, into only the fields used here, and
+  each event once (a replay through the table cache decodes it twice);
+* the game's state is folded with the game's own ``evolve``, and the table
+  around it only on the platform's events, with the version and the command
+  count kept as plain numbers: :func:`shared.kernel.table.evolve` and
+  ``count_move`` copy the table on every event;
+* each event's visibility is computed once and its feed entry encoded once,
+  then filed into exactly the feeds that may hold it;
+* the views are built once, from the final table, by ``build`` itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+
+from shared.games import registry
+from shared.kernel import table as tables
+from shared.kernel.codec import codec_for
+from shared.kernel.table import Table, TableEvent
+from shared.kernel.visibility import Public, Seats
+from shared.readmodels.build import HISTORY, SPECTATOR, ReadModels, audience_name, build
+
+
+class _Stored(msgspec.Struct):
+    """The fields of a stored envelope a rebuild reads (the others are skipped)."""
+
+    version: int
+    command_id: str
+    server_time: int
+    payload: bytes
+
+
+_decode_stored = msgspec.msgpack.Decoder(_Stored).decode
+_opened = msgspec.msgpack.Decoder(tables.TableOpened).decode
+_json = msgspec.json.Encoder().encode
+
+
+def models_from_log(game_id: str, log: Sequence[bytes]) -> ReadModels | None:
+    """The read models of ``game_id`` from its stored envelopes, in order
+    (``None`` for an empty log)."""
+    if not log:
+        return None
+    stored = [_decode_stored(raw) for raw in log]
+    game = registry.get(_opened(stored[0].payload).game)
+    decode = codec_for(game).event
+    evolve = game.evolve
+    table_evolve = tables.evolve
+    visibility = game.visibility
+    table: Table | None = None
+    state: Any = None
+    moves = 0
+    last_command = ""
+    # (visibility, version, entry) of every event some audience may see
+    entries: list[tuple[Any, int, bytes]] = []
+    for expected, env in enumerate(stored, start=1):
+        if env.version != expected:
+            raise ValueError(f"{game_id}: event {env.version} does not follow {expected - 1}")
+        event = decode(env.payload)
+        if isinstance(event, TableEvent):
+            # The platform's events never read or change the game's state.
+            table = table_evolve(game, table, event)
+            seen = tables.table_visibility(event)
+        else:
+            state = evolve(state, event)
+            seen = visibility(event)
+        if env.command_id != last_command:
+            moves += 1
+            last_command = env.command_id
+        if not isinstance(seen, (Public, Seats)):
+            continue
+        entry = b'{"version":%d,"server_time":%d,"event":%b}' % (env.version, env.server_time, _json(event))
+        entries.append((seen, env.version, entry))
+    if table is None:
+        raise ValueError(f"{game_id}: the log does not open with table.opened")
+    table = msgspec.structs.replace(
+        table, version=len(stored), state=state, moves=moves, last_command=last_command
+    )
+    models = build(game_id, table, [])
+    feeds: dict[str, list[tuple[int, bytes]]] = {name: [] for name in models.views}
+    everyone = list(feeds.values())
+    by_seat = {seat: feeds[audience_name(seat)] for seat in range(table.seats)}
+    for seen, version, entry in entries:
+        if isinstance(seen, Public):
+            for feed in everyone:
+                feed.append((version, entry))
+        else:
+            for seat in sorted(seen.seats):
+                if seat in by_seat:
+                    by_seat[seat].append((version, entry))
+    assert SPECTATOR in feeds and HISTORY not in feeds
+    models.feeds = feeds
+    return models
