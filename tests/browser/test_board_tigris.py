@@ -2,7 +2,13 @@
 clicking legal moves on the board (a tile or leader, then a highlighted
 square, then Confirm) and in the side panel (swaps, support, wars, monuments,
 treasures), some of them with the keyboard alone, against a bot; and the seat
-page never holds a fact of the other seat's hand."""
+page never holds a fact of the other seat's hand.
+
+And a whole game with the keyboard alone (Tab to a tile, a leader or a panel
+button, Enter or Space to choose it; the board is one Tab stop whose squares
+the arrow keys walk; Enter on a square, Enter again to confirm; never a
+pointer press), to the final standings, which match the gateway's result;
+every move of the seat went through the page."""
 
 from __future__ import annotations
 
@@ -15,7 +21,19 @@ from urllib.parse import quote
 
 import pytest
 
-from tests.browser.helpers import give_to_bots, open_table, view
+from tests.browser.helpers import (
+    FOCUSED,
+    assert_every_move_through_the_page,
+    assert_final_standings_shown,
+    count_pointer_presses,
+    data_keys,
+    give_to_bots,
+    open_table,
+    pointer_presses,
+    record_moves,
+    tab_to,
+    view,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
 
@@ -169,4 +187,119 @@ def test_a_whole_game_of_tigris_by_clicking_against_a_bot(page: Any, api: Any) -
     assert page.locator("[data-zt=status]").inner_text().count("—") == len(final["result"]["standings"])
     assert moves >= 10
     print(f"{moves} moves by clicking in {time.monotonic() - start:.1f}s")
+    assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+#: The whole game by keyboard: every control reached with Tab (the board is one
+#: Tab stop, its squares walked with the arrow keys), used with Enter or Space.
+KEYBOARD_S = 300
+
+
+def _press(page: Any, rng: random.Random, key: str) -> None:
+    """Tab to the control with this ``data-key`` and press Enter or Space."""
+    tab_to(page, key)
+    page.keyboard.press(rng.choice(["Enter", " "]))
+
+
+def _swap_everything_by_keys(page: Any, rng: random.Random) -> bool:
+    """Open "Swap tiles…", give back every tile in hand, swap. False if no full swap is legal."""
+    if not data_keys(page, "[data-zt=moves] details.zt-swap > summary"):
+        return False
+    tab_to(page, "swap-open")
+    page.keyboard.press("Enter")
+    for colour in COLOURS:
+        plus = page.locator(f'[data-zt=moves] [data-key="swap-{colour}-plus"]')
+        if not plus.count():
+            continue
+        held = int(plus.get_attribute("data-held"))
+        tab_to(page, f"swap-{colour}-plus")
+        for _ in range(held):
+            # The redrawn box keeps the focus on the same button.
+            assert page.evaluate(FOCUSED) == f"swap-{colour}-plus"
+            page.keyboard.press(rng.choice(["Enter", " "]))
+    go = page.locator('[data-zt=moves] [data-key="swap-go"]')
+    if go.is_disabled():
+        return False
+    command = json.loads(go.get_attribute("data-command"))
+    assert command["type"] == "tigris.swap_tiles" and sum(command[c] for c in COLOURS) > 0
+    _press(page, rng, "swap-go")
+    return True
+
+
+def _one_move_by_keys(page: Any, rng: random.Random) -> str:
+    """Keys until one command is sent; returns how it was chosen ("board", "swap" or "panel")."""
+    picks = data_keys(page, "[data-zt=moves] button[data-pick], [data-zt=hand] button[data-pick]")
+    if picks:
+        if _turn_action(page) == 2 and rng.random() < 0.8 and _swap_everything_by_keys(page, rng):
+            return "swap"
+        leaders = [k for k in picks if k.startswith("sel-leader:")]
+        tiles = [k for k in picks if k.startswith("sel-tile:")]
+        if leaders and (rng.random() < 0.35 or not tiles):
+            chosen = rng.choice(leaders)
+        else:
+            chosen = rng.choice(tiles or picks)
+        _press(page, rng, chosen)
+        page.locator(f'button[data-key="{chosen}"][aria-pressed=true]').first.wait_for()
+        squares = data_keys(page, "svg.zt-board .legal")
+        assert squares, f"no square for {chosen}"
+        # Picking moved the focus to the first square it may go: walk the board with the arrows.
+        assert page.evaluate(FOCUSED) in squares
+        for _ in range(rng.randrange(6)):
+            page.keyboard.press(rng.choice(["ArrowLeft", "ArrowRight", "ArrowUp", "ArrowDown"]))
+        where = page.evaluate(FOCUSED)
+        assert where in squares
+        command = json.loads(page.locator(f'svg.zt-board [data-key="{where}"]').get_attribute("data-command"))
+        assert command["type"] == PICKED[chosen.split("-", 1)[1].split(":")[0]]
+        page.keyboard.press("Enter")
+        # The confirmation is asked in words; Enter on the same square confirms.
+        page.locator("[data-zt=moves] .zt-confirm-q").wait_for()
+        assert page.evaluate(FOCUSED) == where
+        assert data_keys(page, "svg.zt-board .legal.zt-pending") == [where]
+        page.keyboard.press("Enter")
+        return "board"
+    # Support, wars, monuments, treasures, or a pass: any of them.
+    commands = data_keys(page, "[data-zt=moves] button[data-command]")
+    assert commands, "it is this seat's move, yet nothing can be chosen"
+    _press(page, rng, rng.choice(commands))
+    return "panel"
+
+
+@pytest.mark.timeout(KEYBOARD_S + 60)
+def test_a_whole_game_of_tigris_by_keyboard_against_a_bot(page: Any, api: Any) -> None:
+    start = time.monotonic()
+    table_id, tokens = open_table(api, "tigris", 2)
+    give_to_bots(api, table_id, [tokens[1]])
+    accepted = record_moves(page, table_id)
+    count_pointer_presses(page)
+    page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
+    page.locator("svg.zt-board").wait_for()
+    rng = random.Random(61)
+    counts = {"board": 0, "swap": 0, "panel": 0}
+    moves = 0
+    while True:
+        took = time.monotonic() - start
+        assert took < KEYBOARD_S, f"the game took longer than {KEYBOARD_S}s ({moves} moves)"
+        page.locator("[data-zt=moves], [data-testid=result]").first.wait_for(timeout=30_000)
+        if page.locator("[data-testid=result]").count():
+            break
+        before = page.get_by_test_id("version").inner_text()
+        counts[_one_move_by_keys(page, rng)] += 1
+        # Until the page shows the next version (or a rejection, in words).
+        page.wait_for_function(
+            """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
+                 return (el && el.textContent !== v) || document.querySelector(rejected) !== null; }""",
+            arg=[before, REJECTED],
+        )
+        rejected = page.locator(REJECTED)
+        assert not rejected.count(), rejected.first.inner_text()
+        moves += 1
+
+    final = view(api, table_id)
+    assert final["over"] and final["result"]["standings"]
+    assert_final_standings_shown(page, final["result"])
+    assert_every_move_through_the_page(api, table_id, 0, accepted)
+    assert len(accepted) == moves
+    assert counts["board"] >= 10, counts
+    print(f"{moves} moves with the keyboard ({counts}) in {time.monotonic() - start:.1f}s")
+    assert pointer_presses(page) == 0, "the keyboard game used the mouse"
     assert not page.errors, page.errors  # type: ignore[attr-defined]

@@ -201,7 +201,7 @@ export function redraw(draw) {
   draw();
   if (focusKey) {
     const again = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-    if (again) again.focus();
+    if (again) { takeStop(again); again.focus(); }
   }
 }
 
@@ -215,8 +215,27 @@ export function togglePick(p, sel, draw, ev) {
   redraw(draw);
   if (p.sel && ev && (ev.type === "keydown" || ev.detail === 0)) {
     const first = document.querySelector("svg.zt-board .legal");
-    if (first) first.focus();
+    if (first) { takeStop(first); first.focus(); }
   }
+}
+
+// The board's places as one Tab stop (a roving tabindex), so a keyboard user
+// reaches the panel past a board of a hundred highlighted squares with one
+// Tab: Tab enters the board at the pending place (or the first), the arrow
+// keys walk its places, and Tab again leaves it.
+export function oneTabStop(svg) {
+  svg.setAttribute("data-roving", "1");
+  const places = [...svg.querySelectorAll(".legal")];
+  const stop = places.find((el) => el.classList.contains("zt-pending")) || places[0];
+  for (const el of places) el.setAttribute("tabindex", el === stop ? "0" : "-1");
+}
+
+// Make this place the board's Tab stop (when the board has one).
+function takeStop(el) {
+  const svg = el.closest && el.closest("svg[data-roving]");
+  if (!svg || !el.classList.contains("legal")) return;
+  for (const other of svg.querySelectorAll(".legal[tabindex='0']")) other.setAttribute("tabindex", "-1");
+  el.setAttribute("tabindex", "0");
 }
 
 // Arrow keys move the focus between the board's clickable places.
@@ -237,7 +256,7 @@ export function arrowKeys(svg) {
       const across = Math.abs((x - x0) * d[1]) + Math.abs((y - y0) * d[0]);
       if (along + 2 * across < score) { best = el; score = along + 2 * across; }
     }
-    if (best) { ev.preventDefault(); best.focus(); }
+    if (best) { ev.preventDefault(); takeStop(best); best.focus(); }
   });
 }
 

@@ -6,7 +6,7 @@ import {
   COLOURS, LEADERS, LEADER_OF, COLOUR_OF, FILL, DYNASTIES,
   s, h, title, seatName, plural, listWords, cap, tileGlyph, placeGlyph, leaderPiece,
   miniLeader, miniTile, miniSvg, dynastyBadge, clickable, button, same, redraw, send,
-  confirmBox, togglePick, arrowKeys, section, scoreRow, begin,
+  confirmBox, togglePick, arrowKeys, oneTabStop, section, scoreRow, begin,
 } from "./tigris-common.js";
 
 // ---- the board as data (shared/games/tigris/board.py) ----
@@ -518,6 +518,7 @@ export function render(root, doc, ctx) {
   }
   svg.append(overlay);
   arrowKeys(svg);
+  oneTabStop(svg);
 
   const panel = h("div", { class: "zt-panel" });
   panel.append(statusSection(doc, view, ctx, seat));
@@ -599,7 +600,7 @@ function movesSection(doc, view, ctx, seat, p, moves, others, targets, draw) {
   const choose = (sel, ev) => togglePick(p, sel, draw, ev);
   if (moves.length) {
     box.append(h("div", { class: "zt-hint" }, p.sel
-      ? `Now click a highlighted square for ${selWords(p.sel)} (Esc to cancel).`
+      ? `Now click a highlighted square for ${selWords(p.sel)} (or walk them with the arrow keys and press Enter; Esc to cancel).`
       : "Choose a tile from your hand, a leader or a catastrophe, then a highlighted square — or click a highlighted square first."));
     // Leaders and the catastrophe (tiles are chosen in the hand below).
     const leaderRow = h("div", { class: "zt-row" });
