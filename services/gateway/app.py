@@ -17,7 +17,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.gateway import arenas, asyncapi, bots, casual, commands, players, reads, tournaments, web
+from services.gateway import arenas, asyncapi, bots, casual, commands, packs, players, reads, tournaments, web
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import STATUS, ApiError, error_response
 from services.gateway.feeds import FeedHub
@@ -187,6 +187,7 @@ ROUTES = [
     Route("/asyncapi.json", asyncapi_document),
     Route("/docs", docs),
     Route("/v1/games", games),
+    Route("/v1/games/conan/packs/{pack}/board", packs.board),
     Route("/v1/tables/{table_id}/feed", reads.feed),
     Route("/v1/tables/{table_id}/log", reads.public_log),
     Route("/v1/tables/{table_id}/replay", reads.replay),

@@ -39,6 +39,7 @@ from shared.arenas import codes as ac
 from shared.arenas.standings import ArenaView
 from shared.casual import codes as cc
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
+from shared.games.conan.views import Board as ConanBoard
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
 from shared.ladders.ladder import LadderView
 from shared.players import codes as pc
@@ -116,6 +117,7 @@ def _generated() -> dict[str, Any]:
             casual.NewCasual,
             casual.CasualView,
             bots.InvitationNotice,
+            ConanBoard,
             # What the gateway checks of a game command (the game's own types check the rest).
             request_body._Tagged,
         ],
@@ -1039,6 +1041,36 @@ def _arena_paths() -> dict[str, Any]:
 _INVITATION_ID = _path("invitation_id", casual.INVITATION_ID.pattern)
 
 
+def _pack_paths() -> dict[str, Any]:
+    """A content pack's map, served once per pack instead of inside every view."""
+    return {
+        "/v1/games/conan/packs/{pack}/board": {
+            "get": {
+                "summary": "An Age of Conan content pack's map: provinces, outlines, kingdoms (public)",
+                "description": "A Conan view names its map by `board_digest`, a hash of exactly these "
+                "bytes. Asked for with `?digest=` equal to it, the answer is immutable for a year; "
+                "otherwise it is today's map, revalidated with its ETag (a 304 when it has not changed).",
+                "parameters": [
+                    _path("pack", "^[a-z0-9][a-z0-9_-]{0,63}$", "A content pack's name (a view's `pack`)"),
+                    {
+                        "name": "digest",
+                        "in": "query",
+                        "description": "The view's `board_digest`",
+                        "schema": {"type": "string", "pattern": "^[0-9a-f]{32}$"},
+                    },
+                ],
+                "responses": _responses(
+                    {
+                        "200": _json(_ref("Board")),
+                        "304": {"description": "Not modified (If-None-Match held the ETag)"},
+                    },
+                    NOT_FOUND,
+                ),
+            }
+        }
+    }
+
+
 def _casual_paths() -> dict[str, Any]:
     key_note = "Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + "."
 
@@ -1160,6 +1192,7 @@ def _paths() -> dict[str, Any]:
         _player_paths(),
         _arena_paths(),
         _casual_paths(),
+        _pack_paths(),
     ):
         for path, item in section.items():
             paths.setdefault(path, {}).update(item)

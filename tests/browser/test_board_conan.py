@@ -12,6 +12,7 @@ exactly the commands the page sent."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import re
@@ -68,12 +69,14 @@ def test_a_bot_game_of_conan_moves_on_the_map(page: Any, api: Any) -> None:
         if f"/v1/tables/{table_id}/view" in response.url and response.status == 200:
             docs.append(response.json())
 
+    maps: list[str] = []
     page.on("response", seen)
+    page.on("request", lambda r: maps.append(r.url) if "/v1/games/conan/packs/" in r.url else None)
     page.goto(f"/#/table/{table_id}")
     board = page.locator("svg.zc-board")
     board.wait_for()
     # The content pack's map: every province drawn with its name, the kingdoms' homes, Conan.
-    provinces = view(api, table_id)["view"]["board"]["provinces"]
+    provinces = _pack_map(api, view(api, table_id)["view"])["provinces"]
     assert board.locator("g.zc-prov").count() == len(provinces)
     assert board.locator("text.zc-name").count() >= len(provinces)
     assert board.locator(".zc-conan").count() == 1
@@ -95,7 +98,26 @@ def test_a_bot_game_of_conan_moves_on_the_map(page: Any, api: Any) -> None:
     assert not page.locator("[data-zc=hand]").count()
     assert not page.locator("[data-zc=moves]").count()
     assert docs and all(d["seat"] is None and d["view"]["me"] is None for d in docs)
+    # The map came once, for the whole game, not with every view.
+    assert len(maps) == 1, maps
+    assert all("board" not in d["view"] for d in docs)
     assert not page.errors, page.errors  # type: ignore[attr-defined]
+
+
+def _pack_map(api: Any, seen: dict[str, Any]) -> dict[str, Any]:
+    """The map a view names, as the gateway serves it once per pack: immutable
+    when asked for by the view's digest (a hash of exactly its bytes), else
+    revalidated with its ETag."""
+    where = f"/v1/games/conan/packs/{seen['pack']}/board"
+    r = api.get(where, params={"digest": seen["board_digest"]})
+    assert r.status_code == 200, r.text
+    assert "immutable" in r.headers["cache-control"]
+    assert hashlib.sha256(r.content).hexdigest()[:32] == seen["board_digest"]
+    assert r.headers["etag"] == f'"{seen["board_digest"]}"'
+    again = api.get(where, headers={"if-none-match": r.headers["etag"]})
+    assert again.status_code == 304 and again.headers["cache-control"] == "no-cache"
+    assert api.get("/v1/games/conan/packs/atlantis/board").status_code == 404
+    return r.json()
 
 
 def _bid(box: Any, rng: random.Random) -> bool:

@@ -46,4 +46,16 @@ export function draw(mod, root, doc, ctx) {
   return generic;
 }
 
+// Wait for what a renderer needs beyond the document before drawing it (its
+// optional `ready(doc)`: Conan's map, fetched once per pack). A failure is
+// logged and the drawing goes on (render shows what it can).
+export async function prepare(mod, doc) {
+  if (typeof mod.ready !== "function") return;
+  try {
+    await mod.ready(doc);
+  } catch (err) {
+    console.error(`the ${doc.game} renderer could not get ready`, err);
+  }
+}
+
 export { generic };

@@ -85,6 +85,9 @@ def build(packs: Mapping[str, Pack]) -> Game:
     )
 
 
-#: The game over the bundled packs: the only place the game reads files.
-GAME = build(load_packs())
+#: The bundled packs, by name: the only place the game reads files (the
+#: gateway serves each pack's map from them).
+PACKS = load_packs()
+#: The game over the bundled packs.
+GAME = build(PACKS)
 GAMES = (GAME,)

@@ -5,16 +5,24 @@ bytes. A seat sees its own hand, tokens and sealed choices; everyone sees the
 board, counts, and that a sealed choice was made, never its content.
 
 Every view also carries what a client needs to draw the table without a copy
-of the content pack: the map (``Board``: each province's printed facts, its
-outline and anchor from the pack's ``layout.yaml``, the kingdoms' colours) and
-the names and texts of the cards, adventure and objectives the view itself
-names (``cards``), so it tells nothing the view does not already hold.
+of the content pack: the names and texts of the cards, adventure and
+objectives the view itself names (``cards``), so it tells nothing the view
+does not already hold; and the map by reference. The map (``Board``: each
+province's printed facts, its outline and anchor from the pack's
+``layout.yaml``, the kingdoms' colours) is public and a function of the pack
+alone, the same in every view and every history entry of every table that
+plays it, and about twice the size of the rest of a view: the gateway serves
+it once per pack (``GET /v1/games/conan/packs/{pack}/board``) and a view
+names it by ``board_digest``, a hash of exactly the bytes served.
 """
 
 from __future__ import annotations
 
 import functools
+import hashlib
 from typing import assert_never
+
+import msgspec
 
 from shared.games.conan import events as ev
 from shared.games.conan.content import Artifact, KingdomCard, Objective, Pack, ProvinceLayout, StrategyCard
@@ -117,7 +125,9 @@ class MapZone(Record, frozen=True):
 
 
 class Board(Record, frozen=True):
-    """The content pack's map, the same in every view of a table."""
+    """An Age of Conan content pack's map: public, the same for every table that
+    plays the pack; served once per pack (GET /v1/games/conan/packs/{pack}/board)
+    and named in every view by its ``board_digest``."""
 
     width: int
     height: int
@@ -163,7 +173,8 @@ class View(Record, frozen=True):
     objectives: tuple[str, ...]
     crowned: int
     me: Private | None = None
-    board: Board | None = None
+    #: names the pack's map, served once per pack: see :func:`board_digest`
+    board_digest: str = ""
     cards: tuple[CardInfo, ...] = ()
 
 
@@ -217,7 +228,7 @@ def view(pack: Pack, state: State, audience: Audience) -> View:
         objectives=state.objectives,
         crowned=state.crowned,
         me=me,
-        board=board(pack),
+        board_digest=board_digest(pack),
         cards=_cards(state, pack, me),
     )
 
@@ -270,6 +281,19 @@ def board(pack: Pack) -> Board:
         ),
         zones=tuple(MapZone(id=z, x=pt.x, y=pt.y) for z, pt in sorted(layout.zones.items())),
     )
+
+
+@functools.lru_cache(maxsize=8)
+def board_json(pack: Pack) -> bytes:
+    """The pack's map as the gateway serves it (JSON)."""
+    return msgspec.json.encode(board(pack))
+
+
+@functools.lru_cache(maxsize=8)
+def board_digest(pack: Pack) -> str:
+    """A hash of :func:`board_json`: a client keeps a map it fetched for as long
+    as views name the same digest (a pack edited in place gets a new one)."""
+    return hashlib.sha256(board_json(pack)).hexdigest()[:32]
 
 
 def _share_border(a: ProvinceLayout | None, b: ProvinceLayout | None) -> bool:

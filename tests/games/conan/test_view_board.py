@@ -1,7 +1,8 @@
 """The map and the words every view carries for a client to draw the table.
 
 The pack's ``layout.yaml`` gives each province an outline and an anchor; the
-view hands them out with the printed facts (``View.board``) and names the
+gateway serves them once per pack with the printed facts (``Board``; a view
+names it by ``View.board_digest``), and a view names the
 cards, adventure and objectives the view itself mentions (``View.cards``).
 A drawn map must tell the rules' truth: provinces that share a border are
 adjacent, adjacent ones without a common border get a route, and a province
@@ -10,6 +11,7 @@ touches the sea exactly when it is coastal.
 
 from __future__ import annotations
 
+import hashlib
 import shutil
 from pathlib import Path
 
@@ -20,7 +22,7 @@ import yaml
 from shared.games.conan import GAME
 from shared.games.conan.content import PackError
 from shared.games.conan.loader import load_pack
-from shared.games.conan.views import board
+from shared.games.conan.views import board, board_digest
 from tests.games.conan.helpers import PACK, TINY, edit_seat, opening
 
 ZIGGURAT = Path(__file__).parents[3] / "shared" / "games" / "conan" / "content" / "ziggurat"
@@ -79,10 +81,13 @@ def test_a_province_touches_the_sea_exactly_when_it_is_coastal():
         assert bool(coast) == p.coastal, p.id
 
 
-def test_every_audience_gets_the_same_board_and_the_kingdoms_colours():
+def test_every_audience_names_the_same_board_and_the_kingdoms_colours():
     state = opening(3)
-    boards = {msgspec.json.encode(GAME.view(state, a).board) for a in (None, 0, 1, 2)}
-    assert len(boards) == 1
+    digests = {GAME.view(state, a).board_digest for a in (None, 0, 1, 2)}
+    # The map is served once per pack, named in every view by a hash of its bytes.
+    assert digests == {board_digest(PACK)}
+    assert board_digest(PACK) == hashlib.sha256(msgspec.json.encode(board(PACK))).hexdigest()[:32]
+    assert board_digest(PACK) != board_digest(TINY)
     kingdoms = {k.id: k.colour for k in board(PACK).kingdoms}
     assert kingdoms == {"aquilonia": "red", "turan": "yellow", "stygia": "green", "hyperborea": "purple"}
 

@@ -2,9 +2,10 @@
 // cities, campaign tracks, Conan and his adventure), the fate pool, contests
 // and bids in progress, and beside it the players, their public scores, the
 // seat's own hand, whose turn it is and what they may do. Drawn only from the
-// view document the page holds (a spectator's or one seat's): the map and the
-// words for cards come from the view itself (view.board, view.cards), and
-// nothing hidden is ever inferred.
+// view document the page holds (a spectator's or one seat's): the words for
+// cards come from the view itself (view.cards), the map from the content pack
+// the view names (view.pack, view.board_digest; fetched once per pack, see
+// ready()), and nothing hidden is ever inferred.
 //
 // Legal moves on the map: a highlighted province (class "legal", with the
 // command in data-command) is a target; a dashed one is where a two-step move
@@ -1647,17 +1648,66 @@ function keepFocus(draw, focusPanel = false) {
   }
 }
 
+// ---- the pack's map, fetched once per pack ----
+//
+// A view names its map by pack and digest (a hash of the map's bytes); the
+// gateway serves it at /v1/games/conan/packs/{pack}/board, immutable when
+// asked for with that digest, so the browser's cache keeps it across pages.
+
+const boards = new Map(); // "pack|digest" -> the map, or the promise of it
+
+const boardKey = (view) => `${view.pack}|${view.board_digest}`;
+
+// The renderer contract's optional hook: resolves once the map a document
+// names is at hand, so the first drawing (and the first sentences of the log)
+// already have the provinces' names.
+export function ready(doc) {
+  const view = doc && doc.view;
+  // (a view projected before the map was served once carries it inline)
+  if (!view || view.board || !view.board_digest) return Promise.resolve();
+  const key = boardKey(view);
+  if (!boards.has(key)) {
+    const url = `/v1/games/conan/packs/${encodeURIComponent(view.pack)}/board?digest=${encodeURIComponent(view.board_digest)}`;
+    const loading = fetch(url, { headers: { accept: "application/json" } })
+      .then((r) => {
+        if (!r.ok) throw new Error(`The map of the ${view.pack} pack could not be read (${r.status}).`);
+        return r.json();
+      })
+      .then(
+        (board) => { boards.set(key, board); return board; },
+        (err) => { boards.delete(key); throw err; });
+    boards.set(key, loading);
+  }
+  const got = boards.get(key);
+  return got instanceof Promise ? got.then(() => undefined) : Promise.resolve();
+}
+
+// The view with its map, or null while the map is on its way.
+function withBoard(view) {
+  if (view.board) return view;
+  const board = boards.get(boardKey(view));
+  return board && !(board instanceof Promise) ? { ...view, board } : null;
+}
+
 export function render(root, doc, ctx) {
   ensureStyle();
   ensureEscape();
-  const view = doc && doc.view;
-  if (!view) {
+  if (!doc || !doc.view) {
     root.replaceChildren(h("p", {}, "The table is being set up…"));
     return;
   }
-  // A read model projected before views carried the map: the page falls back
-  // to the generic renderer (`ziggurat rebuild` brings the map).
-  if (!view.board) throw new Error("this view carries no map");
+  const view = withBoard(doc.view);
+  if (!view) {
+    // A map not fetched yet (a view naming another digest than the page
+    // started with): draw when it comes, unless a newer document came first.
+    root.replaceChildren(h("p", { class: "zc-sub" }, "Loading the map…"));
+    last = { root, doc, ctx };
+    ready(doc).then(
+      () => { if (last && last.doc === doc && root.isConnected) render(root, doc, ctx); },
+      (err) => { if (last && last.doc === doc && root.isConnected) root.replaceChildren(h("p", { class: "zc-msg", role: "alert" }, String(err.message || err))); });
+    return;
+  }
+  doc = view === doc.view ? doc : { ...doc, view };
   const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : doc.seat ?? null;
   learn(view, seat);
   const legal = seat !== null && !doc.over ? (ctx.legal && ctx.legal.length ? ctx.legal : (doc.actors || []).includes(seat) ? doc.legal || [] : []) : [];

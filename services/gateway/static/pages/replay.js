@@ -3,7 +3,7 @@
 // revealed seed, and whether every shuffle and roll re-derives from it).
 
 import { api, gameTitle } from "../api.js";
-import { draw as drawBoard, renderer } from "../renderers.js";
+import { draw as drawBoard, prepare, renderer } from "../renderers.js";
 import { button, fill, h, notice, reason } from "../ui.js";
 import { resultWords, sentence } from "../words.js";
 import { playersList } from "./table.js";
@@ -36,6 +36,7 @@ export default async function replayPage(main, { id, step }, life) {
   const events = log.events;
   const names = (about && about.names) || Array.from({ length: final.seats }, (_, s) => `Seat ${s + 1}`);
   const mod = await renderer(final.game);
+  await prepare(mod, final);
   const title = await gameTitle(final.game);
   document.title = `Replay · ${title} · Ziggurat`;
   const ctx = { seat: null, names, legal: [], doc: final, game: final.game };

@@ -4,7 +4,7 @@
 
 import { api, follow, gameTitle } from "../api.js";
 import { movesPanel } from "../moves.js";
-import { draw as drawBoard, generic, renderer } from "../renderers.js";
+import { draw as drawBoard, generic, prepare, renderer } from "../renderers.js";
 import { clockText, fill, h, listWords, notice, ordinal, reason, remembered, sleep, uuid } from "../ui.js";
 import { commandLabel, resultWords, seatName, sentence } from "../words.js";
 
@@ -53,6 +53,7 @@ export default async function tablePage(main, { id, seat = null, token = null },
     st.about = about;
     st.names = (about && about.names) || Array.from({ length: doc.seats }, (_, s) => `Seat ${s + 1}`);
     st.mod = await renderer(doc.game);
+    await prepare(st.mod, doc);
     st.title = await gameTitle(doc.game);
   } catch (err) {
     if (life.signal.aborted) return;
