@@ -160,6 +160,10 @@ SPOT_HARBOR = tuple(
 )
 
 
+#: (spot, harbor index) for the spots at a harbor, the only ones a seat's harbors are looked up at.
+HARBOR_SPOT_INDEX = tuple((s, i) for s, i in enumerate(SPOT_HARBOR) if i >= 0)
+
+
 def harbor_at(harbors: tuple[int, ...], spot: int) -> int | None:
     i = SPOT_HARBOR[spot]
     return harbors[i] if i >= 0 else None

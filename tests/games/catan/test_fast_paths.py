@@ -213,3 +213,16 @@ def test_card_picks_stop_at_the_cap():
     hand = (9, 9, 9, 9, 9, 0, 0, 0)
     assert tasks.pick_count(hand, 22) == tasks.PICK_CAP == len(tasks.picks(hand, 22))
     assert tasks.pick_at(hand, 22, tasks.PICK_CAP - 1) == plain_picks(hand, 22)[-1]
+
+
+def test_public_points_count_each_building_by_its_level(states):
+    from shared.games.catan.rules.victory import public_points
+
+    for state in states:
+        for seat in range(state.seats):
+            p = state.players[seat]
+            plain = sum(lv for o, lv in zip(state.owner, state.level, strict=True) if o == seat)
+            plain += 2 * sum(1 for spot in state.metropolis if spot >= 0 and state.owner[spot] == seat)
+            plain += 2 * (state.longest == seat) + 2 * (state.largest_army == seat)
+            plain += p.vp_cards + p.defender + (state.merchant_owner == seat)
+            assert public_points(state, seat) == plain

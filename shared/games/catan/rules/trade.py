@@ -16,12 +16,8 @@ def kinds(state: State) -> tuple[int, ...]:
 
 
 def _harbors(state: State, seat: int) -> set[int]:
-    harbors = state.harbors
-    return {
-        harbors[i]
-        for spot, owner in enumerate(state.owner)
-        if owner == seat and (i := board.SPOT_HARBOR[spot]) >= 0
-    }
+    harbors, owner = state.harbors, state.owner
+    return {harbors[i] for spot, i in board.HARBOR_SPOT_INDEX if owner[spot] == seat}
 
 
 def rate(state: State, seat: int, kind: int, harbors: set[int] | None = None) -> int:

@@ -3,18 +3,31 @@
 
 from __future__ import annotations
 
-from itertools import compress
-
 from shared.games.catan import events as ev
 from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
 from shared.kernel.contract import Result, Standing
 
+NO_METROPOLIS = (-1, -1, -1)
+
+
+def _building_points(state: State, seat: int) -> int:
+    """A point per settlement or city, and a second per city."""
+    owner, level = state.owner, state.level
+    pts = owner.count(seat)
+    # Asked at every command: hop from city to city rather than walking every spot.
+    city = level.index(2) if 2 in level else -1
+    while city >= 0:
+        pts += owner[city] == seat
+        city = level.index(2, city + 1) if 2 in level[city + 1 :] else -1
+    return pts
+
 
 def public_points(state: State, seat: int) -> int:
     p = state.players[seat]
-    pts = sum(compress(state.level, map(seat.__eq__, state.owner)))  # settlements 1, cities 2
-    pts += 2 * sum(1 for spot in state.metropolis if spot >= 0 and state.owner[spot] == seat)
+    pts = _building_points(state, seat)
+    if state.metropolis != NO_METROPOLIS:
+        pts += 2 * sum(1 for spot in state.metropolis if spot >= 0 and state.owner[spot] == seat)
     pts += 2 * (state.longest == seat) + 2 * (state.largest_army == seat)
     pts += p.vp_cards + p.defender + (state.merchant_owner == seat)
     return pts
