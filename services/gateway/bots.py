@@ -15,6 +15,7 @@ per table when the player is seated); this stream turns each into
 * a bare ``id:`` line otherwise (someone else is to act), so the client's
   ``Last-Event-ID`` still moves on.
 
+A rotated key's open streams end (``event: end``) at their next read.
 The SSE id is the inbox entry's number. A bot that drops reconnects with
 ``Last-Event-ID`` and gets every entry after it (views as they are then); a
 connection without one starts with a fresh look at every table the player
@@ -118,21 +119,25 @@ async def stream(request: Request) -> FeedResponse:
         mine += [Turn(table_id=i.decode(), seat=-1, version=0) for i in sorted(asked)]
         await turns(gw.redis, [(player_id, t) for t in mine])
     after = resume_after(request, after)
-    return FeedResponse(gw.feeds, Inbox(gw, player_id), after)
+    return FeedResponse(gw.feeds, Inbox(gw, player_id, hashed), after)
 
 
 class Inbox:
     """A player's inbox as the feed hub reads it: each entry becomes a turn, an end, or an id."""
 
-    def __init__(self, gw: Gateway, player_id: str) -> None:
+    def __init__(self, gw: Gateway, player_id: str, key_hash: str) -> None:
         self.gw = gw
         self.player_id = player_id
-        self.key = (notice_id(player_id), "bot")
+        self.key_hash = key_hash
+        # One channel per key: a rotated key's streams end, the new key's go on.
+        self.key = (notice_id(player_id), f"bot:{key_hash[:16]}")
         self.label = "bot"
         #: (table, seat) -> the newest version sent: a repeat becomes a bare id.
         self._sent: dict[tuple[str, int], int] = {}
 
     async def read(self, after: int, count: int) -> Page:
+        if await player_of_key(self.gw.redis, self.key_hash) != self.player_id:
+            return Page([], more=False, finished=True)  # the key was rotated: this stream ends
         stream = inbox(self.player_id)
         rows = await self.gw.batch.run(
             lambda pipe: pipe.xrange(stream, min=f"(0-{after}", max="+", count=count)

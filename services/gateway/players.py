@@ -40,7 +40,7 @@ from shared.eventstore.player_keys import (
     player_ratings,
     player_tables,
 )
-from shared.eventstore.player_store import decode_seat, publish_player
+from shared.eventstore.player_store import announce, decode_seat, publish_player
 from shared.eventstore.tournament_keys import tournament_keys
 from shared.games import registry
 from shared.kernel.auth import new_token, token_hash
@@ -215,6 +215,7 @@ async def rotate_key(request: Request) -> Response:
             )
     command = RotateKey(key_hash=token_hash(chosen.key), at_ms=time.time_ns() // 1_000_000)
     version, _, _ = await _execute(gw, player_id, command, f"rotate:{hashed}")
+    await announce(gw.redis, [player_id])  # the old key's open bot streams end now
     out = PlayerKeyIssued(player_id=player_id, player_key=chosen.key, version=version)
     return Response(encode(out), media_type="application/json")
 

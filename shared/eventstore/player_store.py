@@ -68,6 +68,18 @@ async def publish_player(redis: Any, state: PlayerState, version: int, old_key_h
         await pipe.execute()
 
 
+async def announce(redis: Any, player_ids: Iterable[str], number: int = 0) -> None:
+    """A change notice for these players' bot streams (their channels read at once)."""
+    notice: list[tuple[str, bytes | str]] = [
+        (CHANGES_CHANNEL, "\n".join(f"{notice_id(p)} {number}" for p in player_ids))
+    ]
+    publisher = Publisher(redis)
+    async with redis.pipeline(transaction=False) as pipe:
+        publisher.queue(pipe, notice)
+        await pipe.execute()
+    await publisher.after(notice)
+
+
 async def player_of_key(redis: Any, key_hash: str) -> str | None:
     """The player whose current key has this hash: the index, confirmed by the account's
     own read model (an index entry a rotation failed to remove never counts)."""
@@ -129,14 +141,8 @@ async def turns(redis: Any, entries: Iterable[tuple[str, Turn]]) -> None:
     last: dict[str, int] = {}
     for (pid, _), n in zip(entries, numbers, strict=True):
         last[pid] = max(last.get(pid, 0), int(n))
-    notice: list[tuple[str, bytes | str]] = [
-        (CHANGES_CHANNEL, "\n".join(f"{notice_id(p)} {n}" for p, n in last.items()))
-    ]
-    publisher = Publisher(redis)
-    async with redis.pipeline(transaction=False) as pipe:
-        publisher.queue(pipe, notice)
-        await pipe.execute()
-    await publisher.after(notice)
+    for pid, n in last.items():
+        await announce(redis, [pid], n)
 
 
 async def table_over(redis: Any, table_id: str, players: Sequence[str]) -> None:

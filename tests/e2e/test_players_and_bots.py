@@ -60,9 +60,14 @@ async def test_a_player_registers_and_rotates_its_key(stack: Stack) -> None:
         assert again.json()["duplicate"] is True
         assert (await page(api, player_id))["name"] == "Ada"
 
-        rotated = await api.post(
-            f"/v1/players/{player_id}/key", headers={**bearer(key), "idempotency-key": "r1"}
-        )
+        async with api.stream("GET", "/v1/bot/stream", headers=bearer(key)) as before:
+            assert before.status_code == 200
+            rotated = await api.post(
+                f"/v1/players/{player_id}/key", headers={**bearer(key), "idempotency-key": "r1"}
+            )
+            # The stream the old key opened ends at once.
+            lines = [line async for line in before.aiter_lines()]
+            assert "event: end" in lines
         assert rotated.status_code == 200, rotated.text
         new_key = rotated.json()["player_key"]
         assert new_key != key
