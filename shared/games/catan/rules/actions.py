@@ -113,6 +113,8 @@ def main_accepts(command: cmd.CatanCommand, state: State, seat: int) -> TypeGuar
 
 def main_apply(f: CatanFold, seat: int, c: MainCommand) -> None:
     match c:
+        case cmd.EndTurn():  # first: the most frequent command, and a match tries its cases in order
+            turn.end_turn(f)
         case cmd.BuildRoad(path=path):
             f.emit(ev.CardsPaid(seat=seat, cards=ROAD), ev.RoadPlaced(seat=seat, path=path))
         case cmd.BuildSettlement(spot=spot):
@@ -145,8 +147,6 @@ def main_apply(f: CatanFold, seat: int, c: MainCommand) -> None:
             trade_deck.harbor(f, seat, c)
         case cmd.DiscardProgress(cards=cards):
             draws.discard(f, seat, cards)
-        case cmd.EndTurn():
-            turn.end_turn(f)
         case _:
             assert_never(c)
 
