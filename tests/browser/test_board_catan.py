@@ -5,6 +5,13 @@ improvements, progress cards, answers to offers, the card picker of a discard),
 some of them with the keyboard alone, against the other seats played through
 the API; and the seat page never holds a fact of another seat's hand.
 
+And the same whole game with the keyboard alone: Tab to a corner, an edge, a
+hex, a knight or a button, Enter or Space to use it; a move of several steps
+moves the focus on to the next place to choose; a discard is filled and sent
+from the keyboard; never a pointer press. Both games check that the standings
+on the page are the gateway's result and that the audit log's commands of the
+page's seat are exactly those the page sent.
+
 The game is short: 3 seats, and 6 points to win (``points_to_win``; the game's
 own is 13). Every seat opens with 3 points (a settlement and a city), so any
 smaller target ends the game before much is built; 6 takes some cities,
@@ -26,7 +33,18 @@ import httpx
 import pytest
 
 from shared.games.catan.cards import DECKS, DEV_DECK
-from tests.browser.helpers import auth, open_table, strings, view
+from tests.browser.helpers import (
+    assert_every_move_through_the_page,
+    assert_final_standings_shown,
+    auth,
+    count_pointer_presses,
+    open_table,
+    pointer_presses,
+    record_moves,
+    strings,
+    tab_to,
+    view,
+)
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
 
@@ -35,6 +53,8 @@ TARGET = 6
 OPTIONS = {"points_to_win": TARGET}
 #: The whole game, from opening the table to the final standings on screen.
 BUDGET_S = 180
+#: The same by keyboard: every control reached with Tab.
+KEYBOARD_S = 420
 #: A rejection in words, on the board's panel or the page's.
 REJECTED = ".catan-error, [data-testid=move-message].error"
 #: A rejection that only says another seat moved first (simultaneous decisions).
@@ -86,7 +106,7 @@ CANDIDATES = """() => {
     if (!folded && (!r.width || !r.height)) return;
     const cmd = JSON.parse(el.getAttribute('data-command'));
     const all = el.hasAttribute('data-commands') ? JSON.parse(el.getAttribute('data-commands')) : [cmd];
-    out.push({ i, cmd, kinds: [...new Set(all.map((c) => c.type))], folded,
+    out.push({ i, cmd, kinds: [...new Set(all.map((c) => c.type))], folded, key: el.getAttribute('data-key'),
                board: el.classList.contains('legal'), filter: el.getAttribute('data-filter'),
                text: el.getAttribute('aria-label') || el.textContent });
   });
@@ -235,6 +255,28 @@ def _activate(page: Any, option: dict[str, Any], rng: random.Random) -> None:
         target.click()
 
 
+def _pick_cards_by_keys(page: Any, rng: random.Random) -> None:
+    """The discard picker from the keyboard: "Fill for me", then send."""
+    tab_to(page, "pick:fill")
+    page.keyboard.press(rng.choice(["Enter", " "]))
+    send = page.locator("[data-testid=board] [data-key='pick:send']")
+    assert not send.is_disabled()
+    assert json.loads(send.get_attribute("data-command"))["type"] == "catan.select_cards"
+    tab_to(page, "pick:send")
+    page.keyboard.press(rng.choice(["Enter", " "]))
+
+
+def _activate_by_keys(page: Any, option: dict[str, Any], rng: random.Random) -> None:
+    """Tab to the chosen place or button (opening "Trade with the bank" first if
+    it is folded away) and press Enter or Space."""
+    assert option["key"], option
+    if option["folded"]:
+        tab_to(page, "bank-open")
+        page.keyboard.press("Enter")
+    tab_to(page, option["key"])
+    page.keyboard.press(rng.choice(["Enter", " "]))
+
+
 def _feed(client: httpx.Client, table_id: str, token: str) -> list[Any]:
     events = []
     try:
@@ -281,9 +323,17 @@ def _no_foreign_hand(page: Any, api: httpx.Client, table_id: str, tokens: list[s
                 assert secret not in content, where
 
 
-def test_a_whole_game_of_cities_and_knights_by_clicking_against_bots(page: Any, api: httpx.Client) -> None:
+@pytest.mark.timeout(KEYBOARD_S + 60)
+@pytest.mark.parametrize("keyboard", [False, True], ids=["mouse", "keyboard"])
+def test_a_whole_game_of_cities_and_knights_against_bots(
+    page: Any, api: httpx.Client, keyboard: bool
+) -> None:
     start = time.monotonic()
+    budget = KEYBOARD_S if keyboard else BUDGET_S
     table_id, tokens = open_table(api, "catan-ck", SEATS, OPTIONS)
+    accepted = record_moves(page, table_id)
+    if keyboard:
+        count_pointer_presses(page)
     opponents = Opponents(str(api.base_url), table_id, tokens)
     docs: list[Any] = []
     sent: list[tuple[str, str | None]] = []
@@ -303,7 +353,7 @@ def test_a_whole_game_of_cities_and_knights_by_clicking_against_bots(page: Any, 
     try:
         while True:
             took = time.monotonic() - start
-            assert took < BUDGET_S, f"the game took longer than {BUDGET_S}s ({moves} moves)"
+            assert took < budget, f"the game took longer than {budget}s ({moves} moves)"
             assert opponents.failure is None, opponents.failure
             page.locator(
                 "[data-testid=board] .catan-actions, [data-testid=board] .catan-picker, [data-testid=result]"
@@ -315,7 +365,7 @@ def test_a_whole_game_of_cities_and_knights_by_clicking_against_bots(page: Any, 
             if found is None:
                 continue
             if found["picker"]:
-                _pick_cards(page)
+                _pick_cards_by_keys(page, rng) if keyboard else _pick_cards(page)
                 kind = "catan.select_cards"
             else:
                 option, wanted = _choose(found, rng, this_turn, wanted if found["building"] else None)
@@ -323,7 +373,7 @@ def test_a_whole_game_of_cities_and_knights_by_clicking_against_bots(page: Any, 
                     page.wait_for_timeout(100)
                     continue
                 kind = option["cmd"]["type"]
-                _activate(page, option, rng)
+                _activate_by_keys(page, option, rng) if keyboard else _activate(page, option, rng)
             # Until the page shows the next version, the next step of a move, or a rejection.
             page.wait_for_function(
                 """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
@@ -356,6 +406,8 @@ def test_a_whole_game_of_cities_and_knights_by_clicking_against_bots(page: Any, 
     assert f"wins with {winner['score']} points" in board.locator(".catan-decision h3").inner_text()
     assert page.locator("[data-testid=board] .legal").count() == 0
     _no_foreign_hand(page, api, table_id, tokens, docs)
+    assert_final_standings_shown(page, final["result"])
+    assert_every_move_through_the_page(api, table_id, 0, accepted)
     for url, authorization in sent:
         assert authorization in (None, f"Bearer {tokens[0]}"), url
         assert not any(t in url for t in tokens[1:]), url
@@ -363,5 +415,8 @@ def test_a_whole_game_of_cities_and_knights_by_clicking_against_bots(page: Any, 
     assert done.get("catan.roll_dice", 0) >= 3 and done.get("catan.end_turn", 0) >= 3, done
     assert sum(done.get(k, 0) for k in ("catan.build_road", *BUILDS)) >= 2, done
     took = time.monotonic() - start
-    print(f"{moves} moves by clicking, {opponents.moves} by the other seats, {took:.1f}s: {done}")
+    how = "with the keyboard" if keyboard else "by clicking"
+    print(f"{moves} moves {how}, {opponents.moves} by the other seats, {took:.1f}s: {done}")
+    if keyboard:
+        assert pointer_presses(page) == 0, "the keyboard game used the mouse"
     assert not page.errors, page.errors  # type: ignore[attr-defined]

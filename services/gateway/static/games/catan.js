@@ -771,7 +771,7 @@ function drawBoard(svg, view, ui) {
     // or a knight; a knight may be activated, promoted or moved).
     const g = el("g", {
       class: "legal", tabindex: 0, role: "button", "data-command": JSON.stringify(t.command),
-      "data-commands": JSON.stringify(t.commands), "data-target": key, "aria-label": t.text,
+      "data-commands": JSON.stringify(t.commands), "data-target": key, "data-key": `at:${key}`, "aria-label": t.text,
     }, layers.targets);
     if (kind === "s") {
       const [x, y] = spotXY(id);
@@ -988,9 +988,9 @@ function drawPicker(box, view, ui, source, need, verb) {
     if (!source[k]) continue;
     const row = html("div", { class: "row" }, grid);
     chip(row, k, source[k]);
-    const minus = html("button", { type: "button", "aria-label": `one ${KIND[k]} fewer` }, row, "−");
+    const minus = html("button", { type: "button", "aria-label": `one ${KIND[k]} fewer`, "data-key": `pick:${k}:minus` }, row, "−");
     html("output", {}, row, String(chosen[k]));
-    const plus = html("button", { type: "button", "aria-label": `one ${KIND[k]} more` }, row, "+");
+    const plus = html("button", { type: "button", "aria-label": `one ${KIND[k]} more`, "data-key": `pick:${k}:plus` }, row, "+");
     minus.disabled = chosen[k] === 0;
     plus.disabled = chosen[k] >= source[k] || total(chosen) >= need;
     minus.addEventListener("click", () => { chosen[k] -= 1; ui.redraw(); });
@@ -998,9 +998,10 @@ function drawPicker(box, view, ui, source, need, verb) {
   }
   const command = { type: "catan.select_cards", cards: chosen.slice() };
   const ok = total(chosen) === need;
-  const b = ui.button(box, ok ? label(command, ui.ctx) : `${verb} ${need - total(chosen)} more`, command, { primary: true });
+  // "Fill for me" before the send button, so the keyboard reaches them in that order.
+  const auto = html("button", { type: "button", class: "catan-link", "data-key": "pick:fill" }, box, "Fill for me");
+  const b = ui.button(box, ok ? label(command, ui.ctx) : `${verb} ${need - total(chosen)} more`, command, { primary: true, key: "pick:send" });
   b.disabled = !ok;
-  const auto = html("button", { type: "button", class: "catan-link" }, box, "Fill for me");
   auto.addEventListener("click", () => {
     // Most plentiful kinds first, one at a time.
     const left = source.slice();
@@ -1023,7 +1024,7 @@ function drawTradeComposer(box, view, ui) {
   const det = html("details", { class: "catan-compose" }, box);
   if (ui.local.offerOpen) det.open = true;
   det.addEventListener("toggle", () => { ui.local.offerOpen = det.open; });
-  html("summary", {}, det, "Offer a trade to the other players");
+  html("summary", { "data-key": "offer-open" }, det, "Offer a trade to the other players");
   const grid = html("div", { class: "catan-offer" }, det);
   html("span", {}, grid, "");
   html("b", {}, grid, "give");
@@ -1032,9 +1033,9 @@ function drawTradeComposer(box, view, ui) {
     chip(grid, k, hand[k]);
     for (const side of ["give", "get"]) {
       const cell = html("span", { class: "step" }, grid);
-      const minus = html("button", { type: "button", "aria-label": `${side} one ${KIND[k]} fewer` }, cell, "−");
+      const minus = html("button", { type: "button", "aria-label": `${side} one ${KIND[k]} fewer`, "data-key": `offer:${side}:${k}:minus` }, cell, "−");
       html("output", {}, cell, String(st[side][k]));
-      const plus = html("button", { type: "button", "aria-label": `${side} one ${KIND[k]} more` }, cell, "+");
+      const plus = html("button", { type: "button", "aria-label": `${side} one ${KIND[k]} more`, "data-key": `offer:${side}:${k}:plus` }, cell, "+");
       minus.disabled = !st[side][k];
       plus.disabled = side === "give" ? st.give[k] >= hand[k] : st.get[k] >= 19;
       minus.addEventListener("click", () => { st[side][k] -= 1; ui.redraw(); });
@@ -1046,14 +1047,14 @@ function drawTradeComposer(box, view, ui) {
       });
     }
   }
-  const to = html("select", { "aria-label": "offer to" }, det);
+  const to = html("select", { "aria-label": "offer to", "data-key": "offer-to" }, det);
   html("option", { value: -1 }, to, "to everyone");
   view.players.forEach((_, s) => { if (s !== view.seat) html("option", { value: s }, to, `to ${ui.name(s)}`); });
   to.value = String(st.to);
   to.addEventListener("change", () => { st.to = +to.value; ui.redraw(); });
   const command = { type: "catan.offer_trade", give: st.give.slice(), get: st.get.slice(), to: st.to };
   const valid = total(st.give) > 0 && total(st.get) > 0;
-  const b = ui.button(det, valid ? label(command, ui.ctx) : "Choose cards to give and to get", command, { primary: true, live: () => ({ ...command, to: st.to }) });
+  const b = ui.button(det, valid ? label(command, ui.ctx) : "Choose cards to give and to get", command, { primary: true, key: "offer:send", live: () => ({ ...command, to: st.to }) });
   b.disabled = !valid;
 }
 
@@ -1061,7 +1062,7 @@ function drawBankTrades(box, view, ui, trades) {
   const det = html("details", { class: "catan-compose" }, box);
   if (ui.local.bankOpen) det.open = true;
   det.addEventListener("toggle", () => { ui.local.bankOpen = det.open; });
-  html("summary", {}, det, "Trade with the bank");
+  html("summary", { "data-key": "bank-open" }, det, "Trade with the bank");
   const byGive = new Map();
   for (const c of trades) { if (!byGive.has(c.give)) byGive.set(c.give, []); byGive.get(c.give).push(c); }
   for (const [give, list] of byGive) {
@@ -1151,7 +1152,7 @@ function drawActions(host, view, doc, ui) {
     const multi = ui.picked.length >= 2 || (ui.filter && ui.picked.length >= 1);
     for (const c of complete) ui.button(box, (multi && complete.length === 1 && !next.size ? "Confirm: " : "") + label(c, ui.ctx), c, { primary: true });
     if (!next.size && !complete.length) html("p", {}, box, "Nothing left to choose.");
-    const cancel = html("button", { type: "button", class: "catan-cancel" }, box, "Cancel");
+    const cancel = html("button", { type: "button", class: "catan-cancel", "data-key": "cancel" }, box, "Cancel");
     cancel.addEventListener("click", () => ui.reset());
     return;
   }
@@ -1193,7 +1194,7 @@ function drawActions(host, view, doc, ui) {
     }
     for (const [key, cs] of seen) {
       if (cs.length === 1 && !steps(cs[0], view)) { ui.button(row, label(cs[0], ui.ctx), cs[0]); continue; }
-      const b = html("button", { type: "button", "data-command": JSON.stringify(cs[0]), "data-filter": key }, row, `${filterTitle(key)}…`);
+      const b = html("button", { type: "button", "data-command": JSON.stringify(cs[0]), "data-filter": key, "data-key": `filter:${key}` }, row, `${filterTitle(key)}…`);
       b.addEventListener("click", () => ui.enter(key));
     }
   }
@@ -1432,7 +1433,7 @@ function draw(root, st) {
   ensureStyle(root);
   const legal = (ctx && ctx.legal) || doc.legal || [];
   const name = (s) => nameOf(ctx, s);
-  const focusKey = root.contains(document.activeElement) ? document.activeElement.getAttribute("data-target") : null;
+  const focusKey = root.contains(document.activeElement) ? document.activeElement.getAttribute("data-key") : null;
 
   const ui = {
     ctx: { ...ctx, view }, legal, name, local: st.local, error: st.error,
@@ -1458,7 +1459,7 @@ function draw(root, st) {
     }
   };
   ui.button = (parent, text, command, opts = {}) => {
-    const b = html("button", { type: "button", class: [opts.primary ? "primary" : "", opts.small ? "small" : ""].join(" ").trim() || null, "data-command": JSON.stringify(command) }, parent, text);
+    const b = html("button", { type: "button", class: [opts.primary ? "primary" : "", opts.small ? "small" : ""].join(" ").trim() || null, "data-command": JSON.stringify(command), "data-key": opts.key || `cmd:${JSON.stringify(command)}` }, parent, text);
     b.addEventListener("click", () => {
       const c = opts.live ? opts.live() : command;
       b.disabled = true;
@@ -1505,7 +1506,10 @@ function draw(root, st) {
 
 
   if (focusKey) {
-    const again = root.querySelector(`[data-target="${focusKey}"]`);
-    if (again) again.focus();
+    const again = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+    if (again && !again.disabled) again.focus();
+    // The control used is gone (a step of a move taken, a card kind filled):
+    // the keyboard goes on to what comes next, a place on the board first.
+    else (root.querySelector(".legal") || root.querySelector(".catan-actions button:not([disabled]), .catan-decision button:not([disabled])"))?.focus();
   }
 }
