@@ -5,7 +5,10 @@ seat, then N of our ``catan`` (base game) and N of ``catan-ck`` with our
 ``random`` bot on every seat, back to back in this one process (one core), and
 repeats that ``--reps`` times. Prints games/s and actions/s (medians over the
 repetitions) and our ``catan`` as a ratio of catanatron, per repetition and as
-the median of those ratios, so background load hits both sides alike.
+the median of those ratios, so background load hits both sides alike. Seconds
+are this process's CPU seconds, not wall time: on a shared machine, time spent
+preempted by other processes would otherwise count against whichever engine
+happened to be running.
 
 Like with like, and where it is not:
 
@@ -65,12 +68,12 @@ def run_catanatron(games: int, seed0: int) -> dict[str, float]:
 
     colors = (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)
     actions = unfinished = 0
-    started = time.perf_counter()
+    started = time.process_time()
     for i in range(games):
         game = Game([RandomPlayer(c) for c in colors], seed=seed0 + i)
         unfinished += game.play() is None
         actions += len(game.state.actions)
-    return _figures(games, actions, unfinished, time.perf_counter() - started)
+    return _figures(games, actions, unfinished, time.process_time() - started)
 
 
 def run_ours(key: str, games: int, seed0: int) -> dict[str, float]:
@@ -79,12 +82,12 @@ def run_ours(key: str, games: int, seed0: int) -> dict[str, float]:
 
     game = registry.get(key)
     actions = unfinished = 0
-    started = time.perf_counter()
+    started = time.process_time()
     for i in range(games):
         p = play(game, SEATS, (seed0 + i).to_bytes(32, "big"))
         actions += len(p.steps)
         unfinished += not game.is_over(p.state)
-    return _figures(games, actions, unfinished, time.perf_counter() - started)
+    return _figures(games, actions, unfinished, time.process_time() - started)
 
 
 def _figures(games: int, actions: int, unfinished: int, seconds: float) -> dict[str, float]:
