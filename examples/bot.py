@@ -16,9 +16,11 @@ import random
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from typing import Any
 
 
-def stream(api: str, key: str, last_id: str | None):
+def stream(api: str, key: str, last_id: str | None) -> Iterator[tuple[str, str | None, str]]:
     """Yield (event, id, data) from the bot stream; resumes after ``last_id``."""
     headers = {"Authorization": f"Bearer {key}"}
     if last_id:
@@ -40,12 +42,12 @@ def stream(api: str, key: str, last_id: str | None):
                 event, event_id, data = "message", None, ""
 
 
-def choose(view: dict) -> dict:
+def choose(view: dict[str, Any]) -> Any:
     """The strategy: here, any legal move. This is the function to improve."""
     return random.choice(view["legal"])
 
 
-def play(api: str, key: str, table: str, seat: int, version: int, move: dict) -> None:
+def play(api: str, key: str, table: str, seat: int, version: int, move: Any) -> None:
     body = json.dumps({"command": move, "expected_version": version}).encode()
     headers = {
         "Authorization": f"Bearer {key}",

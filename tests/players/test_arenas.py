@@ -61,12 +61,13 @@ def test_every_player_is_in_one_place_and_tables_are_full(
                 continue
             state = finish(state, live[0].table_id, at)
             continue
-        command = {
+        commands: dict[str, ArenaCommandUnion] = {
             "join": Join(player_id=pid, at_ms=at),
             "leave": Leave(player_id=pid, at_ms=at),
             "pair": Pair(at_ms=at),
             "close": Close(at_ms=at),
-        }[kind]
+        }
+        command = commands[kind]
         try:
             after = run(state, command)
         except RuleViolation:
