@@ -1,4 +1,4 @@
-"""Replay benchmark: projection rebuild speed, and memory per live game.
+"""Replay benchmark: projection rebuild speed, cold table loads, and memory per live game.
 
 1. Fills a fresh Valkey with finished random games of every registered game
    (100,000+ events by default). Each command is planned by the reducer's own
@@ -7,17 +7,23 @@
    the reducer writes, and the game is indexed as the gateway does.
 2. Rebuilds every game's projections with ``ziggurat rebuild --write``'s own
    code (``shared.cli.audit.rebuild_games``: read the logs of a group of games
-   in one round trip, fold them, build every audience's view and feed with
-   ``shared.readmodels.build.build``, and write them through the
+   in one round trip, build each game's read models in one pass with
+   ``shared.readmodels.rebuild.models_from_log``, and write them through the
    projector's script, ``ReadModelWriter.add``, a group per transaction), and
-   prints events/s per game; then the same work without the writes, game by
-   game, split into read+decode, fold and build, to show where the time goes.
-3. Loads N live (unfinished) games per game into a
+   prints events/s per game; then the read alone and the models alone.
+   ``--baseline`` also times the path used before (the table cache's fold,
+   then ``shared.readmodels.build.build`` over every event), alternating with
+   the new one, ``--repeat`` times each.
+3. Loads cold tables of 1,000+ events into a ``TableCache``, from their whole
+   stream and from a snapshot (written as the reducer writes it, at the last
+   multiple of ``snapshot_every``) plus the events after it.
+4. Loads N live (unfinished) games per game into a
    ``shared.eventstore.tables.TableCache``, as a reducer does after a restart,
    and measures the memory per live table, by RSS delta and by tracemalloc,
    and how many live games fit in 2 GB.
 
     python -m bench.replay                       # 120,000 events, 300 live tables per game
+    python -m bench.replay --baseline --repeat 3 --live 0
     python -m bench.replay --events 200000 --live 1000 --games tigris,catan
 """
 
