@@ -26,8 +26,11 @@ Like with like, and where it is not:
 - catanatron ends a game unfinished after 1,000 turns (counted); ours plays on
   until someone wins.
 
-Actions per game are printed for both, with the share of ours spent on
-domestic trade, the part catanatron has no counterpart for.
+Actions and turns per game are printed for both, with the share of ours spent
+on domestic trade, the part catanatron has no counterpart for. The two random
+policies take about three actions a turn alike, but ours builds less often, so
+its games last about twice as many turns: compare actions/s for the engines'
+speed, games/s for the two engines with their own random players.
 
     python -m bench.catan_peer                 # 5 repetitions of 20 games each
     python -m bench.catan_peer --games 10 --reps 3
@@ -67,13 +70,14 @@ def run_catanatron(games: int, seed0: int) -> dict[str, float]:
     from catanatron import Color, Game, RandomPlayer
 
     colors = (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)
-    actions = unfinished = 0
+    actions = unfinished = turns = 0
     started = time.process_time()
     for i in range(games):
         game = Game([RandomPlayer(c) for c in colors], seed=seed0 + i)
         unfinished += game.play() is None
         actions += len(game.state.actions)
-    return _figures(games, actions, unfinished, time.process_time() - started)
+        turns += game.state.num_turns
+    return _figures(games, actions, turns, unfinished, time.process_time() - started)
 
 
 def run_ours(key: str, games: int, seed0: int) -> dict[str, float]:
@@ -81,19 +85,21 @@ def run_ours(key: str, games: int, seed0: int) -> dict[str, float]:
     from shared.kernel.playout import play
 
     game = registry.get(key)
-    actions = unfinished = 0
+    actions = unfinished = turns = 0
     started = time.process_time()
     for i in range(games):
         p = play(game, SEATS, (seed0 + i).to_bytes(32, "big"))
         actions += len(p.steps)
+        turns += p.state.turn
         unfinished += not game.is_over(p.state)
-    return _figures(games, actions, unfinished, time.process_time() - started)
+    return _figures(games, actions, turns, unfinished, time.process_time() - started)
 
 
-def _figures(games: int, actions: int, unfinished: int, seconds: float) -> dict[str, float]:
+def _figures(games: int, actions: int, turns: int, unfinished: int, seconds: float) -> dict[str, float]:
     return {
         "games": games,
         "actions": actions,
+        "turns_per_game": turns / games,
         "unfinished": unfinished,
         "seconds": seconds,
         "games_per_s": games / seconds,
@@ -134,7 +140,7 @@ def compare(games: int, reps: int, seed0: int = 1) -> dict[str, Any]:
     for name in ("catanatron", *OURS):
         out[name] = {
             f: statistics.median(row[name][f] for row in rounds)
-            for f in ("games_per_s", "actions_per_s", "actions_per_game")
+            for f in ("games_per_s", "actions_per_s", "actions_per_game", "turns_per_game")
         }
         out[name]["unfinished"] = sum(row[name]["unfinished"] for row in rounds)
     for key in OURS:
@@ -159,6 +165,7 @@ def report(out: dict[str, Any]) -> None:
         "games/s",
         "actions/s",
         "actions/game",
+        "turns/game",
         "unfinished",
         "games/s ratio",
         "actions/s ratio",
@@ -167,13 +174,14 @@ def report(out: dict[str, Any]) -> None:
     c = out["catanatron"]
     table.add_row(
         "catanatron 3.2.1", fmt(c["games_per_s"], 2), fmt(c["actions_per_s"], 0),
-        fmt(c["actions_per_game"], 0), str(c["unfinished"]), "1.00", "1.00",
+        fmt(c["actions_per_game"], 0), fmt(c["turns_per_game"], 0), str(c["unfinished"]), "1.00", "1.00",
     )  # fmt: skip
     for key in OURS:
         r, q = out[key], out[f"{key}_ratio"]
         table.add_row(
             key, fmt(r["games_per_s"], 2), fmt(r["actions_per_s"], 0), fmt(r["actions_per_game"], 0),
-            str(r["unfinished"]), fmt(q["games_per_s"], 2), fmt(q["actions_per_s"], 2),
+            fmt(r["turns_per_game"], 0), str(r["unfinished"]),
+            fmt(q["games_per_s"], 2), fmt(q["actions_per_s"], 2),
         )  # fmt: skip
     console.print(table)
     per_round = ", ".join(f"{x:.2f}" for x in out["catan_ratio"]["per_round"])
