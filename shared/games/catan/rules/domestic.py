@@ -30,7 +30,7 @@ def capped(state: State) -> bool:
 
 def terms_valid(state: State, give: Hand, get: Hand) -> bool:
     """Cards both ways, no gifts, nothing swapped for itself, only tradable kinds."""
-    allowed = set(kinds(state))
+    allowed = kinds(state)
     if len(give) != 8 or len(get) != 8 or min(give) < 0 or min(get) < 0:
         return False
     if not any(give) or not any(get) or any(give[k] and get[k] for k in KINDS):
@@ -81,9 +81,8 @@ def answer_options(state: State, seat: int) -> list[cmd.Choose | cmd.CounterTrad
     if covers(hand, asked):
         out.append(cmd.Choose(choice=1))
     for k in kinds(state):
-        counter = cmd.CounterTrade(give=one(k), get=offered)
-        if hand[k] and one(k) != asked and terms_valid(state, counter.give, counter.get):
-            out.append(counter)
+        if hand[k] and one(k) != asked and terms_valid(state, one(k), offered):
+            out.append(cmd.CounterTrade(give=one(k), get=offered))
     return out
 
 
