@@ -146,7 +146,7 @@ class _ColdLoad:
         if self.rows and first <= snap.version <= self.rows[-1][0]:
             self.pending = None
             at = snap.version - first
-            version, raw = self.rows[at]
+            version, raw = self.rows[at] if at < len(self.rows) else (0, b"")
             table = snapshots.restore(snap, raw) if version == snap.version else None
             if table is not None:
                 self.base, self.rows = table, self.rows[at + 1 :]
