@@ -6,7 +6,8 @@ The platform's own events share the game's stream and version numbers:
 * ``table.sealed`` (server only): the seed and the seat tokens' hashes;
 * ``table.clock`` (public): each seat's remaining time after a move;
 * ``table.timed_out`` and ``table.forfeited`` (public): a clock ran out;
-* ``table.finished`` (public): the result and the revealed seed.
+* ``table.finished`` (public): the result and the revealed seed; a table whose
+  every seat forfeited ends as :data:`ABANDONED`, nobody winning.
 
 :func:`open_table` and :func:`decide` are what the reducer calls;
 :func:`evolve` folds both kinds of event. The checks every game shares (game
@@ -26,6 +27,9 @@ from shared.kernel.messages import Event, Record
 from shared.kernel.rejection import GAME_OVER, NOT_YOUR_TURN, RuleViolation
 from shared.kernel.rng import Rng, commitment
 from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Visibility
+
+#: The reason of a table that ended because every seat forfeited.
+ABANDONED = "abandoned"
 
 
 class TableOpened(Event, tag="table.opened"):
@@ -267,7 +271,9 @@ def _conclude(
     after = fold(game, events, before)
     for _ in range(100_000):  # a forfeited seat is played by its bot whenever awaited
         waiting = sorted(set(after.forfeited) & game.actors(after.state))
-        if game.result(after.state) is not None or not waiting:
+        # With every seat forfeited nobody is left to play for: bots playing
+        # each other to the end would only burn the reducer's time.
+        if game.result(after.state) is not None or not waiting or _deserted(after):
             break
         more = _zombie_move(game, after, waiting[0])
         events += more
@@ -281,9 +287,23 @@ def _conclude(
         events.append(clocked)
         after = evolve(game, after, clocked)
     result = game.result(after.state)
+    if result is None and _deserted(after):
+        result = _abandoned(after.seats)
     if result is not None:
         events.append(TableFinished(result=_forfeits_last(result, after.forfeited), seed=before.seed))
     return events
+
+
+def _deserted(table: Table) -> bool:
+    return len(table.forfeited) >= table.seats
+
+
+def _abandoned(seats: int) -> Result:
+    """Every seat forfeited before the game ended: nobody won, all share the last place."""
+    return Result(
+        standings=tuple(Standing(seat=s, place=1, score=0) for s in range(seats)),
+        reason=ABANDONED,
+    )
 
 
 def _forfeits_last(result: Result, forfeited: tuple[int, ...]) -> Result:

@@ -60,6 +60,24 @@ def test_a_forfeited_seat_is_played_by_its_bot_and_ranked_last() -> None:
     assert final.standings[-1].seat == 0 and final.standings[-1].place == 3
 
 
+def test_a_table_every_seat_forfeits_ends_at_once_with_nobody_winning() -> None:
+    # Bots of forfeited seats playing only each other would play to the end
+    # inside one reducer call; with no seat left to play for, the table ends.
+    table = opened(ClockSettings(per_move_ms=2_000, policy="forfeit"))
+    now, forfeits = 3_000, 0
+    while not table.over:
+        seat = min(GAME.actors(table.state))
+        events = tables.timeout(GAME, table, seat, now_ms=now)
+        forfeits += 1
+        table = tables.fold(GAME, events, table)
+        now = table.since + 2_001
+    assert forfeits == 3 and len(table.forfeited) == 3
+    assert not any(isinstance(e, Played) for e in events), "no bot plays once every seat is gone"
+    final = next(e for e in events if isinstance(e, TableFinished)).result
+    assert final.reason == tables.ABANDONED
+    assert {(s.place, s.score) for s in final.standings} == {(1, 0)} and len(final.standings) == 3
+
+
 def test_verify_re_derives_clocked_games_with_timeouts() -> None:
     table = opened(ClockSettings(initial_ms=5_000, per_move_ms=1_000, policy="bot"))
     events = tables.open_table(GAME, 3, {}, SEED, ("a", "b", "c"), 1_000, table.clock)
