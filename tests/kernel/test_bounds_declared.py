@@ -99,6 +99,8 @@ def unbounded(t: mi.Type, path: str, seen: set[type]) -> Iterator[str]:
                 yield f"{path}: {type(t).__name__} is not allow-listed"
         case mi.BoolType() | mi.NoneType() | mi.LiteralType() | mi.EnumType():
             pass
+        case mi.Metadata():  # a description or title around the type that holds the bounds
+            yield from unbounded(t.type, path, seen)
         case _:
             yield f"{path}: {type(t).__name__} is not understood by this walker"
 
