@@ -26,9 +26,9 @@ def buy(f: CatanFold, seat: int) -> None:
 
 
 def playable(state: State, seat: int) -> list[str]:
-    if state.effects.dev_played:
-        return []
     p = state.players[seat]
+    if state.effects.dev_played or not p.cards:
+        return []
     old = list(p.cards)
     for c in p.fresh:
         old.remove(c)

@@ -35,6 +35,8 @@ def open_task(
 
 
 def awaited(task: Task) -> tuple[int, ...]:
+    if not task.answers:
+        return task.seats
     done = {a.seat for a in task.answers}
     return tuple(s for s in task.seats if s not in done)
 
