@@ -153,6 +153,8 @@ class Reducer:
         if p.msg.kind == "timeout":
             metrics.CLOCK_TIMEOUTS.labels(p.after.clock.policy if p.after.clock else "-").inc()
         metrics.COMMANDS.labels(SERVICE, game.key, "accepted").inc()
+        if p.reused:
+            metrics.DECISIONS_REUSED.inc()
         metrics.STAGE_LATENCY.labels("appended").observe((now - p.msg.received_ns) / 1e9)
         log.info(
             "appended",

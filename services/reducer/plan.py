@@ -1,8 +1,12 @@
 """Turn one validated command into an append (or a rejection), authoritatively.
 
 Pure apart from the seed source and the clock it is handed: the reducer
-re-checks the token and re-runs ``decide`` itself, so a stale validation can
-never corrupt a game.
+re-checks the token and the version, and runs ``decide`` itself unless the
+validator's decision (``CommandMsg.decided``) was made against this very
+table version of a table without a clock. ``decide`` is a pure function of
+the table at a version, the seat and the command there, so reusing that
+decision is exact; and the append is checked against the same version, so a
+decision made against a state the game has left can never be appended.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from shared.kernel.codec import codec_for
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.table import Table
 from shared.kernel.visibility import may_see
-from shared.messaging.messages import CommandMsg, Outcome, rejected
+from shared.messaging.messages import CommandMsg, Decided, Outcome, rejected
 
 
 class Plan(msgspec.Struct, kw_only=True):
@@ -31,6 +35,8 @@ class Plan(msgspec.Struct, kw_only=True):
     events: list[Any]
     after: Table  # the table once the append lands
     seat: int | None
+    #: The events are the validator's decision, not decided here again.
+    reused: bool = False
 
 
 Planned = Plan | Outcome
@@ -92,18 +98,42 @@ def _plan_move(msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int
     if seat is None:
         raise RuleViolation("bad_token", "This token does not belong to a seat at this table.")
     game = registry.get(table.game)
+    decided = _reusable(msg, table)
+    if decided is not None:
+        codec = codec_for(game)
+        events = [codec.event(raw) for raw in decided.events]
+        return _append(msg, keys, game, table, seat, events, now_ms, decided=decided)
     try:
         command = codec_for(game).command_from_json(msg.command)
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
         raise RuleViolation("bad_command", f"Not a {game.title} command: {exc}") from exc
+    _check_expected(msg, table)
+    events = tables.decide(game, table, seat, command, now_ms)
+    return _append(msg, keys, game, table, seat, events, now_ms, command=command)
+
+
+def _check_expected(msg: CommandMsg, table: Table) -> None:
     if msg.expected_version is not None and msg.expected_version != table.version:
         raise RuleViolation(
             "stale_version",
             f"You acted on version {msg.expected_version}, but the game is at version {table.version}.",
             current=table.version,
         )
-    events = tables.decide(game, table, seat, command, now_ms)
-    return _append(msg, keys, game, table, seat, events, now_ms, command=command)
+
+
+def _reusable(msg: CommandMsg, table: Table) -> Decided | None:
+    """The validator's decision, when it is exactly the one ``decide`` would make now.
+
+    Only at the version it was decided at (a second command for the same game
+    in one batch meets a table its first command moved on, and decides
+    afresh), and only without a clock: a clocked table's events depend on the
+    reducer's own moment.
+    """
+    decided = msg.decided
+    if decided is None or decided.version != table.version or table.clock is not None:
+        return None
+    _check_expected(msg, table)
+    return decided
 
 
 def _append(
@@ -115,9 +145,15 @@ def _append(
     events: list[Any],
     now_ms: int,
     command: Any = None,
+    decided: Decided | None = None,
 ) -> Plan:
     codec = codec_for(game)
     base = table.version if table else 0
+    # A reused decision arrives packed already, as the envelopes and the record hold it.
+    payloads = decided.events if decided is not None else [codec.pack(e) for e in events]
+    command_payload = (
+        decided.command if decided is not None else codec.pack(command) if command is not None else b""
+    )
     envelopes = [
         EventEnvelope(
             game_id=msg.game_id,
@@ -128,15 +164,15 @@ def _append(
             correlation_id=msg.correlation_id,
             server_time=now_ms,
             seat=seat,
-            payload=codec.pack(event),
+            payload=payload,
         )
-        for i, event in enumerate(events, start=1)
+        for i, payload in enumerate(payloads, start=1)
     ]
     record = CommandRecord(
         command_id=msg.command_id,
         seat=seat,
         version=base,
-        payload=codec.pack(command) if command is not None else b"",
+        payload=command_payload,
         kind=msg.kind,
         at_ms=now_ms,
     )
@@ -144,7 +180,7 @@ def _append(
         keys=keys, expected=base, command_id=msg.command_id, command=record, envelopes=envelopes
     )
     after = tables.count_move(tables.fold(game, events, table), msg.command_id)
-    return Plan(msg=msg, request=request, events=events, after=after, seat=seat)
+    return Plan(msg=msg, request=request, events=events, after=after, seat=seat, reused=decided is not None)
 
 
 def accepted(

@@ -4,11 +4,17 @@ game's own rules. It holds no rule of its own: ``decide`` is the only judge.
 A command whose id the store has already applied is passed straight on, so a
 client's retry gets the first outcome from the reducer instead of a rejection
 computed against a state that has moved on.
+
+A move that passes carries what its dry run decided (:class:`Decided`), so the
+reducer appends those events without running the rules again while the table
+is still at the version they were decided at. What moves is a result, never a
+rule: both stages call the same ``decide``.
 """
 
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import msgspec
 
@@ -19,7 +25,14 @@ from shared.kernel.codec import codec_for
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import SEED_BYTES
 from shared.kernel.table import Table
-from shared.messaging.messages import CommandMsg, Outcome, rejected
+from shared.messaging.messages import (
+    MAX_DECIDED_BYTES,
+    MAX_DECIDED_EVENTS,
+    CommandMsg,
+    Decided,
+    Outcome,
+    rejected,
+)
 
 Verdict = CommandMsg | Outcome  # passed on (with the seat), or rejected
 
@@ -74,11 +87,28 @@ def check_move(msg: CommandMsg, table: Table | None, already_applied: bool) -> V
             current=table.version,
         )
     try:
-        tables.decide(game, table, seat, command)
+        events = tables.decide(game, table, seat, command)
     except RuleViolation as exc:
         return rejected(msg, exc.code, exc.message, **exc.details)
-    return _passed(msg, seat)
+    return _passed(msg, seat, _decided(table, codec_for(game), command, events))
 
 
-def _passed(msg: CommandMsg, seat: int | None) -> CommandMsg:
-    return msgspec.structs.replace(msg, seat=seat, validated_ns=time.time_ns())
+def _decided(table: Table, codec: Any, command: Any, events: list[Any]) -> Decided | None:
+    """The decision the reducer may reuse, if it is exact and small enough to send.
+
+    A clocked table's events depend on the moment they are decided (the
+    clock is charged up to it), and only the reducer's moment counts: those
+    are decided again.
+    """
+    if table.clock is not None or len(events) > MAX_DECIDED_EVENTS:
+        return None
+    packed = tuple(codec.pack(e) for e in events)
+    command_packed = codec.pack(command)
+    if len(command_packed) + sum(map(len, packed)) > MAX_DECIDED_BYTES:
+        return None
+    return Decided(version=table.version, command=command_packed, events=packed)
+
+
+def _passed(msg: CommandMsg, seat: int | None, decided: Decided | None = None) -> CommandMsg:
+    # ``decided`` is always set here: whatever arrived in that field is not the validator's.
+    return msgspec.structs.replace(msg, seat=seat, validated_ns=time.time_ns(), decided=decided)

@@ -10,7 +10,7 @@ gateway per batch, however many of that gateway's commands the batch held.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -26,6 +26,36 @@ class OpenTable(Record, frozen=True):
     token_hashes: tuple[str, ...] = ()
     clock: ClockSettings | None = None
     spectator_delay: SpectatorDelay | None = None
+
+
+#: A decided move's events travel with it only up to this size in all (their
+#: msgpack, before the transport's base64): a bigger decision (a Conan event
+#: can carry much of the board) is decided again by the reducer rather than
+#: swell the ``validated`` stream.
+MAX_DECIDED_BYTES = 16_384
+#: More events than any single command of a hosted game causes.
+MAX_DECIDED_EVENTS = 256
+
+
+class Decided(Record, frozen=True):
+    """The validator's dry run of a move, passed on so the reducer need not run it again.
+
+    ``decide`` is a pure function of the table (state, seed, version), the
+    seat, the command and the clock; for a table without a clock the clock
+    plays no part, so the events decided at ``version`` are exactly the
+    events the reducer would decide at ``version``. The reducer uses them only
+    when its table is still at ``version`` (and its append is checked against
+    that version anyway); otherwise it decides afresh.
+    """
+
+    version: Annotated[int, msgspec.Meta(ge=0)]
+    #: The command as the game's codec packs it (what the command record keeps).
+    command: Annotated[bytes, msgspec.Meta(max_length=MAX_DECIDED_BYTES)]
+    #: Each event as the game's codec packs it (an envelope's payload).
+    events: Annotated[
+        tuple[Annotated[bytes, msgspec.Meta(max_length=MAX_DECIDED_BYTES)], ...],
+        msgspec.Meta(max_length=MAX_DECIDED_EVENTS),
+    ]
 
 
 class CommandMsg(Record, frozen=True):
@@ -50,6 +80,8 @@ class CommandMsg(Record, frozen=True):
     expected_version: int | None = None
     seat: int | None = None  # set by the validator once authenticated
     validated_ns: int = 0
+    #: move, on the ``validated`` stream: the validator's decision, when the reducer may reuse it.
+    decided: Decided | None = None
 
 
 class Outcome(Record, frozen=True):

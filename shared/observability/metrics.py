@@ -66,6 +66,11 @@ APPEND_CONFLICTS = Counter(
 DUPLICATES = Counter(
     "ziggurat_duplicate_commands_total", "Commands answered from their first outcome", registry=None
 )
+DECISIONS_REUSED = Counter(
+    "ziggurat_decisions_reused_total",
+    "Moves appended as the validator decided them, the rules not run again by the reducer",
+    registry=None,
+)
 STAGE_LATENCY = Histogram(
     "ziggurat_stage_seconds",
     "Time spent from the gateway's receipt to the end of a stage",
@@ -254,6 +259,7 @@ OWNERS: dict[MetricWrapperBase, tuple[str, ...]] = {
     REJECTIONS: (GATEWAY, VALIDATOR, REDUCER, TOURNAMENTS),
     APPEND_CONFLICTS: (REDUCER, TOURNAMENTS),
     DUPLICATES: (REDUCER, TOURNAMENTS),
+    DECISIONS_REUSED: (REDUCER,),
     STAGE_LATENCY: (GATEWAY, VALIDATOR, REDUCER, PROJECTOR),
     VISIBLE_LATENCY: (GATEWAY,),
     CLOCK_TIMEOUTS: (REDUCER,),
