@@ -17,7 +17,7 @@ import structlog
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys
 from shared.eventstore.store import decode_envelope
-from shared.eventstore.tables import TableCache
+from shared.eventstore.tables import Folded, TableCache
 from shared.games import registry
 from shared.infra.redis_client import Publisher
 from shared.kernel.codec import codec_for
@@ -81,13 +81,18 @@ class Projector:
             await self.cache.refresh(gaps)
         touched: dict[str, tuple[ReadModels, int]] = {}
         for game_id, envs in by_game.items():
-            table = self.cache.apply(game_id, sorted(envs, key=lambda e: e.version))
+            folded: list[Folded] = []
+            table = self.cache.apply(game_id, sorted(envs, key=lambda e: e.version), folded)
             if table is None or table.version <= before[game_id]:
                 continue
-            codec = codec_for(registry.get(table.game))
-            fresh = await self._events_since(game_id, before[game_id], envs)
-            new = [(e.version, e.server_time, codec.event(e.payload)) for e in fresh]
-            touched[game_id] = (build(game_id, table, new), max(e.server_time for e in fresh))
+            # The events just folded are the new ones, decoded once for both the
+            # fold and the feeds, unless a gap was read or a fold began elsewhere.
+            new = folded if folded and folded[0][0] == before[game_id] + 1 else None
+            if new is None:
+                codec = codec_for(registry.get(table.game))
+                fresh = await self._events_since(game_id, before[game_id], envs)
+                new = [(e.version, e.server_time, codec.event(e.payload)) for e in fresh]
+            touched[game_id] = (build(game_id, table, new), max(at for _, at, _ in new))
         return touched
 
     async def _events_since(self, game_id: str, after: int, envs: list[EventEnvelope]) -> list[EventEnvelope]:

@@ -91,13 +91,22 @@ class TableCache:
             for (_, load, _), rows in zip(reading, found, strict=True):
                 load.feed(rows)
 
-    def apply(self, game_id: str, envelopes: list[EventEnvelope]) -> Table | None:
-        """Fold envelopes that follow the cached version; ignores ones already folded."""
+    def apply(
+        self, game_id: str, envelopes: list[EventEnvelope], folded: list[Folded] | None = None
+    ) -> Table | None:
+        """Fold envelopes that follow the cached version; ignores ones already folded.
+
+        ``folded``, if given, receives each folded event as (version, server
+        time, event), so a caller that needs the events too (the projector's
+        feeds) does not decode them a second time.
+        """
         table = self.get(game_id)
         for env in envelopes:
             if table is not None and env.version <= table.version:
                 continue
-            table = fold_envelope(table, env)
+            table, event = _fold_decoding(table, env)
+            if folded is not None:
+                folded.append((env.version, env.server_time, event))
         if table is not None:
             self.put(game_id, table)
         return table
@@ -165,12 +174,21 @@ class _ColdLoad:
         return table
 
 
+#: An event as folded: (version, server time, the decoded event).
+Folded = tuple[int, int, Any]
+
+
 def fold_envelope(table: Table | None, env: EventEnvelope) -> Table:
+    return _fold_decoding(table, env)[0]
+
+
+def _fold_decoding(table: Table | None, env: EventEnvelope) -> tuple[Table, Any]:
+    """The table with the envelope's event folded in, and that event."""
     game = registry.get(table.game if table else _opened_game(env))
     event = codec_for(game).event(env.payload)
     if table is not None and env.version != table.version + 1:
         raise ValueError(f"{env.game_id}: event {env.version} does not follow {table.version}")
-    return tables.count_move(tables.evolve(game, table, event), env.command_id)
+    return tables.count_move(tables.evolve(game, table, event), env.command_id), event
 
 
 def _opened_game(env: EventEnvelope) -> str:
