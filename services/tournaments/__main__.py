@@ -82,6 +82,7 @@ async def main() -> None:
     tasks = [asyncio.create_task(reader.run(manager, stopping))]
     tasks.append(asyncio.create_task(player_reader.run(players, stopping)))
     tasks.append(asyncio.create_task(players.arenas.run(stopping)))
+    tasks.append(asyncio.create_task(players.watch.run(players.tables, stopping)))
     tasks.append(asyncio.create_task(bots.run(stopping)))
     # Takes over from a previous run, then retries every step an outage interrupted.
     tasks.append(asyncio.create_task(manager.run(stopping)))

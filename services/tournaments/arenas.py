@@ -68,6 +68,8 @@ class ArenaRunner:
         self.clock_ms = clock_ms
         #: Tables this process has seen open and seated.
         self._opened: set[str] = set()
+        #: Told of each table once its players are seated (the player process watches it).
+        self.seated: Callable[[str], None] = lambda _table_id: None
 
     async def execute(self, arena_id: str, command: ArenaCommandUnion, command_id: str) -> ArenaState | None:
         done = await ARENAS.execute(
@@ -152,6 +154,7 @@ class ArenaRunner:
                 for s, pid in enumerate(table.players)
             ],
         )
+        self.seated(table.table_id)
         self._opened.add(table.table_id)
 
     async def game_over(self, arena_id: str, table_id: str, result: Result) -> None:

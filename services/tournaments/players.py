@@ -3,17 +3,21 @@
 It lives in the tournament service because that service already owns what it
 reacts to (tournament tables and their results) and reads the partition
 feeds; a service of its own would add a process to every deployment for a
-few reads per finished game. It is a consumer group of its own (``players``)
-over two kinds of streams:
+few reads per finished game. It reads two kinds of streams:
 
-* the tournaments' feeds: ``tournament.table_opened`` seats the tournament's
+* the tournaments' feeds, through a consumer group of its own (``players``):
+  ``tournament.table_opened`` seats the tournament's
   player accounts (their seat tokens stay server-side, in the account's
   tables); ``tournament.result_recorded`` rates the table on the game's
   ladder, among the accounts that sat there;
-* the games' partition feeds: for every table with account seats, one inbox
-  entry per seat per batch (the bot stream turns it into a turn or an end),
-  and the table moves to the players' history once it is over; an arena's
-  finished table goes to the arena runner (:mod:`services.tournaments.arenas`).
+* the event streams of the tables player accounts sit at, and of no other
+  (:mod:`services.tournaments.table_watch`: a table without an account seat
+  costs this process nothing per move): one inbox entry per seat per read
+  (the bot stream turns it into a turn or an end), and once a table is over,
+  an arena's table goes to the arena runner (:mod:`services.tournaments.arenas`),
+  a rated casual table to its game's ladder, and the table to its players'
+  history (last: until then the table stays in the seated index, so a
+  restart handles its end again, idempotently).
 
 **Exactly once.** A ladder is an aggregate with its own stream, appended to
 with the expected version and the command id ``table:<table id>``: the
@@ -34,10 +38,10 @@ import msgspec
 import structlog
 
 from services.tournaments.arenas import ArenaRunner
+from services.tournaments.table_watch import TableWatch
 from services.tournaments.writer import Tournaments, decode_event
 from shared.eventstore.casual_store import CasualTable
 from shared.eventstore.envelope import EventEnvelope
-from shared.eventstore.keys import partition_feed
 from shared.eventstore.player_keys import (
     ARENA_TABLES,
     CASUAL_TABLES,
@@ -79,9 +83,8 @@ _kind = msgspec.msgpack.Decoder(_Kind).decode
 
 
 def player_streams(partitions: int) -> tuple[str, ...]:
-    return tuple(tournament_feed(p) for p in range(partitions)) + tuple(
-        partition_feed(p) for p in range(partitions)
-    )
+    """The streams of the ``players`` group: the tournaments' feeds only (tables are watched)."""
+    return tuple(tournament_feed(p) for p in range(partitions))
 
 
 class Ladders:
@@ -173,43 +176,52 @@ class PlayerProcess:
         self.ladders = Ladders(redis, partitions)
         #: Arenas' tables end here too; the runner itself is started by the service.
         self.arenas = ArenaRunner(redis, partitions, node, self.ladders.record)
-        self._tournament_feeds = {tournament_feed(p) for p in range(partitions)}
+        #: The tables accounts sit at (the service runs ``watch.run(self.tables, ...)``).
+        self.watch = TableWatch(redis, partitions)
+        self.arenas.seated = self.watch.add
 
     async def handle(self, batch: Batch) -> None:
-        moved: dict[str, int] = {}
-        finished: dict[str, bytes] = {}
-        for stream, _, fields in batch.entries:
+        """A batch of the tournaments' feeds."""
+        for _, _, fields in batch.entries:
             env = decode_envelope(fields[b"e"])
-            kind = _kind(env.payload).type
-            if stream in self._tournament_feeds:
-                await self._tournament_event(env, kind)
-                continue
-            moved[env.game_id] = max(moved.get(env.game_id, 0), env.version)
-            if kind == "table.finished":
-                finished[env.game_id] = env.payload
-        if moved:
-            at = await seated(self.redis, sorted(moved))
-            await turns(
-                self.redis,
-                [
-                    (pid, Turn(table_id=table, seat=seat, version=moved[table]))
-                    for table, taken in at.items()
-                    for seat, pid in taken
-                ],
-            )
-            for table in sorted(finished.keys() & set(at)):
-                await table_over(self.redis, table, [pid for _, pid in at[table]])
-        if finished:
-            ids = sorted(finished)
-            for table, arena in zip(ids, await self.redis.hmget(ARENA_TABLES, ids), strict=True):
-                if arena is not None:
-                    await self.arenas.game_over(arena.decode(), table, _finished(finished[table]).result)
-            for table, casual in zip(ids, await self.redis.hmget(CASUAL_TABLES, ids), strict=True):
-                if casual is not None:
-                    await self._casual_over(table, _casual(casual), _finished(finished[table]).result)
+            await self._tournament_event(env, _kind(env.payload).type)
         async with self.redis.pipeline(transaction=False) as pipe:
             batch.ack(pipe, GROUP)
             await pipe.execute()
+
+    async def tables(self, read: dict[str, list[tuple[int, bytes]]]) -> None:
+        """New events of tables accounts sit at: turns, then the ends of finished tables."""
+        at = await seated(self.redis, sorted(read))
+        for table in read.keys() - at.keys():
+            self.watch.drop(table)  # its end was handled already (the index lets go last)
+        await turns(
+            self.redis,
+            [
+                (pid, Turn(table_id=table, seat=seat, version=read[table][-1][0]))
+                for table, taken in at.items()
+                for seat, pid in taken
+            ],
+        )
+        finished: dict[str, Result] = {}
+        for table in sorted(at):
+            for _, raw in read[table]:
+                env = decode_envelope(raw)
+                if _kind(env.payload).type == "table.finished":
+                    finished[table] = _finished(env.payload).result
+        if not finished:
+            return
+        ids = sorted(finished)
+        async with self.redis.pipeline(transaction=False) as pipe:
+            pipe.hmget(ARENA_TABLES, ids)
+            pipe.hmget(CASUAL_TABLES, ids)
+            arenas, casuals = await pipe.execute()
+        for table, arena, casual in zip(ids, arenas, casuals, strict=True):
+            if arena is not None:
+                await self.arenas.game_over(arena.decode(), table, finished[table])
+            if casual is not None:
+                await self._casual_over(table, _casual(casual), finished[table])
+            await table_over(self.redis, table, [pid for _, pid in at[table]])
+            self.watch.drop(table)
 
     async def _casual_over(self, table_id: str, table: CasualTable, result: Result) -> None:
         """A rated casual table is rated among the player accounts that sat there."""
@@ -264,6 +276,8 @@ class PlayerProcess:
                     if t is not None
                 ],
             )
+            if taken:
+                self.watch.add(event.game_id)
         elif isinstance(event, ResultRecorded):
             placings = tuple(
                 RatedPlacing(player_id=p.player_id, place=p.place, score=p.score)
