@@ -18,6 +18,7 @@ from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from services.gateway import arenas, asyncapi, bots, casual, commands, packs, players, reads, tournaments, web
+from services.gateway.answers import GameInfo, Health
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import STATUS, ApiError, error_response
 from services.gateway.feeds import FeedHub
@@ -44,7 +45,7 @@ async def health(request: Request) -> Response:
     """Liveness: the process answers. Never touches the store (an outage of
     Valkey must not get healthy gateways restarted)."""
     gw: Gateway = request.app.state.gateway
-    return JSONResponse({"ok": True, "node": gw.settings.node})
+    return Response(encode(Health(ok=True, node=gw.settings.node)), media_type="application/json")
 
 
 async def ready(request: Request) -> Response:
@@ -87,13 +88,13 @@ async def games(_: Request) -> Response:
     for key in registry.available():
         game = registry.get(key)
         listing.append(
-            {
-                "key": key,
-                "title": game.title,
-                "min_seats": game.min_seats,
-                "max_seats": game.max_seats,
-                "options": game.options(),
-            }
+            GameInfo(
+                key=key,
+                title=game.title,
+                min_seats=game.min_seats,
+                max_seats=game.max_seats,
+                options=game.options(),
+            )
         )
     return Response(encode(listing), media_type="application/json")
 

@@ -18,12 +18,13 @@ import functools
 import hashlib
 import time
 import uuid
-from typing import Any, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.gateway.answers import Event, stored
 from services.gateway.body import (
     Move,
     NewTable,
@@ -53,13 +54,52 @@ from shared.messaging.messages import (
 )
 from shared.messaging.streams import send
 from shared.observability import metrics
-from shared.readmodels.build import audience_name
+from shared.readmodels.build import ViewDoc, audience_name
 
 #: How long a creation's idempotency key is remembered.
 OPEN_KEY_TTL_S = 24 * 3600
 #: Metric children looked up once: ``labels()`` costs more than the observation.
 _REPLIED = metrics.STAGE_LATENCY.labels("replied")
 T = TypeVar("T", bound=msgspec.Struct)
+
+
+class IssuedSeat(msgspec.Struct, kw_only=True):
+    seat: int
+    token: str
+
+
+class TableOpened(msgspec.Struct, kw_only=True):
+    table_id: str
+    game: str
+    seats: int
+    version: int
+    tokens: Annotated[list[IssuedSeat], msgspec.Meta(description="One secret token per seat, in seat order")]
+    duplicate: Annotated[
+        bool, msgspec.Meta(description="A retry with the same Idempotency-Key: the table first opened")
+    ]
+    events: list[Event]
+
+
+class Accepted(msgspec.Struct, kw_only=True):
+    status: Literal["accepted"]
+    command_id: Annotated[str, msgspec.Meta(description="The Idempotency-Key, or one made up")]
+    version: Annotated[int, msgspec.Meta(description="The table's version after the command")]
+    first_version: Annotated[int, msgspec.Meta(description="The version of the command's first event")]
+    seat: int | None
+    duplicate: Annotated[bool, msgspec.Meta(description="A retry: the first outcome")]
+    events: list[Event]
+    #: Present only when the move asked for it (and its token holds a seat).
+    view: (
+        Annotated[
+            msgspec.Raw,
+            stored(
+                ViewDoc,
+                "With view: true, your seat's view once it shows this version (after 10 s, "
+                "the newest there is): GET view?min_version=version in the same request",
+            ),
+        ]
+        | msgspec.UnsetType
+    ) = msgspec.UNSET
 
 
 class _Opening(msgspec.Struct):
@@ -114,15 +154,15 @@ async def open_table(request: Request) -> Response:
     if outcome.status == "rejected":
         return _rejection(outcome)
     await gw.store.index_game(game_id, keys.partition, time.time_ns() // 1_000_000)
-    body_out = {
-        "table_id": game_id,
-        "game": body.game,
-        "seats": body.seats,
-        "version": outcome.last,
-        "tokens": [{"seat": s, "token": t} for s, t in enumerate(tokens)],
-        "duplicate": outcome.duplicate,
-        "events": outcome.events,
-    }
+    body_out = TableOpened(
+        table_id=game_id,
+        game=body.game,
+        seats=body.seats,
+        version=outcome.last,
+        tokens=[IssuedSeat(seat=s, token=t) for s, t in enumerate(tokens)],
+        duplicate=outcome.duplicate,
+        events=outcome.events,
+    )
     return Response(encode(body_out), status_code=201, media_type="application/json")
 
 
@@ -196,22 +236,22 @@ async def submit_command(request: Request) -> Response:
         if outcome.code == "bad_token":
             gw.limits.bad_token(address)
         return _rejection(outcome, command_id=key)
-    result = {
-        "status": "accepted",
-        "command_id": key,
-        "version": outcome.last,
-        "first_version": outcome.first,
-        "seat": outcome.seat,
-        "duplicate": outcome.duplicate,
-        "events": outcome.events,
-    }
+    result = Accepted(
+        status="accepted",
+        command_id=key,
+        version=outcome.last,
+        first_version=outcome.first,
+        seat=outcome.seat,
+        duplicate=outcome.duplicate,
+        events=outcome.events,
+    )
     if body.view:
         seat = seat if seat is not None else await gw.seat_of(game_id, hashed)
         if seat is not None:
             # A duplicate's version may be long visible: no notice will come for it.
             wake = None if outcome.duplicate else notice
             doc = await view_at(gw, gw.keys(game_id), audience_name(seat), outcome.last, wake)
-            result["view"] = msgspec.Raw(doc)
+            result.view = msgspec.Raw(doc)
     return Response(encode(result), media_type="application/json")
 
 

@@ -3,8 +3,9 @@ message a person understands. The OpenAPI spec lists the same codes."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
+import msgspec
 from starlette.responses import Response
 
 from shared.messaging.messages import encode
@@ -48,6 +49,25 @@ def status_of(code: str) -> int:
     return STATUS.get(code, RULE_STATUS)
 
 
+class Error(msgspec.Struct, kw_only=True):
+    """Every rejection, whatever its status. `details` holds the code's particulars
+    (rate_limited: retry_after_s; body_too_large: limit; bad_header: header; bad_request
+    of a query or header: parameter or header; stale_version: current; unknown_game:
+    available; a command: command_id)."""
+
+    status: Literal["rejected"]
+    code: Annotated[
+        str,
+        msgspec.Meta(
+            description="Stable code: "
+            + ", ".join(sorted(c for c in STATUS if c != "internal"))
+            + "; a game's or a tournament's own rule codes answer 422."
+        ),
+    ]
+    message: Annotated[str, msgspec.Meta(description="For people; may change")]
+    details: dict[str, Any]
+
+
 class ApiError(Exception):
     def __init__(
         self, code: str, message: str, headers: dict[str, str] | None = None, **details: Any
@@ -62,5 +82,5 @@ class ApiError(Exception):
 def error_response(
     code: str, message: str, details: dict[str, Any] | None = None, headers: dict[str, str] | None = None
 ) -> Response:
-    body = {"status": "rejected", "code": code, "message": message, "details": details or {}}
+    body = Error(status="rejected", code=code, message=message, details=details or {})
     return Response(encode(body), status_code=status_of(code), media_type="application/json", headers=headers)

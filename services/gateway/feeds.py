@@ -46,14 +46,16 @@ import enum
 import re
 import socket
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
+import msgspec
 import structlog
 from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
 from services.gateway.body import MAX_VERSION
 from services.gateway.errors import ApiError
+from shared.messaging.messages import encode
 from shared.observability import metrics
 
 log = structlog.get_logger()
@@ -139,6 +141,22 @@ class State(enum.Enum):
     GONE = "gone"
 
 
+CutReason = Literal["slow", "stalled", "unavailable"]
+
+
+class FeedCut(msgspec.Struct, kw_only=True):
+    """Why a live feed was cut off, and the id to resume after."""
+
+    reason: Annotated[
+        CutReason,
+        msgspec.Meta(
+            description="slow: its queue overflowed; stalled: a write did not go out in time; "
+            "unavailable: the store could not be read"
+        ),
+    ]
+    last_event_id: Annotated[int, msgspec.Meta(description="Reconnect with this as Last-Event-ID")]
+
+
 class Subscriber:
     """One SSE response: its position, its queue, its connection."""
 
@@ -173,7 +191,7 @@ class Subscriber:
         self.sending_since: float | None = None
         self.last_write = asyncio.get_running_loop().time()
         self.counted = False
-        self.reason = ""  # why it was cut off
+        self.reason: CutReason = "unavailable"  # why it was cut off: each cut says
 
     def push(self, frames: list[tuple[int, bytes]]) -> bool:
         """Queue the frames it does not have yet; False when that would exceed the bound."""
@@ -344,7 +362,7 @@ class FeedHub:
         self._detach(sub)
         sub.wake.set()
 
-    def cut(self, sub: Subscriber, reason: str) -> None:
+    def cut(self, sub: Subscriber, reason: CutReason) -> None:
         """Stop feeding ``sub``: a last event, then its connection is closed (the policy above)."""
         if sub.state in (State.CUT, State.GONE):
             return
@@ -434,7 +452,8 @@ class FeedHub:
 
 
 def _farewell(sub: Subscriber) -> bytes:
-    return b'event: reconnect\ndata: {"reason":"%s","last_event_id":%d}\n\n' % (sub.reason.encode(), sub.sent)
+    cut = FeedCut(reason=sub.reason, last_event_id=sub.sent)
+    return b"event: reconnect\ndata: %s\n\n" % encode(cut)
 
 
 def uncount(sub: Subscriber) -> None:

@@ -1,13 +1,12 @@
 """The gateway's OpenAPI 3.1 document, committed as docs/openapi.json.
 
-The request bodies and the documents the gateway passes through (views,
-feeds' entries, standings, pairings, the audit log) are generated from the
-msgspec types that decode or encode them, so the bounds a type declares are
-the bounds the document promises; so are the answers the tournament routes
-encode (their types live beside the routes). Only answers still built as dicts
-in a route (a table opened, a command accepted, an error, the lobby's lists)
-are described by hand here, and schemathesis checks every answer against its
-schema (tests/e2e/test_openapi_fuzz.py).
+Every schema is generated from the msgspec type that decodes a request body
+or encodes an answer (each answer's type lives beside its route), so the
+bounds a type declares are the bounds the document promises. The documents an
+answer copies unparsed from another stage (views, feeds' entries) are named by
+their types too (``answers.stored``). Only a game's event, whose fields each
+game's own types decide, is described by hand, and schemathesis checks every
+answer against its schema (tests/e2e/test_openapi_fuzz.py).
 
 Every operation lists every status it can answer, each error status with the
 codes it carries; ``tests/services/test_openapi_spec.py`` checks the codes
@@ -24,8 +23,12 @@ import msgspec
 
 from services.gateway import arenas, bots, casual, context, players, tournaments, web
 from services.gateway import body as request_body
+from services.gateway.answers import EVENT, SCHEMAS, GameInfo, Health
 from services.gateway.body import MAX_HEADER_ID, Move, NewTable
-from services.gateway.errors import STATUS, status_of
+from services.gateway.commands import Accepted, TableOpened
+from services.gateway.errors import STATUS, Error, status_of
+from services.gateway.feeds import FeedCut
+from services.gateway.reads import PublicLog
 from services.gateway.tournaments import (
     UNKNOWN_TOURNAMENT,
     MyTable,
@@ -34,21 +37,23 @@ from services.gateway.tournaments import (
     PlayerRegistered,
     TournamentAccepted,
     TournamentCreated,
+    TournamentLog,
 )
 from shared.arenas import codes as ac
 from shared.arenas.standings import ArenaView
 from shared.casual import codes as cc
+from shared.cli.audit import AuditLog
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.games.conan.views import Board as ConanBoard
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
 from shared.ladders.ladder import LadderView
+from shared.observability.health import Ready
 from shared.players import codes as pc
 from shared.players.decide import PLAYER_ID
 from shared.readmodels.build import FeedEntry, ViewDoc
 from shared.tournaments import codes as tc
 from shared.tournaments.views import PairingsView, StandingsView
 
-SCHEMAS = "#/components/schemas/"
 #: Codes a request for any table or tournament address can get when its path
 #: parameter is empty or holds an encoded '/', so that no route matches.
 NOT_FOUND = "not_found"
@@ -118,6 +123,23 @@ def _generated() -> dict[str, Any]:
             casual.CasualView,
             bots.InvitationNotice,
             ConanBoard,
+            # The answers the table, lobby and health routes encode.
+            Error,
+            Health,
+            Ready,
+            GameInfo,
+            TableOpened,
+            Accepted,
+            PublicLog,
+            AuditLog,
+            TournamentLog,
+            web.TableSummary,
+            web.TableList,
+            web.Verdict,
+            web.BotsTaken,
+            web.TournamentSummary,
+            web.TournamentList,
+            FeedCut,
             # What the gateway checks of a game command (the game's own types check the rest).
             request_body._Tagged,
         ],
@@ -141,178 +163,27 @@ def _generated() -> dict[str, Any]:
     return components
 
 
-# -- answers built as dicts: described by hand ----------------------------------------
+# -- described by hand: no type holds these -------------------------------------------
 
-_EVENT = {
-    "type": "object",
-    "description": "An event as the requester may see it, tagged by 'type' (e.g. 'table.opened')",
-    "required": ["type"],
-    "properties": {"type": {"type": "string"}},
+#: Any hosted game's event: each game's own event union decides its fields, and the
+#: gateway passes events through unparsed (answers.Event), so only the tag is promised.
+_HAND_WRITTEN: dict[str, Any] = {
+    EVENT: {
+        "type": "object",
+        "description": "An event as the requester may see it, tagged by 'type' (e.g. 'table.opened')",
+        "required": ["type"],
+        "properties": {"type": {"type": "string"}},
+    },
 }
-_INT = {"type": "integer"}
 _STR = {"type": "string"}
-_NULLABLE_INT = {"type": ["integer", "null"]}
-_NULLABLE_STR = {"type": ["string", "null"]}
 
 
 def _object(properties: dict[str, Any], description: str | None = None) -> dict[str, Any]:
-    """An object built by a route as a dict: every key is always present."""
+    """One frame of a live feed (an SSE event, not JSON): every key is always present."""
     out: dict[str, Any] = {"type": "object", "required": list(properties), "properties": properties}
     if description:
         out["description"] = description
     return out
-
-
-_HAND_WRITTEN: dict[str, Any] = {
-    "Error": {
-        "type": "object",
-        "description": "Every rejection, whatever its status. `details` holds the code's particulars "
-        "(rate_limited: retry_after_s; body_too_large: limit; bad_header: header; bad_request of a "
-        "query or header: parameter or header; stale_version: current; unknown_game: available; "
-        "a command: command_id).",
-        "required": ["status", "code", "message", "details"],
-        "properties": {
-            "status": {"const": "rejected"},
-            "code": {
-                "type": "string",
-                "description": "Stable code: "
-                + ", ".join(sorted(c for c in STATUS if c != "internal"))
-                + "; a game's or a tournament's own rule codes answer 422.",
-            },
-            "message": {"type": "string", "description": "For people; may change"},
-            "details": {"type": "object"},
-        },
-    },
-    "Event": _EVENT,
-    "FeedCut": _object(
-        {"reason": {"enum": ["slow", "stalled"]}, "last_event_id": _INT},
-        "Why a live feed was cut off, and the id to resume after",
-    ),
-    "Health": _object(
-        {"ok": {"const": True}, "node": _STR}, "Liveness: the process answers (the store is not consulted)"
-    ),
-    "Ready": _object(
-        {"ready": {"type": "boolean"}, "problems": {"type": "array", "items": _STR}},
-        "Readiness: ready is true exactly when problems is empty",
-    ),
-    "GameInfo": _object(
-        {
-            "key": _STR,
-            "title": _STR,
-            "min_seats": _INT,
-            "max_seats": _INT,
-            "options": {"type": "object", "description": "The game's options with their defaults"},
-        }
-    ),
-    "TableOpened": _object(
-        {
-            "table_id": _STR,
-            "game": _STR,
-            "seats": _INT,
-            "version": _INT,
-            "tokens": {
-                "type": "array",
-                "description": "One secret token per seat, in seat order",
-                "items": _object({"seat": _INT, "token": _STR}),
-            },
-            "duplicate": {
-                "type": "boolean",
-                "description": "A retry with the same Idempotency-Key: the table first opened",
-            },
-            "events": {"type": "array", "items": _ref("Event")},
-        }
-    ),
-    "Accepted": _object(
-        {
-            "status": {"const": "accepted"},
-            "command_id": {"type": "string", "description": "The Idempotency-Key, or one made up"},
-            "version": {"type": "integer", "description": "The table's version after the command"},
-            "first_version": {"type": "integer", "description": "The version of the command's first event"},
-            "seat": _NULLABLE_INT,
-            "duplicate": {"type": "boolean", "description": "A retry: the first outcome"},
-            "events": {"type": "array", "items": _ref("Event")},
-        }
-    ),
-    "PublicLog": _object(
-        {"view": _ref("ViewDoc"), "events": {"type": "array", "items": _ref("FeedEntry")}},
-        "The spectator's final view and every public event",
-    ),
-    "AuditLog": _object(
-        {
-            "events": {"type": "array", "items": _ref("EventEnvelope")},
-            "commands": {"type": "array", "items": _ref("CommandRecord")},
-        },
-        "Every event and command, hidden ones included (payloads are base64 MessagePack)",
-    ),
-    "TournamentLog": _object(
-        {
-            "tournament_id": _STR,
-            "events": {
-                "type": "array",
-                "description": "Every event of the tournament: {version, server_time, event}",
-                "items": _ref("FeedEntry"),
-            },
-        }
-    ),
-    "TableSummary": _object(
-        {
-            "table_id": _STR,
-            "game": _STR,
-            "title": _STR,
-            "seats": _INT,
-            "names": {"type": "array", "items": _STR, "description": "Seat names (a tournament's players)"},
-            "bots": {"type": "array", "items": _INT, "description": "The seats the bot runner plays"},
-            "tournament_id": _NULLABLE_STR,
-            "opened_at": _INT,
-            "version": _INT,
-            "moves": _INT,
-            "actors": {"type": "array", "items": _INT},
-            "over": {"type": "boolean"},
-            "result": {"anyOf": [_ref("Result"), {"type": "null"}]},
-            "clock": {"anyOf": [_ref("ClockSettings"), {"type": "null"}]},
-            "remaining": {"type": "array", "items": _INT},
-            "clock_since": _INT,
-            "forfeited": {"type": "array", "items": _INT},
-            "spectator_delay": {"anyOf": [_ref("SpectatorDelay"), {"type": "null"}]},
-        },
-        "A table as the lobby lists it: its public state as spectators see it, never the view",
-    ),
-    "TableList": _object(
-        {"state": {"enum": ["live", "finished"]}, "tables": {"type": "array", "items": _ref("TableSummary")}}
-    ),
-    "Verdict": _object(
-        {
-            "table_id": _STR,
-            "game": _STR,
-            "fair": {"type": "boolean"},
-            "commitment": _STR,
-            "seed": _STR,
-            "seed_matches_commitment": {"type": "boolean"},
-            "commands": {"type": "integer", "description": "Commands re-decided"},
-            "events": {"type": "integer", "description": "Events checked"},
-            "problems": {"type": "array", "items": _STR},
-        },
-        "The finished game's audit log re-decided from its revealed seed",
-    ),
-    "BotsTaken": _object({"table_id": _STR, "bots": {"type": "array", "items": _INT}}),
-    "TournamentSummary": _object(
-        {
-            "tournament_id": _STR,
-            "name": _STR,
-            "game": _STR,
-            "title": _STR,
-            "format": _STR,
-            "status": _STR,
-            "round": _INT,
-            "planned_rounds": _INT,
-            "players": _INT,
-            "created_at": _INT,
-        }
-    ),
-    "TournamentList": _object({"tournaments": {"type": "array", "items": _ref("TournamentSummary")}}),
-    "description": "With view: true, your seat's view once it shows this version (after "
-    "10 s, the newest there is): GET view?min_version=version in the same request",
-}
 
 
 # -- responses -------------------------------------------------------------------

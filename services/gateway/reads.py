@@ -11,21 +11,31 @@ import asyncio
 import contextlib
 import re
 import time
+from typing import Annotated
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.gateway.answers import stored
 from services.gateway.body import MAX_VERSION, bearer
 from services.gateway.context import Gateway, client_address
 from services.gateway.delay import newest_allowed
 from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedResponse, Page, resume_after
+from shared.cli.audit import AuditLog
 from shared.eventstore.keys import GameKeys
 from shared.kernel.auth import token_hash
 from shared.kernel.clocks import SpectatorDelay
 from shared.messaging.messages import encode
-from shared.readmodels.build import HISTORY, SPECTATOR, audience_name
+from shared.readmodels.build import HISTORY, SPECTATOR, FeedEntry, ViewDoc, audience_name
+
+
+class PublicLog(msgspec.Struct, kw_only=True):
+    """The spectator's final view and every public event."""
+
+    view: Annotated[msgspec.Raw, stored(ViewDoc)]
+    events: list[Annotated[msgspec.Raw, stored(FeedEntry)]]
 
 
 class _Status(msgspec.Struct):
@@ -213,8 +223,8 @@ async def public_log(request: Request) -> Response:
     if not is_over(doc):
         raise ApiError("game_not_over", "The log is published when the game is over.")
     rows = await gw.redis.xrange(keys.audience_feed(SPECTATOR))
-    body = b'{"view":%s,"events":[%s]}' % (doc, b",".join(fields[b"e"] for _, fields in rows))
-    return Response(body, media_type="application/json")
+    body = PublicLog(view=msgspec.Raw(doc), events=[msgspec.Raw(fields[b"e"]) for _, fields in rows])
+    return Response(encode(body), media_type="application/json")
 
 
 async def replay(request: Request) -> Response:
@@ -243,7 +253,7 @@ async def audit_log(request: Request) -> Response:
         raise ApiError("game_not_over", "The audit log is published when the game is over.")
     envelopes = await gw.store.read(keys)
     commands = await gw.store.commands(keys)
-    return Response(encode({"events": envelopes, "commands": commands}), media_type="application/json")
+    return Response(encode(AuditLog(events=envelopes, commands=commands)), media_type="application/json")
 
 
 _VERSION = re.compile(r"^(0|[1-9][0-9]{0,15})$")

@@ -21,6 +21,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.gateway.answers import stored
 from services.gateway.body import bearer, correlation_id, header_id, read_json
 from services.gateway.commands import checked_options, remember, remembered_key
 from services.gateway.context import Gateway, client_address
@@ -34,6 +35,7 @@ from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Count, Name
 from shared.messaging.control import TournamentMsg
 from shared.messaging.messages import Outcome, encode
 from shared.observability import metrics
+from shared.readmodels.build import FeedEntry
 from shared.tournaments.commands import Create, Finish, PairRound, Register, Start, Withdraw
 from shared.tournaments.settings import ClockSettings, Format, SpectatorDelay
 
@@ -95,6 +97,14 @@ class TournamentAccepted(msgspec.Struct, kw_only=True):
     duplicate: bool
     #: The command's events as JSON, each tagged by 'type'.
     events: list[msgspec.Raw]
+
+
+class TournamentLog(msgspec.Struct, kw_only=True):
+    tournament_id: str
+    events: Annotated[
+        list[Annotated[msgspec.Raw, stored(FeedEntry)]],
+        msgspec.Meta(description="Every event of the tournament: {version, server_time, event}"),
+    ]
 
 
 class MyTable(msgspec.Struct, kw_only=True):
@@ -330,9 +340,8 @@ async def log(request: Request) -> Response:
     tid = request.path_params["tournament_id"]
     await _model(gw, tid, "standings")
     rows = await gw.redis.xrange(tournament_keys(tid, gw.settings.partitions).events)
-    entries = [_entry(fields[b"e"])[1] for _, fields in rows]
-    body = b'{"tournament_id":%s,"events":[%s]}' % (encode(tid), b",".join(entries))
-    return Response(body, media_type="application/json")
+    entries = [msgspec.Raw(_entry(fields[b"e"])[1]) for _, fields in rows]
+    return Response(encode(TournamentLog(tournament_id=tid, events=entries)), media_type="application/json")
 
 
 async def feed(request: Request) -> FeedResponse:

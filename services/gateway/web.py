@@ -21,7 +21,7 @@ import hashlib
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Literal
 
 import msgspec
 from starlette.requests import Request
@@ -244,13 +244,84 @@ class _Pairings(msgspec.Struct):
     rounds: list[_Round] = []
 
 
+# -- answers: their OpenAPI schemas are generated from these ---------------------
+
+
+class TableSummary(msgspec.Struct, kw_only=True):
+    """A table as the lobby lists it: its public state as spectators see it, never the view."""
+
+    table_id: str
+    game: str
+    title: str
+    seats: int
+    names: Annotated[list[str], msgspec.Meta(description="Seat names (a tournament's players)")]
+    bots: Annotated[list[int], msgspec.Meta(description="The seats the bot runner plays")]
+    tournament_id: str | None
+    opened_at: int
+    version: int
+    moves: int
+    actors: tuple[int, ...]
+    over: bool
+    result: Result | None
+    clock: ClockSettings | None
+    remaining: tuple[int, ...]
+    clock_since: int
+    forfeited: tuple[int, ...]
+    spectator_delay: SpectatorDelay | None
+
+
+Listed = Literal["live", "finished"]
+_LISTED: dict[str, Listed] = {"live": "live", "finished": "finished"}
+
+
+class TableList(msgspec.Struct, kw_only=True):
+    state: Listed
+    tables: list[TableSummary]
+
+
+class Verdict(msgspec.Struct, kw_only=True):
+    """The finished game's audit log re-decided from its revealed seed."""
+
+    table_id: str
+    game: str
+    fair: bool
+    commitment: str
+    seed: str
+    seed_matches_commitment: bool
+    commands: Annotated[int, msgspec.Meta(description="Commands re-decided")]
+    events: Annotated[int, msgspec.Meta(description="Events checked")]
+    problems: tuple[str, ...]
+
+
+class BotsTaken(msgspec.Struct, kw_only=True):
+    table_id: str
+    bots: list[int]
+
+
+class TournamentSummary(msgspec.Struct, kw_only=True):
+    tournament_id: str
+    name: str
+    game: str
+    title: str
+    format: str
+    status: str
+    round: int
+    planned_rounds: int
+    players: int
+    created_at: int
+
+
+class TournamentList(msgspec.Struct, kw_only=True):
+    tournaments: list[TournamentSummary]
+
+
 def _keys(member: bytes) -> GameKeys:
     """A ``<partition>:<game id>`` member of the games index."""
     partition, _, game_id = member.decode().partition(":")
     return GameKeys(game_id, int(partition))
 
 
-async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[dict[str, Any]]:
+async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[TableSummary]:
     """What the lobby shows of each table: its public state, seat names, bot seats."""
     async with gw.redis.pipeline(transaction=False) as pipe:
         for keys, _ in found:
@@ -270,26 +341,26 @@ async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[d
         tid = owners[i].decode() if owners[i] is not None else None
         seated = names.get(tid, {}).get(keys.game_id) if tid else None
         out.append(
-            {
-                "table_id": keys.game_id,
-                "game": doc.game,
-                "title": _title(doc.game),
-                "seats": doc.seats,
-                "names": seated or [f"Seat {s + 1}" for s in range(doc.seats)],
-                "bots": sorted(int(b) for b in bots),
-                "tournament_id": tid,
-                "opened_at": int(opened),
-                "version": doc.version,
-                "moves": doc.moves,
-                "actors": doc.actors,
-                "over": doc.over,
-                "result": doc.result,
-                "clock": doc.clock,
-                "remaining": doc.remaining,
-                "clock_since": doc.clock_since,
-                "forfeited": doc.forfeited,
-                "spectator_delay": doc.spectator_delay,
-            }
+            TableSummary(
+                table_id=keys.game_id,
+                game=doc.game,
+                title=_title(doc.game),
+                seats=doc.seats,
+                names=seated or [f"Seat {s + 1}" for s in range(doc.seats)],
+                bots=sorted(int(b) for b in bots),
+                tournament_id=tid,
+                opened_at=int(opened),
+                version=doc.version,
+                moves=doc.moves,
+                actors=doc.actors,
+                over=doc.over,
+                result=doc.result,
+                clock=doc.clock,
+                remaining=doc.remaining,
+                clock_since=doc.clock_since,
+                forfeited=doc.forfeited,
+                spectator_delay=doc.spectator_delay,
+            )
         )
     return out
 
@@ -372,8 +443,8 @@ async def list_tables(request: Request) -> Response:
     (from the newest tables of the games index)."""
     gw: Gateway = request.app.state.gateway
     anonymous_read(gw, request)
-    state = request.query_params.get("state", "live")
-    if state not in ("live", "finished"):
+    state = _LISTED.get(request.query_params.get("state", "live"))
+    if state is None:
         raise ApiError(
             "bad_request", "Query parameter 'state' must be 'live' or 'finished'.", parameter="state"
         )
@@ -390,8 +461,8 @@ async def list_tables(request: Request) -> Response:
         found = await _finished(gw, games, limit)
     found.sort(key=lambda item: -item[1])
     tables = await _summaries(gw, found[:limit])
-    tables = [t for t in tables if t["over"] == (state == "finished")]
-    return Response(encode({"state": state, "tables": tables}), media_type="application/json")
+    tables = [t for t in tables if t.over == (state == "finished")]
+    return Response(encode(TableList(state=state, tables=tables)), media_type="application/json")
 
 
 async def _live(gw: Gateway, games: list[str]) -> list[tuple[GameKeys, float]]:
@@ -475,17 +546,17 @@ async def verify(request: Request) -> Response:
         game, verdict = await asyncio.to_thread(verify_log, log)
     seed_ok = bool(doc.seed) and commitment(bytes.fromhex(doc.seed)) == doc.commitment
     body = encode(
-        {
-            "table_id": keys.game_id,
-            "game": game,
-            "fair": verdict.fair,
-            "commitment": doc.commitment,
-            "seed": doc.seed,
-            "seed_matches_commitment": seed_ok,
-            "commands": verdict.commands,
-            "events": verdict.events,
-            "problems": verdict.problems,
-        }
+        Verdict(
+            table_id=keys.game_id,
+            game=game,
+            fair=verdict.fair,
+            commitment=doc.commitment,
+            seed=doc.seed,
+            seed_matches_commitment=seed_ok,
+            commands=verdict.commands,
+            events=verdict.events,
+            problems=verdict.problems,
+        )
     )
     await gw.redis.set(_verdict_key(keys), body)
     return Response(body, media_type="application/json")
@@ -524,7 +595,7 @@ async def add_bots(request: Request) -> Response:
         pipe.expire(name, BOT_SEATS_TTL_S)
         pipe.sadd(BOT_TABLES, keys.game_id)
         await pipe.execute()
-    out = {"table_id": keys.game_id, "bots": sorted(seats)}
+    out = BotsTaken(table_id=keys.game_id, bots=sorted(seats))
     return Response(encode(out), media_type="application/json")
 
 
@@ -548,17 +619,17 @@ async def list_tournaments(request: Request) -> Response:
             continue
         doc = msgspec.json.decode(raw, type=_Standings)
         out.append(
-            {
-                "tournament_id": tid,
-                "name": doc.name,
-                "game": doc.game,
-                "title": _title(doc.game),
-                "format": doc.format,
-                "status": doc.status,
-                "round": doc.round,
-                "planned_rounds": doc.planned_rounds,
-                "players": len(doc.lines),
-                "created_at": int(created),
-            }
+            TournamentSummary(
+                tournament_id=tid,
+                name=doc.name,
+                game=doc.game,
+                title=_title(doc.game),
+                format=doc.format,
+                status=doc.status,
+                round=doc.round,
+                planned_rounds=doc.planned_rounds,
+                players=len(doc.lines),
+                created_at=int(created),
+            )
         )
-    return Response(encode({"tournaments": out}), media_type="application/json")
+    return Response(encode(TournamentList(tournaments=out)), media_type="application/json")

@@ -30,6 +30,8 @@ from shared.readmodels.writer import ReadModelWriter, Write
 
 
 class AuditLog(msgspec.Struct):
+    """Every event and command of a game, hidden ones included (payloads are base64 MessagePack)."""
+
     events: list[EventEnvelope]
     commands: list[CommandRecord]
 

@@ -35,8 +35,15 @@ def store_readiness(redis: Any) -> Readiness:
     return problems
 
 
+class Ready(msgspec.Struct, kw_only=True):
+    """Readiness: ready is true exactly when problems is empty."""
+
+    ready: bool
+    problems: list[str]
+
+
 def ready_body(problems: list[str]) -> bytes:
-    return msgspec.json.encode({"ready": not problems, "problems": problems})
+    return msgspec.json.encode(Ready(ready=not problems, problems=problems))
 
 
 async def serve(
