@@ -7,6 +7,7 @@ from typing import Literal, TypeVar, assert_never
 from msgspec.structs import replace
 
 from shared.games.tigris import events as ev
+from shared.games.tigris.bitboard import retiled
 from shared.games.tigris.board import CATASTROPHES_PER_SEAT, INDEX, SQUARES, block
 from shared.games.tigris.state import (
     NO_COUNTS,
@@ -83,9 +84,11 @@ def _discarded(s: State, e: ev.TilesDiscarded) -> State:
 
 
 def _tile_placed(s: State, e: ev.TilePlaced) -> State:
+    tiles = _put(s.tiles, e.square, e.colour)
+    retiled(s.tiles, tiles, (e.square,))
     return replace(
         s,
-        tiles=_put(s.tiles, e.square, e.colour),
+        tiles=tiles,
         hands=_seat_counts(s.hands, e.seat, e.colour, -1),
         placed=e.square,
     )
@@ -104,9 +107,11 @@ def _declined(s: State, e: ev.MonumentDeclined) -> State:
 
 def _catastrophe(s: State, e: ev.CatastrophePlaced) -> State:
     out = s.out_of_game if e.destroyed is None else added(s.out_of_game, e.destroyed, 1)
+    tiles = _put(s.tiles, e.square, None)
+    retiled(s.tiles, tiles, (e.square,))
     return replace(
         s,
-        tiles=_put(s.tiles, e.square, None),
+        tiles=tiles,
         catastrophes=tuple(sorted((*s.catastrophes, e.square))),
         catastrophes_left=_put(s.catastrophes_left, e.seat, s.catastrophes_left[e.seat] - 1),
         out_of_game=out,
@@ -127,11 +132,13 @@ def _committed(s: State, e: ev.SupportCommitted) -> State:
 
 
 def _removed(s: State, e: ev.TilesRemoved) -> State:
-    tiles = list(s.tiles)
+    board = list(s.tiles)
     for sq in e.squares:
-        tiles[sq] = None
+        board[sq] = None
+    tiles = tuple(board)
+    retiled(s.tiles, tiles, e.squares)
     out = added(s.out_of_game, e.colour, len(e.squares))
-    return replace(s, tiles=tuple(tiles), out_of_game=out, declined=_without_declined(s, e.squares))
+    return replace(s, tiles=tiles, out_of_game=out, declined=_without_declined(s, e.squares))
 
 
 def _support(s: State, conflict: Literal["revolt", "war"], e: ev.RevoltStarted | ev.WarStarted) -> State:

@@ -12,9 +12,8 @@ matter here), and a square's kingdom count is read off rings around them.
 from __future__ import annotations
 
 from functools import cache
-from itertools import compress, product, repeat
-from operator import is_
-from typing import assert_never
+from itertools import compress, product
+from typing import TypeVar, assert_never
 
 from shared.games.tigris.bitboard import (
     BIT,
@@ -22,10 +21,10 @@ from shared.games.tigris.bitboard import (
     RIVER_MASK,
     Masks,
     flags,
-    from_flags,
-    mask,
+    red_of,
     regions_of,
     spread,
+    squares_mask,
 )
 from shared.games.tigris.board import SQUARES
 from shared.games.tigris.commands import (
@@ -64,6 +63,9 @@ _PLACE: tuple[tuple[PlaceTile, ...], ...] = tuple(
 )
 _CATASTROPHE: tuple[PlaceCatastrophe, ...] = tuple(PlaceCatastrophe(square=sq) for sq in range(SQUARES))
 _BLUE = COLOURS.index(Colour.BLUE)
+#: Up to this many squares, walking a mask's bits beats flagging every square.
+_SPARSE = 12
+C = TypeVar("C", bound=TigrisCommand)
 
 
 def actors(state: State) -> frozenset[int]:
@@ -133,7 +135,7 @@ def leader_actions(
 ) -> list[TigrisCommand]:
     """``placement.leader_problem`` for every leader of ``seat`` and every square:
     empty land next to a face-up temple, touching at most one kingdom."""
-    temples = from_flags(bytes(map(is_, state.tiles, repeat(Colour.RED)))) & ~board.down
+    temples = red_of(state) & ~board.down
     near = spread(temples) & ~board.tiles & ~board.catastrophes & ~RIVER_MASK
     stay = state.options.allow_move_in_place
     lift = state.options.judge_move_with_leader_lifted
@@ -150,9 +152,21 @@ def leader_actions(
                 free = near & ~board.pieces & ~two
             if not stay:
                 free &= ~bit
-        out += compress(_POSITION[index], flags(free))
+        out += _listed(_POSITION[index], free)
         if current is not None:
             out.append(_WITHDRAW[index])
+    return out
+
+
+def _listed(table: tuple[C, ...], m: int) -> list[C]:
+    """``table``'s entries at ``m``'s squares, in square order."""
+    if m.bit_count() > _SPARSE:
+        return list(compress(table, flags(m)))
+    out = []
+    while m:
+        low = m & -m
+        out.append(table[low.bit_length() - 1])
+        m ^= low
     return out
 
 
@@ -192,7 +206,7 @@ def catastrophe_actions(state: State, seat: int, board: Masks) -> list[TigrisCom
     a monument or a treasure."""
     if state.catastrophes_left[seat] == 0:
         return []
-    blocked = board.pieces | board.catastrophes | board.down | mask(state.treasures)
+    blocked = board.pieces | board.catastrophes | board.down | squares_mask(state.treasures)
     return list(compress(_CATASTROPHE, flags(BOARD & ~blocked)))
 
 

@@ -16,7 +16,7 @@ from itertools import repeat
 from operator import is_not
 from typing import Protocol
 
-from shared.games.tigris.bitboard import BIT, flood, mask, tiles_of
+from shared.games.tigris.bitboard import BIT, flood, pieces_mask, tiles_of
 from shared.games.tigris.board import NEIGHBOURS, SQUARES, block
 from shared.games.tigris.state import State
 from shared.games.tigris_common.colours import Colour
@@ -127,7 +127,7 @@ class LocalKingdoms:
             pieces.pop(lifted, None)
         self.pieces = pieces
         self.down = flipped(state)
-        self._pieces = mask(pieces)
+        self._pieces = pieces_mask(state.leaders) & ~(0 if lifted is None else BIT[lifted])
         self._occupied = tiles_of(state) | self._pieces
         self._state = state
         self._lifted = lifted

@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations, compress
 
 from shared.games.tigris import events as ev
-from shared.games.tigris.bitboard import BIT, Masks, flags, flood, mask
+from shared.games.tigris.bitboard import BIT, Masks, flags, flood, squares_mask
 from shared.games.tigris.board import CORNERS, SQUARES
 from shared.games.tigris.rules.kingdoms import Regions
 from shared.games.tigris.rules.play import Play
@@ -22,7 +22,7 @@ def due(state: State) -> tuple[int, int, tuple[int, ...]] | None:
     # Runs after every action, so it floods only the traders' kingdoms (as masks)
     # rather than labelling the whole board.
     occupied = Masks(state).occupied
-    on_board = mask(state.treasures)
+    on_board = squares_mask(state.treasures)
     owing: list[tuple[int, int, int]] = []  # (lowest square's bit, seat, treasures)
     seen = 0
     for seat, row in enumerate(state.leaders):
