@@ -2,8 +2,10 @@
 
 Every stream and pub/sub channel the services write, with the msgspec type
 each entry carries: the game pipeline's partition streams (read by our own
-reader), the store's streams, the read models' feeds, the dead letters, and
-the control plane (FastStream). The addresses are built by the same key
+reader), the store's streams, the read models' feeds, the dead letters, the
+control plane (FastStream), and the player accounts' side: the players',
+ladders', arenas' and casual invitations' event streams and append feeds, and
+each player's turn inbox (the bot API's source). The addresses are built by the same key
 functions the code writes with, and every schema is generated from the type
 that encodes the entry, so neither can drift from the code. (FastStream's own
 AsyncAPI generator builds schemas with pydantic, which cannot read msgspec
@@ -24,6 +26,8 @@ from typing import Any
 import msgspec
 from faststream.redis import RedisBroker
 
+from shared.arenas.events import ArenaEventUnion
+from shared.casual.events import CasualEventUnion
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.eventstore.keys import (
     CHANGES_CHANNEL,
@@ -35,12 +39,17 @@ from shared.eventstore.keys import (
     tag,
     validated_stream,
 )
+from shared.eventstore.player_keys import ArenaKeys, CasualKeys, LadderKeys, PlayerKeys, inbox, notice_id
 from shared.eventstore.tournament_keys import TournamentKeys, tournament_feed
 from shared.infra.settings import Settings
+from shared.ladders.events import LadderEventUnion
 from shared.messaging.broker import command_publisher, make_broker, subscribe_commands
 from shared.messaging.control import COMMANDS, TournamentMsg
 from shared.messaging.deadletters import DeadLetter
 from shared.messaging.messages import CommandMsg, Outcome
+from shared.players.decide import PLAYER_ID
+from shared.players.events import PlayerEventUnion
+from shared.players.seats import Turn
 from shared.readmodels.build import FeedEntry
 
 SCHEMAS = "#/components/schemas/"
@@ -68,6 +77,11 @@ def _types() -> dict[str, Any]:
         "FeedEntry": FeedEntry,
         "TournamentMsg": TournamentMsg,
         "DeadLetter": DeadLetter,
+        "PlayerEvent": PlayerEventUnion,
+        "LadderEvent": LadderEventUnion,
+        "ArenaEvent": ArenaEventUnion,
+        "CasualEvent": CasualEventUnion,
+        "Turn": Turn,
     }
 
 
@@ -112,6 +126,61 @@ def _message(name: str, payload: dict[str, Any], description: str) -> dict[str, 
 _GAME = GameKeys("{game_id}", 0)
 _TOURNAMENT = TournamentKeys("{tournament_id}", 0)
 _ID = {"description": "The table's id (a tournament's tables: <tournament>-r<round>-t<table>)"}
+_PLAYER_ID = {"description": "The player account's id"}
+#: The player accounts' aggregates: (channel prefix, keys, id parameter, payload message, what it is).
+_AGGREGATES = (
+    ("player", PlayerKeys("{player_id}", 0), "player_id", _PLAYER_ID, "PlayerEvent", "One player account"),
+    (
+        "ladder",
+        LadderKeys("{game}", 0),
+        "game",
+        {"description": "The game's key: one ladder per game"},
+        "LadderEvent",
+        "One game's rating ladder (a rated table each, command id table:<table id>)",
+    ),
+    (
+        "arena",
+        ArenaKeys("{arena_id}", 0),
+        "arena_id",
+        {"description": "The arena's id"},
+        "ArenaEvent",
+        "One arena",
+    ),
+    (
+        "casual",
+        CasualKeys("{invitation_id}", 0),
+        "invitation_id",
+        {"description": "The invitation's id (its table's too)"},
+        "CasualEvent",
+        "One casual table's invitation",
+    ),
+)
+
+
+def _aggregate_channels() -> dict[str, tuple[str, dict[str, Any], tuple[str, ...], str, str]]:
+    """Each aggregate's event stream and its partition's append feed (which no reader consumes:
+    the read models are written by the writer itself)."""
+    out: dict[str, tuple[str, dict[str, Any], tuple[str, ...], str, str]] = {}
+    for name, keys, param, about, message, what in _AGGREGATES:
+        kind = type(keys).__name__
+        out[f"{name}-events"] = (
+            _address(keys.events),
+            {param: about},
+            ("EventEnvelope", message),
+            f"{what}: its events, entry id 0-<version>, written by the store's append script with the "
+            f"expected version (the envelope's payload: a {message})",
+            f"{kind}.events",
+        )
+        out[f"{name}-feed"] = (
+            _address(keys.feed),
+            {},
+            ("EventEnvelope", message),
+            f"Every {name} event of a partition, in append order (fields g, v, e as the partition feed); "
+            "kept for operators and rebuilds, read by no service",
+            f"{kind}.feed",
+        )
+    return out
+
 
 #: channel id -> (address, its parameters besides the tag, message names, description, the key's builder).
 CHANNELS: dict[str, tuple[str, dict[str, Any], tuple[str, ...], str, str]] = {
@@ -211,19 +280,41 @@ CHANNELS: dict[str, tuple[str, dict[str, Any], tuple[str, ...], str, str]] = {
         "Pub/sub: the outcomes for one gateway process, one message per stage batch",
         "reply_channel",
     ),
+    **_aggregate_channels(),
+    "player-inbox": (
+        inbox("{player_id}"),
+        {"player_id": _PLAYER_ID},
+        ("Turn",),
+        "One player's turns, entry id 0-<n>: look at this seat of this table, as of at least this "
+        "version (0: as it is now). Written by the tournament service's player process for every "
+        "read of a table the player sits at, and on seating; the bot stream (GET /v1/bot/stream) "
+        "reads it after the bot's Last-Event-ID. Trimmed to about INBOX_MAXLEN entries.",
+        "inbox",
+    ),
 }
-#: Pub/sub of plain text, no type: "<game_id> <version>" (or "tournament:<id> <version>").
+#: A player's notice names the player as :func:`notice_id` does, with the id's own pattern.
+_PLAYER_NOTICE = "^" + notice_id("") + PLAYER_ID.pattern.strip("^$") + " [0-9]+$"
+#: Pub/sub of plain text, one notice a line: "<game_id> <version>" (or "tournament:<id> <version>",
+#: "player:<id> <n>").
 _CHANGES = {
     "address": CHANGES_CHANNEL,
     "title": "changes",
     "description": "Pub/sub: '<game_id> <version>' (or 'tournament:<id> <version>') after a "
-    "projection or a tournament's read models are written; the gateways' feeds wake on it",
+    "projection or a tournament's read models are written, and 'player:<id> <n>' after a player's "
+    "inbox gets entry n (or n = 0: its key was rotated, its open bot streams end); one notice a "
+    "line. The gateways' feeds and bot streams wake on it",
     "messages": {
         "Change": {
             "name": "Change",
             "contentType": "text/plain",
             "payload": {"type": "string", "pattern": "^\\S+ [0-9]+$"},
-        }
+        },
+        "PlayerNotice": {
+            "name": "PlayerNotice",
+            "contentType": "text/plain",
+            "description": "A player's inbox moved to entry n (notice_id), or its key was rotated (n = 0)",
+            "payload": {"type": "string", "pattern": _PLAYER_NOTICE},
+        },
     },
     "x-key": "CHANGES_CHANNEL",
 }
@@ -235,6 +326,11 @@ _ENCODINGS = {
     "FeedEntry": ("application/json", "e"),
     "TournamentMsg": ("application/json", "__data__"),
     "DeadLetter": ("text/plain", "(one field per attribute; fields as msgpack)"),
+    "PlayerEvent": ("application/msgpack", "e (the envelope's payload)"),
+    "LadderEvent": ("application/msgpack", "e (the envelope's payload)"),
+    "ArenaEvent": ("application/msgpack", "e (the envelope's payload)"),
+    "CasualEvent": ("application/msgpack", "e (the envelope's payload)"),
+    "Turn": ("text/plain", "t, s, v (table_id, seat, version: one field each)"),
 }
 #: For the types without a docstring of their own.
 _DESCRIPTIONS = {
@@ -244,6 +340,10 @@ _DESCRIPTIONS = {
     "CommandRecord": "An accepted command, kept so a finished game can be re-decided",
     "FeedEntry": "An event as one audience may see it, with its version and server time",
     "DeadLetter": "A parked message: where it came from, why, and its fields as they were",
+    "PlayerEvent": "A player account's event: registered, or its key rotated (only the key's hash)",
+    "LadderEvent": "A table rated on a game's ladder: its placings among the player accounts",
+    "ArenaEvent": "An arena's event: created, a player joined or left, tables paired or scored, closed",
+    "CasualEvent": "A casual invitation's event: invited, a player accepted or declined, the table opened",
 }
 #: (operation id, action, channel id, who, summary).
 _OPERATIONS = (
@@ -267,6 +367,32 @@ _OPERATIONS = (
     ("gateway.receiveReplies", "receive", "replies", "gateway", "Answer the waiting requests"),
     ("projector.sendChanges", "send", "changes", "projector, tournaments", "Announce a new version"),
     ("gateway.receiveChanges", "receive", "changes", "gateway", "Wake the feeds"),
+    ("gateway.appendPlayers", "send", "player-events", "gateway", "Register a player, rotate its key"),
+    ("gateway.sendPlayerFeed", "send", "player-feed", "gateway", "Announce player events"),
+    ("tournaments.appendLadders", "send", "ladder-events", "tournaments", "Rate a table on a ladder"),
+    ("tournaments.sendLadderFeed", "send", "ladder-feed", "tournaments", "Announce rated tables"),
+    ("gateway.appendArenas", "send", "arena-events", "gateway", "Open an arena, join, leave"),
+    ("tournaments.appendArenas", "send", "arena-events", "tournaments", "Pair, score, close an arena"),
+    ("stores.sendArenaFeed", "send", "arena-feed", "gateway, tournaments", "Announce arena events"),
+    ("gateway.appendCasual", "send", "casual-events", "gateway", "Invite, accept, decline, open"),
+    ("gateway.sendCasualFeed", "send", "casual-feed", "gateway", "Announce casual events"),
+    (
+        "tournaments.sendTurns",
+        "send",
+        "player-inbox",
+        "tournaments, gateway",
+        "Tell a player to look at a table",
+    ),
+    ("gateway.receiveTurns", "receive", "player-inbox", "gateway", "Serve the bot streams"),
+    (
+        "stages.sendPlayerNotices",
+        "send",
+        "changes",
+        "tournaments, gateway",
+        "Announce a player's inbox entry",
+    ),
+    ("tournaments.receiveTableEvents", "receive", "game-events", "tournaments", "Follow account tables"),
+    ("gateway.receivePlayerNotices", "receive", "changes", "gateway", "Wake the bot streams"),
 )
 
 
@@ -308,13 +434,18 @@ def _control_plane_operations() -> dict[str, Any]:
     return out
 
 
+def _description(name: str, type_: Any) -> str:
+    """The type's docstring; a union or a list has none of its own (a list's would be list's)."""
+    own = type_.__doc__ if isinstance(type_, type) else None
+    return own or _DESCRIPTIONS[name]
+
+
 @cache
 def _document() -> dict[str, Any]:
     payloads, components = _schemas()
     types = _types()
     messages = {
-        name: _message(name, payload, getattr(types[name], "__doc__", None) or _DESCRIPTIONS[name])
-        for name, payload in payloads.items()
+        name: _message(name, payload, _description(name, types[name])) for name, payload in payloads.items()
     }
     channels: dict[str, Any] = {}
     for channel_id, (address, parameters, names, description, key) in CHANNELS.items():

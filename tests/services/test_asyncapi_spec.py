@@ -12,8 +12,9 @@ from pathlib import Path
 import msgspec
 
 from services.gateway.asyncapi import SCHEMAS, _types, spec
-from shared.eventstore import keys, tournament_keys
+from shared.eventstore import keys, player_keys, player_store, tournament_keys
 from shared.messaging import control
+from shared.players.seats import Turn
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "asyncapi.json"
@@ -23,17 +24,31 @@ WRITING = {"xadd", "add", "send", "submit", "publish", "publisher"}
 #: Every name the key modules (and the control plane) build stream and channel names with.
 BUILDERS = {
     name
-    for module in (keys, tournament_keys)
+    for module in (keys, tournament_keys, player_keys)
     for name in vars(module)
     if not name.startswith("_") and name[0].isalpha()
 } | {"COMMANDS"}
-#: Each XADD of the Lua scripts: the key it writes, as the script's caller passes it.
+#: The aggregates that the store's append script writes besides games and tournaments
+#: (with no command record: their commands are not re-decided).
+AGGREGATES = ("PlayerKeys", "LadderKeys", "ArenaKeys", "CasualKeys")
+#: Each XADD of the Lua scripts (files, and scripts inline in Python): the key it writes, as
+#: the script's caller passes it.
 LUA_WRITES = {
-    ("shared/eventstore/append.lua", "KEYS[1]"): {"GameKeys.events", "TournamentKeys.events"},
+    ("shared/eventstore/append.lua", "KEYS[1]"): {
+        "GameKeys.events",
+        "TournamentKeys.events",
+        *(f"{a}.events" for a in AGGREGATES),
+    },
     ("shared/eventstore/append.lua", "KEYS[2]"): {"GameKeys.commands", "TournamentKeys.commands"},
-    ("shared/eventstore/append.lua", "KEYS[5]"): {"partition_feed", "tournament_feed"},
+    ("shared/eventstore/append.lua", "KEYS[5]"): {
+        "partition_feed",
+        "tournament_feed",
+        *(f"{a}.feed" for a in AGGREGATES),
+    },
     ("shared/readmodels/project.lua", "KEYS[tonumber(ARGV[i])]"): {"GameKeys.audience_feed"},
+    ("shared/eventstore/player_store.py", "KEYS[1]"): {"inbox"},
 }
+_XADD = re.compile(r'redis\.call\("XADD", (.+?), "')
 
 
 def documented_keys() -> set[str]:
@@ -90,14 +105,39 @@ def test_every_stream_the_python_code_writes_is_a_channel() -> None:
     assert not missing, f"written but not in docs/asyncapi.json: {sorted(missing)}"
 
 
-def test_every_stream_the_lua_scripts_write_is_a_channel() -> None:
+def lua_writes() -> set[tuple[str, str]]:
+    """(file, key) of each XADD in a script file, or in a script inline in Python."""
     sites = set()
-    for path in ROOT.joinpath("shared").rglob("*.lua"):
-        for key in re.findall(r'redis\.call\("XADD", (.+?), "', path.read_text()):
+    for path in [*ROOT.joinpath("shared").rglob("*.lua"), *ROOT.joinpath("shared").rglob("*.py")]:
+        text = path.read_text()
+        if path.suffix == ".py" and "LuaScript(" not in text:
+            continue
+        for key in _XADD.findall(text):
             sites.add((str(path.relative_to(ROOT)), key))
+    return sites
+
+
+def test_every_stream_the_lua_scripts_write_is_a_channel() -> None:
+    sites = lua_writes()
+    assert ("shared/eventstore/player_store.py", "KEYS[1]") in sites, "the scan sees inline scripts"
     assert sites == set(LUA_WRITES), "a script writes a stream this test does not know: map it above"
     for names in LUA_WRITES.values():
         assert names <= documented_keys()
+
+
+def test_the_player_inbox_entry_is_a_turn_field_by_field() -> None:
+    """The inbox script writes one field per Turn attribute, by initial, in order."""
+    (script,) = re.findall(r'"XADD", KEYS\[1\].*', player_store._APPEND_TURN.source)
+    fields = re.findall(r'"([a-z])", ARGV\[\d\]', script)
+    assert fields == [name[0] for name in Turn.__struct_fields__]
+    assert SPEC["components"]["messages"]["Turn"]["x-field"].startswith(", ".join(fields))
+
+
+def test_player_notices_on_the_changes_channel() -> None:
+    """What announce() publishes for a player matches the documented notice, and not a table's."""
+    notice = SPEC["channels"]["changes"]["messages"]["PlayerNotice"]["payload"]["pattern"]
+    assert re.match(notice, f"{player_keys.notice_id('pl0123abcd')} 7")
+    assert not re.match(notice, "g0123 7")
 
 
 def test_the_control_plane_is_the_faststream_application() -> None:
