@@ -26,16 +26,18 @@ from shared.games.tigris.commands import (
     WithdrawLeader,
 )
 from shared.games.tigris.evolve import added
-from shared.games.tigris.legal import legal
+from shared.games.tigris.legal import legal, pick_action
 from shared.games.tigris.rules import placement
 from shared.games.tigris.rules.kingdoms import Regions, adjacent_temples
-from shared.games.tigris.state import Counts, State, Support
+from shared.games.tigris.state import Acting, Counts, State, Support
 from shared.games.tigris_common.colours import COLOURS, Colour
 from shared.games.tigris_common.scoring import strength
 from shared.kernel.rng import Rng
 
 
 def random_bot(state: State, seat: int, rng: Rng) -> TigrisCommand:
+    if isinstance(state.phase, Acting) and seat == state.active:
+        return pick_action(state, seat, rng)  # the same draw, without the list of ~330
     return rng.choice(legal(state, seat))
 
 

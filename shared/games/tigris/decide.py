@@ -28,7 +28,7 @@ from shared.games.tigris.commands import (
     WithdrawLeader,
 )
 from shared.games.tigris.evolve import evolve
-from shared.games.tigris.legal import actions, actors
+from shared.games.tigris.legal import actors, only_pass
 from shared.games.tigris.rejections import check, fail
 from shared.games.tigris.rules import catastrophes, flow, monuments, placement, support, treasures, wars
 from shared.games.tigris.rules.kingdoms import LocalKingdoms
@@ -105,7 +105,7 @@ def _act(play: Play, seat: int, command: Action) -> Stage | None:
             check(catastrophes.swap_problem(s, seat, counts))
             return catastrophes.swap(play, seat, counts)
         case Pass():
-            if not s.options.allow_pass and any(not isinstance(c, Pass) for c in actions(s, seat)):
+            if not s.options.allow_pass and not only_pass(s, seat):
                 fail(rj.PASS_NOT_ALLOWED)
             return catastrophes.pass_action(play, seat)
         case _:

@@ -12,8 +12,8 @@ matter here), and a square's kingdom count is read off rings around them.
 from __future__ import annotations
 
 from functools import cache
-from itertools import compress, product
-from typing import TypeVar, assert_never
+from itertools import compress, islice, product
+from typing import assert_never
 
 from shared.games.tigris.bitboard import (
     BIT,
@@ -52,12 +52,14 @@ from shared.games.tigris.state import (
     Support,
 )
 from shared.games.tigris_common.colours import COLOURS, LEADERS, Colour
+from shared.kernel.rng import Rng
 
 # Commands are frozen, so one instance per (piece, square) serves every call.
 _POSITION: tuple[tuple[PositionLeader, ...], ...] = tuple(
     tuple(PositionLeader(leader=leader, square=sq) for sq in range(SQUARES)) for leader in LEADERS
 )
-_WITHDRAW: tuple[WithdrawLeader, ...] = tuple(WithdrawLeader(leader=leader) for leader in LEADERS)
+# One-entry tables, so that a withdrawal is a part like any other.
+_WITHDRAW: tuple[tuple[WithdrawLeader], ...] = tuple((WithdrawLeader(leader=leader),) for leader in LEADERS)
 _PLACE: tuple[tuple[PlaceTile, ...], ...] = tuple(
     tuple(PlaceTile(colour=colour, square=sq) for sq in range(SQUARES)) for colour in COLOURS
 )
@@ -65,7 +67,6 @@ _CATASTROPHE: tuple[PlaceCatastrophe, ...] = tuple(PlaceCatastrophe(square=sq) f
 _BLUE = COLOURS.index(Colour.BLUE)
 #: Up to this many squares, walking a mask's bits beats flagging every square.
 _SPARSE = 12
-C = TypeVar("C", bound=TigrisCommand)
 
 
 def actors(state: State) -> frozenset[int]:
@@ -104,19 +105,58 @@ def legal(state: State, seat: int) -> list[TigrisCommand]:
             assert_never(phase)
 
 
+#: Part of the acting seat's list: ``table``'s entries at the squares of ``m``, in
+#: square order, or (``m`` is ``None``) every entry of ``table``.
+Part = tuple[tuple[TigrisCommand, ...], int | None]
+_PASS: tuple[TigrisCommand, ...] = (Pass(),)
+_SQUARES = range(SQUARES)
+
+
 def actions(state: State, seat: int) -> list[TigrisCommand]:
+    out: list[TigrisCommand] = []
+    for table, m in action_parts(state, seat):
+        out += table if m is None else _listed(table, m)
+    return out
+
+
+def pick_action(state: State, seat: int, rng: Rng) -> TigrisCommand:
+    """``rng.choice(actions(state, seat))``, drawing the same number, without listing:
+    the random bot's only need of the list is its length and one entry."""
+    parts = action_parts(state, seat)
+    sizes = [len(table) if m is None else m.bit_count() for table, m in parts]
+    i = rng.below(sum(sizes))
+    for (table, m), size in zip(parts, sizes, strict=True):
+        if i < size:
+            return table[i] if m is None else table[next(islice(compress(_SQUARES, flags(m)), i, None))]
+        i -= size
+    raise AssertionError("an index below the count of the parts")
+
+
+def only_pass(state: State, seat: int) -> bool:
+    """Whether the acting seat's only legal action would be a pass (passing barred)."""
+    return all((not table) if m is None else not m for table, m in _moves(state, seat))
+
+
+def action_parts(state: State, seat: int) -> list[Part]:
+    parts = _moves(state, seat)
+    if state.options.allow_pass or all((not table) if m is None else not m for table, m in parts):
+        parts.append((_PASS, None))
+    return parts
+
+
+def _moves(state: State, seat: int) -> list[Part]:
+    """Every action but the pass, in the listed order."""
     board = Masks(state)
     # Only regions holding a leader matter here, so only those are flooded.
     kingdoms = regions_of(board.pieces, board.occupied)
     rings = [spread(k) for k in kingdoms]
     two, three = _overlaps(rings)
-    out: list[TigrisCommand] = leader_actions(state, seat, board, kingdoms, rings, two)
-    out += tile_actions(state, seat, board, three)
-    out += catastrophe_actions(state, seat, board)
-    out += swap_actions(state, seat)
-    if state.options.allow_pass or not out:
-        out.append(Pass())
-    return out
+    parts = leader_actions(state, seat, board, kingdoms, rings, two)
+    parts += tile_actions(state, seat, board, three)
+    if state.catastrophes_left[seat]:
+        parts.append((_CATASTROPHE, catastrophe_squares(state, board)))
+    parts.append((swap_actions(state, seat), None))
+    return parts
 
 
 def _overlaps(rings: list[int]) -> tuple[int, int]:
@@ -132,14 +172,14 @@ def _overlaps(rings: list[int]) -> tuple[int, int]:
 
 def leader_actions(
     state: State, seat: int, board: Masks, kingdoms: list[int], rings: list[int], two: int
-) -> list[TigrisCommand]:
+) -> list[Part]:
     """``placement.leader_problem`` for every leader of ``seat`` and every square:
     empty land next to a face-up temple, touching at most one kingdom."""
     temples = red_of(state) & ~board.down
     near = spread(temples) & ~board.tiles & ~board.catastrophes & ~RIVER_MASK
     stay = state.options.allow_move_in_place
     lift = state.options.judge_move_with_leader_lifted
-    out: list[TigrisCommand] = []
+    out: list[Part] = []
     for index, current in enumerate(state.leaders[seat]):
         if current is None:
             free = near & ~board.pieces & ~two
@@ -152,13 +192,13 @@ def leader_actions(
                 free = near & ~board.pieces & ~two
             if not stay:
                 free &= ~bit
-        out += _listed(_POSITION[index], free)
+        out.append((_POSITION[index], free))
         if current is not None:
-            out.append(_WITHDRAW[index])
+            out.append((_WITHDRAW[index], None))
     return out
 
 
-def _listed(table: tuple[C, ...], m: int) -> list[C]:
+def _listed(table: tuple[TigrisCommand, ...], m: int) -> list[TigrisCommand]:
     """``table``'s entries at ``m``'s squares, in square order."""
     if m.bit_count() > _SPARSE:
         return list(compress(table, flags(m)))
@@ -183,37 +223,28 @@ def _lifted_two(kingdoms: list[int], rings: list[int], pieces: int, bit: int) ->
     return _overlaps(left)[0]
 
 
-def tile_actions(state: State, seat: int, board: Masks, three: int) -> list[TigrisCommand]:
+def tile_actions(state: State, seat: int, board: Masks, three: int) -> list[Part]:
     """``placement.tile_problem`` for every colour in hand and every square: empty,
     river for farms only, touching at most two kingdoms."""
     fits = BOARD & ~board.occupied & ~board.catastrophes & ~three
-    wet = dry = b""
-    out: list[TigrisCommand] = []
-    for index, held in enumerate(state.hands[seat]):
-        if not held:
-            continue
-        if index == _BLUE:
-            wet = wet or flags(fits & RIVER_MASK)
-            out += compress(_PLACE[index], wet)
-        else:
-            dry = dry or flags(fits & ~RIVER_MASK)
-            out += compress(_PLACE[index], dry)
-    return out
+    return [
+        (_PLACE[index], fits & RIVER_MASK if index == _BLUE else fits & ~RIVER_MASK)
+        for index, held in enumerate(state.hands[seat])
+        if held
+    ]
 
 
-def catastrophe_actions(state: State, seat: int, board: Masks) -> list[TigrisCommand]:
+def catastrophe_squares(state: State, board: Masks) -> int:
     """``catastrophes.catastrophe_problem``: anywhere but on a leader, a catastrophe,
     a monument or a treasure."""
-    if state.catastrophes_left[seat] == 0:
-        return []
     blocked = board.pieces | board.catastrophes | board.down | squares_mask(state.treasures)
-    return list(compress(_CATASTROPHE, flags(BOARD & ~blocked)))
+    return BOARD & ~blocked
 
 
-def swap_actions(state: State, seat: int) -> list[TigrisCommand]:
+def swap_actions(state: State, seat: int) -> tuple[SwapTiles, ...]:
     """``catastrophes.swap_problem`` over every split of the hand, in ``product`` order."""
     opts = state.options
-    return list(_swaps(state.hands[seat], opts.allow_pass and opts.empty_swap_is_pass))
+    return _swaps(state.hands[seat], opts.allow_pass and opts.empty_swap_is_pass)
 
 
 @cache
