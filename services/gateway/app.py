@@ -218,6 +218,7 @@ ROUTES = [
     Route("/v1/ladders/{game}", players.ladder),
     Route("/v1/bot/stream", bots.stream),
     Route("/v1/arenas", arenas.create, methods=["POST"]),
+    Route("/v1/arenas", arenas.listing),
     Route("/v1/arenas/{arena_id}", arenas.view),
     Route("/v1/arenas/{arena_id}/join", arenas.join, methods=["POST"]),
     Route("/v1/arenas/{arena_id}/leave", arenas.leave, methods=["POST"]),

@@ -27,7 +27,7 @@ from services.gateway.reads import anonymous_read
 from shared.arenas.commands import ArenaCommandUnion, Create, Join, Leave
 from shared.arenas.rules import decide
 from shared.arenas.standings import ArenaView, arena_view
-from shared.arenas.state import ArenaState
+from shared.arenas.state import ArenaState, Status
 from shared.eventstore.aggregates import Busy
 from shared.eventstore.arena_store import ARENAS
 from shared.eventstore.player_keys import ARENAS_INDEX, ARENAS_OPEN, arena_keys
@@ -120,6 +120,59 @@ async def create(request: Request) -> Response:
         await pipe.execute()
     out = ArenaOpened(arena_id=arena_id, version=version, ends_at_ms=state.ends_at_ms, duplicate=duplicate)
     return Response(encode(out), status_code=201, media_type="application/json")
+
+
+class ArenaSummary(msgspec.Struct, kw_only=True):
+    """One arena as listed: what it plays, its window and how far it got."""
+
+    arena_id: str
+    game: str
+    seats: int
+    status: Status
+    starts_at_ms: int
+    ends_at_ms: int
+    #: Everyone who ever joined.
+    players: int
+    tables: int
+    #: Tables being played now.
+    live: int
+
+
+class ArenaList(msgspec.Struct, kw_only=True):
+    arenas: list[ArenaSummary]
+
+
+#: Arenas a list shows at most.
+MAX_LISTED = 100
+
+
+async def listing(request: Request) -> Response:
+    """Arenas, newest first (``?limit=N``, at most :data:`MAX_LISTED`)."""
+    gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
+    raw = request.query_params.get("limit", "20")
+    if not raw.isdigit() or not 1 <= int(raw) <= MAX_LISTED:
+        raise ApiError("bad_request", f"limit must be a whole number from 1 to {MAX_LISTED}.")
+    ids = [i.decode() for i in await gw.redis.zrevrange(ARENAS_INDEX, 0, int(raw) - 1)]
+    loaded = [await ARENAS.load(gw.store, arena_keys(i, gw.settings.partitions)) for i in ids]
+    out = ArenaList(
+        arenas=[
+            ArenaSummary(
+                arena_id=state.arena_id,
+                game=state.game,
+                seats=state.seats,
+                status=state.status,
+                starts_at_ms=state.starts_at_ms,
+                ends_at_ms=state.ends_at_ms,
+                players=len(state.members),
+                tables=len(state.tables),
+                live=sum(t.placings is None for t in state.tables),
+            )
+            for _, state in loaded
+            if state is not None
+        ]
+    )
+    return Response(encode(out), media_type="application/json")
 
 
 class _Chosen(msgspec.Struct):

@@ -118,6 +118,7 @@ def _generated() -> dict[str, Any]:
             arenas.NewArena,
             arenas.ArenaOpened,
             arenas.ArenaAccepted,
+            arenas.ArenaList,
             ArenaView,
             casual.NewCasual,
             casual.CasualView,
@@ -865,6 +866,25 @@ def _arena_paths() -> dict[str, Any]:
 
     return {
         "/v1/arenas": {
+            "get": {
+                "summary": "Arenas, newest first: game, window, status, players and tables",
+                "description": "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + ".",
+                "parameters": [
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "schema": {
+                            "type": "integer",
+                            "minimum": 1,
+                            "maximum": arenas.MAX_LISTED,
+                            "default": 20,
+                        },
+                    }
+                ],
+                "responses": _responses(
+                    {"200": _json(_ref("ArenaList"))}, "bad_request", "rate_limited", STORE
+                ),
+            },
             "post": {
                 "summary": "Open an arena: a rated, continuous format for one game, for a time window",
                 "description": "Players who join wait in a queue; a table opens as soon as `seats` are "
@@ -890,7 +910,7 @@ def _arena_paths() -> dict[str, Any]:
                     ac.INVALID_ARENA,
                     ac.ALREADY_CREATED,
                 ),
-            }
+            },
         },
         "/v1/arenas/{arena_id}": {
             "get": {
