@@ -11,6 +11,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import DataError
 
 from shared.infra.lua import is_cluster
+from shared.infra.wire import LeanRedis, Wire
 from shared.observability import metrics
 
 
@@ -46,7 +47,11 @@ def connect(url: str, cluster: bool = False) -> Any:
     if cluster:
         # A cluster client builds its node connections itself (redis-py's packer).
         return RedisCluster.from_url(url)
-    return aioredis.Redis.from_url(url, connection_class=PackedConnection)
+    # Pipelines and plain commands over the thin path (shared/infra/wire.py);
+    # transactions and pub/sub through redis-py's pool of packed connections.
+    client = LeanRedis.from_url(url, connection_class=PackedConnection)
+    client.wire = Wire.from_url(url)
+    return client
 
 
 def connect_listener(url: str) -> Any:

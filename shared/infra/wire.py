@@ -1,0 +1,264 @@
+"""A thin Redis path for the pipelines and single commands every stage sends.
+
+redis-py's asyncio client spends more CPU per round trip than the stages'
+small batches cost the server: a pool checkout and release under a lock,
+a retry wrapper, a timeout context and a parser call per reply, and
+observability hooks, 13-25 % of every stage's CPU (docs/performance.md).
+Here a request is one socket write of commands packed by hiredis, and its
+replies are parsed by a hiredis reader fed straight from the protocol's
+``data_received``; redis-py's own response callbacks shape the replies, so
+callers see exactly what redis-py would give them.
+
+What stays with redis-py: transactions (``MULTI``/``WATCH``), pub/sub, a
+cluster, ``SCRIPT`` objects, and anything else stateful. A connection that
+fails or whose request is cancelled mid-way is closed, never reused, so no
+reply can reach the wrong caller. Nothing is retried here: a failure reaches
+the caller as redis-py's ``ConnectionError``, which every stage already
+treats as an outage (its entries stay pending and are read again). An idle
+connection the server closed (a restart) is noticed by the event loop and
+dropped before it is used again, so a restarted server costs no request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import hiredis
+import redis.asyncio as aioredis
+from redis._parsers.base import BaseParser
+from redis.asyncio.client import EMPTY_RESPONSE, NEVER_DECODE, Pipeline
+from redis.connection import parse_url
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import DataError, ResponseError
+
+from shared.observability import metrics
+
+#: Commands that change or depend on a connection's state: redis-py keeps them.
+_STATEFUL = frozenset(
+    {
+        *("SUBSCRIBE", "PSUBSCRIBE", "SSUBSCRIBE", "MONITOR", "WATCH", "UNWATCH", "MULTI", "EXEC"),
+        *("SELECT", "AUTH", "HELLO", "CLIENT", "RESET", "QUIT"),
+    }
+)
+
+
+def _name(command: Any) -> str:
+    word = command.decode() if isinstance(command, bytes) else str(command)
+    return word.split(" ", 1)[0].upper()
+
+
+def pack(commands: Sequence[Sequence[Any]]) -> bytes:
+    """One request's bytes; a command name with a space ("SCRIPT LOAD") is two words, as in redis-py."""
+    out = []
+    for args in commands:
+        first = args[0]
+        if isinstance(first, str | bytes) and len(words := first.split()) > 1:
+            args = (*words, *args[1:])
+        try:
+            out.append(hiredis.pack_command(tuple(args)))
+        except TypeError as exc:  # redis-py's error for an argument it cannot send
+            raise DataError(str(exc)) from exc
+    return b"".join(out)
+
+
+_MORE = object()  # what the reader answers until a whole reply has arrived
+
+
+class _Connection(asyncio.Protocol):
+    """One socket: a request is written whole, its replies read in order."""
+
+    def __init__(self) -> None:
+        self.reader = hiredis.Reader(notEnoughData=_MORE)
+        self.transport: Any = None  # asyncio's or uvloop's (which is not an asyncio.Transport)
+        self.closed = False
+        self._waiter: asyncio.Future[None] | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport
+
+    def data_received(self, data: bytes) -> None:
+        self.reader.feed(data)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.closed = True
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_exception(RedisConnectionError("Connection closed by server."))
+
+    def close(self) -> None:
+        self.closed = True
+        if self.transport is not None:
+            self.transport.close()
+
+    async def request(self, payload: bytes, count: int) -> list[Any]:
+        assert self.transport is not None
+        self.transport.write(payload)
+        replies: list[Any] = []
+        gets = self.reader.gets
+        while len(replies) < count:
+            reply = gets()
+            if reply is not _MORE:  # RESP3 has a false of its own
+                replies.append(_error(reply) if isinstance(reply, hiredis.ReplyError) else reply)
+                continue
+            if self.closed:
+                raise RedisConnectionError("Connection closed by server.")
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return replies
+
+
+def _error(reply: hiredis.ReplyError) -> ResponseError:
+    """The server's error as redis-py's exception class for it (NOSCRIPT, BUSYGROUP, ...)."""
+    error: ResponseError = BaseParser.parse_error(str(reply))
+    return error
+
+
+class Wire:
+    """Connections to one server, each used by one request at a time."""
+
+    def __init__(self, host: str, port: int, db: int = 0, username: str = "", password: str = "") -> None:
+        self.host, self.port, self.db = host, port, db
+        self.username, self.password = username, password
+        self._idle: list[_Connection] = []
+
+    @classmethod
+    def from_url(cls, url: str) -> Wire | None:
+        """A wire for a plain ``redis://`` URL; ``None`` for anything else (TLS, sockets)."""
+        if not url.startswith("redis://"):
+            return None
+        kw = parse_url(url)
+        if set(kw) - {"host", "port", "db", "username", "password"}:
+            return None
+        return cls(
+            kw.get("host", "localhost"),
+            int(kw.get("port", 6379)),
+            int(kw.get("db", 0)),
+            kw.get("username") or "",
+            kw.get("password") or "",
+        )
+
+    async def call(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
+        """Every command in one round trip; the raw replies, errors as exceptions in place."""
+        payload = pack(commands)
+        conn = await self._take()
+        try:
+            replies = await conn.request(payload, len(commands))
+        except BaseException as exc:  # cancelled or failed mid-way: its replies could reach another caller
+            conn.close()
+            if isinstance(exc, OSError | hiredis.ProtocolError):
+                raise RedisConnectionError(str(exc)) from exc
+            raise
+        metrics.REDIS_ROUND_TRIPS.inc()
+        self._idle.append(conn)
+        return replies
+
+    async def _take(self) -> _Connection:
+        while self._idle:
+            conn = self._idle.pop()
+            if not conn.closed:
+                return conn
+        return await self._open()
+
+    async def _open(self) -> _Connection:
+        loop = asyncio.get_running_loop()
+        try:
+            transport, conn = await loop.create_connection(_Connection, self.host, self.port)
+        except OSError as exc:
+            raise RedisConnectionError(f"Error connecting to {self.host}:{self.port}: {exc}") from exc
+        # uvloop may call connection_made only on the loop's next turn.
+        conn.connection_made(transport)
+        # RESP3, as redis-py speaks it: its response callbacks expect those shapes.
+        hello: list[tuple[Any, ...]] = [
+            ("HELLO", 3, "AUTH", self.username or "default", self.password) if self.password else ("HELLO", 3)
+        ]
+        if self.db:
+            hello.append(("SELECT", self.db))
+        for reply in await conn.request(pack(hello), len(hello)):
+            if isinstance(reply, Exception):
+                conn.close()
+                raise reply
+        return conn
+
+    def close(self) -> None:
+        for conn in self._idle:
+            conn.close()
+        self._idle.clear()
+
+
+async def _shaped(
+    callbacks: Mapping[Any, Any], args: Sequence[Any], reply: Any, options: dict[str, Any]
+) -> Any:
+    """A reply as redis-py's client returns it (its response callback applied)."""
+    options.pop("keys", None)
+    options.pop(NEVER_DECODE, None)
+    if isinstance(reply, ResponseError):
+        if EMPTY_RESPONSE in options:
+            return options[EMPTY_RESPONSE]
+        return reply
+    options.pop(EMPTY_RESPONSE, None)
+    callback = callbacks.get(args[0])
+    if callback is None:
+        return reply
+    shaped = callback(reply, **options)
+    return await shaped if inspect.isawaitable(shaped) else shaped
+
+
+class LeanPipeline(Pipeline):
+    """redis-py's pipeline, executed over a :class:`Wire` unless it is a transaction."""
+
+    wire: Wire
+
+    async def execute(self, raise_on_error: bool = True) -> list[Any]:
+        stack = self.command_stack
+        if self.is_transaction or self.explicit_transaction or self.watching or self.scripts:
+            return list(await super().execute(raise_on_error))
+        if not stack:
+            return []
+        try:
+            replies = await self.wire.call([args for args, _ in stack])
+            results = [
+                await _shaped(self.response_callbacks, args, reply, options)
+                for (args, options), reply in zip(stack, replies, strict=True)
+            ]
+        finally:
+            await self.reset()
+        if raise_on_error:
+            for i, result in enumerate(results):
+                if isinstance(result, ResponseError):
+                    self.annotate_exception(result, i + 1, stack[i][0])
+                    raise result
+        return results
+
+
+class LeanRedis(aioredis.Redis):
+    """redis-py's client whose pipelines and plain commands go over a :class:`Wire`."""
+
+    wire: Wire | None = None
+
+    def pipeline(self, transaction: bool = True, shard_hint: str | None = None) -> Pipeline:
+        if self.wire is None:
+            return super().pipeline(transaction, shard_hint)
+        pipe = LeanPipeline(self.connection_pool, self.response_callbacks, transaction, shard_hint)
+        pipe.wire = self.wire
+        return pipe
+
+    async def execute_command(self, *args: Any, **options: Any) -> Any:
+        if self.wire is None or self.single_connection_client or _name(args[0]) in _STATEFUL:
+            return await super().execute_command(*args, **options)
+        (reply,) = await self.wire.call([args])
+        result = await _shaped(self.response_callbacks, args, reply, options)
+        if isinstance(result, ResponseError):
+            raise result
+        return result
+
+    async def aclose(self, close_connection_pool: bool | None = None) -> None:
+        if self.wire is not None:
+            self.wire.close()
+        await super().aclose(close_connection_pool)
