@@ -114,9 +114,9 @@ class _Connection(asyncio.Protocol):
         return replies
 
 
-def _error(reply: hiredis.ReplyError) -> ResponseError:
-    """The server's error as redis-py's exception class for it (NOSCRIPT, BUSYGROUP, ...)."""
-    error: ResponseError = BaseParser.parse_error(str(reply))
+def _error(reply: hiredis.ReplyError) -> Exception:
+    """The server's error as redis-py's exception class for it (NOSCRIPT, LOADING, ...)."""
+    error: Exception = BaseParser.parse_error(str(reply))
     return error
 
 
@@ -157,6 +157,11 @@ class Wire:
             raise
         metrics.REDIS_ROUND_TRIPS.inc()
         self._idle.append(conn)
+        for reply in replies:
+            # Not an answer but the server's state (LOADING after a restart, a
+            # refused AUTH): raised as redis-py raises it, an outage to the stages.
+            if isinstance(reply, Exception) and not isinstance(reply, ResponseError):
+                raise reply
         return replies
 
     async def _take(self) -> _Connection:

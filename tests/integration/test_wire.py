@@ -10,8 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from redis.exceptions import BusyLoadingError, NoScriptError, ResponseError
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, ResponseError
 
 from shared.infra.lua import LuaScript
 from shared.infra.redis_client import connect
@@ -55,6 +55,14 @@ async def test_errors_are_redis_pys_and_sit_in_place_when_asked(redis: Any) -> N
     with pytest.raises(ResponseError):
         async with redis.pipeline(transaction=False) as pipe:
             await pipe.lpush("k", "x").execute()
+    # A server still loading its data: an outage (raised, even from a pipeline), not an answer.
+    loading = "return redis.error_reply('LOADING Valkey is loading the dataset in memory')"
+    with pytest.raises(BusyLoadingError):
+        await redis.eval(loading, 0)
+    with pytest.raises(TRANSIENT):
+        async with redis.pipeline(transaction=False) as pipe:
+            await pipe.get("k").eval(loading, 0).execute(raise_on_error=False)
+    assert await redis.get("k") == b"v"
     # A server that lost its scripts: only those calls are loaded and run again.
     script = LuaScript("return ARGV[1]")
     await redis.script_flush()
