@@ -51,10 +51,10 @@ pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.t
 SEATS = 3
 TARGET = 6
 OPTIONS = {"points_to_win": TARGET}
-#: The whole game, from opening the table to the final standings on screen.
-BUDGET_S = 180
-#: The same by keyboard: every control reached with Tab.
-KEYBOARD_S = 420
+#: The whole game, from opening the table to the final standings on screen
+#: (by mouse or by keyboard): most games take 20 to 70 s, a long one (40 rounds
+#: and more) several minutes on a loaded machine.
+BUDGET_S = 540
 #: A rejection in words, on the board's panel or the page's.
 REJECTED = ".catan-error, [data-testid=move-message].error"
 #: A rejection that only says another seat moved first (simultaneous decisions).
@@ -323,13 +323,12 @@ def _no_foreign_hand(page: Any, api: httpx.Client, table_id: str, tokens: list[s
                 assert secret not in content, where
 
 
-@pytest.mark.timeout(KEYBOARD_S + 60)
+@pytest.mark.timeout(BUDGET_S + 60)
 @pytest.mark.parametrize("keyboard", [False, True], ids=["mouse", "keyboard"])
 def test_a_whole_game_of_cities_and_knights_against_bots(
     page: Any, api: httpx.Client, keyboard: bool
 ) -> None:
     start = time.monotonic()
-    budget = KEYBOARD_S if keyboard else BUDGET_S
     table_id, tokens = open_table(api, "catan-ck", SEATS, OPTIONS)
     accepted = record_moves(page, table_id)
     if keyboard:
@@ -353,7 +352,7 @@ def test_a_whole_game_of_cities_and_knights_against_bots(
     try:
         while True:
             took = time.monotonic() - start
-            assert took < budget, f"the game took longer than {budget}s ({moves} moves)"
+            assert took < BUDGET_S, f"the game took longer than {BUDGET_S}s ({moves} moves)"
             assert opponents.failure is None, opponents.failure
             page.locator(
                 "[data-testid=board] .catan-actions, [data-testid=board] .catan-picker, [data-testid=result]"

@@ -205,8 +205,9 @@ def _swap_everything_by_keys(page: Any, rng: random.Random) -> bool:
     """Open "Swap tiles…", give back every tile in hand, swap. False if no full swap is legal."""
     if not data_keys(page, "[data-zt=moves] details.zt-swap > summary"):
         return False
-    tab_to(page, "swap-open")
-    page.keyboard.press("Enter")
+    if page.locator("[data-zt=moves] details.zt-swap").get_attribute("open") is None:
+        tab_to(page, "swap-open")
+        page.keyboard.press("Enter")
     for colour in COLOURS:
         plus = page.locator(f'[data-zt=moves] [data-key="swap-{colour}-plus"]')
         if not plus.count():

@@ -186,8 +186,11 @@ export function button(text, handler, attrs = {}) {
 
 let pick = { key: "", sel: null, target: null, pending: null, msg: "", busy: false, extra: {} };
 
-export function picker(doc) {
-  const key = `${doc.game_id || ""}|${doc.version}|${doc.seat}`;
+// Kept while the seat's legal moves stay the same: a new version that changes
+// nothing for this seat (another seat's answer, a feed catching up) leaves a
+// half-made choice as it was.
+export function picker(doc, legal) {
+  const key = `${doc.game_id || ""}|${doc.seat}|${JSON.stringify(legal)}`;
   if (pick.key !== key) pick = { key, sel: null, target: null, pending: null, msg: "", busy: false, extra: {} };
   return pick;
 }
@@ -277,7 +280,7 @@ export async function send(ctx, command, p, draw) {
     p.pending = null;
     redraw(draw);
   } else {
-    p.sel = null; p.target = null; p.pending = null;
+    p.sel = null; p.target = null; p.pending = null; p.extra = {};
   }
 }
 
@@ -307,6 +310,20 @@ export function onEscape(handler) {
 
 // ---- the start of every render ----
 
+// A drawing of a new version by the page keeps the keyboard focus on the same
+// control, once the render that is starting has finished (a redraw of this
+// page's own making has already put it back by then).
+function keepFocus(root) {
+  const active = document.activeElement;
+  const key = active && root.contains(active) ? active.getAttribute("data-key") : null;
+  if (!key) return;
+  queueMicrotask(() => {
+    if (root.contains(document.activeElement)) return;
+    const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) { takeStop(again); again.focus(); }
+  });
+}
+
 // What both boards' `render` begins with: the style, an emptied root (a note
 // while the table is being set up: then null), the seat, the legal commands
 // split by `boardMove` (cmd -> {sel, target} | null) into board moves (pick,
@@ -315,6 +332,7 @@ export function onEscape(handler) {
 export function begin(root, doc, ctx, render, boardMove) {
   ensureStyle();
   const draw = () => render(root, doc, ctx);
+  keepFocus(root);
   root.replaceChildren();
   const view = doc.view;
   if (!view) {
@@ -323,7 +341,7 @@ export function begin(root, doc, ctx, render, boardMove) {
   }
   const seat = doc.seat ?? ctx.seat ?? null;
   const legal = (Array.isArray(ctx.legal) ? ctx.legal : doc.legal) || [];
-  const p = picker(doc);
+  const p = picker(doc, legal);
   onEscape(() => {
     if (!p.sel && !p.pending && p.target === null) return;
     p.sel = null; p.pending = null; p.target = null;
