@@ -23,6 +23,11 @@ const ROUTES = [
     () => import("./pages/organiser.js"),
     (m, q) => ({ id: m[1], token: q.get("token") }),
   ],
+  // Players, ladders and arenas (public; an arena's page takes a player key in the fragment).
+  [new RegExp(`^/ladder/${ID}$`), () => import("./pages/ladder.js"), (m) => ({ game: m[1] })],
+  [new RegExp(`^/players/${ID}$`), () => import("./pages/account.js"), (m) => ({ id: m[1] })],
+  [/^\/arenas$/, () => import("./pages/arenas.js"), () => ({})],
+  [new RegExp(`^/arena/${ID}$`), () => import("./pages/arena.js"), (m, q) => ({ id: m[1], key: q.get("key") })],
   [
     new RegExp(`^/tournament/${ID}/player$`),
     () => import("./pages/player.js"),

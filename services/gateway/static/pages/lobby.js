@@ -25,6 +25,7 @@ export default async function lobby(main, _params, life) {
     ),
     h("section", { "aria-labelledby": "live-h" }, h("h2", { id: "live-h" }, "Live tables"), live),
     h("section", { "aria-labelledby": "tournaments-h" }, h("h2", { id: "tournaments-h" }, "Tournaments"), tournaments),
+    h("p", {}, h("a", { href: "#/arenas" }, "Arenas"), ": rated tables, around the clock, for players and their bots."),
     h("section", { "aria-labelledby": "finished-h" }, h("h2", { id: "finished-h" }, "Finished tables"), finished),
   );
   document.title = "Lobby · Ziggurat";
@@ -67,6 +68,8 @@ function gameList(hosted) {
         h("span", { class: "muted" }, `${g.key} · ${g.min_seats === g.max_seats ? g.min_seats : `${g.min_seats}–${g.max_seats}`} seats`),
         " ",
         h("button", { type: "button", class: "small", onclick: () => pick(g.key), "aria-label": `Open a table of ${g.title}` }, "Open a table"),
+        " ",
+        h("a", { href: `#/ladder/${g.key}`, "aria-label": `${g.title} leaderboard` }, "Leaderboard"),
       ),
     ),
   );
