@@ -70,6 +70,7 @@ async def main() -> None:
         start_id="$",
     )
     await player_reader.ensure_groups()
+    await players.retire_feed_group()
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

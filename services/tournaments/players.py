@@ -30,18 +30,21 @@ acknowledged only after all that.
 
 from __future__ import annotations
 
+import contextlib
 import time
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
 import structlog
+from redis.exceptions import ResponseError
 
 from services.tournaments.arenas import ArenaRunner
 from services.tournaments.table_watch import TableWatch
 from services.tournaments.writer import Tournaments, decode_event
 from shared.eventstore.casual_store import CasualTable
 from shared.eventstore.envelope import EventEnvelope
+from shared.eventstore.keys import partition_feed
 from shared.eventstore.player_keys import (
     ARENA_TABLES,
     CASUAL_TABLES,
@@ -171,6 +174,7 @@ class PlayerProcess:
 
     def __init__(self, redis: Any, partitions: int, node: str) -> None:
         self.redis = redis
+        self.partitions = partitions
         # Its own cache of tournament states: it only reads them.
         self.tournaments = Tournaments(redis, partitions)
         self.ladders = Ladders(redis, partitions)
@@ -179,6 +183,13 @@ class PlayerProcess:
         #: The tables accounts sit at (the service runs ``watch.run(self.tables, ...)``).
         self.watch = TableWatch(redis, partitions)
         self.arenas.seated = self.watch.add
+
+    async def retire_feed_group(self) -> None:
+        """Drop this group from the partition feeds, which it read before it watched tables
+        (left there, its pending entries would be kept for ever)."""
+        for p in range(self.partitions):
+            with contextlib.suppress(ResponseError):
+                await self.redis.xgroup_destroy(partition_feed(p), GROUP)
 
     async def handle(self, batch: Batch) -> None:
         """A batch of the tournaments' feeds."""
