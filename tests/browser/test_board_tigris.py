@@ -203,27 +203,39 @@ def _press(page: Any, rng: random.Random, key: str) -> None:
 
 def _swap_everything_by_keys(page: Any, rng: random.Random) -> bool:
     """Open "Swap tiles…", give back every tile in hand, swap. False if no full swap is legal."""
-    if not data_keys(page, "[data-zt=moves] details.zt-swap > summary"):
-        return False
-    if page.locator("[data-zt=moves] details.zt-swap").get_attribute("open") is None:
-        tab_to(page, "swap-open")
-        page.keyboard.press("Enter")
-    for colour in COLOURS:
-        plus = page.locator(f'[data-zt=moves] [data-key="swap-{colour}-plus"]')
-        if not plus.count():
-            continue
-        held = int(plus.get_attribute("data-held"))
-        tab_to(page, f"swap-{colour}-plus")
-        for _ in range(held):
-            # The redrawn box keeps the focus on the same button.
-            assert page.evaluate(FOCUSED) == f"swap-{colour}-plus"
-            page.keyboard.press(rng.choice(["Enter", " "]))
+    for _ in range(3):
+        if not data_keys(page, "[data-zt=moves] details.zt-swap > summary"):
+            return False
+        if page.locator("[data-zt=moves] details.zt-swap").get_attribute("open") is None:
+            tab_to(page, "swap-open")
+            page.keyboard.press("Enter")
+        if _give_back_every_tile(page, rng):
+            break
+        # A new version drew the panel afresh in between (the seat's moves changed): again.
+    else:
+        raise AssertionError("the swap box was redrawn afresh three times")
     go = page.locator('[data-zt=moves] [data-key="swap-go"]')
     if go.is_disabled():
         return False
     command = json.loads(go.get_attribute("data-command"))
     assert command["type"] == "tigris.swap_tiles" and sum(command[c] for c in COLOURS) > 0
     _press(page, rng, "swap-go")
+    return True
+
+
+def _give_back_every_tile(page: Any, rng: random.Random) -> bool:
+    """Press each colour's + as often as the hand holds it; False if the focus was lost on the way."""
+    for colour in COLOURS:
+        key = f"swap-{colour}-plus"
+        plus = page.locator(f'[data-zt=moves] [data-key="{key}"]')
+        if not plus.count():
+            continue
+        tab_to(page, key)
+        for _ in range(int(plus.get_attribute("data-held"))):
+            # The box redrawn by a press keeps the focus on the same button.
+            if page.evaluate(FOCUSED) != key:
+                return False
+            page.keyboard.press(rng.choice(["Enter", " "]))
     return True
 
 
