@@ -8,6 +8,7 @@ are the unit of ordering and of scale-out.
 from __future__ import annotations
 
 import hashlib
+from typing import Self
 
 PREFIX = "zg"
 
@@ -23,35 +24,61 @@ def tag(partition: int) -> str:
 
 
 class GameKeys:
-    """The keys of one game."""
+    """The keys of one game; the base of every aggregate's keys (``namespace`` names the kind)."""
 
     __slots__ = ("commands", "dedup", "events", "feed", "game_id", "meta", "partition", "snapshot")
+    namespace = "game"
 
     def __init__(self, game_id: str, partition: int) -> None:
-        t = f"{PREFIX}:{tag(partition)}"
         self.game_id = game_id
         self.partition = partition
-        self.events = f"{t}:game:{game_id}:events"
-        self.commands = f"{t}:game:{game_id}:commands"
-        self.dedup = f"{t}:game:{game_id}:dedup"
-        self.meta = f"{t}:game:{game_id}:meta"
-        self.snapshot = f"{t}:game:{game_id}:snapshot"
-        self.feed = partition_feed(partition)
+        self.events = self.key("events")
+        self.commands = self.key("commands")
+        self.dedup = self.key("dedup")
+        self.meta = self.key("meta")
+        self.snapshot = self.key("snapshot")
+        self.feed = self.append_feed(partition)
+
+    @classmethod
+    def append_feed(cls, partition: int) -> str:
+        """The partition's stream the store appends every event of this kind to."""
+        return partition_feed(partition)
+
+    def key(self, name: str) -> str:
+        return f"{PREFIX}:{tag(self.partition)}:{self.namespace}:{self.game_id}:{name}"
 
     def view(self, audience: str) -> str:
-        return f"{PREFIX}:{tag(self.partition)}:game:{self.game_id}:view:{audience}"
+        return self.key(f"view:{audience}")
 
     def audience_feed(self, audience: str) -> str:
-        return f"{PREFIX}:{tag(self.partition)}:game:{self.game_id}:feed:{audience}"
+        return self.key(f"feed:{audience}")
 
     @property
     def auth(self) -> str:
         """token hash -> seat, written by the gateway that opened the table."""
-        return f"{PREFIX}:{tag(self.partition)}:game:{self.game_id}:auth"
+        return self.key("auth")
 
     @property
     def checkpoint(self) -> str:
-        return f"{PREFIX}:{tag(self.partition)}:game:{self.game_id}:projected"
+        """The version the read models were last written at."""
+        return self.key("projected")
+
+
+class AggregateKeys(GameKeys):
+    """The store's keys of one non-game aggregate (``game_id`` holds its id), next to
+    (never inside) the games': its own namespace, its own per-partition append feed,
+    which no game reader consumes."""
+
+    __slots__ = ()
+
+    @classmethod
+    def append_feed(cls, partition: int) -> str:
+        return f"{PREFIX}:{tag(partition)}:{cls.namespace}s:feed"
+
+    @classmethod
+    def of(cls, aggregate_id: str, partitions: int) -> Self:
+        """The keys of ``aggregate_id``, in the partition its namespaced id hashes to."""
+        return cls(aggregate_id, partition_of(f"{cls.namespace}:{aggregate_id}", partitions))
 
 
 def partition_feed(partition: int) -> str:

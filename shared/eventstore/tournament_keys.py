@@ -12,78 +12,55 @@ game ids to tournaments, the bot tables) carry one fixed hash tag ``{t}``.
 
 from __future__ import annotations
 
-from shared.eventstore.keys import PREFIX, GameKeys, partition_of, tag
+from shared.eventstore.keys import PREFIX, AggregateKeys, partition_of
 
 #: The fixed hash tag of the keys every tournament shares.
 SHARED_TAG = "{t}"
 _SHARED = f"{PREFIX}:{SHARED_TAG}:tournaments"
 
 
-class TournamentKeys(GameKeys):
+class TournamentKeys(AggregateKeys):
     """The keys of one tournament; usable wherever the store takes ``GameKeys``.
 
     ``game_id`` holds the tournament id (the store's envelopes call it so).
+    Its read models (``view``: ``standings`` and ``pairings``, JSON) and
+    checkpoint are named as a game's are, in the ``tournament`` namespace.
     """
 
     __slots__ = ()
-
-    def __init__(self, tournament_id: str, partition: int) -> None:
-        super().__init__(tournament_id, partition)
-        base = f"{PREFIX}:{tag(partition)}:tournament:{tournament_id}"
-        self.events = f"{base}:events"
-        self.commands = f"{base}:commands"
-        self.dedup = f"{base}:dedup"
-        self.meta = f"{base}:meta"
-        self.snapshot = f"{base}:snapshot"
-        self.feed = tournament_feed(partition)
+    namespace = "tournament"
 
     @property
     def tournament_id(self) -> str:
         return self.game_id
 
-    def _key(self, name: str) -> str:
-        return f"{PREFIX}:{tag(self.partition)}:tournament:{self.game_id}:{name}"
-
-    def view(self, audience: str) -> str:
-        """Public read models: ``standings`` and ``pairings`` (JSON)."""
-        return self._key(f"view:{audience}")
-
-    def audience_feed(self, audience: str) -> str:  # pragma: no cover - tournaments have one public log
-        return self._key(f"feed:{audience}")
-
     @property
     def auth(self) -> str:
         """The organiser token's hash (a plain string key)."""
-        return self._key("organiser")
+        return self.key("organiser")
 
     @property
     def players(self) -> str:
         """Player token hash -> player id."""
-        return self._key("players")
+        return self.key("players")
 
     @property
     def seat_tokens(self) -> str:
         """``"<game_id>:<seat>"`` -> that seat's token, for the seated player to fetch."""
-        return self._key("seat_tokens")
+        return self.key("seat_tokens")
 
     @property
     def seed(self) -> str:
         """The tournament's secret seed (hex): pairings draw from it."""
-        return self._key("seed")
-
-    @property
-    def checkpoint(self) -> str:
-        """The version the read models were last written at."""
-        return self._key("projected")
+        return self.key("seed")
 
 
 def tournament_keys(tournament_id: str, partitions: int) -> TournamentKeys:
     return TournamentKeys(tournament_id, partition_of(tournament_id, partitions))
 
 
-def tournament_feed(partition: int) -> str:
-    """Every tournament event of a partition, in append order (the store writes it)."""
-    return f"{PREFIX}:{tag(partition)}:tournaments:feed"
+#: Every tournament event of a partition, in append order (the store writes it).
+tournament_feed = TournamentKeys.append_feed
 
 
 def tournament_command_stream() -> str:
