@@ -10,6 +10,7 @@ from shared.arenas import codes
 from shared.arenas.commands import ArenaCommandUnion, Close, Create, Join, Leave, Pair, Score
 from shared.arenas.events import ArenaEventUnion, Closed, Created, Joined, Left, Paired, Scored, Seated
 from shared.arenas.state import ArenaState, ArenaTable, playing, table, table_id_for
+from shared.kernel.fold import replay, started
 from shared.kernel.rejection import RuleViolation, require
 from shared.tournaments.results import check_placings
 
@@ -103,8 +104,7 @@ def evolve(state: ArenaState | None, event: ArenaEventUnion) -> ArenaState:
             starts_at_ms=event.starts_at_ms,
             ends_at_ms=event.ends_at_ms,
         )
-    if state is None:
-        raise ValueError(f"{type(event).__name__} before arena.created")
+    state = started(state, event, "arena.created")
     match event:
         case Joined(player_id=pid):
             members = state.members if pid in state.members else (*state.members, pid)
@@ -139,6 +139,4 @@ def evolve(state: ArenaState | None, event: ArenaEventUnion) -> ArenaState:
 
 
 def fold(events: Iterable[ArenaEventUnion], state: ArenaState | None = None) -> ArenaState | None:
-    for event in events:
-        state = evolve(state, event)
-    return state
+    return replay(evolve, events, state)

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from shared.casual import codes
 from shared.casual.commands import Accept, CasualCommandUnion, CasualSeat, Decline, Invite, MarkOpened
 from shared.casual.events import Accepted, CasualEventUnion, Declined, Invited, Opened
+from shared.kernel.fold import replay, started
 from shared.kernel.messages import Record
 from shared.kernel.rejection import RuleViolation, require
 
@@ -89,8 +90,7 @@ def evolve(state: Invitation | None, event: CasualEventUnion) -> Invitation:
             seats=event.seats,
             rated=event.rated,
         )
-    if state is None:
-        raise ValueError(f"{type(event).__name__} before casual.invited")
+    state = started(state, event, "casual.invited")
     match event:
         case Accepted(player_id=pid):
             state = replace(state, accepted=(*state.accepted, pid))
@@ -103,6 +103,4 @@ def evolve(state: Invitation | None, event: CasualEventUnion) -> Invitation:
 
 
 def fold(events: Iterable[CasualEventUnion], state: Invitation | None = None) -> Invitation | None:
-    for event in events:
-        state = evolve(state, event)
-    return state
+    return replay(evolve, events, state)

@@ -13,7 +13,7 @@ it never adds a second way to emit.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
 from shared.kernel.rng import Rng
@@ -35,3 +35,17 @@ class Fold(Generic[S, E]):
         for event in events:
             self.events.append(event)
             self.state = self._evolve(self.state, event)
+
+
+def replay(evolve: Callable[[S | None, E], S], events: Iterable[E], state: S | None = None) -> S | None:
+    """The state ``events`` lead to from ``state`` (None: from before a stream's first event)."""
+    for event in events:
+        state = evolve(state, event)
+    return state
+
+
+def started(state: S | None, event: object, first: str) -> S:
+    """The state every event but a stream's first (tag ``first``) evolves: there must be one."""
+    if state is None:
+        raise ValueError(f"{type(event).__name__} before {first}")
+    return state

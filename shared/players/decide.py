@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
+from shared.kernel.fold import replay
 from shared.kernel.rejection import RuleViolation, require
 from shared.players import codes
 from shared.players.commands import PlayerCommandUnion, Register, RotateKey
@@ -72,6 +73,4 @@ def evolve(state: PlayerState | None, event: PlayerEventUnion) -> PlayerState:
 
 
 def fold(events: Iterable[PlayerEventUnion], state: PlayerState | None = None) -> PlayerState | None:
-    for event in events:
-        state = evolve(state, event)
-    return state
+    return replay(evolve, events, state)
