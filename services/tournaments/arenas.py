@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Callable
 from typing import Any
 
 import structlog
 
+from services.tournaments.opening import open_command
 from shared.arenas.commands import ArenaCommandUnion, Close, Pair, Score
 from shared.arenas.rules import decide
 from shared.arenas.state import ArenaState, ArenaTable
@@ -34,10 +34,11 @@ from shared.eventstore.player_keys import ARENA_TABLES, ARENAS_OPEN, arena_keys,
 from shared.eventstore.player_store import seat_players
 from shared.eventstore.store import EventStore
 from shared.infra.coalesce import Coalescer
+from shared.infra.wallclock import now_ms
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.contract import Result
 from shared.ladders.events import Rated, RatedPlacing
-from shared.messaging.messages import CommandMsg, OpenTable, encode
+from shared.messaging.messages import encode
 from shared.messaging.streams import send
 from shared.observability import metrics
 from shared.players.seats import Seat
@@ -56,7 +57,7 @@ class ArenaRunner:
         partitions: int,
         node: str,
         record: Callable[[str, Rated], Any],
-        clock_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
+        clock_ms: Callable[[], int] = now_ms,
     ) -> None:
         self.redis = redis
         self.store = EventStore(redis)
@@ -122,20 +123,14 @@ class ArenaRunner:
             pipe.hset(ARENA_TABLES, table.table_id, state.arena_id)
             await pipe.execute()
         if not await self.store.version(keys):
-            msg = CommandMsg(
-                kind="open",
-                game_id=table.table_id,
-                partition=keys.partition,
-                command_id=f"open-{table.table_id}",
+            msg = open_command(
+                table.table_id,
+                keys.partition,
                 correlation_id=state.arena_id,
                 reply_to=self.node,
-                received_ns=time.time_ns(),
-                open=OpenTable(
-                    game=state.game,
-                    seats=len(table.players),
-                    options=dict(state.game_options),
-                    token_hashes=tuple(token_hash(t) for t in tokens),
-                ),
+                game=state.game,
+                options=dict(state.game_options),
+                tokens=tokens,
             )
             await send(self.coalescer, command_stream(keys.partition), encode(msg))
             deadline = asyncio.get_running_loop().time() + OPEN_WAIT_S

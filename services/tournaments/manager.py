@@ -34,20 +34,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import msgspec
 import structlog
 
+from services.tournaments.opening import open_command
 from services.tournaments.writer import BUSY, Tournaments
 from shared.eventstore.keys import GameKeys, command_stream, partition_of
 from shared.eventstore.store import decode_envelope
 from shared.eventstore.tournament_keys import BOT_TABLES, TOURNAMENT_GAMES, TOURNAMENTS_INDEX, bot_seats
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.table import TableFinished
-from shared.messaging.messages import CommandMsg, OpenTable, encode
+from shared.messaging.messages import encode
 from shared.messaging.replies import Replies
 from shared.messaging.streams import Batch
 from shared.observability import metrics
@@ -355,22 +355,16 @@ class Manager:
         """Ask the pipeline to open the game; True once it exists."""
         game_keys = self._game_keys(game_id)
         s = state.settings
-        msg = CommandMsg(
-            kind="open",
-            game_id=game_id,
-            partition=game_keys.partition,
-            command_id=f"open-{game_id}",
+        msg = open_command(
+            game_id,
+            game_keys.partition,
             correlation_id=state.tournament_id,
             reply_to=self.node,
-            received_ns=time.time_ns(),
-            open=OpenTable(
-                game=s.game,
-                seats=len(table.players),
-                options=dict(s.game_options),
-                token_hashes=tuple(token_hash(t) for t in tokens),
-                clock=s.clock,
-                spectator_delay=s.delay if (s.delay.moves or s.delay.seconds) else None,
-            ),
+            game=s.game,
+            options=dict(s.game_options),
+            tokens=tokens,
+            clock=s.clock,
+            spectator_delay=s.delay if (s.delay.moves or s.delay.seconds) else None,
         )
         loop = asyncio.get_running_loop()
         request_id, future = self.replies.expect()

@@ -31,7 +31,6 @@ acknowledged only after all that.
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -58,6 +57,7 @@ from shared.eventstore.player_keys import (
 from shared.eventstore.player_store import seat_players, seated, table_over, turns
 from shared.eventstore.store import AppendRequest, EventStore, decode_envelope
 from shared.eventstore.tournament_keys import tournament_feed
+from shared.infra.wallclock import now_ms
 from shared.kernel.contract import Result
 from shared.kernel.table import TableFinished
 from shared.ladders.events import Rated, RatedPlacing
@@ -93,12 +93,7 @@ def player_streams(partitions: int) -> tuple[str, ...]:
 class Ladders:
     """Each game's ladder: cached states and the one way to add a rated table."""
 
-    def __init__(
-        self,
-        redis: Any,
-        partitions: int,
-        clock_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
-    ) -> None:
+    def __init__(self, redis: Any, partitions: int, clock_ms: Callable[[], int] = now_ms) -> None:
         self.redis = redis
         self.store = EventStore(redis)
         self.partitions = partitions

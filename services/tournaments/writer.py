@@ -30,6 +30,7 @@ from shared.eventstore.tournament_keys import (
     tournament_keys,
 )
 from shared.infra.redis_client import Publisher
+from shared.infra.wallclock import now_ms
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import SEED_BYTES, Rng, new_seed
 from shared.messaging.messages import Outcome
@@ -62,12 +63,7 @@ def event_json(event: Any) -> msgspec.Raw:
 class Tournaments:
     """Cached tournament states and the one way to change them."""
 
-    def __init__(
-        self,
-        redis: Any,
-        partitions: int,
-        clock_ms: Callable[[], int] = lambda: time.time_ns() // 1_000_000,
-    ) -> None:
+    def __init__(self, redis: Any, partitions: int, clock_ms: Callable[[], int] = now_ms) -> None:
         self.redis = redis
         self.publisher = Publisher(redis)
         self.store = EventStore(redis)
