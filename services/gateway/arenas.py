@@ -10,7 +10,6 @@ Joining takes the player's own key: nobody is entered by anyone else.
 from __future__ import annotations
 
 import re
-import time
 import uuid
 from typing import Annotated, Any
 
@@ -18,21 +17,21 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.gateway.body import header_id, read_json
+from services.gateway.body import header_id
 from services.gateway.bots import authenticated_player
-from services.gateway.commands import checked_options, remember
-from services.gateway.context import Gateway, client_address
+from services.gateway.commands import checked_options
+from services.gateway.context import Gateway
+from services.gateway.decisions import creation, decided
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
 from shared.arenas.commands import ArenaCommandUnion, Create, Join, Leave
 from shared.arenas.rules import decide
 from shared.arenas.standings import ArenaView, arena_view
 from shared.arenas.state import ArenaState, Status
-from shared.eventstore.aggregates import Busy
 from shared.eventstore.arena_store import ARENAS
 from shared.eventstore.player_keys import ARENAS_INDEX, ARENAS_OPEN, arena_keys
+from shared.infra.wallclock import now_ms
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
-from shared.kernel.rejection import RuleViolation
 from shared.messaging.messages import encode
 
 ARENA_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$")
@@ -66,24 +65,9 @@ class ArenaAccepted(msgspec.Struct, kw_only=True):
 async def _execute(
     gw: Gateway, arena_id: str, command: ArenaCommandUnion, command_id: str
 ) -> tuple[int, ArenaState, bool]:
-    def rules(state: ArenaState | None) -> list[Any]:
-        try:
-            return list(decide(state, command))
-        except RuleViolation as exc:
-            raise ApiError(exc.code, exc.message, **exc.details) from exc
-
-    try:
-        done = await ARENAS.execute(
-            gw.store,
-            arena_keys(arena_id, gw.settings.partitions),
-            rules,
-            command_id,
-            time.time_ns() // 1_000_000,
-        )
-    except Busy as exc:
-        raise ApiError("busy", "The arena is changing too fast; retry.") from exc
-    assert done.state is not None
-    return done.version, done.state, done.duplicate
+    keys = arena_keys(arena_id, gw.settings.partitions)
+    busy = "The arena is changing too fast; retry."
+    return await decided(gw, ARENAS, keys, lambda state: decide(state, command), command_id, busy)
 
 
 async def _arena(gw: Gateway, request: Request) -> str:
@@ -94,16 +78,12 @@ async def _arena(gw: Gateway, request: Request) -> str:
 
 
 async def create(request: Request) -> Response:
-    gw: Gateway = request.app.state.gateway
-    address = client_address(request)
-    gw.limits.open(address)
-    body = await read_json(request, NewArena, gw.settings.max_body_bytes)
+    made = await creation(request, NewArena)
+    gw, body = made.gw, made.body
     options = checked_options(body.game, body.seats, dict(body.game_options))
     key = header_id(request, "idempotency-key")
-    arena_id = "a" + uuid.uuid4().hex[:12]
-    if key is not None:
-        arena_id = (await remember(gw, "arena", address, key, _Chosen(arena_id))).arena_id
-    now = time.time_ns() // 1_000_000
+    arena_id = (await made.chosen("arena", key, _Chosen("a" + uuid.uuid4().hex[:12]))).arena_id
+    now = now_ms()
     command = Create(
         arena_id=arena_id,
         game=body.game,
@@ -180,23 +160,21 @@ class _Chosen(msgspec.Struct):
 
 
 async def join(request: Request) -> Response:
-    gw: Gateway = request.app.state.gateway
-    arena_id = await _arena(gw, request)
-    player_id, _ = await authenticated_player(gw, request)
-    key = header_id(request, "idempotency-key") or uuid.uuid4().hex
-    command = Join(player_id=player_id, at_ms=time.time_ns() // 1_000_000)
-    version, _, duplicate = await _execute(gw, arena_id, command, f"join:{player_id}:{key}")
-    out = ArenaAccepted(arena_id=arena_id, player_id=player_id, version=version, duplicate=duplicate)
-    return Response(encode(out), media_type="application/json")
+    return await _membership(request, "join", Join)
 
 
 async def leave(request: Request) -> Response:
+    return await _membership(request, "leave", Leave)
+
+
+async def _membership(request: Request, kind: str, command: type[Join] | type[Leave]) -> Response:
+    """A player joins or leaves with its own key; a repeat under one idempotency key is one change."""
     gw: Gateway = request.app.state.gateway
     arena_id = await _arena(gw, request)
     player_id, _ = await authenticated_player(gw, request)
     key = header_id(request, "idempotency-key") or uuid.uuid4().hex
-    command = Leave(player_id=player_id, at_ms=time.time_ns() // 1_000_000)
-    version, _, duplicate = await _execute(gw, arena_id, command, f"leave:{player_id}:{key}")
+    change = command(player_id=player_id, at_ms=now_ms())
+    version, _, duplicate = await _execute(gw, arena_id, change, f"{kind}:{player_id}:{key}")
     out = ArenaAccepted(arena_id=arena_id, player_id=player_id, version=version, duplicate=duplicate)
     return Response(encode(out), media_type="application/json")
 

@@ -25,11 +25,11 @@ from services.gateway.body import header_id, read_json
 from services.gateway.bots import authenticated_player
 from services.gateway.commands import _message, _submit, checked_options, remember
 from services.gateway.context import Gateway, client_address
+from services.gateway.decisions import decided
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
 from shared.casual.commands import Accept, CasualCommandUnion, CasualSeat, Decline, Invite, MarkOpened
 from shared.casual.rules import Invitation, decide, invited
-from shared.eventstore.aggregates import Busy
 from shared.eventstore.casual_store import INVITATIONS, CasualTable
 from shared.eventstore.player_keys import (
     CASUAL_TABLES,
@@ -42,7 +42,6 @@ from shared.eventstore.player_store import seat_players, turns
 from shared.eventstore.tournament_keys import BOT_TABLES, bot_seats
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
-from shared.kernel.rejection import RuleViolation
 from shared.messaging.messages import OpenTable, encode
 from shared.players.seats import Seat, Turn
 
@@ -86,19 +85,10 @@ def _view(inv: Invitation) -> CasualView:
 async def _execute(
     gw: Gateway, invitation_id: str, command: CasualCommandUnion, command_id: str
 ) -> Invitation:
-    def rules(state: Invitation | None) -> list[Any]:
-        try:
-            return list(decide(state, command))
-        except RuleViolation as exc:
-            raise ApiError(exc.code, exc.message, **exc.details) from exc
-
     keys = casual_keys(invitation_id, gw.settings.partitions)
-    try:
-        done = await INVITATIONS.execute(gw.store, keys, rules, command_id, time.time_ns() // 1_000_000)
-    except Busy as exc:
-        raise ApiError("busy", "The invitation is changing too fast; retry.") from exc
-    assert done.state is not None
-    return done.state
+    busy = "The invitation is changing too fast; retry."
+    _, state, _ = await decided(gw, INVITATIONS, keys, lambda state: decide(state, command), command_id, busy)
+    return state
 
 
 class _Chosen(msgspec.Struct):

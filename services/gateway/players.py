@@ -17,21 +17,21 @@ seat tokens of the tables that player sits at
 from __future__ import annotations
 
 import hmac
-import time
 import uuid
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.gateway.body import bearer, header_id, read_json
+from services.gateway.body import bearer, header_id
 from services.gateway.bots import KEY_PREFIX, authenticated_player
 from services.gateway.commands import remember, remembered_key
 from services.gateway.context import Gateway, client_address
+from services.gateway.decisions import creation, decided
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
 from services.gateway.tournaments import UNKNOWN_TOURNAMENT, _model, _rejection, _submit
-from shared.eventstore.aggregates import Aggregate, Busy
+from shared.eventstore.aggregates import Aggregate
 from shared.eventstore.player_keys import (
     ladder_board,
     player_doc,
@@ -43,9 +43,9 @@ from shared.eventstore.player_keys import (
 from shared.eventstore.player_store import announce, decode_seat, publish_player
 from shared.eventstore.tournament_keys import tournament_keys
 from shared.games import registry
+from shared.infra.wallclock import now_ms
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import Name
-from shared.kernel.rejection import RuleViolation
 from shared.ladders.ladder import PROVISIONAL_GAMES, LadderView, PlayerLadder
 from shared.messaging.messages import encode
 from shared.players.commands import DisplayName, PlayerCommandUnion, Register, RotateKey
@@ -131,18 +131,12 @@ async def _execute(
 
     def rules(state: PlayerState | None) -> list[PlayerEventUnion]:
         old[0] = state.key_hash if state is not None else None
-        try:
-            return decide(state, command)
-        except RuleViolation as exc:
-            raise ApiError(exc.code, exc.message, **exc.details) from exc
+        return decide(state, command)
 
-    try:
-        done = await ACCOUNTS.execute(gw.store, keys, rules, command_id, time.time_ns() // 1_000_000)
-    except Busy as exc:
-        raise ApiError("busy", "The player account is changing too fast; retry.") from exc
-    assert done.state is not None
-    await publish_player(gw.redis, done.state, done.version, None if done.duplicate else old[0])
-    return done.version, done.state, done.duplicate
+    busy = "The player account is changing too fast; retry."
+    version, state, duplicate = await decided(gw, ACCOUNTS, keys, rules, command_id, busy)
+    await publish_player(gw.redis, state, version, None if duplicate else old[0])
+    return version, state, duplicate
 
 
 # -- routes -------------------------------------------------------------------------
@@ -157,23 +151,19 @@ class _Registration(msgspec.Struct):
 
 async def register(request: Request) -> Response:
     """Register a player account; the answer holds its key (shown only here)."""
-    gw: Gateway = request.app.state.gateway
-    address = client_address(request)
-    gw.limits.open(address)
-    body = await read_json(request, NewAccount, gw.settings.max_body_bytes)
+    made = await creation(request, NewAccount)
+    body = made.body
     key = header_id(request, "idempotency-key")
-    chosen = _Registration("pl" + uuid.uuid4().hex[:16], new_player_key())
-    if key is not None:
-        chosen = await remember(gw, "player", address, key, chosen)
+    chosen = await made.chosen("player", key, _Registration("pl" + uuid.uuid4().hex[:16], new_player_key()))
     command = Register(
         player_id=chosen.player_id,
         name=body.name,
         bot=body.bot,
         operator=body.operator,
         key_hash=token_hash(chosen.key),
-        at_ms=time.time_ns() // 1_000_000,
+        at_ms=now_ms(),
     )
-    version, _, duplicate = await _execute(gw, chosen.player_id, command, "register")
+    version, _, duplicate = await _execute(made.gw, chosen.player_id, command, "register")
     out = PlayerKeyIssued(
         player_id=chosen.player_id, player_key=chosen.key, version=version, duplicate=duplicate
     )
@@ -213,7 +203,7 @@ async def rotate_key(request: Request) -> Response:
             raise ApiError(
                 "idempotency_key_reused", "This Idempotency-Key rotated another key; use a new one."
             )
-    command = RotateKey(key_hash=token_hash(chosen.key), at_ms=time.time_ns() // 1_000_000)
+    command = RotateKey(key_hash=token_hash(chosen.key), at_ms=now_ms())
     version, _, _ = await _execute(gw, player_id, command, f"rotate:{hashed}")
     await announce(gw.redis, [player_id])  # the old key's open bot streams end now
     out = PlayerKeyIssued(player_id=player_id, player_key=chosen.key, version=version)

@@ -23,8 +23,9 @@ from starlette.responses import Response
 
 from services.gateway.answers import stored
 from services.gateway.body import bearer, correlation_id, header_id, read_json
-from services.gateway.commands import checked_options, remember, remembered_key
+from services.gateway.commands import checked_options, remembered_key
 from services.gateway.context import Gateway, client_address
+from services.gateway.decisions import creation
 from services.gateway.errors import ApiError, error_response
 from services.gateway.feeds import FeedResponse, Page, resume_after
 from services.gateway.reads import anonymous_read, int_param
@@ -133,20 +134,16 @@ class _Creation(msgspec.Struct):
 
 
 async def create(request: Request) -> Response:
-    gw: Gateway = request.app.state.gateway
-    address = client_address(request)
-    gw.limits.open(address)
-    body = await read_json(request, NewTournament, gw.settings.max_body_bytes)
+    made = await creation(request, NewTournament)
+    gw, address, body = made.gw, made.address, made.body
     # Everything the request could be refused for is checked before the id is claimed.
     key = header_id(request, "idempotency-key")
     correlation_id(request)
     chosen = _Creation(body.tournament_id or "t" + uuid.uuid4().hex[:12], new_token())
     _check_id(chosen.tournament_id, "tournament_id")
-    retried = False
-    if key is not None:
-        first = await remember(gw, "tournament", address, key, chosen)
-        retried, chosen = first != chosen, first
-    tid, token = chosen.tournament_id, chosen.token
+    first = await made.chosen("tournament", key, chosen)
+    retried = first != chosen
+    tid, token = first.tournament_id, first.token
     keys = tournament_keys(tid, gw.settings.partitions)
     claimed = await gw.redis.set(keys.auth, token_hash(token), nx=True)
     if not claimed and not (retried and await gw.redis.get(keys.auth) == token_hash(token).encode()):
