@@ -18,7 +18,8 @@ from shared.games import registry
 from shared.kernel import table as tables
 from shared.kernel.auth import token_hash
 from shared.kernel.playout import play
-from shared.messaging.messages import CommandMsg, Outcome
+from shared.messaging.messages import Outcome
+from tests.fixtures.messages import move_msg
 
 GAMES = registry.available()
 _pack = msgspec.msgpack.Encoder().encode
@@ -45,17 +46,7 @@ def midgame(key: str) -> tables.Table:
 
 
 def verdict_for(table: tables.Table, seat: int, command: Any) -> object:
-    msg = CommandMsg(
-        kind="move",
-        game_id="g",
-        partition=0,
-        command_id="c",
-        correlation_id="x",
-        reply_to="gw",
-        received_ns=0,
-        token_hash=token_hash(f"t{seat}"),
-        command=msgspec.Raw(msgspec.json.encode(command)),
-    )
+    msg = move_msg(f"t{seat}", command)
     return check_move(msg, table, False)
 
 

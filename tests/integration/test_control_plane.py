@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import msgspec
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -20,21 +19,11 @@ from shared.infra.valkey_server import ValkeyServer
 from shared.messaging import deadletters
 from shared.messaging.broker import command_publisher, make_broker, subscribe_commands
 from shared.messaging.control import COMMANDS, TournamentMsg
+from tests.fixtures.messages import tournament_start
 from tests.waiting import until
 
 pytestmark = pytest.mark.integration
 GROUP = "tournaments"
-
-
-def message(command_id: str) -> TournamentMsg:
-    return TournamentMsg(
-        tournament_id="cup",
-        command_id=command_id,
-        correlation_id="c",
-        reply_to="gw",
-        received_ns=1,
-        command=msgspec.Raw(b'{"type":"tournament.start"}'),
-    )
 
 
 class Handler:
@@ -76,7 +65,7 @@ async def test_commands_arrive_typed_in_order_and_are_acknowledged(valkey: Valke
     async with broker:
         await broker.start()
         for i in range(20):
-            await publisher.publish(message(f"c{i}"))
+            await publisher.publish(tournament_start(f"c{i}"))
 
         async def done() -> bool:
             return len(handler.handled) == 20 and await pending(redis) == 0
@@ -91,7 +80,7 @@ async def test_a_batch_the_store_failed_under_is_delivered_again(valkey: ValkeyS
     subscribe_commands(broker, GROUP, settings(valkey), handler.handle, handler.park)
     async with broker:
         await broker.start()
-        await command_publisher(broker).publish(message("once"))
+        await command_publisher(broker).publish(tournament_start("once"))
 
         async def done() -> bool:
             return handler.handled == ["once"] and await pending(redis) == 0
@@ -110,7 +99,7 @@ async def test_poison_is_parked_acknowledged_and_a_retry_reads_it_again(
         await broker.start()
         publisher = command_publisher(broker)
         for command_id in ("a", "bad", "b"):
-            await publisher.publish(message(command_id))
+            await publisher.publish(tournament_start(command_id))
         await redis.xadd(COMMANDS, {"__data__": b"not json at all"})
 
         async def parked() -> bool:

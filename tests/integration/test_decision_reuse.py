@@ -33,43 +33,16 @@ from shared.messaging.messages import (
     MAX_DECIDED_BYTES,
     MAX_DECIDED_EVENTS,
     CommandMsg,
-    OpenTable,
     decode_command,
     encode,
 )
 from shared.messaging.streams import Batch
 from shared.observability import metrics
+from tests.fixtures.messages import move_msg, open_msg
 
 pytestmark = pytest.mark.integration
 TOKENS = ("seat-0", "seat-1")
 KEYS = GameKeys("g", 0)
-
-
-def opening(game: str, clock: ClockSettings | None = None) -> CommandMsg:
-    return CommandMsg(
-        kind="open",
-        game_id="g",
-        partition=0,
-        command_id="open-g",
-        correlation_id="c",
-        reply_to="",
-        received_ns=0,
-        open=OpenTable(game=game, seats=2, token_hashes=tuple(token_hash(t) for t in TOKENS), clock=clock),
-    )
-
-
-def move(seat: int, command: Any, command_id: str) -> CommandMsg:
-    return CommandMsg(
-        kind="move",
-        game_id="g",
-        partition=0,
-        command_id=command_id,
-        correlation_id="c",
-        reply_to="",
-        received_ns=0,
-        token_hash=token_hash(TOKENS[seat]),
-        command=msgspec.Raw(msgspec.json.encode(command)),
-    )
 
 
 def reused() -> float:
@@ -100,7 +73,7 @@ async def test_a_whole_game_is_decided_once_and_its_log_verifies(redis: Any) -> 
     every recorded command from the revealed seed reproduces the log exactly."""
     store = EventStore(redis)
     reducer = Reducer(store, TableCache(store))
-    await reducer.process([opening("highcard")])
+    await reducer.process([open_msg("highcard", TOKENS)])
     game = registry.get("highcard")
     rng = random.Random(7)
     before = reused()
@@ -108,7 +81,7 @@ async def test_a_whole_game_is_decided_once_and_its_log_verifies(redis: Any) -> 
     while not (table := await current(store)).over:
         seat = rng.choice(sorted(game.actors(table.state)))
         (passed,) = await validate(
-            redis, [move(seat, rng.choice(game.legal(table.state, seat)), f"m{moves}")]
+            redis, [move_msg(TOKENS[seat], rng.choice(game.legal(table.state, seat)), f"m{moves}")]
         )
         assert passed.decided is not None and passed.decided.version == table.version
         (outcome,) = await reducer.process([passed])
@@ -138,15 +111,15 @@ async def test_a_table_moved_by_another_writer_is_decided_again(redis: Any) -> N
     by the expected version, and the retry decides afresh at the new version."""
     store = EventStore(redis)
     reducer, other = Reducer(store, TableCache(store)), Reducer(store, TableCache(store))
-    await reducer.process([opening("tigris")])
+    await reducer.process([open_msg("tigris", TOKENS)])
     game = registry.get("tigris")
     table = await current(store)
     seat, first, second = two_actions(table, random.Random(1))
     await reducer.cache.refresh([KEYS])  # the reducer holds version V
-    (stale,) = await validate(redis, [move(seat, second, "late")])
+    (stale,) = await validate(redis, [move_msg(TOKENS[seat], second, "late")])
     assert stale.decided is not None and stale.decided.version == table.version
 
-    (taken,) = await other.process([move(seat, first, "early")])  # the table moves to V'
+    (taken,) = await other.process([move_msg(TOKENS[seat], first, "early")])  # the table moves to V'
     assert taken.status == "accepted"
     moved = await current(store)
     expected = tables.decide(game, moved, seat, second)  # decide afresh at V'
@@ -162,11 +135,11 @@ async def test_a_table_moved_by_another_writer_is_decided_again(redis: Any) -> N
 async def test_in_one_batch_only_the_first_command_of_a_table_reuses_its_decision(redis: Any) -> None:
     store = EventStore(redis)
     reducer = Reducer(store, TableCache(store))
-    await reducer.process([opening("tigris")])
+    await reducer.process([open_msg("tigris", TOKENS)])
     game = registry.get("tigris")
     table = await current(store)
     seat, first, second = two_actions(table, random.Random(2))
-    passed = await validate(redis, [move(seat, first, "a"), move(seat, second, "b")])
+    passed = await validate(redis, [move_msg(TOKENS[seat], first, "a"), move_msg(TOKENS[seat], second, "b")])
     assert [m.decided.version if m.decided else None for m in passed] == [table.version] * 2
     before = reused()
 
@@ -183,11 +156,11 @@ async def test_in_one_batch_only_the_first_command_of_a_table_reuses_its_decisio
 async def test_a_clocked_table_is_decided_by_the_reducer_at_its_own_moment(redis: Any) -> None:
     store = EventStore(redis)
     reducer = Reducer(store, TableCache(store))
-    await reducer.process([opening("highcard", ClockSettings(initial_ms=60_000))])
+    await reducer.process([open_msg("highcard", TOKENS, clock=ClockSettings(initial_ms=60_000))])
     game = registry.get("highcard")
     table = await current(store)
     (seat,) = game.actors(table.state)
-    (passed,) = await validate(redis, [move(seat, game.legal(table.state, seat)[0], "m")])
+    (passed,) = await validate(redis, [move_msg(TOKENS[seat], game.legal(table.state, seat)[0], "m")])
     assert passed.decided is None
     before = reused()
     (outcome,) = await reducer.process([passed])
@@ -199,7 +172,7 @@ def test_a_forged_decision_on_the_commands_stream_is_replaced_by_the_validators(
     hashes = tuple(token_hash(t) for t in TOKENS)
     table = tables.fold(game, tables.open_table(game, 2, {}, b"\x05" * 32, hashes, 0))
     (seat,) = game.actors(table.state)
-    msg = move(seat, game.legal(table.state, seat)[0], "m")
+    msg = move_msg(TOKENS[seat], game.legal(table.state, seat)[0], "m")
     honest = check_move(msg, table, False)
     assert isinstance(honest, CommandMsg) and honest.decided is not None
     # Whatever a message brings in ``decided`` is not the validator's: an empty decision here.

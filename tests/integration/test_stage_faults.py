@@ -11,7 +11,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import msgspec
 import pytest
 
 from services.projector.handlers import GROUP as PROJECTOR
@@ -23,45 +22,21 @@ from shared.eventstore.keys import GameKeys, partition_feed, validated_stream
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache, fold_all
 from shared.games import registry
-from shared.kernel.auth import token_hash
-from shared.messaging.messages import CommandMsg, OpenTable, encode
+from shared.messaging.messages import CommandMsg, encode
 from shared.messaging.streams import Batch
 from shared.observability import metrics
+from tests.fixtures.messages import move_msg, open_msg
 
 pytestmark = pytest.mark.integration
 GAME = "highcard"
 TOKENS = ("seat-0", "seat-1")
 
 
-def opening(game_id: str) -> CommandMsg:
-    return CommandMsg(
-        kind="open",
-        game_id=game_id,
-        partition=0,
-        command_id=f"open-{game_id}",
-        correlation_id="c",
-        reply_to="",
-        received_ns=0,
-        open=OpenTable(game=GAME, seats=2, token_hashes=tuple(token_hash(t) for t in TOKENS)),
-    )
-
-
 def a_move(table: Any, command_id: str, rng: random.Random) -> CommandMsg:
     game = registry.get(GAME)
     seat = rng.choice(sorted(game.actors(table.state)))
     command = rng.choice(game.legal(table.state, seat))
-    return CommandMsg(
-        kind="move",
-        game_id="g",
-        partition=0,
-        command_id=command_id,
-        correlation_id="c",
-        reply_to="",
-        received_ns=0,
-        token_hash=token_hash(TOKENS[seat]),
-        command=msgspec.Raw(msgspec.json.encode(command)),
-        seat=seat,
-    )
+    return move_msg(TOKENS[seat], command, command_id, seat=seat)
 
 
 def assert_linear(envelopes: list[Any], commands: list[Any]) -> None:
@@ -76,7 +51,7 @@ async def test_two_reducers_claiming_one_partition_keep_each_game_linear(redis: 
     re-reads the game and plans again."""
     store = EventStore(redis)
     first, second = Reducer(store, TableCache(store)), Reducer(store, TableCache(store))
-    await first.process([opening("g")])
+    await first.process([open_msg(GAME, TOKENS)])
     conflicts_before = metrics.APPEND_CONFLICTS._value.get()
     rng = random.Random(3)
     for step in range(500):
@@ -111,7 +86,7 @@ async def _read_validated(redis: Any, consumer: str, cursor: str) -> Batch:
 
 async def test_a_reducer_that_dies_after_appending_is_answered_from_the_store(redis: Any) -> None:
     store = EventStore(redis)
-    await Reducer(store, TableCache(store)).process([opening("g")])
+    await Reducer(store, TableCache(store)).process([open_msg(GAME, TOKENS)])
     await redis.xgroup_create(validated_stream(0), REDUCER, id="0", mkstream=True)
     table = (await TableCache(store).refresh([GameKeys("g", 0)]))["g"]
     move = a_move(table, "m1", random.Random(1))
@@ -146,7 +121,7 @@ async def test_a_projection_delivered_again_writes_nothing_twice(redis: Any) -> 
     before anything else happened, then a reclaim) change no byte."""
     store = EventStore(redis)
     reducer = Reducer(store, TableCache(store))
-    await reducer.process([opening("g")])
+    await reducer.process([open_msg(GAME, TOKENS)])
     rng = random.Random(5)
     for i in range(6):
         table = (await TableCache(store).refresh([GameKeys("g", 0)]))["g"]

@@ -13,6 +13,7 @@ from services.gateway.ratelimit import RateLimiter
 from shared.infra.settings import Settings
 from shared.messaging.broker import command_publisher, make_broker, subscribe_commands
 from shared.messaging.control import COMMANDS, TournamentMsg
+from tests.fixtures.messages import tournament_start
 
 
 def test_a_token_bucket_per_token() -> None:
@@ -20,17 +21,6 @@ def test_a_token_bucket_per_token() -> None:
     assert [limiter.allow("a", now=0.0) for _ in range(4)] == [True, True, True, False]
     assert limiter.allow("b", now=0.0), "another token keeps its own budget"
     assert limiter.allow("a", now=0.5) and not limiter.allow("a", now=0.5)
-
-
-def message(command_id: str) -> TournamentMsg:
-    return TournamentMsg(
-        tournament_id="cup",
-        command_id=command_id,
-        correlation_id="c",
-        reply_to="gw",
-        received_ns=1,
-        command=msgspec.Raw(b'{"type":"tournament.start"}'),
-    )
 
 
 class Recorder:
@@ -58,8 +48,8 @@ async def test_the_subscriber_receives_the_typed_messages_the_publisher_sent() -
     recorder = Recorder()
     broker, publisher = wired(recorder)
     async with TestRedisBroker(broker):
-        await publisher.publish(message("one"))
-    assert recorder.batches == [[message("one")]]
+        await publisher.publish(tournament_start("one"))
+    assert recorder.batches == [[tournament_start("one")]]
     assert not recorder.parked
 
 
@@ -77,7 +67,9 @@ async def test_a_message_that_keeps_failing_is_parked_after_its_deliveries() -> 
     recorder = Recorder(failing={"bad"})
     broker, publisher = wired(recorder, max_deliveries=2)
     async with TestRedisBroker(broker):
-        await publisher.publish(message("bad"))
+        await publisher.publish(tournament_start("bad"))
     assert recorder.batches == []
-    assert [msgspec.json.decode(body, type=TournamentMsg) for body, _ in recorder.parked] == [message("bad")]
+    assert [msgspec.json.decode(body, type=TournamentMsg) for body, _ in recorder.parked] == [
+        tournament_start("bad")
+    ]
     assert "this command breaks the handler" in recorder.parked[0][1]
