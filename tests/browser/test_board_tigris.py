@@ -224,12 +224,15 @@ def _swap_everything_by_keys(page: Any, rng: random.Random) -> bool:
 
 
 def _give_back_every_tile(page: Any, rng: random.Random) -> bool:
-    """Press each colour's + as often as the hand holds it; False if the focus was lost on the way."""
+    """Press each colour's + as often as the hand holds it; False if the box was
+    closed or the focus lost on the way."""
     for colour in COLOURS:
         key = f"swap-{colour}-plus"
         plus = page.locator(f'[data-zt=moves] [data-key="{key}"]')
         if not plus.count():
             continue
+        if not plus.is_visible():
+            return False
         tab_to(page, key)
         for _ in range(int(plus.get_attribute("data-held"))):
             # The box redrawn by a press keeps the focus on the same button.
