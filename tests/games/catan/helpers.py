@@ -19,6 +19,8 @@ from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
 
 SEED = b"\x07" * 32
+#: The spots along the island's top edge, in order: six paths.
+TOP = [3, 0, 4, 1, 5, 2, 6]
 
 
 def corner(h: int, k: int) -> int:

@@ -8,6 +8,7 @@ from shared.games.catan.cards import KNIGHT
 from shared.games.catan.legal import actors, legal
 from shared.games.catan.state import knight_at
 from tests.games.catan.helpers import (
+    TOP,
     corner,
     fresh,
     gain,
@@ -20,8 +21,6 @@ from tests.games.catan.helpers import (
     town,
     when,
 )
-
-TOP = [3, 0, 4, 1, 5, 2, 6]
 
 
 def line(seat, spots):

@@ -6,9 +6,8 @@ from shared.games.catan import commands as cmd
 from shared.games.catan.cards import ROAD, SETTLEMENT
 from shared.games.catan.events import CardsGained, LongestRoadSet
 from shared.games.catan.rules.longest_road import holder_after, road_length
-from tests.games.catan.helpers import corner, fresh, given, hold, knight, of, path_spots, road, when
+from tests.games.catan.helpers import TOP, corner, fresh, given, hold, knight, of, path_spots, road, when
 
-TOP = [3, 0, 4, 1, 5, 2, 6]  # the island's top edge, six paths
 BOTTOM = [47, 51, 48, 52, 49, 53, 50]
 RING = [corner(4, k % 6) for k in range(7)]  # closes on itself
 

@@ -7,6 +7,7 @@ from shared.games.catan import events as ev
 from shared.games.catan.legal import actors, legal
 from shared.games.catan.state import knight_at
 from tests.games.catan.helpers import (
+    TOP,
     cards,
     corner,
     fresh,
@@ -24,7 +25,6 @@ from tests.games.catan.helpers import (
 )  # fmt: skip
 
 P = cmd.PlayProgress
-TOP = [3, 0, 4, 1, 5, 2, 6]
 A, B = corner(0, 0), corner(2, 0)
 FIRST_ATTACK = ev.BarbariansAttacked(barbarians=0, knights=0, contributions=(0,) * 4)
 

@@ -8,6 +8,7 @@ from shared.games.catan import events as ev
 from shared.games.catan.legal import actors, legal
 from shared.kernel.rng import Rng
 from tests.games.catan.helpers import (
+    TOP,
     cards,
     corner,
     fresh,
@@ -25,7 +26,6 @@ from tests.games.catan.helpers import (
 )
 
 NEAR = ev.BarbarianMoved(position=6)
-TOP = [3, 0, 4, 1, 5, 2, 6]
 
 
 def test_a_chosen_seven_by_alchemist_still_causes_discards():
