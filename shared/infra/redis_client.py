@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 import hiredis
 import redis.asyncio as aioredis
@@ -49,7 +50,7 @@ def connect(url: str, cluster: bool = False) -> Any:
         return RedisCluster.from_url(url)
     # Pipelines and plain commands over the thin path (shared/infra/wire.py);
     # transactions and pub/sub through redis-py's pool of packed connections.
-    client = LeanRedis.from_url(url, connection_class=PackedConnection)
+    client = cast(LeanRedis, LeanRedis.from_url(url, connection_class=PackedConnection))
     client.wire = Wire.from_url(url)
     return client
 
@@ -73,12 +74,12 @@ class Publisher:
         self.cluster = is_cluster(redis)
         self._plain: Any = None
 
-    def queue(self, pipe: Any, messages: list[tuple[str, bytes | str]]) -> None:
+    def queue(self, pipe: Any, messages: Sequence[tuple[str, bytes | str]]) -> None:
         if not self.cluster:
             for channel, message in messages:
                 pipe.publish(channel, message)
 
-    async def after(self, messages: list[tuple[str, bytes | str]]) -> None:
+    async def after(self, messages: Sequence[tuple[str, bytes | str]]) -> None:
         if not self.cluster or not messages:
             return
         if self._plain is None:  # the cluster client knows its nodes once connected

@@ -29,7 +29,8 @@ from typing import Any
 import hiredis
 import redis.asyncio as aioredis
 from redis._parsers.base import BaseParser
-from redis.asyncio.client import EMPTY_RESPONSE, NEVER_DECODE, Pipeline
+from redis.asyncio.client import Pipeline
+from redis.client import EMPTY_RESPONSE, NEVER_DECODE
 from redis.connection import parse_url
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError, ResponseError
@@ -116,7 +117,7 @@ class _Connection(asyncio.Protocol):
 
 def _error(reply: hiredis.ReplyError) -> Exception:
     """The server's error as redis-py's exception class for it (NOSCRIPT, LOADING, ...)."""
-    error: Exception = BaseParser.parse_error(str(reply))
+    error: Exception = BaseParser.parse_error(str(reply))  # type: ignore[no-untyped-call]
     return error
 
 
@@ -133,7 +134,7 @@ class Wire:
         """A wire for a plain ``redis://`` URL; ``None`` for anything else (TLS, sockets)."""
         if not url.startswith("redis://"):
             return None
-        kw = parse_url(url)
+        kw: dict[str, Any] = parse_url(url)  # type: ignore[no-untyped-call]
         if set(kw) - {"host", "port", "db", "username", "password"}:
             return None
         return cls(
@@ -198,9 +199,10 @@ class Wire:
 
 
 async def _shaped(
-    callbacks: Mapping[Any, Any], args: Sequence[Any], reply: Any, options: dict[str, Any]
+    callbacks: Mapping[Any, Any], args: Sequence[Any], reply: Any, given: Mapping[str, Any]
 ) -> Any:
     """A reply as redis-py's client returns it (its response callback applied)."""
+    options = dict(given)
     options.pop("keys", None)
     options.pop(NEVER_DECODE, None)
     if isinstance(reply, ResponseError):
@@ -233,7 +235,7 @@ class LeanPipeline(Pipeline):
                 for (args, options), reply in zip(stack, replies, strict=True)
             ]
         finally:
-            await self.reset()
+            await self.reset()  # type: ignore[no-untyped-call]
         if raise_on_error:
             for i, result in enumerate(results):
                 if isinstance(result, ResponseError):
@@ -256,7 +258,7 @@ class LeanRedis(aioredis.Redis):
 
     async def execute_command(self, *args: Any, **options: Any) -> Any:
         if self.wire is None or self.single_connection_client or _name(args[0]) in _STATEFUL:
-            return await super().execute_command(*args, **options)
+            return await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
         (reply,) = await self.wire.call([args])
         result = await _shaped(self.response_callbacks, args, reply, options)
         if isinstance(result, ResponseError):

@@ -40,7 +40,8 @@ async def test_pipelines_and_commands_take_the_thin_path_with_redis_pys_shapes(r
     assert await redis.xreadgroup("g", "c", {"s": ">"}, block=10) == []
     # A transaction still goes through redis-py, atomically.
     async with redis.pipeline(transaction=True) as tx:
-        tx.incr("n").incr("n")
+        tx.incr("n")
+        tx.incr("n")
         assert await tx.execute() == [1, 2]
 
 
