@@ -186,10 +186,13 @@ class Wire:
         ]
         if self.db:
             hello.append(("SELECT", self.db))
-        for reply in await conn.request(pack(hello), len(hello)):
-            if isinstance(reply, Exception):
-                conn.close()
-                raise reply
+        try:
+            for reply in await conn.request(pack(hello), len(hello)):
+                if isinstance(reply, Exception):
+                    raise reply
+        except BaseException:
+            conn.close()
+            raise
         return conn
 
     def close(self) -> None:
