@@ -51,11 +51,16 @@ async def park(
     entry_id: bytes | str,
     fields: dict[bytes, bytes],
     error: str,
-) -> None:
+) -> bool:
     """Add the dead letter and acknowledge the original in one transaction, so
     neither happens without the other. (On a cluster the two keys live in
     different slots, where no transaction spans them: parking first keeps the
-    message.)"""
+    message.)
+
+    Parking happens once per message even when two consumers race on it (one
+    reclaims an entry the other is still retrying): the one whose
+    acknowledgement finds the entry already gone removes its letter again.
+    True if this call parked it."""
     entry = entry_id.decode() if isinstance(entry_id, bytes) else entry_id
     async with redis.pipeline(transaction=not is_cluster(redis)) as pipe:
         pipe.xadd(
@@ -74,8 +79,12 @@ async def park(
         )
         if entry:
             pipe.xack(stream, group, entry)
-        await pipe.execute()
+        replies = await pipe.execute()
+    if entry and not replies[1]:
+        await redis.xdel(DEAD_LETTERS, replies[0])
+        return False
     metrics.DEAD_LETTERS.labels(service).inc()
+    return True
 
 
 def _letter(entry_id: bytes, raw: dict[bytes, bytes]) -> DeadLetter:

@@ -221,8 +221,10 @@ class StreamReader:
         if failures < self.max_deliveries:
             return
         error = traceback.format_exc(limit=8)
-        await deadletters.park(self.redis, self.group, stream, self.group, entry_id, fields, error)
+        parked = await deadletters.park(self.redis, self.group, stream, self.group, entry_id, fields, error)
         self._failures.pop(key, None)
+        if not parked:
+            return  # another consumer of the group parked it first
         log.error("dead_lettered", group=self.group, stream=stream, entry=entry_id.decode())
         hook = getattr(handler, "dead", None)
         if hook is not None:

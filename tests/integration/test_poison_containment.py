@@ -94,6 +94,18 @@ async def test_one_bad_message_is_parked_after_its_deliveries_and_the_rest_go_th
     assert poison_attempts == 3, handler.calls
 
 
+async def test_a_message_two_consumers_race_to_park_is_parked_once(redis: Any) -> None:
+    # One consumer reclaims an entry the other is still retrying; both reach
+    # max_deliveries and park it. The second finds it acknowledged already.
+    await redis.xgroup_create(STREAM, "g", id="0", mkstream=True)
+    entry_id = await redis.xadd(STREAM, {"m": b"poison"})
+    await redis.xreadgroup("g", "a", {STREAM: ">"}, count=1)
+    first = await deadletters.park(redis, "g", STREAM, "g", entry_id, {b"m": b"poison"}, "boom")
+    second = await deadletters.park(redis, "g", STREAM, "g", entry_id, {b"m": b"poison"}, "boom")
+    assert (first, second) == (True, False)
+    assert [letter.fields for letter in await deadletters.listing(redis)] == [{b"m": b"poison"}]
+
+
 async def test_an_outage_counts_nothing_against_a_message(redis: Any) -> None:
     await redis.xadd(STREAM, {"m": b"fine"})
     handler = Recorder(redis, bad=set(), outages=5)
