@@ -8,7 +8,9 @@ import json
 import random
 import time
 import uuid
+from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import msgspec
@@ -161,3 +163,82 @@ def count_pointer_presses(page: Any) -> None:
 
 def pointer_presses(page: Any) -> int:
     return int(page.evaluate("window.pointerPresses"))
+
+
+def press(page: Any, rng: random.Random, key: str) -> None:
+    """Tab to the control with this ``data-key`` and press Enter or Space."""
+    tab_to(page, key)
+    page.keyboard.press(rng.choice(["Enter", " "]))
+
+
+def against_a_bot(
+    api: httpx.Client, game: str, options: dict[str, Any] | None = None
+) -> tuple[str, list[str]]:
+    """A two-seat table of ``game`` whose seat 1 a bot plays: (table id, tokens)."""
+    table_id, tokens = open_table(api, game, 2, options)
+    give_to_bots(api, table_id, [tokens[1]])
+    return table_id, tokens
+
+
+def open_seat(page: Any, table_id: str, token: str, board: str, seat: int = 0) -> None:
+    """The seat's page on the table, once its board (the selector ``board``) is drawn."""
+    page.goto(f"/#/table/{table_id}/seat/{seat}?token={quote(token)}")
+    page.locator(board).wait_for()
+
+
+def views_seen(page: Any, table_id: str) -> list[dict[str, Any]]:
+    """Every view of the table the page fetches, in order (filled in as the page runs)."""
+    docs: list[dict[str, Any]] = []
+
+    def seen(response: Any) -> None:
+        if f"/v1/tables/{table_id}/view" in response.url and response.status == 200:
+            docs.append(response.json())
+
+    page.on("response", seen)
+    return docs
+
+
+def seat_turns(
+    page: Any, moves: str, start: float, budget_s: float, timeout_ms: int = 30_000
+) -> Iterator[str]:
+    """Each time the seat has a move to make (its panel ``moves`` shows), the version on the
+    page then; ends once the result is shown. The game ends within ``budget_s`` of ``start``
+    (``time.monotonic()``)."""
+    turns = 0
+    while True:
+        assert time.monotonic() - start < budget_s, f"the game took longer than {budget_s}s ({turns} moves)"
+        page.locator(f"{moves}, [data-testid=result]").first.wait_for(timeout=timeout_ms)
+        if page.locator("[data-testid=result]").count():
+            return
+        yield page.get_by_test_id("version").inner_text()
+        turns += 1
+
+
+#: True once the page shows a version other than ``v``, or a rejection in words
+#: (in the elements ``rejected`` selects).
+_NEXT_VERSION = """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
+    return (el && el.textContent !== v) || document.querySelector(rejected) !== null; }"""
+
+
+def wait_next_version(page: Any, before: str, rejected: str) -> Any:
+    """Until the page shows the version after ``before`` or a rejection; the rejections shown."""
+    page.wait_for_function(_NEXT_VERSION, arg=[before, rejected])
+    return page.locator(rejected)
+
+
+def assert_accepted(page: Any, before: str, rejected: str) -> None:
+    """The move just made went through: the page moved past ``before`` with no rejection."""
+    shown = wait_next_version(page, before, rejected)
+    assert not shown.count(), shown.first.inner_text()
+
+
+def assert_whole_game(
+    page: Any, api: httpx.Client, table_id: str, accepted: list[dict[str, Any]]
+) -> dict[str, Any]:
+    """The game is over, the page shows its standings, and seat 0 played every move
+    through the page (``accepted``: :func:`record_moves`); the final view."""
+    final = view(api, table_id)
+    assert final["over"] and final["result"]["standings"]
+    assert_final_standings_shown(page, final["result"])
+    assert_every_move_through_the_page(api, table_id, 0, accepted)
+    return final

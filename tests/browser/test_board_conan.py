@@ -18,23 +18,27 @@ import random
 import re
 import time
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 
 from tests.browser.helpers import (
     FOCUSED,
     TABS,
-    assert_every_move_through_the_page,
-    assert_final_standings_shown,
+    against_a_bot,
+    assert_whole_game,
     count_pointer_presses,
     data_keys,
     give_to_bots,
+    open_seat,
     open_table,
     pointer_presses,
+    press,
     record_moves,
+    seat_turns,
     tab_to,
     view,
+    views_seen,
+    wait_next_version,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
@@ -222,17 +226,9 @@ def _no_foreign_hand(page: Any, docs: list[dict[str, Any]], api: Any, table_id: 
 
 def test_playing_a_seat_of_conan_by_clicking_legal_moves(page: Any, api: Any) -> None:
     start = time.monotonic()
-    table_id, tokens = open_table(api, "conan", 2)
-    give_to_bots(api, table_id, [tokens[1]])
-    docs: list[dict[str, Any]] = []
-
-    def seen(response: Any) -> None:
-        if f"/v1/tables/{table_id}/view" in response.url and response.status == 200:
-            docs.append(response.json())
-
-    page.on("response", seen)
-    page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
-    page.locator("svg.zc-board").wait_for()
+    table_id, tokens = against_a_bot(api, "conan")
+    docs = views_seen(page, table_id)
+    open_seat(page, table_id, tokens[0], "svg.zc-board")
     rng = random.Random(16)
     counts = {"map": 0, "panel": 0}
     stale = 0
@@ -260,12 +256,6 @@ def test_playing_a_seat_of_conan_by_clicking_legal_moves(page: Any, api: Any) ->
     assert not page.errors, page.errors  # type: ignore[attr-defined]
 
 
-def _press(page: Any, rng: random.Random, key: str) -> None:
-    """Tab to the control with this ``data-key`` and press Enter or Space."""
-    tab_to(page, key)
-    page.keyboard.press(rng.choice(["Enter", " "]))
-
-
 def _one_move_by_keys(page: Any, rng: random.Random) -> str:
     """Tab to a province or a button and press Enter or Space, until one command
     is sent; returns how it was chosen ("map" or "panel")."""
@@ -281,15 +271,15 @@ def _one_move_by_keys(page: Any, rng: random.Random) -> str:
             return how
         options = data_keys(page, "[data-zc=moves] button[data-key^='opt:']")
         if options:
-            _press(page, rng, rng.choice(options))
+            press(page, rng, rng.choice(options))
             continue
         if box.locator("[data-zc=bid]").count():
             for kind in ("token", "card"):
                 choices = data_keys(page, f"[data-zc=bid] button[data-bid-{kind}]:not([disabled])")
                 if choices:
-                    _press(page, rng, rng.choice(choices))
+                    press(page, rng, rng.choice(choices))
             if box.locator("[data-key=bid-go]").count():
-                _press(page, rng, "bid-go")
+                press(page, rng, "bid-go")
             continue
         on_map = data_keys(page, "svg.zc-board .legal[data-key], svg.zc-board .zc-source[data-key]")
         buttons = box.locator("button[data-command]:not([disabled])").evaluate_all(
@@ -297,7 +287,7 @@ def _one_move_by_keys(page: Any, rng: random.Random) -> str:
         )
         if on_map and (rng.random() < 0.8 or not buttons):
             how = "map"
-            _press(page, rng, rng.choice(on_map))
+            press(page, rng, rng.choice(on_map))
             continue
         if not buttons:
             # The page is between two versions of the view: look again.
@@ -315,7 +305,7 @@ def _one_move_by_keys(page: Any, rng: random.Random) -> str:
                     break
                 page.keyboard.press("Tab")
             page.keyboard.press("Enter")
-        _press(page, rng, key)
+        press(page, rng, key)
         if not box.locator("[data-confirm]").count():
             return "panel"
     raise AssertionError(f"it is this seat's move, yet no command after several keys: {box.inner_text()}")
@@ -332,31 +322,19 @@ REJECTED = ".zc-msg, [data-testid=move-message].error"
 @pytest.mark.parametrize("keyboard", [False, True], ids=["mouse", "keyboard"])
 def test_a_whole_game_of_conan_against_a_bot(page: Any, api: Any, keyboard: bool) -> None:
     start = time.monotonic()
-    table_id, tokens = open_table(api, "conan", 2)
-    give_to_bots(api, table_id, [tokens[1]])
+    table_id, tokens = against_a_bot(api, "conan")
     accepted = record_moves(page, table_id)
     if keyboard:
         count_pointer_presses(page)
-    page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
-    page.locator("svg.zc-board").wait_for()
+    open_seat(page, table_id, tokens[0], "svg.zc-board")
     rng = random.Random(7)
     counts = {"map": 0, "panel": 0}
     stale = 0
     sent = 0
-    while True:
-        assert time.monotonic() - start < WHOLE_GAME_S, f"{sent} moves took longer than {WHOLE_GAME_S}s"
-        page.locator("[data-zc=moves], [data-testid=result]").first.wait_for(timeout=60_000)
-        if page.locator("[data-testid=result]").count():
-            break
-        before = page.get_by_test_id("version").inner_text()
+    for before in seat_turns(page, "[data-zc=moves]", start, WHOLE_GAME_S, timeout_ms=60_000):
         counts[_one_move_by_keys(page, rng) if keyboard else _one_move(page, rng, keyboard=False)] += 1
         sent += 1
-        page.wait_for_function(
-            """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
-                 return (el && el.textContent !== v) || document.querySelector(rejected) !== null; }""",
-            arg=[before, REJECTED],
-        )
-        rejected = page.locator(REJECTED)
+        rejected = wait_next_version(page, before, REJECTED)
         if rejected.count():
             # Bids are laid at the same time: the bot may lay its own first, and a
             # command on the older version is refused as stale. Anything else is a bug.
@@ -366,10 +344,7 @@ def test_a_whole_game_of_conan_against_a_bot(page: Any, api: Any, keyboard: bool
             # The page reads the newer version by itself.
             page.wait_for_function(CHANGED, arg=before)
 
-    final = view(api, table_id)
-    assert final["over"] and final["result"]["standings"]
-    assert_final_standings_shown(page, final["result"])
-    assert_every_move_through_the_page(api, table_id, 0, accepted)
+    assert_whole_game(page, api, table_id, accepted)
     assert len(accepted) == sent - stale
     assert counts["map"] >= 20, counts
     assert stale <= sent // 10, f"{stale} of {sent} commands refused as stale"

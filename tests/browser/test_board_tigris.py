@@ -17,22 +17,24 @@ import random
 import re
 import time
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 
 from tests.browser.helpers import (
     FOCUSED,
-    assert_every_move_through_the_page,
-    assert_final_standings_shown,
+    against_a_bot,
+    assert_accepted,
+    assert_whole_game,
     count_pointer_presses,
     data_keys,
-    give_to_bots,
-    open_table,
+    open_seat,
     pointer_presses,
+    press,
     record_moves,
+    seat_turns,
     tab_to,
     view,
+    views_seen,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
@@ -141,25 +143,12 @@ def _no_foreign_hand(page: Any, docs: list[dict[str, Any]]) -> None:
 
 def test_a_whole_game_of_tigris_by_clicking_against_a_bot(page: Any, api: Any) -> None:
     start = time.monotonic()
-    table_id, tokens = open_table(api, "tigris", 2)
-    give_to_bots(api, table_id, [tokens[1]])
-    docs: list[dict[str, Any]] = []
-
-    def seen(response: Any) -> None:
-        if f"/v1/tables/{table_id}/view" in response.url and response.status == 200:
-            docs.append(response.json())
-
-    page.on("response", seen)
-    page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
-    page.locator("svg.zt-board").wait_for()
+    table_id, tokens = against_a_bot(api, "tigris")
+    docs = views_seen(page, table_id)
+    open_seat(page, table_id, tokens[0], "svg.zt-board")
     rng = random.Random(16)
     moves = 0
-    while True:
-        assert time.monotonic() - start < BUDGET_S, f"the game took longer than {BUDGET_S}s ({moves} moves)"
-        page.locator("[data-zt=moves], [data-testid=result]").first.wait_for(timeout=30_000)
-        if page.locator("[data-testid=result]").count():
-            break
-        before = page.get_by_test_id("version").inner_text()
+    for before in seat_turns(page, "[data-zt=moves]", start, BUDGET_S):
         has_board_moves = page.locator("button[data-pick]").count() > 0
         if has_board_moves:
             # Action 2 of a turn mostly swaps the whole hand, which empties the bag
@@ -168,14 +157,7 @@ def test_a_whole_game_of_tigris_by_clicking_against_a_bot(page: Any, api: Any) -
                 _board_move(page, rng, keyboard=moves % 4 == 3)
         else:
             _panel_move(page, rng)
-        # Until the page shows the next version (or a rejection, in words).
-        page.wait_for_function(
-            """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
-                 return (el && el.textContent !== v) || document.querySelector(rejected) !== null; }""",
-            arg=[before, REJECTED],
-        )
-        rejected = page.locator(REJECTED)
-        assert not rejected.count(), rejected.first.inner_text()
+        assert_accepted(page, before, REJECTED)
         moves += 1
         if moves % 8 == 0:
             _no_foreign_hand(page, docs)
@@ -193,12 +175,6 @@ def test_a_whole_game_of_tigris_by_clicking_against_a_bot(page: Any, api: Any) -
 #: The whole game by keyboard: every control reached with Tab (the board is one
 #: Tab stop, its squares walked with the arrow keys), used with Enter or Space.
 KEYBOARD_S = 300
-
-
-def _press(page: Any, rng: random.Random, key: str) -> None:
-    """Tab to the control with this ``data-key`` and press Enter or Space."""
-    tab_to(page, key)
-    page.keyboard.press(rng.choice(["Enter", " "]))
 
 
 def _swap_everything_by_keys(page: Any, rng: random.Random) -> bool:
@@ -219,7 +195,7 @@ def _swap_everything_by_keys(page: Any, rng: random.Random) -> bool:
         return False
     command = json.loads(go.get_attribute("data-command"))
     assert command["type"] == "tigris.swap_tiles" and sum(command[c] for c in COLOURS) > 0
-    _press(page, rng, "swap-go")
+    press(page, rng, "swap-go")
     return True
 
 
@@ -254,7 +230,7 @@ def _one_move_by_keys(page: Any, rng: random.Random) -> str:
             chosen = rng.choice(leaders)
         else:
             chosen = rng.choice(tiles or picks)
-        _press(page, rng, chosen)
+        press(page, rng, chosen)
         page.locator(f'button[data-key="{chosen}"][aria-pressed=true]').first.wait_for()
         squares = data_keys(page, "svg.zt-board .legal")
         assert squares, f"no square for {chosen}"
@@ -276,44 +252,26 @@ def _one_move_by_keys(page: Any, rng: random.Random) -> str:
     # Support, wars, monuments, treasures, or a pass: any of them.
     commands = data_keys(page, "[data-zt=moves] button[data-command]")
     assert commands, "it is this seat's move, yet nothing can be chosen"
-    _press(page, rng, rng.choice(commands))
+    press(page, rng, rng.choice(commands))
     return "panel"
 
 
 @pytest.mark.timeout(KEYBOARD_S + 60)
 def test_a_whole_game_of_tigris_by_keyboard_against_a_bot(page: Any, api: Any) -> None:
     start = time.monotonic()
-    table_id, tokens = open_table(api, "tigris", 2)
-    give_to_bots(api, table_id, [tokens[1]])
+    table_id, tokens = against_a_bot(api, "tigris")
     accepted = record_moves(page, table_id)
     count_pointer_presses(page)
-    page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
-    page.locator("svg.zt-board").wait_for()
+    open_seat(page, table_id, tokens[0], "svg.zt-board")
     rng = random.Random(61)
     counts = {"board": 0, "swap": 0, "panel": 0}
     moves = 0
-    while True:
-        took = time.monotonic() - start
-        assert took < KEYBOARD_S, f"the game took longer than {KEYBOARD_S}s ({moves} moves)"
-        page.locator("[data-zt=moves], [data-testid=result]").first.wait_for(timeout=30_000)
-        if page.locator("[data-testid=result]").count():
-            break
-        before = page.get_by_test_id("version").inner_text()
+    for before in seat_turns(page, "[data-zt=moves]", start, KEYBOARD_S):
         counts[_one_move_by_keys(page, rng)] += 1
-        # Until the page shows the next version (or a rejection, in words).
-        page.wait_for_function(
-            """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
-                 return (el && el.textContent !== v) || document.querySelector(rejected) !== null; }""",
-            arg=[before, REJECTED],
-        )
-        rejected = page.locator(REJECTED)
-        assert not rejected.count(), rejected.first.inner_text()
+        assert_accepted(page, before, REJECTED)
         moves += 1
 
-    final = view(api, table_id)
-    assert final["over"] and final["result"]["standings"]
-    assert_final_standings_shown(page, final["result"])
-    assert_every_move_through_the_page(api, table_id, 0, accepted)
+    assert_whole_game(page, api, table_id, accepted)
     assert len(accepted) == moves
     assert counts["board"] >= 10, counts
     print(f"{moves} moves with the keyboard ({counts}) in {time.monotonic() - start:.1f}s")

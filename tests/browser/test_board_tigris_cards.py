@@ -16,22 +16,21 @@ import json
 import random
 import time
 from typing import Any
-from urllib.parse import quote
 
 import pytest
 
 from tests.browser.helpers import (
     FOCUSED,
-    assert_every_move_through_the_page,
-    assert_final_standings_shown,
+    against_a_bot,
+    assert_accepted,
+    assert_whole_game,
     count_pointer_presses,
     data_keys,
-    give_to_bots,
-    open_table,
+    open_seat,
     pointer_presses,
+    press,
     record_moves,
-    tab_to,
-    view,
+    seat_turns,
 )
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
@@ -45,8 +44,7 @@ REJECTED = ".zt-msg, [data-testid=move-message].error"
 def _press(page: Any, rng: random.Random, key: str, keyboard: bool) -> None:
     """Activate the control with this ``data-key``: Tab to it and Enter or Space, or a click."""
     if keyboard:
-        tab_to(page, key)
-        page.keyboard.press(rng.choice(["Enter", " "]))
+        press(page, rng, key)
     else:
         page.locator(f"[data-key={json.dumps(key)}]").click()
 
@@ -100,40 +98,23 @@ def _one_move(page: Any, rng: random.Random, keyboard: bool) -> None:
 @pytest.mark.parametrize("keyboard", [True, False], ids=["keyboard", "mouse"])
 def test_a_whole_game_of_the_card_game(page: Any, api: Any, keyboard: bool) -> None:
     start = time.monotonic()
-    table_id, tokens = open_table(api, "tigris-cards", 2, SHORT)
-    give_to_bots(api, table_id, [tokens[1]])
+    table_id, tokens = against_a_bot(api, "tigris-cards", SHORT)
     accepted = record_moves(page, table_id)
     if keyboard:
         count_pointer_presses(page)
-    page.goto(f"/#/table/{table_id}/seat/0?token={quote(tokens[0])}")
-    page.locator("svg.zt-board").wait_for()
+    open_seat(page, table_id, tokens[0], "svg.zt-board")
     rng = random.Random(16)
     moves = 0
-    while True:
-        assert time.monotonic() - start < BUDGET_S, f"the game took longer than {BUDGET_S}s ({moves} moves)"
-        page.locator("[data-zt=moves], [data-testid=result]").first.wait_for(timeout=30_000)
-        if page.locator("[data-testid=result]").count():
-            break
-        before = page.get_by_test_id("version").inner_text()
+    for before in seat_turns(page, "[data-zt=moves]", start, BUDGET_S):
         _one_move(page, rng, keyboard)
-        # Until the page shows the next version (or a rejection, in words).
-        page.wait_for_function(
-            """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
-                 return (el && el.textContent !== v) || document.querySelector(rejected) !== null; }""",
-            arg=[before, REJECTED],
-        )
-        rejected = page.locator(REJECTED)
-        assert not rejected.count(), rejected.first.inner_text()
+        assert_accepted(page, before, REJECTED)
         moves += 1
 
-    final = view(api, table_id)
-    assert final["over"] and final["result"]["standings"]
-    assert_final_standings_shown(page, final["result"])
+    final = assert_whole_game(page, api, table_id, accepted)
     # The board's own panel lists the standings too.
     status = page.locator("[data-zt=status]").inner_text()
     for standing in final["result"]["standings"]:
         assert f"{standing['place']}. Seat {standing['seat'] + 1} — {standing['score']}" in status, status
-    assert_every_move_through_the_page(api, table_id, 0, accepted)
     assert len(accepted) == moves
     how = "with the keyboard" if keyboard else "by clicking"
     print(f"{moves} moves {how} in {time.monotonic() - start:.1f}s")

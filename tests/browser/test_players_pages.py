@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,18 @@ def arena(api: httpx.Client, arena_id: str) -> dict[str, Any]:
     assert r.status_code == 200, r.text
     body: dict[str, Any] = r.json()
     return body
+
+
+def new_arena(api: httpx.Client, seconds: int) -> str:
+    """A two-seat arena of ``highcard`` open for ``seconds``: its id."""
+    r = api.post("/v1/arenas", json={"game": "highcard", "seats": 2, "seconds": seconds})
+    assert r.status_code == 201, r.text
+    arena_id: str = r.json()["arena_id"]
+    return arena_id
+
+
+def join(api: httpx.Client, arena_id: str, key: str) -> None:
+    assert api.post(f"/v1/arenas/{arena_id}/join", headers=bearer(key)).status_code == 200
 
 
 class KeyWatch:
@@ -67,28 +79,32 @@ class KeyWatch:
 
 
 @pytest.fixture
-def bots() -> Iterator[list[subprocess.Popen[bytes]]]:
+def bot(web: Stack, tmp_path: Path) -> Iterator[Callable[[str, str], Path]]:
+    """``bot(key, strategy)`` starts a bot process playing the account with this key;
+    it answers the process's log. Each is killed once the test ends."""
     started: list[subprocess.Popen[bytes]] = []
-    yield started
+
+    def start(key: str, strategy: str) -> Path:
+        log = tmp_path / f"bot-{len(started)}.log"
+        started.append(cli_bot(web, key, strategy, log))
+        return log
+
+    yield start
     for proc in started:
         proc.kill()
         proc.wait()
 
 
 def test_leaderboard_and_player_page_show_the_api_after_rated_games(
-    page: Any, api: httpx.Client, web: Stack, tmp_path: Path, bots: list[subprocess.Popen[bytes]]
+    page: Any, api: httpx.Client, bot: Callable[[str, str], Path]
 ) -> None:
     a_id, a_key = register(api, "Ladder Ada")
     _, b_key = register(api, "Ladder Bo")
-    r = api.post("/v1/arenas", json={"game": "highcard", "seats": 2, "seconds": 6})
-    assert r.status_code == 201, r.text
-    arena_id = r.json()["arena_id"]
-    bots += [
-        cli_bot(web, a_key, "random", tmp_path / "a.log"),
-        cli_bot(web, b_key, "greedy", tmp_path / "b.log"),
-    ]
+    arena_id = new_arena(api, 6)
+    a_log = bot(a_key, "random")
+    bot(b_key, "greedy")
     for key in (a_key, b_key):
-        assert api.post(f"/v1/arenas/{arena_id}/join", headers=bearer(key)).status_code == 200
+        join(api, arena_id, key)
 
     def rated() -> bool:
         doc = arena(api, arena_id)
@@ -102,7 +118,7 @@ def test_leaderboard_and_player_page_show_the_api_after_rated_games(
             == sum(len(ladder["history"]) for ladder in me["ladders"])
         )
 
-    assert until_blocking(rated, 90), (tmp_path / "a.log").read_text()[-2000:]
+    assert until_blocking(rated, 90), a_log.read_text()[-2000:]
     watch = KeyWatch(page, [a_key, b_key])
 
     # The leaderboard: every line as the API has it.
@@ -139,19 +155,15 @@ def test_leaderboard_and_player_page_show_the_api_after_rated_games(
 
 
 def test_joining_an_arena_from_its_page_seats_the_player(
-    page: Any, api: httpx.Client, web: Stack, tmp_path: Path, bots: list[subprocess.Popen[bytes]]
+    page: Any, api: httpx.Client, bot: Callable[[str, str], Path]
 ) -> None:
     c_id, c_key = register(api, "Arena Cy")
     d_id, d_key = register(api, "Arena Di")
-    r = api.post("/v1/arenas", json={"game": "highcard", "seats": 2, "seconds": 120})
-    assert r.status_code == 201, r.text
-    arena_id = r.json()["arena_id"]
+    arena_id = new_arena(api, 120)
     # Di waits with a bot process; Cy's bot process runs, and Cy joins from the page.
-    bots += [
-        cli_bot(web, d_key, "random", tmp_path / "d.log"),
-        cli_bot(web, c_key, "random", tmp_path / "c.log"),
-    ]
-    assert api.post(f"/v1/arenas/{arena_id}/join", headers=bearer(d_key)).status_code == 200
+    bot(d_key, "random")
+    c_log = bot(c_key, "random")
+    join(api, arena_id, d_key)
     watch = KeyWatch(page, [c_key, d_key])
 
     page.goto("/#/arenas")
@@ -171,7 +183,7 @@ def test_joining_an_arena_from_its_page_seats_the_player(
         doc = arena(api, arena_id)
         return any(c_id in t["players"] and t["places"] is not None for t in doc["tables"])
 
-    assert until_blocking(cy_played, 60), (tmp_path / "c.log").read_text()[-2000:]
+    assert until_blocking(cy_played, 60), c_log.read_text()[-2000:]
     table = next(
         t for t in arena(api, arena_id)["tables"] if c_id in t["players"] and t["places"] is not None
     )
