@@ -22,14 +22,8 @@ from shared.messaging.streams import StreamReader
 
 async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
     projector = Projector(TableCache(EventStore(redis)), redis)
-    reader = StreamReader(
-        redis,
-        GROUP,
-        settings.node,
-        tuple(partition_feed(p) for p in range(settings.partitions)),
-        settings.batch,
-        settings.reclaim_idle_ms,
-        max_deliveries=settings.max_deliveries,
+    reader = StreamReader.configured(
+        redis, GROUP, settings, (partition_feed(p) for p in range(settings.partitions))
     )
     return [lambda stopping: reader.run(projector, stopping)]
 

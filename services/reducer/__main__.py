@@ -31,15 +31,7 @@ async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event]
         store, TableCache(store), settings.snapshot_every, max_deliveries=settings.max_deliveries
     )
     partitions = owned(settings)
-    reader = StreamReader(
-        redis,
-        GROUP,
-        settings.node,
-        tuple(validated_stream(p) for p in partitions),
-        settings.batch,
-        settings.reclaim_idle_ms,
-        max_deliveries=settings.max_deliveries,
-    )
+    reader = StreamReader.configured(redis, GROUP, settings, (validated_stream(p) for p in partitions))
     return [
         lambda stopping: reader.run(reducer, stopping),
         lambda stopping: reducer.watch_clocks(partitions, stopping),

@@ -44,14 +44,11 @@ async def main() -> None:
     handler = CommandHandler(tournaments, manager, redis)
     subscribe_commands(broker, GROUP, settings, handler.handle, handler.poisoned)
     # "$": tournament tables are opened by this service, after its groups exist.
-    reader = StreamReader(
+    reader = StreamReader.configured(
         redis,
         GROUP,
-        settings.node,
-        tuple(partition_feed(p) for p in range(settings.partitions)),
-        settings.batch,
-        settings.reclaim_idle_ms,
-        max_deliveries=settings.max_deliveries,
+        settings,
+        (partition_feed(p) for p in range(settings.partitions)),
         start_id="$",
         # Results may wait a tenth of a second; batches ten times bigger cost a tenth.
         pace_ms=100,
@@ -59,15 +56,8 @@ async def main() -> None:
     await reader.ensure_groups()
     # Player accounts: seats, turn notices for the bot API, ladders (services/tournaments/players.py).
     players = PlayerProcess(redis, settings.partitions, settings.node)
-    player_reader = StreamReader(
-        redis,
-        players.GROUP,
-        settings.node,
-        player_streams(settings.partitions),
-        settings.batch,
-        settings.reclaim_idle_ms,
-        max_deliveries=settings.max_deliveries,
-        start_id="$",
+    player_reader = StreamReader.configured(
+        redis, players.GROUP, settings, player_streams(settings.partitions), start_id="$"
     )
     await player_reader.ensure_groups()
     await players.retire_feed_group()

@@ -17,14 +17,8 @@ from shared.messaging.streams import StreamReader
 
 async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
     validator = Validator(TableCache(EventStore(redis)), redis)
-    reader = StreamReader(
-        redis,
-        GROUP,
-        settings.node,
-        tuple(command_stream(p) for p in range(settings.partitions)),
-        settings.batch,
-        settings.reclaim_idle_ms,
-        max_deliveries=settings.max_deliveries,
+    reader = StreamReader.configured(
+        redis, GROUP, settings, (command_stream(p) for p in range(settings.partitions))
     )
     return [lambda stopping: reader.run(validator, stopping)]
 

@@ -41,6 +41,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from shared.infra.coalesce import Coalescer
 from shared.infra.lua import is_cluster
+from shared.infra.settings import Settings
 from shared.messaging import deadletters
 from shared.observability import metrics
 
@@ -119,6 +120,22 @@ class StreamReader:
     retry_pause_s: float = 0.2
     outage_pause_s: float = 1.0
     _failures: dict[tuple[str, bytes], int] = field(default_factory=dict)
+
+    @classmethod
+    def configured(
+        cls, redis: Any, group: str, settings: Settings, streams: Iterable[str], **tuning: Any
+    ) -> StreamReader:
+        """A reader with the deployment's batch size, reclaim idle time and delivery limit."""
+        return cls(
+            redis,
+            group,
+            settings.node,
+            tuple(streams),
+            settings.batch,
+            settings.reclaim_idle_ms,
+            max_deliveries=settings.max_deliveries,
+            **tuning,
+        )
 
     async def ensure_groups(self) -> None:
         for stream in self.streams:
