@@ -6,7 +6,7 @@ import {
   COLOURS, LEADERS, LEADER_OF, COLOUR_OF, FILL, DYNASTIES,
   s, h, title, seatName, plural, listWords, cap, tileGlyph, placeGlyph, leaderPiece,
   miniLeader, miniSvg, dynastyBadge, clickable, button, same, redraw, send,
-  confirmBox, togglePick, arrowKeys, section, scoreRow, begin,
+  confirmBox, togglePick, arrowKeys, section, scoreRow, begin, handSection,
 } from "./tigris-common.js";
 
 const COLUMNS = 8;
@@ -501,7 +501,10 @@ export function render(root, doc, ctx) {
   panel.append(statusSection(doc, view, ctx, seat));
   if (conflict) panel.append(conflictSection(view, ctx));
   if (legal.length) panel.append(movesSection(view, ctx, seat, p, moves, others, targets, draw));
-  if (seat !== null && view.hand) panel.append(handSection(view, p, moves, draw, legal.length > 0));
+  if (seat !== null && view.hand) panel.append(handSection(view, p, moves, draw, legal.length > 0, {
+    heading: "Your hand", kind: "card", mini: (c) => miniCard(c, 24),
+    name: (c) => c, tip: (c) => `Play a ${c} card`,
+  }));
   panel.append(playersSection(doc, view, ctx, seat));
   panel.append(supplySection(view));
   panel.append(legendSection());
@@ -595,24 +598,6 @@ function catastropheMini() {
 function miniCard(card, size = 24) {
   const k = 40 / CW;
   return miniSvg(size, s("g", { transform: `translate(0 ${(40 - CH * k) / 2}) scale(${k})` }, cardShape(0, 0, card)));
-}
-
-function handSection(view, p, moves, draw, myTurn) {
-  const sec = section("Your hand");
-  sec.setAttribute("data-zt", "hand");
-  const row = h("div", { class: "zt-row" });
-  COLOURS.forEach((c, i) => {
-    const n = view.hand[i];
-    const sel = `card:${c}`;
-    const can = myTurn && moves.some((m) => m.sel === sel);
-    const content = [miniCard(c, 24), ` ${n} ${c}`];
-    if (can) {
-      row.append(button(content, (ev) => togglePick(p, sel, draw, ev),
-        { class: "zt-chip", "aria-pressed": String(p.sel === sel), "data-key": `sel-${sel}`, "data-pick": sel, title: `Play a ${c} card` }));
-    } else row.append(h("span", { class: "zt-chip", style: n ? null : "opacity:.45" }, ...content));
-  });
-  sec.append(row, h("div", { class: "zt-sub" }, "Only you see these."));
-  return sec;
 }
 
 function playersSection(doc, view, ctx, seat) {

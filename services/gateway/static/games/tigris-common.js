@@ -359,6 +359,28 @@ export function section(heading, ...children) {
   return h("section", { class: "zt-sec" }, h("h3", {}, heading), ...children);
 }
 
+// The seat's secret hand, a chip per colour; the colours it may play now are
+// buttons that pick them (both games hold their hand as counts by colour).
+export function handSection(view, p, moves, draw, myTurn, item) {
+  const sec = section(item.heading);
+  sec.setAttribute("data-zt", "hand");
+  const row = h("div", { class: "zt-row" });
+  COLOURS.forEach((c, i) => {
+    const n = view.hand[i];
+    const sel = `${item.kind}:${c}`;
+    const can = myTurn && moves.some((m) => m.sel === sel);
+    const content = [item.mini(c), ` ${n} ${item.name(c, n)}`];
+    if (can) {
+      row.append(button(content, (ev) => togglePick(p, sel, draw, ev),
+        { class: "zt-chip", "aria-pressed": String(p.sel === sel), "data-key": `sel-${sel}`, "data-pick": sel, title: item.tip(c) }));
+    } else {
+      row.append(h("span", { class: "zt-chip", style: n ? null : "opacity:.45" }, ...content));
+    }
+  });
+  sec.append(row, h("div", { class: "zt-sub" }, "Only you see these."));
+  return sec;
+}
+
 export function scoreRow(points, treasures, label) {
   return h("div", { class: "zt-scores", title: label || "points per colour" },
     COLOURS.map((c, i) => h("span", { class: `zt-pt zt-${c}`, title: `${points[i]} ${c}` }, String(points[i]))),

@@ -6,7 +6,7 @@ import {
   COLOURS, LEADERS, LEADER_OF, COLOUR_OF, FILL, DYNASTIES,
   s, h, title, seatName, plural, listWords, cap, tileGlyph, placeGlyph, leaderPiece,
   miniLeader, miniTile, miniSvg, dynastyBadge, clickable, button, same, redraw, send,
-  confirmBox, togglePick, arrowKeys, oneTabStop, section, scoreRow, begin,
+  confirmBox, togglePick, arrowKeys, oneTabStop, section, scoreRow, begin, handSection,
 } from "./tigris-common.js";
 
 // ---- the board as data (shared/games/tigris/board.py) ----
@@ -524,7 +524,10 @@ export function render(root, doc, ctx) {
   panel.append(statusSection(doc, view, ctx, seat));
   if (phase.kind === "support") panel.append(conflictSection(view, ctx));
   if (legal.length) panel.append(movesSection(doc, view, ctx, seat, p, moves, others, targets, draw));
-  if (seat !== null && view.hand) panel.append(handSection(view, p, moves, draw, legal.length > 0));
+  if (seat !== null && view.hand) panel.append(handSection(view, p, moves, draw, legal.length > 0, {
+    heading: "Your tiles", kind: "tile", mini: (c) => miniTile(c, 24),
+    name: (c, n) => (n === 1 ? TILE[c] : TILES[c]), tip: (c) => `Place a ${c} ${TILE[c]}`,
+  }));
   panel.append(playersSection(doc, view, ctx, seat));
   if (kingdoms.length) panel.append(kingdomsSection(kingdoms, view, ctx));
   panel.append(legendSection());
@@ -661,27 +664,6 @@ function swapBox(view, ctx, p, swaps, draw) {
   wrap.append(row, button(cmd ? label(cmd, ctx) : "Choose tiles to swap", () => cmd && send(ctx, cmd, p, draw),
     { class: "zt-btn zt-primary", disabled: cmd ? null : "", "data-command": cmd ? JSON.stringify(cmd) : null, "data-key": "swap-go" }));
   return wrap;
-}
-
-function handSection(view, p, moves, draw, myTurn) {
-  const sec = section("Your tiles");
-  sec.setAttribute("data-zt", "hand");
-  const row = h("div", { class: "zt-row" });
-  COLOURS.forEach((c, i) => {
-    const n = view.hand[i];
-    const sel = `tile:${c}`;
-    const can = myTurn && moves.some((m) => m.sel === sel);
-    const content = [miniTile(c, 24), ` ${n} ${n === 1 ? TILE[c] : TILES[c]}`];
-    if (can) {
-      row.append(button(content, (ev) => togglePick(p, sel, draw, ev),
-        { class: "zt-chip", "aria-pressed": String(p.sel === sel), "data-key": `sel-${sel}`, "data-pick": sel, title: `Place a ${c} ${TILE[c]}` }));
-    } else {
-      row.append(h("span", { class: "zt-chip", style: n ? null : "opacity:.45" }, ...content));
-    }
-  });
-  sec.append(row);
-  sec.append(h("div", { class: "zt-sub" }, "Only you see these."));
-  return sec;
 }
 
 function playersSection(doc, view, ctx, seat) {
