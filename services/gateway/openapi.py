@@ -196,6 +196,15 @@ def _object(properties: dict[str, Any], description: str | None = None) -> dict[
     return out
 
 
+def _reconnect_frame() -> dict[str, Any]:
+    """The frame every live stream ends a slow reader with."""
+    json_data = {"type": "string", "contentMediaType": "application/json"}
+    return _object(
+        {"event": {"const": "reconnect"}, "data": {**json_data, "contentSchema": _ref("FeedCut")}},
+        "The client read too slowly and is cut off: reconnect with Last-Event-ID",
+    )
+
+
 # -- responses -------------------------------------------------------------------
 
 _HEADERS: dict[int, dict[str, Any]] = {
@@ -332,10 +341,7 @@ def _sse(kind: str, summary: str) -> dict[str, Any]:
                 {"event": {"const": "end"}, "data": {"const": "{}"}},
                 "Nothing will follow: the stream closes",
             ),
-            _object(
-                {"event": {"const": "reconnect"}, "data": {**json_data, "contentSchema": _ref("FeedCut")}},
-                "The client read too slowly and is cut off: reconnect with Last-Event-ID",
-            ),
+            _reconnect_frame(),
         ]
     }
     return {
@@ -1077,10 +1083,7 @@ def _bot_sse() -> dict[str, Any]:
                 {"event": {"const": "end"}, "data": {"const": "{}"}},
                 "The player key was rotated: the stream closes",
             ),
-            _object(
-                {"event": {"const": "reconnect"}, "data": {**json_data, "contentSchema": _ref("FeedCut")}},
-                "The client read too slowly and is cut off: reconnect with Last-Event-ID",
-            ),
+            _reconnect_frame(),
         ]
     }
     return {
