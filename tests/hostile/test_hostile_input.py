@@ -58,7 +58,10 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from services.gateway.arenas import NewArena
 from services.gateway.body import Move, NewTable
+from services.gateway.casual import NewCasual
+from services.gateway.players import NewAccount
 from services.gateway.tournaments import NewPlayer, NewTournament
 from shared.games import registry
 from shared.kernel.clocks import SpectatorDelay
@@ -129,6 +132,9 @@ NEW_TABLE = mi.type_info(NewTable)
 MOVE = mi.type_info(Move)
 NEW_TOURNAMENT = mi.type_info(NewTournament)
 NEW_PLAYER = mi.type_info(NewPlayer)
+NEW_ACCOUNT = mi.type_info(NewAccount)
+NEW_ARENA = mi.type_info(NewArena)
+NEW_CASUAL = mi.type_info(NewCasual)
 #: Clocks that never run out during the run: a valid-shaped opening must not
 #: leave timeouts firing behind it (spoiled ones may, as any client could).
 CLOCKS = st.sampled_from(
@@ -421,6 +427,26 @@ def test_every_field_of_every_request_body_is_refused_cleanly(
 
     player = {"name": "sweep", "kind": "bot", "bot": "random", "player_id": f"sweep-{next(_serial)}"}
     sweep(f"/v1/tournaments/{tournament.tournament_id}/players", player, paths(NEW_PLAYER), registration)
+
+    # Player accounts, arenas and casual tables: a refusal answers 4xx and the
+    # suite's referee requires no 5xx and a ready pipeline after each.
+    def plain(url: str, body: Any, **headers: Any) -> Any:
+        return post(referee, url, body, **headers)
+
+    sweep("/v1/players", {"name": "sweep", "bot": True, "operator": "ops"}, paths(NEW_ACCOUNT), plain)
+    account = post(referee, "/v1/players", {"name": "sweep-host"})
+    assert account.status_code == 201, account.text
+    host = account.json()
+    key = auth(host["player_key"])
+    arena = {"game": "highcard", "game_options": {"hand_size": 2}, "seats": 2, "seconds": 60}
+    sweep("/v1/arenas", arena, paths(NEW_ARENA, OPTIONS["highcard"], "game_options"), plain, **key)
+    casual = {
+        "game": "highcard",
+        "game_options": {"hand_size": 2},
+        "seats": [{"player_id": host["player_id"]}, {"bot": "random"}],
+        "rated": False,
+    }
+    sweep("/v1/casual", casual, paths(NEW_CASUAL, OPTIONS["highcard"], "game_options"), plain, **key)
     if problems:
         pytest.fail(f"{len(problems)} field(s) mishandled:\n" + "\n".join(problems), pytrace=False)
 
