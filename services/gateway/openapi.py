@@ -196,6 +196,18 @@ def _object(properties: dict[str, Any], description: str | None = None) -> dict[
     return out
 
 
+def _public_read(summary: str, parameter: dict[str, Any], answer: str) -> dict[str, Any]:
+    """A public, rate-limited read of one thing named in the path."""
+    return {
+        "get": {
+            "summary": summary,
+            "description": "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + ".",
+            "parameters": [parameter],
+            "responses": _responses({"200": _json(_ref(answer))}, NOT_FOUND, "rate_limited", STORE),
+        }
+    }
+
+
 def _reconnect_frame() -> dict[str, Any]:
     """The frame every live stream ends a slow reader with."""
     json_data = {"type": "string", "contentMediaType": "application/json"}
@@ -779,14 +791,11 @@ def _player_paths() -> dict[str, Any]:
                 ),
             }
         },
-        "/v1/players/{player_id}": {
-            "get": {
-                "summary": "A player's page: ratings and their history per game, current and finished tables",
-                "description": "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + ".",
-                "parameters": [_PLAYER_ID_PATH],
-                "responses": _responses({"200": _json(_ref("PlayerPage"))}, NOT_FOUND, "rate_limited", STORE),
-            }
-        },
+        "/v1/players/{player_id}": _public_read(
+            "A player's page: ratings and their history per game, current and finished tables",
+            _PLAYER_ID_PATH,
+            "PlayerPage",
+        ),
         "/v1/players/{player_id}/key": {
             "post": {
                 "summary": "Rotate the player key: the old key stops working before this answers",
@@ -927,14 +936,11 @@ def _arena_paths() -> dict[str, Any]:
                 ),
             },
         },
-        "/v1/arenas/{arena_id}": {
-            "get": {
-                "summary": "An arena's leaderboard (points per placing), who waits, who plays, its tables",
-                "description": "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + ".",
-                "parameters": [_ARENA_ID],
-                "responses": _responses({"200": _json(_ref("ArenaView"))}, NOT_FOUND, "rate_limited", STORE),
-            }
-        },
+        "/v1/arenas/{arena_id}": _public_read(
+            "An arena's leaderboard (points per placing), who waits, who plays, its tables",
+            _ARENA_ID,
+            "ArenaView",
+        ),
         "/v1/arenas/{arena_id}/join": membership(
             "Join the arena's queue with your player key", ac.CLOSED, ac.NOT_OPEN_YET, ac.ALREADY_IN
         ),
@@ -1034,14 +1040,9 @@ def _casual_paths() -> dict[str, Any]:
                 ),
             }
         },
-        "/v1/casual/{invitation_id}": {
-            "get": {
-                "summary": "An invitation: its seats, who accepted, and its table once open",
-                "description": "Rate limited: " + _RATE_LIMIT_NOTE["reads"] + ".",
-                "parameters": [_INVITATION_ID],
-                "responses": _responses({"200": _json(_ref("CasualView"))}, NOT_FOUND, "rate_limited", STORE),
-            }
-        },
+        "/v1/casual/{invitation_id}": _public_read(
+            "An invitation: its seats, who accepted, and its table once open", _INVITATION_ID, "CasualView"
+        ),
         "/v1/casual/{invitation_id}/accept": answer(
             "Accept an invitation with your key (the last acceptance opens the table)",
             "bad_header",
