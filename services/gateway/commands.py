@@ -184,7 +184,7 @@ def checked_options(
     try:
         return tables.checked_options(game, seats, options, clock)
     except RuleViolation as exc:
-        raise ApiError(exc.code, exc.message, **exc.details) from exc
+        raise ApiError.refused(exc) from exc
 
 
 def remembered_key(kind: str, address: str, key: str) -> str:

@@ -44,7 +44,7 @@ async def decided(
         try:
             return list(decide(state))
         except RuleViolation as exc:
-            raise ApiError(exc.code, exc.message, **exc.details) from exc
+            raise ApiError.refused(exc) from exc
 
     try:
         done = await aggregate.execute(gw.store, keys, rules, command_id, now_ms())

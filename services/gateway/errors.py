@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 from starlette.responses import Response
 
+from shared.kernel.rejection import RuleViolation
 from shared.messaging.messages import encode
 
 #: Rejection codes that do not come from a game's own rules, with their status.
@@ -77,6 +78,11 @@ class ApiError(Exception):
         self.message = message
         self.headers = headers
         self.details = details
+
+    @classmethod
+    def refused(cls, violation: RuleViolation) -> ApiError:
+        """A rule's refusal as the API's: the same code, message and details."""
+        return cls(violation.code, violation.message, **violation.details)
 
 
 def error_response(
