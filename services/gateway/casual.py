@@ -13,7 +13,6 @@ step is idempotent (the seat tokens are kept once, a second open answers
 from __future__ import annotations
 
 import re
-import time
 import uuid
 from typing import Annotated, Any
 
@@ -40,6 +39,7 @@ from shared.eventstore.player_keys import (
 )
 from shared.eventstore.player_store import seat_players, turns
 from shared.eventstore.tournament_keys import BOT_TABLES, bot_seats
+from shared.infra import wallclock
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
 from shared.messaging.messages import OpenTable, encode
@@ -115,7 +115,7 @@ async def invite(request: Request) -> Response:
         game_options=options,
         seats=tuple(body.seats),
         rated=body.rated,
-        at_ms=time.time_ns() // 1_000_000,
+        at_ms=wallclock.now_ms(),
     )
     inv = await _execute(gw, chosen.invitation_id, command, "invite")
     guests = [p for p in invited(inv) if p not in inv.accepted]
@@ -200,7 +200,7 @@ async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> In
     outcome = await _submit(gw, msg, inv.game)
     if outcome.status == "rejected" and outcome.code != "table_exists":
         raise ApiError(outcome.code, outcome.message, **outcome.details)
-    await gw.store.index_game(table_id, keys.partition, time.time_ns() // 1_000_000)
+    await gw.store.index_game(table_id, keys.partition, wallclock.now_ms())
     accounts = [(pid, s) for s, pid in enumerate(record.seats) if pid is not None]
     await seat_players(
         gw.redis,

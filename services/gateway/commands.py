@@ -40,6 +40,7 @@ from services.gateway.errors import ApiError, error_response
 from services.gateway.reads import view_at
 from shared.eventstore.keys import command_stream, open_key
 from shared.games import registry
+from shared.infra import wallclock
 from shared.kernel import table as tables
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.clocks import ClockSettings
@@ -153,7 +154,7 @@ async def open_table(request: Request) -> Response:
         return _rejection(outcome)
     if outcome.status == "rejected":
         return _rejection(outcome)
-    await gw.store.index_game(game_id, keys.partition, time.time_ns() // 1_000_000)
+    await gw.store.index_game(game_id, keys.partition, wallclock.now_ms())
     body_out = TableOpened(
         table_id=game_id,
         game=body.game,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-import time
 from typing import Annotated
 
 import msgspec
@@ -25,6 +24,7 @@ from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedResponse, Page, resume_after
 from shared.cli.audit import AuditLog
 from shared.eventstore.keys import GameKeys
+from shared.infra import wallclock
 from shared.kernel.auth import token_hash
 from shared.kernel.clocks import SpectatorDelay
 from shared.messaging.messages import encode
@@ -71,7 +71,7 @@ async def spectator_doc(gw: Gateway, keys: GameKeys, live: bytes) -> bytes:
         return live
     rows = await gw.redis.xrevrange(keys.audience_feed(HISTORY), count=256)
     entries = [_entry(fields[b"e"]) for _, fields in rows]
-    now_ms = time.time_ns() // 1_000_000
+    now_ms = wallclock.now_ms()
     index = newest_allowed(delay, status.moves, now_ms, [(e.moves, e.at) for e in entries])
     if index is not None:
         return bytes(entries[index].doc)

@@ -32,6 +32,7 @@ from shared.eventstore.keys import (
 )
 from shared.eventstore.tournament_keys import tournament_command_stream
 from shared.games import registry
+from shared.infra import wallclock
 from shared.infra.lua import is_cluster
 from shared.messaging import deadletters
 from shared.observability import metrics
@@ -127,7 +128,7 @@ class PipelineWatch:
                 await self._task
 
     async def measure(self) -> None:
-        now_ms = time.time_ns() // 1_000_000
+        now_ms = wallclock.now_ms()
         self.backlogs = await backlog(self.redis, [(s, g) for _, s, g in self.targets], now_ms)
         self.dead_letters = await deadletters.count(self.redis)
         self.measured = True

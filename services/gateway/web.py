@@ -43,6 +43,7 @@ from shared.eventstore.tournament_keys import (
     tournament_keys,
 )
 from shared.games import registry
+from shared.infra import wallclock
 from shared.kernel.auth import token_hash
 from shared.kernel.bounds import MAX_SEATS
 from shared.kernel.clocks import ClockSettings, SpectatorDelay
@@ -381,7 +382,7 @@ async def _delayed(gw: Gateway, keys: GameKeys, live: _Doc, raw: bytes) -> bytes
     """A delayed table as its spectators see it (the rule of ``reads.spectator_doc``),
     reading its history newest first in small pages rather than 256 views at once."""
     assert live.spectator_delay is not None
-    now_ms = time.time_ns() // 1_000_000
+    now_ms = wallclock.now_ms()
     upper = "+"
     for count in _PAGES:
         rows = await gw.redis.xrevrange(keys.audience_feed(HISTORY), max=upper, count=count)

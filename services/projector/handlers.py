@@ -9,7 +9,6 @@ fall between writing and acknowledging.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import structlog
@@ -19,6 +18,7 @@ from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys
 from shared.eventstore.store import decode_envelope
 from shared.eventstore.tables import Folded, TableCache
 from shared.games import registry
+from shared.infra import wallclock
 from shared.infra.redis_client import Publisher
 from shared.kernel.codec import codec_for
 from shared.messaging.streams import Batch
@@ -110,7 +110,7 @@ class Projector:
             return
         # Projection lag is measured from the feeds by the gateway's pipeline
         # watch: a stalled projector cannot report its own lag.
-        now_ms = time.time_ns() // 1_000_000
+        now_ms = wallclock.now_ms()
         projected = metrics.STAGE_LATENCY.labels("projected")  # one label lookup per batch
         for _, at in touched.values():  # from the append to the views that show it
             projected.observe(max(0, now_ms - at) / 1000)

@@ -13,12 +13,12 @@ it never goes into a reply to a client (which gets the code ``dead_lettered``).
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import msgspec
 
 from shared.eventstore.keys import DEAD_LETTERS
+from shared.infra import wallclock
 from shared.infra.lua import is_cluster
 from shared.kernel.messages import Record
 from shared.observability import metrics
@@ -71,7 +71,7 @@ async def park(
                 "group": group,
                 "entry": entry,
                 "error": error[:MAX_ERROR],
-                "at": str(time.time_ns() // 1_000_000),
+                "at": str(wallclock.now_ms()),
                 "fields": _pack(fields),
             },
             maxlen=MAXLEN,
