@@ -9,6 +9,7 @@ import random
 import time
 import uuid
 from collections.abc import Iterator
+from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
@@ -94,19 +95,39 @@ def ordinal(n: int) -> str:
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
 
 
-def record_moves(page: Any, table_id: str) -> list[dict[str, Any]]:
-    """Every command the page sends to the table and the gateway accepts, in order
-    (filled in as the page plays)."""
-    accepted: list[dict[str, Any]] = []
+@dataclass
+class Answers:
+    """What the gateway answered to the commands the page sent, as read off the wire:
+    the commands accepted, in order, and the error codes of those refused."""
+
+    accepted: list[dict[str, Any]] = field(default_factory=list)
+    #: The refusing responses; their bodies are read after the game, never inside
+    #: Playwright's event handler.
+    refusals: list[Any] = field(default_factory=list)
+
+    def refused(self) -> list[str]:
+        """The error code of every refusal, in order."""
+        return [r.json()["code"] for r in self.refusals]
+
+
+def record_moves(page: Any, table_id: str) -> Answers:
+    """Every command the page sends to the table, accepted or refused (filled in as
+    the page plays). Counted from the responses, never from the keys and clicks: a
+    press that lands while the page redraws sends nothing, as it would for a person."""
+    answers = Answers()
 
     def answered(response: Any) -> None:
         request = response.request
         sent = request.method == "POST" and response.url.endswith(f"/v1/tables/{table_id}/commands")
-        if sent and response.status == 200:
-            accepted.append(json.loads(request.post_data)["command"])
+        if not sent:
+            return
+        if response.status == 200:
+            answers.accepted.append(json.loads(request.post_data)["command"])
+        else:
+            answers.refusals.append(response)
 
     page.on("response", answered)
-    return accepted
+    return answers
 
 
 def assert_every_move_through_the_page(
@@ -233,12 +254,15 @@ def assert_accepted(page: Any, before: str, rejected: str) -> None:
 
 
 def assert_whole_game(
-    page: Any, api: httpx.Client, table_id: str, accepted: list[dict[str, Any]]
+    page: Any, api: httpx.Client, table_id: str, answers: Answers, may_refuse: frozenset[str] = frozenset()
 ) -> dict[str, Any]:
-    """The game is over, the page shows its standings, and seat 0 played every move
-    through the page (``accepted``: :func:`record_moves`); the final view."""
+    """The game is over, the page shows its standings, seat 0 played every move
+    through the page (``answers``: :func:`record_moves`), and the gateway refused
+    none of its commands but for a code in ``may_refuse``; the final view."""
     final = view(api, table_id)
     assert final["over"] and final["result"]["standings"]
     assert_final_standings_shown(page, final["result"])
-    assert_every_move_through_the_page(api, table_id, 0, accepted)
+    assert_every_move_through_the_page(api, table_id, 0, answers.accepted)
+    refused = answers.refused()
+    assert set(refused) <= may_refuse, refused
     return final

@@ -330,7 +330,7 @@ def test_a_whole_game_of_cities_and_knights_against_bots(
 ) -> None:
     start = time.monotonic()
     table_id, tokens = open_table(api, "catan-ck", SEATS, OPTIONS)
-    accepted = record_moves(page, table_id)
+    answers = record_moves(page, table_id)
     if keyboard:
         count_pointer_presses(page)
     opponents = Opponents(str(api.base_url), table_id, tokens)
@@ -406,7 +406,8 @@ def test_a_whole_game_of_cities_and_knights_against_bots(
     assert page.locator("[data-testid=board] .legal").count() == 0
     _no_foreign_hand(page, api, table_id, tokens, docs)
     assert_final_standings_shown(page, final["result"])
-    assert_every_move_through_the_page(api, table_id, 0, accepted)
+    assert_every_move_through_the_page(api, table_id, 0, answers.accepted)
+    assert not answers.refusals, answers.refused()
     for url, authorization in sent:
         assert authorization in (None, f"Bearer {tokens[0]}"), url
         assert not any(t in url for t in tokens[1:]), url

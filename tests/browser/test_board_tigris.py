@@ -260,7 +260,7 @@ def _one_move_by_keys(page: Any, rng: random.Random) -> str:
 def test_a_whole_game_of_tigris_by_keyboard_against_a_bot(page: Any, api: Any) -> None:
     start = time.monotonic()
     table_id, tokens = against_a_bot(api, "tigris")
-    accepted = record_moves(page, table_id)
+    answers = record_moves(page, table_id)
     count_pointer_presses(page)
     open_seat(page, table_id, tokens[0], "svg.zt-board")
     rng = random.Random(61)
@@ -271,8 +271,8 @@ def test_a_whole_game_of_tigris_by_keyboard_against_a_bot(page: Any, api: Any) -
         assert_accepted(page, before, REJECTED)
         moves += 1
 
-    assert_whole_game(page, api, table_id, accepted)
-    assert len(accepted) == moves
+    assert_whole_game(page, api, table_id, answers)
+    assert len(answers.accepted) == moves
     assert counts["board"] >= 10, counts
     print(f"{moves} moves with the keyboard ({counts}) in {time.monotonic() - start:.1f}s")
     assert pointer_presses(page) == 0, "the keyboard game used the mouse"

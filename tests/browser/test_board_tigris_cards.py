@@ -99,7 +99,7 @@ def _one_move(page: Any, rng: random.Random, keyboard: bool) -> None:
 def test_a_whole_game_of_the_card_game(page: Any, api: Any, keyboard: bool) -> None:
     start = time.monotonic()
     table_id, tokens = against_a_bot(api, "tigris-cards", SHORT)
-    accepted = record_moves(page, table_id)
+    answers = record_moves(page, table_id)
     if keyboard:
         count_pointer_presses(page)
     open_seat(page, table_id, tokens[0], "svg.zt-board")
@@ -110,12 +110,12 @@ def test_a_whole_game_of_the_card_game(page: Any, api: Any, keyboard: bool) -> N
         assert_accepted(page, before, REJECTED)
         moves += 1
 
-    final = assert_whole_game(page, api, table_id, accepted)
+    final = assert_whole_game(page, api, table_id, answers)
     # The board's own panel lists the standings too.
     status = page.locator("[data-zt=status]").inner_text()
     for standing in final["result"]["standings"]:
         assert f"{standing['place']}. Seat {standing['seat'] + 1} — {standing['score']}" in status, status
-    assert len(accepted) == moves
+    assert len(answers.accepted) == moves
     how = "with the keyboard" if keyboard else "by clicking"
     print(f"{moves} moves {how} in {time.monotonic() - start:.1f}s")
     if keyboard:
