@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 from urllib.parse import urlsplit
 
 import httpx
 import msgspec
-from redis.exceptions import NoScriptError, WatchError
+from redis.exceptions import NoScriptError, ResponseError, WatchError
 from rich.console import Console
 from rich.progress import Progress
 
@@ -21,12 +23,13 @@ from shared.eventstore.tables import decode_all
 from shared.games import registry
 from shared.infra.lua import is_cluster
 from shared.infra.redis_client import connect
+from shared.infra.wire import Wire
 from shared.kernel.codec import codec_for
 from shared.kernel.table import TableOpened
 from shared.kernel.verify import Decided, Verdict, verify
 from shared.readmodels.build import HISTORY, ReadModels
 from shared.readmodels.rebuild import models_from_log
-from shared.readmodels.writer import ReadModelWriter, Write
+from shared.readmodels.writer import ReadModelWriter, Write, rewrite_commands
 
 
 class AuditLog(msgspec.Struct):
@@ -89,15 +92,24 @@ CHUNK_VERSIONS = 1024
 IN_FLIGHT = 4
 #: Tries per game whose projection keeps moving (a live projector) while it is rewritten.
 ATTEMPTS = 5
+#: Below this many events a rebuild stays in one process: a pool's start costs more.
+POOL_EVENTS = 20_000
 
 
 def rebuild_command(
-    redis_url: str, partitions: int, game_ids: list[str], write: bool, cluster: bool = False
+    redis_url: str,
+    partitions: int,
+    game_ids: list[str],
+    write: bool,
+    cluster: bool = False,
+    workers: int = 1,
 ) -> int:
-    return asyncio.run(_rebuild(redis_url, partitions, game_ids, write, cluster))
+    return asyncio.run(_rebuild(redis_url, partitions, game_ids, write, cluster, workers))
 
 
-async def _rebuild(redis_url: str, partitions: int, game_ids: list[str], write: bool, cluster: bool) -> int:
+async def _rebuild(
+    redis_url: str, partitions: int, game_ids: list[str], write: bool, cluster: bool, workers: int
+) -> int:
     """Fold every game (or the named ones) from its log, build its read models,
     and compare them with the live ones (or overwrite them with ``write``)."""
     redis = connect(redis_url, cluster)
@@ -118,7 +130,9 @@ async def _rebuild(redis_url: str, partitions: int, game_ids: list[str], write: 
             games = [GameKeys(g, p) for g, p in await EventStore(redis).list_games()]
         with Progress(console=console) as progress:
             task = progress.add_task("rebuilding projections", total=len(games))
-            bad = await rebuild_games(redis, games, write, lambda n: progress.advance(task, n))
+            bad = await rebuild_games(
+                redis, games, write, lambda n: progress.advance(task, n), workers=workers
+            )
     finally:
         await redis.aclose()
     if bad and write:
@@ -146,16 +160,22 @@ async def rebuild_games(
     write: bool,
     advance: Callable[[int], None] | None = None,
     models: ModelsFromLog = models_from_log,
+    workers: int = 1,
 ) -> list[str]:
     """Rebuild the games' read models from their logs; returns the ids of those
     that differ from the live ones or, with ``write``, that could not be rewritten.
 
-    Writes go through the projector's own script (``ReadModelWriter.add``), so
-    there is one way to write read models: a group of games per transaction,
-    each game's feeds and checkpoint reset and rewritten in it. The history
-    feed is left alone. ``advance`` is told how many games each group held;
-    ``models`` builds a game's read models from its log (the benchmark passes
-    the projector's own path to compare).
+    A group of games per transaction, each game's feeds and checkpoint reset
+    and rewritten in it, with the checkpoints watched, so a projector's write
+    in between makes the group try again. On one server reached by a plain
+    URL the writes are plain commands packed by ``rewrite_commands`` and sent
+    over the thin client; otherwise they go through the projector's own
+    script (``ReadModelWriter``). The history feed is left alone. ``advance``
+    is told how many games each group held; ``models`` builds a game's read
+    models from its log (the benchmark passes the path used before to
+    compare). With ``workers`` > 1 and enough events, the writes' groups are
+    shared out to that many processes, each reading, building and writing
+    its groups as this one would.
     """
     rebuilder = _Rebuilder(redis, models)
     if write and not rebuilder.cluster:
@@ -171,8 +191,52 @@ async def rebuild_games(
             advance(len(group))
         return bad
 
-    groups = _groups(games, await _sizes(redis, games))
+    sizes = await _sizes(redis, games)
+    groups = _groups(games, sizes)
+    wire = rebuilder.wire
+    if write and wire is not None and workers > 1 and len(groups) > 1 and sum(sizes) >= POOL_EVENTS:
+        return await _rewrite_in_pool(wire, models, groups, workers, advance)
     return [game_id for bad in await asyncio.gather(*map(one, groups)) for game_id in bad]
+
+
+async def _rewrite_in_pool(
+    wire: Wire,
+    models: ModelsFromLog,
+    groups: list[list[GameKeys]],
+    workers: int,
+    advance: Callable[[int], None] | None,
+) -> list[str]:
+    """The groups rewritten by ``workers`` processes, a group at a time each:
+    building the models is most of a rebuild's Python, and one process uses
+    one core. Each group is the same transaction as in one process."""
+    server = (wire.host, wire.port, wire.db, wire.username, wire.password)
+    loop = asyncio.get_running_loop()
+    # Forked: the workers start with every game already imported.
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+
+        async def one(group: list[GameKeys]) -> list[str]:
+            bad = await loop.run_in_executor(pool, _rewrite_group, server, models, group)
+            if advance is not None:
+                advance(len(group))
+            return bad
+
+        done = await asyncio.gather(*map(one, groups))
+    return [game_id for bad in done for game_id in bad]
+
+
+def _rewrite_group(
+    server: tuple[str, int, int, str, str], models: ModelsFromLog, group: list[GameKeys]
+) -> list[str]:
+    """In a pool's worker: one group rewritten over a connection of its own."""
+
+    async def run() -> list[str]:
+        wire = Wire(*server)
+        try:
+            return await _Rebuilder(None, models, wire).rewrite(group)
+        finally:
+            wire.close()
+
+    return asyncio.run(run())
 
 
 async def _sizes(redis: Any, games: Sequence[GameKeys], per_trip: int = 1000) -> list[int]:
@@ -206,21 +270,31 @@ def _groups(games: Sequence[GameKeys], sizes: Sequence[int]) -> list[list[GameKe
 
 
 class _Rebuilder:
-    def __init__(self, redis: Any, models: ModelsFromLog) -> None:
+    def __init__(self, redis: Any, models: ModelsFromLog, wire: Wire | None = None) -> None:
         self.redis = redis
-        self.cluster = is_cluster(redis)
+        self.cluster = redis is not None and is_cluster(redis)
+        #: The thin client, when the server is one reached by a plain URL.
+        self.wire: Wire | None = wire or (None if self.cluster else getattr(redis, "wire", None))
         self.writer = ReadModelWriter(redis)
         self.models = models
 
-    async def read(self, group: Sequence[GameKeys]) -> list[tuple[GameKeys, ReadModels]]:
-        """The read models of the group's games, built from their logs in one round trip."""
+    async def _logs(self, group: Sequence[GameKeys]) -> list[list[bytes]]:
+        """The group's stored envelopes, in one round trip."""
+        if self.wire is not None:
+            replies = await self.wire.call([(b"XRANGE", keys.events, b"-", b"+") for keys in group])
+            # Raw replies: [id, [b"e", envelope]] per entry, the envelope its only field.
+            return [[fields[1] for _, fields in rows] for rows in replies]
         async with self.redis.pipeline(transaction=False) as pipe:
             for keys in group:
                 pipe.xrange(keys.events)
             logs = await pipe.execute()
+        return [[fields[b"e"] for _, fields in rows] for rows in logs]
+
+    async def read(self, group: Sequence[GameKeys]) -> list[tuple[GameKeys, ReadModels]]:
+        """The read models of the group's games, built from their logs in one round trip."""
         out: list[tuple[GameKeys, ReadModels]] = []
-        for keys, rows in zip(group, logs, strict=True):
-            models = self.models(keys.game_id, [fields[b"e"] for _, fields in rows])
+        for keys, log in zip(group, await self._logs(group), strict=True):
+            models = self.models(keys.game_id, log)
             if models is None:
                 continue
             # The history feed holds the spectator's view after each batch the
@@ -271,6 +345,8 @@ class _Rebuilder:
         """Reset and rewrite each game's views, feeds and checkpoint from its log;
         returns the games a projector wrote meanwhile (nothing of theirs was lost:
         try them again)."""
+        if self.wire is not None:
+            return await self._rewrite_plain(self.wire, group)
         async with self.redis.pipeline(transaction=True) as pipe:
             # A projector writing a game between our read and our write would
             # see its newest feed entries wiped by the reset, and never write
@@ -297,6 +373,28 @@ class _Rebuilder:
         for reply in replies:
             if isinstance(reply, Exception):
                 raise reply
+        return []
+
+    async def _rewrite_plain(self, wire: Wire, group: list[GameKeys]) -> list[GameKeys]:
+        """``rewrite_once`` as plain commands over the thin client."""
+        async with wire.session() as session:
+            # A projector writing a game between our read and our write would
+            # see its newest feed entries wiped by the reset, and never write
+            # them again; watching the checkpoints turns that into a retry.
+            await session.call([(b"WATCH", *(keys.checkpoint for keys in group))])
+            rebuilt = await self.read(group)
+            request = [b"*1\r\n$5\r\nMULTI\r\n"]
+            count = 2 + sum(rewrite_commands(keys, models, request) for keys, models in rebuilt)
+            request.append(b"*1\r\n$4\r\nEXEC\r\n")
+            replies = await session.send(b"".join(request), count)
+        done = replies[-1]
+        if done is None:  # a watched checkpoint moved: nothing was written
+            return group
+        for reply in (*replies[:-1], *(done if isinstance(done, list) else [done])):
+            if isinstance(reply, ResponseError):
+                raise reply
+            if isinstance(reply, Exception):  # inside EXEC's answer: hiredis's class, the same message
+                raise ResponseError(str(reply))
         return []
 
     async def _write_now(self, rebuilt: list[tuple[GameKeys, ReadModels]]) -> list[GameKeys]:

@@ -66,6 +66,12 @@ def main(argv: list[str] | None = None) -> int:
         help=f"(default: $ZIGGURAT_PARTITIONS, the running stack's, {DEFAULT_PARTITIONS})",
     )
     rebuild.add_argument("--write", action="store_true", help="overwrite the live projections")
+    rebuild.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="processes that build and write the models with --write (default: 2; 1: this one alone)",
+    )
 
     dead = sub.add_parser("dead-letters", parents=[common], help="list, show, retry or drop dead letters")
     dead.add_argument("action", choices=("list", "show", "retry", "drop"))
@@ -157,7 +163,9 @@ def _load(command: str) -> Callable[[argparse.Namespace], int]:
 
     def rebuild(args: argparse.Namespace) -> int:
         url, cluster, partitions = _redis_target(args, discovery.running_stack(_root(args)))
-        return _reaching(url, lambda: rebuild_command(url, partitions, args.game_ids, args.write, cluster))
+        return _reaching(
+            url, lambda: rebuild_command(url, partitions, args.game_ids, args.write, cluster, args.workers)
+        )
 
     return rebuild
 

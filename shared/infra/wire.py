@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import asynccontextmanager
 from typing import Any
 
 import hiredis
@@ -115,6 +116,34 @@ class _Connection(asyncio.Protocol):
         return replies
 
 
+def _answers(replies: list[Any]) -> list[Any]:
+    for reply in replies:
+        # Not an answer but the server's state (LOADING after a restart, a
+        # refused AUTH): raised as redis-py raises it, an outage to the stages.
+        if isinstance(reply, Exception) and not isinstance(reply, ResponseError):
+            raise reply
+    return replies
+
+
+class Session:
+    """One held connection (:meth:`Wire.session`): requests given as packed bytes."""
+
+    def __init__(self, conn: _Connection) -> None:
+        self._conn = conn
+
+    async def send(self, payload: bytes, count: int) -> list[Any]:
+        """``count`` commands already packed (RESP) in one round trip; replies as :meth:`Wire.call`'s."""
+        try:
+            replies = await self._conn.request(payload, count)
+        except (OSError, hiredis.ProtocolError) as exc:
+            raise RedisConnectionError(str(exc)) from exc
+        metrics.REDIS_ROUND_TRIPS.inc()
+        return _answers(replies)
+
+    async def call(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
+        return await self.send(pack(commands), len(commands))
+
+
 def _error(reply: hiredis.ReplyError) -> Exception:
     """The server's error as redis-py's exception class for it (NOSCRIPT, LOADING, ...)."""
     error: Exception = BaseParser.parse_error(str(reply))  # type: ignore[no-untyped-call]
@@ -158,12 +187,17 @@ class Wire:
             raise
         metrics.REDIS_ROUND_TRIPS.inc()
         self._idle.append(conn)
-        for reply in replies:
-            # Not an answer but the server's state (LOADING after a restart, a
-            # refused AUTH): raised as redis-py raises it, an outage to the stages.
-            if isinstance(reply, Exception) and not isinstance(reply, ResponseError):
-                raise reply
-        return replies
+        return _answers(replies)
+
+    @asynccontextmanager
+    async def session(self) -> AsyncIterator[Session]:
+        """A connection of one's own for requests that rely on its state (``WATCH``,
+        then ``MULTI`` ... ``EXEC``); closed afterwards, so no state outlives it."""
+        conn = await self._open()
+        try:
+            yield Session(conn)
+        finally:
+            conn.close()
 
     async def _take(self) -> _Connection:
         while self._idle:

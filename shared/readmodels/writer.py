@@ -49,7 +49,64 @@ class ReadModelWriter:
         """Queue one game's write in a pipeline the caller executes."""
         _PROJECT.queue(pipe, *project_call(keys, models))
 
+    def queue(self, pipe: Any, writes: Sequence[Write]) -> None:
+        """Every game's write queued in a pipeline the caller sends. A server
+        that lost the script answers NOSCRIPT to them (nothing written): the
+        caller writes them again through :meth:`write`, which reloads it."""
+        for keys, models, acks in writes:
+            _PROJECT.queue(pipe, *project_call(keys, models, acks, self.group))
+
     async def write(self, writes: Sequence[Write], then: Callable[[Any], None] | None = None) -> list[Any]:
         """Every game's write in one round trip (reloading the script if the server lost it)."""
         calls = [project_call(k, m, acks, self.group) for k, m, acks in writes]
         return await _PROJECT.run(self.redis, calls, then)
+
+
+def _bulk(value: bytes) -> bytes:
+    return b"$%d\r\n%b\r\n" % (len(value), value)
+
+
+def _command(*args: bytes) -> bytes:
+    return b"*%d\r\n%b" % (len(args), b"".join(map(_bulk, args)))
+
+
+def rewrite_commands(keys: GameKeys, models: ReadModels, out: list[bytes]) -> int:
+    """Append to ``out`` the packed commands (RESP) that reset one game's read
+    models and write them afresh, as the projector's script would from an empty
+    checkpoint; returns how many commands.
+
+    For a rebuild, which queues them in one ``MULTI`` ... ``EXEC`` with the
+    checkpoints watched: the stored result is the script's, entry for entry
+    (``tests/integration/test_rebuild_writes.py``), without its checkpoint
+    logic, which a reset makes moot. Packed here rather than by a client: most
+    of them are feed appends, and each entry's bytes are shared by every feed
+    that holds it.
+    """
+    names = sorted(models.views)
+    feeds = [keys.audience_feed(n).encode() for n in names]
+    checkpoint = keys.checkpoint.encode()
+    out.append(_command(b"DEL", checkpoint, *feeds))
+    count = 1
+    if models.game:
+        change = b"SREM" if models.over else b"SADD"
+        out.append(_command(change, live_tables(keys.partition, models.game).encode(), keys.game_id.encode()))
+        count += 1
+    for name in names:
+        out.append(_command(b"SET", keys.view(name).encode(), models.views[name]))
+    count += len(names)
+    # The id and the entry, packed once per version for every feed holding it.
+    tails: dict[int, bytes] = {}
+    for name, feed in zip(names, feeds, strict=True):
+        entries = models.feeds.get(name)
+        if not entries:
+            continue
+        head = b"*5\r\n$4\r\nXADD\r\n%b" % _bulk(feed)
+        for version, entry in entries:
+            tail = tails.get(version)
+            if tail is None:
+                tail = tails[version] = b"%b$1\r\ne\r\n%b" % (_bulk(b"0-%d" % version), _bulk(entry))
+            out.append(head)
+            out.append(tail)
+        count += len(entries)
+    out.append(_command(b"SET", checkpoint, b"%d" % models.version))
+    return count + 1
