@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.games.catan.bots import greedy_bot, random_bot, zombie_bot
+from shared.games.catan.bots import greedy_bot, random_bot, uniform_bot, zombie_bot
 from shared.games.catan.commands import CatanCommand
 from shared.games.catan.decide import decide
 from shared.games.catan.events import CatanEvent
@@ -39,7 +39,7 @@ def _module(
         result=result,
         secrets=Secrets(conceal=conceal, reveals=reveals),
         state_type=State,
-        bots={"random": random_bot, "greedy": greedy_bot, "zombie": zombie_bot},
+        bots={"random": random_bot, "uniform": uniform_bot, "greedy": greedy_bot, "zombie": zombie_bot},
         default_options=defaults,
     )
 

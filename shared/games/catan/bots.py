@@ -1,5 +1,7 @@
 """Bots: ``random`` (uniform over command kinds, biased to end turns so games
-finish) and ``greedy`` (builds toward victory points first)."""
+finish), ``uniform`` (uniform over every listed decision, domestic offers
+aside: catanatron's ``RandomPlayer``) and ``greedy`` (builds toward victory
+points first)."""
 
 from __future__ import annotations
 
@@ -44,6 +46,19 @@ def random_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
     if cmd.EndTurn in by_kind:
         kinds = [k for k in kinds if k not in _CHATTER or rng.below(4) == 0] or [cmd.EndTurn]
     return rng.choice(by_kind[rng.choice(kinds)])
+
+
+def uniform_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
+    """Uniform over the seat's whole decisions, as catanatron's ``RandomPlayer`` picks among
+    ``playable_actions``: every road, settlement and bank trade is one choice and ending the turn
+    is just another. It never offers a domestic trade (catanatron's random play has none), and a
+    discard is one decision: one of the ways to discard, drawn by its rank."""
+    terms = tasks.pick_terms(state, seat)
+    if terms is not None and (count := tasks.pick_count(*terms)):
+        return cmd.SelectCards(cards=tasks.pick_at(*terms, rng.below(count)))
+    if state.task is None and state.phase == "main" and seat == state.active:
+        return rng.choice(actions.main_listed(state, seat))
+    return rng.choice([c for c in legal(state, seat) if not isinstance(c, cmd.OfferTrade)])
 
 
 def greedy_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:

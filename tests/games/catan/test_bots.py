@@ -42,3 +42,10 @@ def test_card_picks_are_complete_and_ordered():
     z = (0,) * 6
     assert set(got) == {(2, 0, *z), (1, 1, *z), (1, 0, *z[1:], 1), (0, 1, *z[1:], 1)}
     assert len(got) == 4
+
+
+@pytest.mark.parametrize("game", [CATAN, CATAN_CK], ids=lambda g: g.key)
+def test_four_uniform_bots_finish_a_game(game):
+    # Uniform over whole decisions, ending the turn just one of them: the games still end.
+    p = play(game, 4, seeds(1, salt=7)[0], bots=dict.fromkeys(range(4), game.bots["uniform"]))
+    assert game.is_over(p.state)

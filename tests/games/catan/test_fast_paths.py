@@ -19,8 +19,9 @@ import pytest
 from shared.games.catan import CATAN, CATAN_CK, legal
 from shared.games.catan import commands as cmd
 from shared.games.catan import random_bot as fast_random_bot
+from shared.games.catan import uniform_bot as fast_uniform_bot
 from shared.games.catan.board import N_PATHS, N_SPOTS, PATH_ENDS, SPOT_PATHS, other_end
-from shared.games.catan.rules import actions, robber, tasks
+from shared.games.catan.rules import actions, robber, tasks, trade
 from shared.games.catan.rules.building import (
     ROADS,
     SETTLEMENTS,
@@ -117,6 +118,22 @@ def plain_random_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
     return rng.choice(by_kind[rng.choice(kinds)])
 
 
+def plain_bank_options(state: State, seat: int) -> list[cmd.TradeBank]:
+    hand, ks = state.players[seat].hand, trade.kinds(state)
+    return [
+        cmd.TradeBank(give=give, get=get)
+        for give in ks
+        if hand[give] >= trade.rate(state, seat, give)
+        for get in ks
+        if get != give and state.bank[get] > 0
+    ]
+
+
+def plain_uniform_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
+    """The uniform bot's definition: one of the legal commands, domestic offers aside."""
+    return rng.choice([c for c in legal(state, seat) if not isinstance(c, cmd.OfferTrade)])
+
+
 # -- states met in play ------------------------------------------------------
 
 
@@ -133,7 +150,7 @@ def _states(game, bot: str, salt: int, games: int = 2, every: int = 3) -> list[S
     return out
 
 
-CASES = [(g, bot) for g in (CATAN, CATAN_CK) for bot in ("random", "greedy")]
+CASES = [(g, bot) for g in (CATAN, CATAN_CK) for bot in ("random", "greedy")] + [(CATAN, "uniform")]
 
 
 @pytest.fixture(scope="module", params=CASES, ids=lambda c: f"{c[0].key}-{c[1]}")
@@ -148,6 +165,19 @@ def test_road_and_settlement_spots_match_their_definitions(states):
             assert road_spots(state, seat) == plain_road_spots(state, seat)
             if state.phase != "setup":
                 assert settlement_spots(state, seat) == plain_settlement_spots(state, seat)
+
+
+def test_bank_trades_match_their_definition(states):
+    for state in states:
+        for seat in range(state.seats):
+            assert trade.bank_options(state, seat) == plain_bank_options(state, seat)
+
+
+def test_the_roll_is_accepted_exactly_when_listed(states):
+    for state in states:
+        if state.phase == "roll" and state.task is None:
+            assert actions.roll_accepts(cmd.RollDice(), state, state.active)
+            assert cmd.RollDice() in actions.roll_options(state, state.active)
 
 
 def test_road_length_matches_the_plain_search(states):
@@ -194,6 +224,16 @@ def test_the_random_bot_draws_as_from_the_full_legal_list(states):
         ):
             fast, plain = Rng(bytes(32), n), Rng(bytes(32), n)
             assert fast_random_bot(state, seat, fast) == plain_random_bot(state, seat, plain)
+            assert fast.draws == plain.draws
+
+
+def test_the_uniform_bot_draws_as_from_the_legal_list_without_offers(states):
+    for n, state in enumerate(states):
+        for seat in (
+            sorted(awaited(state.task)) if state.task else [state.active] if state.phase != "over" else []
+        ):
+            fast, plain = Rng(bytes(32), n), Rng(bytes(32), n)
+            assert fast_uniform_bot(state, seat, fast) == plain_uniform_bot(state, seat, plain)
             assert fast.draws == plain.draws
 
 

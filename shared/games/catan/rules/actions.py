@@ -167,7 +167,8 @@ def roll_options(state: State, seat: int) -> list[RollCommand]:
 
 
 def roll_accepts(command: cmd.CatanCommand, state: State, seat: int) -> TypeGuard[RollCommand]:
-    return command in roll_options(state, seat)
+    # The roll is always listed (first): the most frequent command of all needs no listing.
+    return isinstance(command, cmd.RollDice) or command in roll_options(state, seat)
 
 
 def roll_apply(f: CatanFold, seat: int, c: RollCommand) -> None:
@@ -189,11 +190,17 @@ def roll_apply(f: CatanFold, seat: int, c: RollCommand) -> None:
 KNIGHT_COMMANDS = (cmd.BuildKnight, cmd.ActivateKnight, cmd.PromoteKnight, cmd.MoveKnight, cmd.ChaseRobber)
 
 
-def main_options(state: State, seat: int) -> list[cmd.CatanCommand]:
+def main_listed(state: State, seat: int) -> list[cmd.CatanCommand]:
+    """``main_options`` without the domestic offers, in the same order."""
     out: list[cmd.CatanCommand] = list(knights.options(state, seat)) if state.options.ck else []
     for kind, options in MAIN_IN[state.options.ck].items():
         if kind not in KNIGHT_COMMANDS:
             out += options(state, seat)
+    return out
+
+
+def main_options(state: State, seat: int) -> list[cmd.CatanCommand]:
+    out = main_listed(state, seat)
     out += domestic.offer_options(state, seat)
     return out
 

@@ -8,7 +8,6 @@ from functools import lru_cache
 
 from shared.games.catan import board
 from shared.games.catan import events as ev
-from shared.games.catan.rules.building import blocked_for
 from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
 
@@ -21,8 +20,12 @@ def road_length(state: State, seat: int) -> int:
         return 0
     own = tuple(p for p, owner in enumerate(state.roads) if owner == seat)
     ends = {end for p in own for end in board.PATH_ENDS[p]}
-    # A trail may end at an opponent's piece but never pass through it.
-    return _longest_trail(own, frozenset(spot for spot in ends if blocked_for(state, seat, spot)))
+    # A trail may end at an opponent's piece but never pass through it (``blocked_for``, with
+    # the opponents' knights gathered once: a spot holds one knight at most).
+    owner = state.owner
+    knights = {k.spot for k in state.knights if k.owner != seat}
+    blocked = frozenset(s for s in ends if (owner[s] != -1 and owner[s] != seat) or s in knights)
+    return _longest_trail(own, blocked)
 
 
 # A pure function of its arguments, so remembered: most seats' roads are as they were the last time.

@@ -36,14 +36,22 @@ def rate(state: State, seat: int, kind: int, harbors: set[int] | None = None) ->
     return best
 
 
+#: No rate is better than 2:1, so a kind held fewer than twice is never given.
+BEST_RATE = 2
+
+
 def bank_options(state: State, seat: int) -> list[cmd.TradeBank]:
     hand = state.players[seat].hand
     ks = kinds(state)
-    harbors = _harbors(state, seat)
     out: list[cmd.TradeBank] = []
+    harbors: set[int] | None = None  # looked up only once some kind is held twice
     for give in ks:
-        if hand[give] >= rate(state, seat, give, harbors):
-            out.extend(cmd.TradeBank(give=give, get=get) for get in ks if get != give and state.bank[get] > 0)
+        if hand[give] >= BEST_RATE:
+            if harbors is None:
+                harbors = _harbors(state, seat)
+            if hand[give] >= rate(state, seat, give, harbors):
+                bank = state.bank
+                out.extend(cmd.TradeBank(give=give, get=get) for get in ks if get != give and bank[get] > 0)
     return out
 
 
