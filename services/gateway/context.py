@@ -29,6 +29,8 @@ from shared.messaging.replies import Replies
 
 log = structlog.get_logger()
 _TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
+#: Tables whose keys are kept (about 1 KB each).
+_KEPT_KEYS = 10_000
 
 
 def client_address(request: Request) -> str:
@@ -121,6 +123,7 @@ class Gateway:
     #: Live feeds (server-sent events): one read per change, fanned out to every subscriber.
     feeds: FeedHub
     _seats: OrderedDict[tuple[str, str], int | None] = field(default_factory=OrderedDict)
+    _keys: dict[str, GameKeys] = field(default_factory=dict)
     #: The control plane's declared publisher of organiser commands.
     commands: StreamPublisher = field(init=False)
 
@@ -128,12 +131,20 @@ class Gateway:
         self.commands = command_publisher(self.broker)
 
     def keys(self, game_id: str) -> GameKeys:
-        # Table ids are the gateway's own (20 hex) or a tournament's
-        # (<tournament>-r<round>-t<table>): anything else names no table,
-        # and must not become a key or a stream entry.
-        if not _TABLE_ID.match(game_id):
-            raise ApiError("unknown_table", "There is no table with that id.")
-        return GameKeys(game_id, partition_of(game_id, self.settings.partitions))
+        # A move needs its table's keys three or four times (a hash and seven
+        # strings each): built once per table while it is played.
+        keys = self._keys.get(game_id)
+        if keys is None:
+            # Table ids are the gateway's own (20 hex) or a tournament's
+            # (<tournament>-r<round>-t<table>): anything else names no table,
+            # and must not become a key or a stream entry.
+            if not _TABLE_ID.match(game_id):
+                raise ApiError("unknown_table", "There is no table with that id.")
+            keys = GameKeys(game_id, partition_of(game_id, self.settings.partitions))
+            if len(self._keys) >= _KEPT_KEYS:
+                del self._keys[next(iter(self._keys))]  # the oldest: a table long started
+            self._keys[game_id] = keys
+        return keys
 
     async def seat_of(self, game_id: str, token_hash: str) -> int | None:
         """The seat a token belongs to (cached: tokens never change seat)."""
