@@ -7,6 +7,7 @@ Benchmarks print figures; they never assert timings.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -133,7 +134,7 @@ def histogram_quantiles(
     out: dict[str, float] = {"n": count, "mean_ms": (total / count * 1e3) if count else math.nan}
     edges = sorted(buckets)
     for q in qs:
-        out[f"p{round(q * 100)}_ms"] = _bucket_quantile(edges, buckets, count, q) * 1e3
+        out[f"p{q * 100:.4g}_ms"] = _bucket_quantile(edges, buckets, count, q) * 1e3
     return out
 
 
@@ -178,6 +179,22 @@ class CpuMeter:
     pids: dict[str, int]
     _start: dict[str, float] = field(default_factory=dict)
     _t0: float = 0.0
+    _delay0: dict[str, float] = field(default_factory=dict)
+    #: After :meth:`stop`: seconds each process was runnable but waited for a
+    #: core (the kernel's run delay, all its threads): on a shared machine the
+    #: part of a request's wait that no code of ours can remove.
+    waited: dict[str, float] = field(default_factory=dict)
+
+    @staticmethod
+    def _run_delay(pid: int) -> float:
+        total = 0
+        try:
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                with contextlib.suppress(OSError, ValueError, IndexError):
+                    total += int((task / "schedstat").read_text().split()[1])
+        except OSError:
+            return 0.0
+        return total / 1e9
 
     @staticmethod
     def _cpu(pid: int) -> float:
@@ -193,11 +210,15 @@ class CpuMeter:
     def start(self) -> None:
         self._t0 = time.perf_counter()
         self._start = {name: self._cpu(pid) for name, pid in self.pids.items()}
+        self._delay0 = {name: self._run_delay(pid) for name, pid in self.pids.items()}
 
     def stop(self) -> dict[str, float]:
         """CPU seconds used by each process since :meth:`start`, plus ``wall``."""
         wall = time.perf_counter() - self._t0
         out = {name: self._cpu(pid) - self._start.get(name, 0.0) for name, pid in self.pids.items()}
+        self.waited = {
+            name: self._run_delay(pid) - self._delay0.get(name, 0.0) for name, pid in self.pids.items()
+        }
         out["wall"] = wall
         return out
 

@@ -58,6 +58,11 @@ class DriverResult:
     polls: int = 0  # view GETs made after an accepted reply whose view was behind
     requests: int = 0
     errors: list[str] = field(default_factory=list)
+    #: The driver's own event-loop lag (a 10 ms timer's lateness) and, when
+    #: paced, how late each command left after its slot: a starved driver
+    #: sends late and adds its own wait to the server's tail.
+    loop_lag_s: list[float] = field(default_factory=list)
+    send_late_s: list[float] = field(default_factory=list)
 
 
 class _Stop(Exception):
@@ -72,14 +77,17 @@ class Pacer:
         self.rate = rate
         self._next_slot = time.perf_counter()
 
-    async def wait(self) -> None:
+    async def wait(self) -> float:
+        """Wait for this command's slot; how late it is left then (0 unpaced)."""
         if self.rate <= 0:
-            return
+            return 0.0
         now = time.perf_counter()
         slot = max(now, self._next_slot)
         self._next_slot = slot + 1.0 / self.rate
         if slot > now:
             await asyncio.sleep(slot - now)
+            return max(0.0, time.perf_counter() - slot)
+        return 0.0
 
 
 class _View(msgspec.Struct):
@@ -208,7 +216,7 @@ class Bot:
                 doc, _ = await self.view_at(table, tokens[seat], known + 1)
                 continue
             command = rng.choice(doc.legal)
-            await self.pacer.wait()
+            late = await self.pacer.wait()
             started = time.perf_counter()
             status, body = await self.request(
                 "POST",
@@ -225,6 +233,8 @@ class Bot:
                     doc, polls = await self.view_at(table, tokens[seat], known)
                 if self.measuring:
                     self.result.accepted += 1
+                    if self.pacer.rate > 0:
+                        self.result.send_late_s.append(late)
                     self.result.accept_s.append(replied - started)
                     self.result.visible_s.append(time.perf_counter() - started)
                     self.result.polls += polls
@@ -256,8 +266,19 @@ async def _main(cfg: DriverConfig, shared: Any, phase: Any, results: Any) -> Non
         bot = Bot(cfg, shared, phase, result, pacer)
         rng = random.Random(cfg.seed * 10_007 + i)
         bots.append(asyncio.create_task(bot.play_forever(rng)))
+    probe = asyncio.create_task(_loop_lag(phase, result))
     await asyncio.gather(*bots)
+    probe.cancel()
     results.put(result)
+
+
+async def _loop_lag(phase: Any, result: DriverResult, period_s: float = 0.01) -> None:
+    """The driver's own loop lag while measuring (the services' is their metric)."""
+    while phase.value != STOP:
+        due = time.perf_counter() + period_s
+        await asyncio.sleep(period_s)
+        if phase.value == MEASURE:
+            result.loop_lag_s.append(max(0.0, time.perf_counter() - due))
 
 
 def run(cfg: DriverConfig, shared: Any, phase: Any, results: Any) -> None:

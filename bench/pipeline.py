@@ -244,7 +244,33 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
             p.terminate()
             p.join(timeout=5)
     trips = {svc: _trips(after.get(svc, {})) - _trips(before.get(svc, {})) for svc in after}
-    return _summarise(cfg, collected, cpu, busy, delta(before, after), start_counts, end_counts, trips)
+    out = _summarise(cfg, collected, cpu, busy, delta(before, after), start_counts, end_counts, trips)
+    out["runtime"] = _runtime(before, after, collected)
+    out["runtime"]["run_delay_ms_per_s"] = {name: 1e3 * w / out["wall_s"] for name, w in meter.waited.items()}
+    return out
+
+
+def _runtime(
+    before: dict[str, Any], after: dict[str, Any], results: list[drv.DriverResult]
+) -> dict[str, Any]:
+    """Where a request waits on the runtime rather than on work: each process's
+    event-loop lag and garbage-collection pauses, the driver's own lag, and how
+    late a paced driver sent its commands."""
+    out: dict[str, Any] = {}
+    for svc in sorted(after):
+        d = delta({svc: before.get(svc, {})}, {svc: after[svc]})
+        lag = histogram_quantiles(d, "ziggurat_event_loop_lag_seconds", {}, (0.5, 0.99, 0.999))
+        gcs = {
+            g: histogram_quantiles(d, "ziggurat_gc_pause_seconds", {"generation": g}, (0.99,))
+            for g in ("0", "1", "2")
+        }
+        if lag["n"] or any(x["n"] for x in gcs.values()):
+            out[svc] = {"loop_lag": lag, "gc": gcs}
+    out["driver"] = {
+        "loop_lag": summary_ms([x for r in results for x in r.loop_lag_s]),
+        "send_late": summary_ms([x for r in results for x in r.send_late_s]),
+    }
+    return out
 
 
 def _trips(samples: dict[Any, float]) -> float:
@@ -457,6 +483,39 @@ def print_run(r: dict[str, Any]) -> None:
                 f"ours = {fmt(r['ratio'][name], 2)}x; "
                 f"{fmt(ref['round_trips_per_command'], 1)} round trips/command",
             )
+    waits = r.get("runtime", {}).get("run_delay_ms_per_s", {})
+    if waits:
+        table.add_row(
+            "waiting for a core, ms/s",
+            fmt(sum(waits.values()), 0),
+            ", ".join(f"{name} {fmt(w, 0)}" for name, w in sorted(waits.items()))
+            + " (runnable, not running: the kernel's run delay)",
+        )
+    for name, probe in r.get("runtime", {}).items():
+        if name == "run_delay_ms_per_s":
+            continue
+        if name == "driver":
+            lag, late = probe["loop_lag"], probe["send_late"]
+            table.add_row(
+                "loop lag driver p50/p99/max ms",
+                f"{fmt(lag['p50_ms'], 2)} / {fmt(lag['p99_ms'], 2)} / {fmt(lag['max_ms'], 1)}",
+                f"paced sends late p50/p99/max {fmt(late['p50_ms'], 2)} / {fmt(late['p99_ms'], 2)} / "
+                f"{fmt(late['max_ms'], 1)} ms"
+                if late["n"]
+                else "unpaced",
+            )
+            continue
+        lag = probe["loop_lag"]
+        table.add_row(
+            f"loop lag {name} p50/p99/p99.9 ms",
+            f"{fmt(lag['p50_ms'], 2)} / {fmt(lag['p99_ms'], 2)} / {fmt(lag['p99.9_ms'], 1)}",
+            "GC "
+            + ", ".join(
+                f"gen{g} {int(x['n']):,}x mean {fmt(x['mean_ms'], 2)} p99 {fmt(x['p99_ms'], 2)} ms"
+                for g, x in probe["gc"].items()
+                if x["n"]
+            ),
+        )
     if t["driver_errors"]:
         table.add_row("driver errors", str(t["driver_errors"]), "; ".join(t["error_samples"])[:200])
     console.print(table)
