@@ -9,6 +9,7 @@ fall between writing and acknowledging.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import structlog
@@ -36,6 +37,7 @@ class Projector:
         self.redis = redis
         self.writer = ReadModelWriter(redis, GROUP)
         self.publisher = Publisher(redis)
+        self._script_loaded = False
 
     async def handle(self, batch: Batch) -> int:
         """Project a batch read from the partition feeds; returns games touched."""
@@ -59,16 +61,31 @@ class Projector:
                 self.publisher.queue(pipe, notices)
                 batch.ack(pipe, GROUP, only=idle)
 
-            await self.writer.write(writes, then)
+            if batch.defer:
+                # Ahead of the next read. If a write fails (a server that lost
+                # the script), the games are forgotten as below and the batch
+                # is handled again through ``write``, which reloads it.
+                if not self._script_loaded:  # spare the first batch that failure
+                    await self.writer.load()
+                    self._script_loaded = True
+                pipe = self.redis.pipeline(transaction=False)
+                self.writer.queue(pipe, writes)
+                then(pipe)
+                await batch.write(pipe, failed=lambda: self._forget(by_game))
+            else:
+                await self.writer.write(writes, then)
             await self.publisher.after(notices)
         except BaseException:
-            # The cache ran ahead of the read models; forget those games so the
-            # retry re-reads them from the store (the checkpoint dedups writes).
-            for game_id in by_game:
-                self.cache.forget(game_id)
+            self._forget(by_game)
             raise
         self._observe(by_game, touched)
         return len(touched)
+
+    def _forget(self, games: Iterable[str]) -> None:
+        """The cache ran ahead of the read models; forget those games so the
+        retry re-reads them from the store (the checkpoint dedups writes)."""
+        for game_id in games:
+            self.cache.forget(game_id)
 
     async def _fold(self, by_game: dict[str, list[EventEnvelope]]) -> dict[str, tuple[ReadModels, int]]:
         before = {g: (t.version if (t := self.cache.get(g)) else 0) for g in by_game}

@@ -205,24 +205,28 @@ class Reducer:
         outcome.
         """
         replies = replies_by_node((m.reply_to, o) for m, o in zip(msgs, outcomes, strict=True))
-        async with self.store.redis.pipeline(transaction=False) as pipe:
-            self.publisher.queue(pipe, replies)
-            for (partition, game_id), due in self._deadlines.items():
-                if due is None:
-                    pipe.zrem(deadlines(partition), game_id)
-                else:
-                    pipe.zadd(deadlines(partition), {game_id: due})
-            self._deadlines.clear()
-            # After the appends they follow, and an optimisation only: a crash
-            # before this write leaves the previous snapshot, still valid.
-            for keys, version, raw in self._snapshots:
-                self.store.queue_snapshot(pipe, keys, version, raw)
-            self._snapshots.clear()
-            if batch is not None:
-                batch.ack(pipe, GROUP)
-            await pipe.execute()
-        await self.publisher.after(replies)
+        pipe = self.store.redis.pipeline(transaction=False)
+        self.publisher.queue(pipe, replies)
+        for (partition, game_id), due in self._deadlines.items():
+            if due is None:
+                pipe.zrem(deadlines(partition), game_id)
+            else:
+                pipe.zadd(deadlines(partition), {game_id: due})
+        self._deadlines.clear()
+        # After the appends they follow, and an optimisation only: a crash
+        # before this write leaves the previous snapshot, still valid.
+        for keys, version, raw in self._snapshots:
+            self.store.queue_snapshot(pipe, keys, version, raw)
+        self._snapshots.clear()
         metrics.CACHED_GAMES.labels(SERVICE).set(len(self.cache))
+        if batch is None:  # the clock watch's timeouts: no stream entries to acknowledge
+            await pipe.execute()
+        else:
+            # The appends are done (awaited above): the answers and the
+            # acknowledgements may ride with the next read.
+            batch.ack(pipe, GROUP)
+            await batch.write(pipe)
+        await self.publisher.after(replies)
 
     async def watch_clocks(self, partitions: list[int], stopping: Any, interval_s: float = 0.2) -> None:
         """Time out seats whose clocks ran out, in the partitions this reducer owns.

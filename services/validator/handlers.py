@@ -73,27 +73,29 @@ class Validator:
     async def _emit(self, batch: Batch, msgs: list[CommandMsg], verdicts: list[Verdict]) -> None:
         now = time.time_ns()
         rejected: list[tuple[str, Outcome]] = []
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for msg, verdict in zip(msgs, verdicts, strict=True):
-                if isinstance(verdict, Outcome):
-                    metrics.REJECTIONS.labels(SERVICE, verdict.code).inc()
-                    log.info(
-                        "rejected",
-                        game_id=msg.game_id,
-                        command_id=msg.command_id,
-                        correlation_id=msg.correlation_id,
-                        code=verdict.code,
-                    )
-                    rejected.append((msg.reply_to, verdict))
-                else:
-                    streams.add(pipe, validated_stream(msg.partition), encode(verdict))
-                metrics.STAGE_LATENCY.labels("validated").observe((now - msg.received_ns) / 1e9)
-            replies = replies_by_node(rejected)
-            self.publisher.queue(pipe, replies)
-            batch.ack(pipe, GROUP)
-            await pipe.execute()
-        await self.publisher.after(replies)
+        validated = metrics.STAGE_LATENCY.labels("validated")
+        pipe = self.redis.pipeline(transaction=False)
+        for msg, verdict in zip(msgs, verdicts, strict=True):
+            if isinstance(verdict, Outcome):
+                metrics.REJECTIONS.labels(SERVICE, verdict.code).inc()
+                log.info(
+                    "rejected",
+                    game_id=msg.game_id,
+                    command_id=msg.command_id,
+                    correlation_id=msg.correlation_id,
+                    code=verdict.code,
+                )
+                rejected.append((msg.reply_to, verdict))
+            else:
+                streams.add(pipe, validated_stream(msg.partition), encode(verdict))
+            validated.observe((now - msg.received_ns) / 1e9)
+        replies = replies_by_node(rejected)
+        self.publisher.queue(pipe, replies)
+        batch.ack(pipe, GROUP)
         metrics.CACHED_GAMES.labels(SERVICE).set(len(self.cache))
+        # The passed commands, the refusals and the acknowledgements, ahead of the next read.
+        await batch.write(pipe)
+        await self.publisher.after(replies)
 
 
 def _with_game(verdict: Verdict, table: Table | None) -> Verdict:

@@ -7,6 +7,20 @@ slots, one loop per stream) and hands the handler a :class:`Batch`. The
 handler acknowledges the batch inside the pipeline that writes its results,
 so a batch costs its read plus one or two writes, whatever its size.
 
+That last write rides with the next read. A handler hands its final pipeline
+(results, answers, acknowledgements) to :meth:`Batch.write`; in the reader's
+own loop it is sent at once, in one request ahead of the next
+``XREADGROUP``, so the server runs the writes first and then blocks for new
+entries, and a batch costs one round trip fewer. Nothing that depends on
+those writes is done before they are sent: whatever must be durable before
+an answer (the reducer's append) is awaited earlier, on its own, and the
+answers and acknowledgements are in this pipeline, after it. When a write
+of that pipeline fails, the batch is not lost: its entries are still pending
+(the acknowledgements ride in the same pipeline and a failed request leaves
+them unsent or unanswered), the handler's ``failed`` hook undoes what it had
+assumed done, and the batch is handled again with every write awaited (then
+entry by entry if it fails again, as any batch that fails in its handler).
+
 Nothing delivered is lost: a reader first re-reads its own pending entries
 (left by a crash or a failed batch), then new ones; and it periodically
 claims entries that any consumer of the group left unacknowledged for longer
@@ -30,7 +44,7 @@ from __future__ import annotations
 
 import asyncio
 import traceback
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -63,13 +77,38 @@ async def send(coalescer: Coalescer, stream: str, body: bytes) -> None:
 
 
 @dataclass
+class Tail:
+    """A batch's last pipeline, left for the reader to send ahead of its next read."""
+
+    pipe: Any
+    #: Undoes what the handler assumed the writes did (e.g. a cache moved on), if they fail.
+    failed: Callable[[], None] | None = None
+
+
+@dataclass
 class Batch:
     """Entries read together, by stream, in the order they were read."""
 
     entries: list[tuple[str, bytes, Fields]] = field(default_factory=list)
+    #: Set by the reader's loop: the last write may go out with the next read.
+    defer: bool = False
+    tail: Tail | None = None
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    async def write(self, pipe: Any, failed: Callable[[], None] | None = None) -> None:
+        """Send the batch's last pipeline, which holds its acknowledgements.
+
+        In the reader's own loop the pipeline goes out with the next read
+        (one round trip for both), and ``failed`` runs if any of its writes
+        fails; elsewhere (a retry, a reclaim, a test) it is executed now and
+        raises as usual. Call it last: nothing after it may rely on the writes.
+        """
+        if self.defer:
+            self.tail = Tail(pipe, failed)
+            return
+        await pipe.execute()
 
     def bodies(self) -> list[bytes]:
         return [fields[b"m"] for _, _, fields in self.entries]
@@ -156,19 +195,39 @@ class StreamReader:
         own_pending = True  # our own unacknowledged entries first, then new ones
         loop = asyncio.get_running_loop()
         last_claim = loop.time()
+        # A cluster cannot pipeline keys of different slots with the read.
+        defer = not is_cluster(self.redis)
+        held: Batch | None = None  # the batch whose last write goes out with the next read
+        batch_size = metrics.BATCH_SIZE.labels(self.group)
         while not stopping.is_set():
             try:
                 if loop.time() - last_claim > self.reclaim_idle_ms / 2000:
+                    if held is not None:
+                        await self._settle(handler, held, await self._send(held))
+                        held = None
                     last_claim = loop.time()
                     await self._reclaim(handler, streams)
                 cursor = "0" if own_pending else ">"
-                reply = await self.redis.xreadgroup(
+                pipe = held.tail.pipe if held is not None and held.tail is not None else None
+                if pipe is None:
+                    pipe = self.redis.pipeline(transaction=False)
+                pipe.xreadgroup(
                     self.group,
                     self.node,
                     dict.fromkeys(streams, cursor),
                     count=self.batch,
                     block=None if own_pending else self.block_ms,
                 )
+                replies = await pipe.execute(raise_on_error=False)
+                if held is not None:
+                    writes_ok = await self._settle(handler, held, replies[:-1])
+                    held = None
+                    if not writes_ok:
+                        own_pending = True  # failed entries are still ours, pending
+                        await asyncio.sleep(self.retry_pause_s)
+                reply = replies[-1]
+                if isinstance(reply, Exception):
+                    raise reply
                 batch, trimmed = _batch(reply)
                 if trimmed:
                     await self._ack(trimmed)
@@ -176,21 +235,54 @@ class StreamReader:
                     own_pending = False
                     continue
                 if batch:
-                    metrics.BATCH_SIZE.labels(self.group).observe(len(batch))
+                    batch_size.observe(len(batch))
+                    batch.defer = defer
                     if not await self._deliver(handler, batch):
                         own_pending = True  # failed entries are still ours, pending
                         await asyncio.sleep(self.retry_pause_s)
-                    elif self.pace_ms:
+                    elif self.pace_ms:  # a paced reader's writes must not wait for its pause
+                        if batch.tail is not None:
+                            await self._settle(handler, batch, await self._send(batch))
                         await asyncio.sleep(self.pace_ms / 1000)
+                    elif batch.tail is not None:
+                        held = batch
             except asyncio.CancelledError:
                 raise
             except Exception:
                 # Redis unreachable (or the read itself failed): entries stay
                 # pending, nothing is counted against them; re-read our own.
+                # A held write whose request failed is in the same state: its
+                # acknowledgements may not have landed, and the entries they
+                # cover come back with our own pending ones.
+                held = None
                 metrics.ERRORS.labels(self.group, "read").inc()
                 log.exception("read_failed", group=self.group, streams=list(streams))
                 own_pending = True
                 await asyncio.sleep(self.outage_pause_s)
+        if held is not None:  # stopping: the last batch's write goes out on its own
+            await self._settle(handler, held, await self._send(held))
+
+    async def _send(self, held: Batch) -> list[Any]:
+        assert held.tail is not None
+        result: list[Any] = await held.tail.pipe.execute(raise_on_error=False)
+        return result
+
+    async def _settle(self, handler: BatchHandler, held: Batch, replies: list[Any]) -> bool:
+        """Check a held batch's writes; if one failed, handle the batch again, its writes awaited."""
+        tail = held.tail
+        held.tail, held.defer = None, False
+        failure = next((r for r in replies if isinstance(r, Exception)), None)
+        if failure is None:
+            return True
+        if isinstance(failure, TRANSIENT):
+            raise failure
+        metrics.ERRORS.labels(self.group, "batch").inc()
+        log.warning("batch_write_failed", group=self.group, size=len(held), error=str(failure))
+        if tail is not None and tail.failed is not None:
+            tail.failed()
+        # Whole first (a script the server lost is loaded again on the way, and
+        # the batch's games move in one step as before), then entry by entry.
+        return await self._deliver(handler, held)
 
     async def _deliver(self, handler: BatchHandler, batch: Batch) -> bool:
         """Handle a batch, isolating any entry that fails; True if all went through."""
@@ -203,11 +295,16 @@ class StreamReader:
         except TRANSIENT:
             raise
         except Exception:
+            batch.tail, batch.defer = None, False
             if len(batch) == 1:
                 await self._failed(handler, batch.entries[0])
                 return False
             metrics.ERRORS.labels(self.group, "batch").inc()
             log.warning("batch_failed_isolating", group=self.group, size=len(batch), exc_info=True)
+        return await self._isolate(handler, batch)
+
+    async def _isolate(self, handler: BatchHandler, batch: Batch) -> bool:
+        """Handle each entry alone, its writes awaited; True if all went through."""
         ok = True
         for entry in batch.entries:
             try:
