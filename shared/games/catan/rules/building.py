@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from shared.games.catan import board
 from shared.games.catan.state import State, knight_at
 
@@ -40,15 +42,20 @@ def buildings(state: State, seat: int) -> list[int]:
     return _owned(state, seat)
 
 
-def road_ends(state: State, seat: int) -> set[int]:
+def road_ends(state: State, seat: int) -> frozenset[int]:
     """Every spot an own road touches."""
+    return _road_ends(state.roads, seat) if seat in state.roads else frozenset()
+
+
+# A pure function of the roads, remembered: the roads tuple changes only when a road is built, while
+# every listing of roads, settlements and knights asks for it.
+@lru_cache(maxsize=1024)
+def _road_ends(roads: tuple[int, ...], seat: int) -> frozenset[int]:
     ends: set[int] = set()
-    roads = state.roads
-    if seat in roads:
-        for p, owner in enumerate(roads):
-            if owner == seat:
-                ends.update(board.PATH_ENDS[p])
-    return ends
+    for p, owner in enumerate(roads):
+        if owner == seat:
+            ends.update(board.PATH_ENDS[p])
+    return frozenset(ends)
 
 
 def blocked_for(state: State, seat: int, spot: int) -> bool:
@@ -86,19 +93,50 @@ def road_spots(state: State, seat: int) -> list[int]:
         return []
     if state.phase == "setup":
         ends: set[int] = {state.setup_spot} if state.setup_spot >= 0 else set()
-    else:  # a path reaches the network at an own building, or at an own road's end it may pass
-        ends = {e for e in road_ends(state, seat) if not blocked_for(state, seat, e)}
-        ends.update(_owned(state, seat))
-    return sorted({p for e in ends for p in board.SPOT_PATHS[e] if roads[p] == -1})
+        return sorted({p for e in ends for p in board.SPOT_PATHS[e] if roads[p] == -1})
+    return list(_network_paths(roads, state.owner, _opponent_knights(state, seat), seat))
+
+
+def _opponent_knights(state: State, seat: int) -> frozenset[int]:
+    """The spots of opponents' knights: with opponents' buildings, what ends ``seat``'s network."""
+    return frozenset(k.spot for k in state.knights if k.owner != seat) if state.knights else frozenset()
+
+
+# Pure functions of the board's tuples, remembered: the roads and buildings change a few dozen times
+# a game, while the action phase lists the spots at every command.
+@lru_cache(maxsize=2048)
+def _network_paths(
+    roads: tuple[int, ...], owner: tuple[int, ...], knights: frozenset[int], seat: int
+) -> tuple[int, ...]:
+    """Empty paths that reach ``seat``'s network: at an own building, or at an own road's end that
+    no opponent's building or knight (``knights``) blocks (``blocked_for``)."""
+    ends = {e for e in _road_ends(roads, seat) if owner[e] in (-1, seat) and e not in knights}
+    ends.update(s for s, o in enumerate(owner) if o == seat)
+    return tuple(sorted({p for e in ends for p in board.SPOT_PATHS[e] if roads[p] == -1}))
 
 
 def settlement_spots(state: State, seat: int, setup: bool = False) -> list[int]:
     if setup:
         return [s for s in range(board.N_SPOTS) if can_settle(state, seat, s, setup)]
-    if settlements_built(state, seat) >= SETTLEMENTS:
+    if settlements_built(state, seat) >= SETTLEMENTS or seat not in state.roads:
         return []
-    # Away from the set-up a settlement touches an own road: only those spots are looked at.
-    return sorted(s for s in road_ends(state, seat) if free_spot(state, s) and distance_ok(state, s))
+    spots = _settlement_candidates(state.roads, state.owner, seat)
+    if state.knights:  # ``free_spot``: no knight stands there either
+        return [s for s in spots if knight_at(state, s) is None]
+    return list(spots)
+
+
+@lru_cache(maxsize=2048)
+def _settlement_candidates(roads: tuple[int, ...], owner: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """Away from the set-up a settlement touches an own road: those spots, ascending, that are empty
+    and keep the distance rule (knights aside)."""
+    return tuple(
+        sorted(
+            s
+            for s in _road_ends(roads, seat)
+            if owner[s] == -1 and all(owner[n] == -1 for n in board.SPOT_NEIGHBOURS[s])
+        )
+    )
 
 
 def city_spots(state: State, seat: int) -> list[int]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from shared.games.catan import board
 from shared.games.catan import events as ev
 from shared.games.catan.cards import KINDS, Hand, one, total
@@ -53,19 +55,27 @@ def target_hexes(state: State, seat: int, chase: bool = False) -> list[int]:
 
 
 def moves(state: State, seat: int, chase: bool = False) -> list[tuple[int, int]]:
-    # Opponents by hex, from the few occupied spots rather than every hex's six corners.
+    return list(_moves(state.owner, seat, tuple(target_hexes(state, seat, chase))))
+
+
+# A pure function of the buildings and the hexes, remembered: the buildings change far less often
+# than the robber moves.
+@lru_cache(maxsize=2048)
+def _moves(owner: tuple[int, ...], seat: int, hexes: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """Each hex with each opponent of ``seat`` there, ascending, or with -1 (none); the opponents
+    found from the few occupied spots rather than every hex's six corners."""
     near: dict[int, set[int]] = {}
-    for spot, owner in enumerate(state.owner):
-        if owner != -1 and owner != seat:
+    for spot, o in enumerate(owner):
+        if o != -1 and o != seat:
             for h in board.SPOT_HEXES[spot]:
-                near.setdefault(h, set()).add(owner)
+                near.setdefault(h, set()).add(o)
     out: list[tuple[int, int]] = []
-    for h in target_hexes(state, seat, chase):
+    for h in hexes:
         if h in near:
             out.extend((h, v) for v in sorted(near[h]))
         else:
             out.append((h, -1))
-    return out
+    return tuple(out)
 
 
 def random_card(f: CatanFold, hand: Hand) -> int:
