@@ -211,6 +211,7 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
             _signal_services(stack, signal.SIGUSR2)
         start_counts = totals()
         busy0 = _busy_cpu()
+        store = _StoreProbe(stack.valkey.url if stack.valkey is not None else None)
         meter.start()
         phase.value = drv.MEASURE
         task = progress.add_task("measuring", total=cfg.duration, info="")
@@ -222,6 +223,7 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
                 break
             time.sleep(0.25)
         cpu = meter.stop()
+        stalls = store.stop()
         busy = _busy_cpu() - busy0
         after = scrape_all(urls)
         end_counts = totals()
@@ -246,8 +248,43 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
     trips = {svc: _trips(after.get(svc, {})) - _trips(before.get(svc, {})) for svc in after}
     out = _summarise(cfg, collected, cpu, busy, delta(before, after), start_counts, end_counts, trips)
     out["runtime"] = _runtime(before, after, collected)
+    out["store_stalls"] = stalls
     out["runtime"]["run_delay_ms_per_s"] = {name: 1e3 * w / out["wall_s"] for name, w in meter.waited.items()}
     return out
+
+
+class _StoreProbe:
+    """Valkey's own stalls over the window: its latency monitor (the longest
+    event of each kind above 2 ms: a command, a fork, an AOF write or fsync)
+    and the AOF's background work (rewrites, forks, fsyncs it had to wait for)."""
+
+    _COUNTERS = ("aof_rewrites", "total_forks", "aof_delayed_fsync")
+
+    def __init__(self, url: str | None) -> None:
+        import redis
+
+        self.client = redis.Redis.from_url(url) if url else None
+        self.start: dict[str, int] = {}
+        if self.client is not None:
+            self.client.config_set("latency-monitor-threshold", 2)
+            self.client.execute_command("LATENCY", "RESET")
+            self.start = self._counters()
+
+    def _counters(self) -> dict[str, int]:
+        assert self.client is not None
+        info = {**self.client.info("persistence"), **self.client.info("stats")}
+        return {k: int(info.get(k, 0)) for k in self._COUNTERS}
+
+    def stop(self) -> dict[str, Any]:
+        if self.client is None:
+            return {}
+        counters = {k: v - self.start.get(k, 0) for k, v in self._counters().items()}
+        events = {
+            (e[0].decode() if isinstance(e[0], bytes) else e[0]): {"max_ms": int(e[3])}
+            for e in self.client.execute_command("LATENCY", "LATEST")
+        }
+        self.client.close()
+        return {**counters, "latency_events": events}
 
 
 def _runtime(
@@ -483,6 +520,15 @@ def print_run(r: dict[str, Any]) -> None:
                 f"ours = {fmt(r['ratio'][name], 2)}x; "
                 f"{fmt(ref['round_trips_per_command'], 1)} round trips/command",
             )
+    stalls = r.get("store_stalls") or {}
+    if stalls:
+        events = stalls.get("latency_events", {})
+        table.add_row(
+            "Valkey stalls over 2 ms",
+            ", ".join(f"{k} max {v['max_ms']} ms" for k, v in sorted(events.items())) or "none",
+            f"AOF rewrites {stalls.get('aof_rewrites', 0)}, forks {stalls.get('total_forks', 0)}, "
+            f"delayed fsyncs {stalls.get('aof_delayed_fsync', 0)}",
+        )
     waits = r.get("runtime", {}).get("run_delay_ms_per_s", {})
     if waits:
         table.add_row(
