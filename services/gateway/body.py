@@ -8,8 +8,8 @@ code and the reason.
 
 from __future__ import annotations
 
+import os
 import re
-import uuid
 from typing import Annotated, Any, TypeVar
 
 import msgspec
@@ -98,7 +98,13 @@ def header_id(request: Request, name: str) -> str | None:
 
 
 def correlation_id(request: Request) -> str:
-    return header_id(request, "x-correlation-id") or uuid.uuid4().hex
+    return header_id(request, "x-correlation-id") or made_up_id()
+
+
+def made_up_id() -> str:
+    """32 random hex digits, for a request that brought no id of its own (a quarter
+    of the cost of ``uuid.uuid4().hex``, paid twice by every move)."""
+    return os.urandom(16).hex()
 
 
 class _Tagged(msgspec.Struct):

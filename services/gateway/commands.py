@@ -32,6 +32,7 @@ from services.gateway.body import (
     check_command,
     correlation_id,
     header_id,
+    made_up_id,
     read_json,
 )
 from services.gateway.bots import seat_token_hash
@@ -220,7 +221,7 @@ async def submit_command(request: Request) -> Response:
     gw.limits.command(hashed)
     body = await read_json(request, Move, gw.settings.max_body_bytes)
     check_command(body.command)
-    key = header_id(request, "idempotency-key") or uuid.uuid4().hex
+    key = header_id(request, "idempotency-key") or made_up_id()
     seat, notice = await _view_wanted(gw, game_id, hashed) if body.view else (None, None)
     msg = _message(
         gw,
