@@ -94,10 +94,10 @@ def road_spots(state: State, seat: int) -> list[int]:
     if state.phase == "setup":
         ends: set[int] = {state.setup_spot} if state.setup_spot >= 0 else set()
         return sorted({p for e in ends for p in board.SPOT_PATHS[e] if roads[p] == -1})
-    return list(_network_paths(roads, state.owner, _opponent_knights(state, seat), seat))
+    return list(_network_paths(roads, state.owner, opponent_knights(state, seat), seat))
 
 
-def _opponent_knights(state: State, seat: int) -> frozenset[int]:
+def opponent_knights(state: State, seat: int) -> frozenset[int]:
     """The spots of opponents' knights: with opponents' buildings, what ends ``seat``'s network."""
     return frozenset(k.spot for k in state.knights if k.owner != seat) if state.knights else frozenset()
 

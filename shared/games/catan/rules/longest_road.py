@@ -8,6 +8,7 @@ from functools import lru_cache
 
 from shared.games.catan import board
 from shared.games.catan import events as ev
+from shared.games.catan.rules.building import opponent_knights
 from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
 
@@ -18,12 +19,17 @@ def road_length(state: State, seat: int) -> int:
     """The longest trail over ``seat``'s roads."""
     if seat not in state.roads:
         return 0
-    own = tuple(p for p, owner in enumerate(state.roads) if owner == seat)
+    return _trail_over(state, seat, tuple(p for p, o in enumerate(state.roads) if o == seat))
+
+
+def _trail_over(state: State, seat: int, own: tuple[int, ...]) -> int:
+    """The longest trail over ``own``, ``seat``'s roads."""
+    if not own:
+        return 0
+    owner, knights = state.owner, opponent_knights(state, seat)
     ends = {end for p in own for end in board.PATH_ENDS[p]}
-    # A trail may end at an opponent's piece but never pass through it (``blocked_for``, with
-    # the opponents' knights gathered once: a spot holds one knight at most).
-    owner = state.owner
-    knights = {k.spot for k in state.knights if k.owner != seat}
+    # A trail may end at an opponent's piece (a building, or a knight: ``blocked_for``) but never
+    # pass through it.
     blocked = frozenset(s for s in ends if (owner[s] != -1 and owner[s] != seat) or s in knights)
     return _longest_trail(own, blocked)
 
@@ -57,7 +63,12 @@ def _longest_trail(own: tuple[int, ...], blocked: frozenset[int]) -> int:
 
 
 def lengths(state: State) -> tuple[int, ...]:
-    return tuple(road_length(state, s) for s in range(state.seats))
+    """``road_length`` of every seat, the roads sorted by seat in one pass."""
+    own: list[list[int]] = [[] for _ in range(state.seats)]
+    for p, o in enumerate(state.roads):
+        if o >= 0:
+            own[o].append(p)
+    return tuple(_trail_over(state, s, tuple(paths)) for s, paths in enumerate(own))
 
 
 def holder_after(previous: int, lens: tuple[int, ...]) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 
 from shared.games.catan import board
@@ -58,24 +59,31 @@ def moves(state: State, seat: int, chase: bool = False) -> list[tuple[int, int]]
     return list(_moves(state.owner, seat, tuple(target_hexes(state, seat, chase))))
 
 
-# A pure function of the buildings and the hexes, remembered: the buildings change far less often
+# Pure functions of the buildings (and the hexes), remembered: the buildings change far less often
 # than the robber moves.
 @lru_cache(maxsize=2048)
 def _moves(owner: tuple[int, ...], seat: int, hexes: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """Each hex with each opponent of ``seat`` there, ascending, or with -1 (none); the opponents
-    found from the few occupied spots rather than every hex's six corners."""
+    """Each hex with each opponent of ``seat`` there, ascending, or with -1 (none)."""
+    near = _opponents_by_hex(owner, seat)
+    out: list[tuple[int, int]] = []
+    for h in hexes:
+        if h in near:
+            out.extend((h, v) for v in near[h])
+        else:
+            out.append((h, -1))
+    return tuple(out)
+
+
+@lru_cache(maxsize=1024)
+def _opponents_by_hex(owner: tuple[int, ...], seat: int) -> Mapping[int, tuple[int, ...]]:
+    """Each hex's opponents of ``seat``, ascending, from the few occupied spots rather than every
+    hex's six corners (read-only: the mapping is shared)."""
     near: dict[int, set[int]] = {}
     for spot, o in enumerate(owner):
         if o != -1 and o != seat:
             for h in board.SPOT_HEXES[spot]:
                 near.setdefault(h, set()).add(o)
-    out: list[tuple[int, int]] = []
-    for h in hexes:
-        if h in near:
-            out.extend((h, v) for v in sorted(near[h]))
-        else:
-            out.append((h, -1))
-    return tuple(out)
+    return {h: tuple(sorted(seats)) for h, seats in near.items()}
 
 
 def random_card(f: CatanFold, hand: Hand) -> int:

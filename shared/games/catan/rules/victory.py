@@ -15,11 +15,11 @@ def _building_points(state: State, seat: int) -> int:
     """A point per settlement or city, and a second per city."""
     owner, level = state.owner, state.level
     pts = owner.count(seat)
-    # Asked at every command: hop from city to city rather than walking every spot.
-    city = level.index(2) if 2 in level else -1
-    while city >= 0:
+    # Asked at every command: hop from city to city rather than walking every spot (or slicing).
+    city = -1
+    for _ in range(level.count(2)):
+        city = level.index(2, city + 1)
         pts += owner[city] == seat
-        city = level.index(2, city + 1) if 2 in level[city + 1 :] else -1
     return pts
 
 
