@@ -8,12 +8,16 @@
 2. Rebuilds every game's projections with ``ziggurat rebuild --write``'s own
    code (``shared.cli.audit.rebuild_games``: read the logs of a group of games
    in one round trip, build each game's read models in one pass with
-   ``shared.readmodels.rebuild.models_from_log``, and write them through the
-   projector's script, ``ReadModelWriter.add``, a group per transaction), and
-   prints events/s per game; then the read alone and the models alone.
-   ``--baseline`` also times the path used before (the table cache's fold,
-   then ``shared.readmodels.build.build`` over every event), alternating with
-   the new one, ``--repeat`` times each.
+   ``shared.readmodels.rebuild.models_from_log``, and write them as plain
+   commands, ``shared.readmodels.writer.rewrite_commands``, a group per
+   transaction over the thin client), in this process ("plain") and shared
+   out to ``--workers`` processes ("pool"), and prints events/s per game and
+   the CPU per event of this process, the pool's workers and Valkey; then the
+   read alone and the models alone. ``--baseline`` also times the writes used
+   before (the projector's script through redis-py, "script"), alternating,
+   ``--repeat`` times each. ``--aof-off`` measures everything again with the
+   server's AOF switched off (what read models on a Valkey of their own,
+   without AOF, would cost).
 3. Loads cold tables of 1,000+ events into a ``TableCache``, from their whole
    stream and from a snapshot (written as the reducer writes it, at the last
    multiple of ``snapshot_every``) plus the events after it.
@@ -23,7 +27,7 @@
    and how many live games fit in 2 GB.
 
     python -m bench.replay                       # 120,000 events, 300 live tables per game
-    python -m bench.replay --baseline --repeat 3 --live 0
+    python -m bench.replay --baseline --repeat 3 --live 0 --aof-off
     python -m bench.replay --events 200000 --live 1000 --games tigris,catan
 """
 
@@ -33,12 +37,12 @@ import argparse
 import asyncio
 import gc
 import random
+import resource
 import shutil
 import statistics
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -112,86 +116,114 @@ async def _write(store: Any, steps: list[Any], chunk: int = 64) -> None:
     await store.index_game(first.game_id, first.partition, time.time_ns() // 1_000_000)
 
 
-def baseline_models(game_id: str, log: Sequence[bytes]) -> Any:
-    """The rebuild's read models the way it built them before the one-pass
-    ``shared.readmodels.rebuild``: the table cache's fold (every envelope and
-    event decoded twice, the table copied per event), then the projector's
-    ``build`` over every event. ``--baseline`` times it in the same run."""
-    from shared.eventstore.store import decode_envelope
-    from shared.eventstore.tables import decode_all, fold_all
-    from shared.readmodels.build import build
+def _cpu(server_pid: int) -> tuple[float, float, float]:
+    """CPU seconds so far: this process, its finished children (a pool's
+    workers, counted once the pool has shut down), and the server."""
+    import psutil  # type: ignore[import-untyped]
 
-    envelopes = [decode_envelope(raw) for raw in log]
-    table = fold_all(envelopes)
-    if table is None:
-        return None
-    events = decode_all(table.game, envelopes)
-    new = [(e.version, e.server_time, ev) for e, ev in zip(envelopes, events, strict=True)]
-    return build(game_id, table, new)
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server = psutil.Process(server_pid).cpu_times()
+    return (
+        me.ru_utime + me.ru_stime,
+        children.ru_utime + children.ru_stime,
+        server.user + server.system,
+    )
 
 
 async def rebuild(
-    redis: Any, written: dict[str, dict[str, Any]], paths: list[str], repeat: int
+    redis: Any,
+    url: str,
+    server_pid: int,
+    written: dict[str, dict[str, Any]],
+    paths: list[str],
+    repeat: int,
+    workers: int,
 ) -> dict[str, Any]:
     """``ziggurat rebuild --write`` over every finished game, per game type, for
-    each of ``paths`` ("one-pass", "baseline"), alternating, ``repeat`` times."""
+    each of ``paths`` ("plain", "pool", "script"), alternating, ``repeat`` times,
+    with the CPU each path cost per event."""
+    import redis.asyncio as aioredis
+
     from shared.cli.audit import rebuild_games
     from shared.eventstore.keys import GameKeys
     from shared.readmodels.rebuild import models_from_log
 
-    builders = {"one-pass": models_from_log, "baseline": baseline_models}
-    times: dict[str, dict[str, list[float]]] = {p: {k: [] for k in written} for p in paths}
-    compute: dict[str, dict[str, float]] = {p: {} for p in paths}
+    # The writes used before this round: the projector's script, through redis-py.
+    script_client = aioredis.Redis.from_url(url)
+    clients = {"plain": (redis, 1), "pool": (redis, workers), "script": (script_client, 1)}
+    # Every game in one rebuild, as ``ziggurat rebuild --write`` does (its CPU
+    # is measured), then each game type's alone (its rate per game).
+    batches = {"all": [g for info in written.values() for g in info["finished"]]}
+    batches |= {key: info["finished"] for key, info in written.items()}
+    times: dict[str, dict[str, list[float]]] = {p: {k: [] for k in batches} for p in paths}
+    cpu: dict[str, list[float]] = {p: [0.0, 0.0, 0.0] for p in paths}
+    events_done = dict.fromkeys(paths, 0)
+    models_s: dict[str, float] = {}
     read: dict[str, float] = {}
     total_games = sum(len(i["finished"]) for i in written.values())
-    with _progress() as progress:
-        task = progress.add_task(
-            "rebuilding projections (ziggurat rebuild --write)",
-            total=total_games * len(paths) * repeat,
-            info="",
-        )
-        for round_ in range(repeat):
-            for path in paths if round_ % 2 == 0 else paths[::-1]:
-                for key, info in written.items():
-                    progress.update(task, info=f"{path}: {key}")
-                    games = [GameKeys(gid, part) for gid, part, _ in info["finished"]]
-                    t = time.perf_counter()
-                    stuck = await rebuild_games(
-                        redis, games, True, lambda n: progress.advance(task, n), builders[path]
-                    )
-                    times[path][key].append(time.perf_counter() - t)
-                    if stuck:
-                        raise RuntimeError(f"rebuild could not rewrite {stuck[:3]}")
-        # The same work without the writes: the read, then the models alone.
-        for key, info in written.items():
-            logs = []
-            t = time.perf_counter()
-            for gid, part, _ in info["finished"]:
-                rows = await redis.xrange(GameKeys(gid, part).events)
-                logs.append((gid, [fields[b"e"] for _, fields in rows]))
-            read[key] = time.perf_counter() - t
-            for path in paths:
+    try:
+        with _progress() as progress:
+            task = progress.add_task(
+                "rebuilding projections (ziggurat rebuild --write)",
+                total=2 * total_games * len(paths) * repeat,
+                info="",
+            )
+            for round_ in range(repeat):
+                for path in paths if round_ % 2 == 0 else paths[::-1]:
+                    client, n_workers = clients[path]
+                    for key, finished in batches.items():
+                        progress.update(task, info=f"{path}: {key}")
+                        games = [GameKeys(gid, part) for gid, part, _ in finished]
+                        before = _cpu(server_pid)
+                        t = time.perf_counter()
+                        stuck = await rebuild_games(
+                            client, games, True, lambda n: progress.advance(task, n), workers=n_workers
+                        )
+                        times[path][key].append(time.perf_counter() - t)
+                        after = _cpu(server_pid)
+                        if key == "all":
+                            for i in range(3):
+                                cpu[path][i] += after[i] - before[i]
+                            events_done[path] += sum(events for _, _, events in finished)
+                        if stuck:
+                            raise RuntimeError(f"rebuild could not rewrite {stuck[:3]}")
+            # The same work without the writes: the read, then the models alone.
+            for key, info in written.items():
+                logs = []
+                t = time.perf_counter()
+                for gid, part, _ in info["finished"]:
+                    rows = await redis.xrange(GameKeys(gid, part).events)
+                    logs.append((gid, [fields[b"e"] for _, fields in rows]))
+                read[key] = time.perf_counter() - t
                 t = time.perf_counter()
                 for gid, log in logs:
-                    builders[path](gid, log)
-                compute[path][key] = time.perf_counter() - t
+                    models_from_log(gid, log)
+                models_s[key] = time.perf_counter() - t
+    finally:
+        await script_client.aclose()
     out: dict[str, Any] = {}
     for key, info in written.items():
         n = info["events"]
-        out[key] = {"games": len(info["finished"]), "events": n, "read_events_per_s": n / read[key]}
+        out[key] = {
+            "games": len(info["finished"]),
+            "events": n,
+            "read_events_per_s": n / read[key],
+            "models_events_per_s": n / models_s[key],
+        }
         for path in paths:
             median = statistics.median(times[path][key])
-            out[key][path] = {
-                "rebuild_s": median,
-                "rebuild_events_per_s": n / median,
-                "models_events_per_s": n / compute[path][key],
-            }
+            out[key][path] = {"rebuild_s": median, "rebuild_events_per_s": n / median}
     total = sum(i["events"] for i in written.values())
     out["all"] = {"games": total_games, "events": total}
     for path in paths:
-        # the sum of per-game-type medians
-        seconds = sum(out[key][path]["rebuild_s"] for key in written)
-        out["all"][path] = {"rebuild_s": seconds, "rebuild_events_per_s": total / seconds}
+        seconds = statistics.median(times[path]["all"])
+        me, children, server = (c / events_done[path] * 1e6 for c in cpu[path])
+        out["all"][path] = {
+            "rebuild_s": seconds,
+            "rebuild_events_per_s": total / seconds,
+            "cpu_us_per_event": {"rebuild": me, "workers": children, "valkey": server},
+        }
     return out
 
 
@@ -336,7 +368,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from shared.infra.valkey_server import ValkeyServer, free_port
 
     keys_ = [k for k in args.games.split(",") if k] or registry.available()
-    paths = ["one-pass", "baseline"] if args.baseline else ["one-pass"]
+    paths = ["plain", "pool", "script"] if args.baseline else ["plain", "pool"]
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     root = tempfile.mkdtemp(prefix="replay-", dir=OUT_DIR)
     server = ValkeyServer(Path(root), port=free_port(), fsync="everysec")
@@ -352,7 +384,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         console.print(
             f"store filled: {total:,} events in {fill_s:.1f} s ({rate:,.0f} events/s planned+appended)"
         )
-        rebuilt = await rebuild(redis, written, paths, args.repeat)
+        assert server.process is not None
+        pid = server.process.pid
+        rebuilt = {"aof": await rebuild(redis, server.url, pid, written, paths, args.repeat, args.workers)}
+        if args.aof_off:
+            await redis.config_set("appendonly", "no")
+            rebuilt["no-aof"] = await rebuild(
+                redis, server.url, pid, written, paths, args.repeat, args.workers
+            )
+            await redis.config_set("appendonly", "yes")
         cold = await cold_loads(redis, store, written, args.cold_events, args.cold_repeat)
         mem = memory(server.url, written, args.live) if args.live else {}
     finally:
@@ -367,29 +407,46 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+PATHS = ("plain", "pool", "script")
+
+
 def report(result: dict[str, Any]) -> None:
-    rb = result["rebuild"]
-    paths = [p for p in ("one-pass", "baseline") if p in rb["all"]]
-    table = Table(title=f"projection rebuild from {result['fill']['events']:,} events (one process)")
-    cols = ["game", "games", "events"]
-    for path in paths:
-        cols += [f"{path} rebuild ev/s", f"{path} models ev/s"]
-    if len(paths) == 2:
-        cols.append("rebuild speed-up")
-    cols.append("read ev/s")
+    for mode, rb in result["rebuild"].items():
+        _report_rebuild(result["fill"]["events"], mode, rb)
+    _report_rest(result)
+
+
+def _report_rebuild(events: int, mode: str, rb: dict[str, Any]) -> None:
+    paths = [p for p in PATHS if p in rb["all"]]
+    aof = "AOF on (everysec)" if mode == "aof" else "AOF off"
+    table = Table(title=f"projection rebuild from {events:,} events, {aof}: events/s")
+    cols = ["game", "games", "events", *paths]
+    if "script" in paths:
+        cols += [f"{p} / script" for p in paths if p != "script"]
+    cols += ["models alone", "read alone"]
     for col in cols:
         table.add_column(col, justify="left" if col == "game" else "right")
     for key, r in rb.items():
         row = [key, str(r["games"]), f"{r['events']:,}"]
-        for path in paths:
-            row += [fmt(r[path]["rebuild_events_per_s"], 0), fmt(r[path].get("models_events_per_s"), 0)]
-        if len(paths) == 2:
-            row.append(
-                f"{r['one-pass']['rebuild_events_per_s'] / r['baseline']['rebuild_events_per_s']:.2f}x"
-            )
-        row.append(fmt(r.get("read_events_per_s"), 0))
+        row += [fmt(r[p]["rebuild_events_per_s"], 0) for p in paths]
+        if "script" in paths:
+            base = r["script"]["rebuild_events_per_s"]
+            row += [f"{r[p]['rebuild_events_per_s'] / base:.2f}x" for p in paths if p != "script"]
+        row += [fmt(r.get("models_events_per_s"), 0), fmt(r.get("read_events_per_s"), 0)]
         table.add_row(*row)
     console.print(table)
+    ut = Table(title=f"CPU per event rebuilt, {aof} (all rounds)")
+    for col in ("path", "rebuild process µs", "pool workers µs", "Valkey µs", "total µs"):
+        ut.add_column(col, justify="left" if col == "path" else "right")
+    for p in paths:
+        c = rb["all"][p]["cpu_us_per_event"]
+        ut.add_row(
+            p, fmt(c["rebuild"], 1), fmt(c["workers"], 1), fmt(c["valkey"], 1), fmt(sum(c.values()), 1)
+        )
+    console.print(ut)
+
+
+def _report_rest(result: dict[str, Any]) -> None:
     ct = Table(title="loading a cold table into a TableCache (median per table)")
     for col in ("game", "tables", "mean events", "whole stream ms", "snapshot + tail ms", "speed-up"):
         ct.add_column(col, justify="left" if col == "game" else "right")
@@ -427,8 +484,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--baseline",
         action="store_true",
-        help="also time the rebuild's previous path, alternately",
+        help="also time the rebuild's previous writes (the projector's script), alternately",
     )
+    ap.add_argument("--workers", type=int, default=2, help="processes of the pool path")
+    ap.add_argument("--aof-off", action="store_true", help="measure the rebuild again with AOF off")
     ap.add_argument("--repeat", type=int, default=1, help="rebuilds per path (the median is shown)")
     ap.add_argument("--cold-events", type=int, default=1_000, help="cold tables loaded have this many events")
     ap.add_argument("--cold-repeat", type=int, default=15, help="cold loads per game and way (median shown)")

@@ -387,13 +387,16 @@ class _Rebuilder:
             count = 2 + sum(rewrite_commands(keys, models, request) for keys, models in rebuilt)
             request.append(b"*1\r\n$4\r\nEXEC\r\n")
             replies = await session.send(b"".join(request), count)
+        # EXEC's answer says it all: nil if a watched checkpoint moved (nothing
+        # was written), EXECABORT if a command was refused while queued, else
+        # each command's answer (errors in it are hiredis's, same message).
         done = replies[-1]
-        if done is None:  # a watched checkpoint moved: nothing was written
+        if done is None:
             return group
-        for reply in (*replies[:-1], *(done if isinstance(done, list) else [done])):
-            if isinstance(reply, ResponseError):
-                raise reply
-            if isinstance(reply, Exception):  # inside EXEC's answer: hiredis's class, the same message
+        if isinstance(done, ResponseError):
+            raise done
+        for reply in done:
+            if isinstance(reply, Exception):
                 raise ResponseError(str(reply))
         return []
 

@@ -69,8 +69,9 @@ def main(argv: list[str] | None = None) -> int:
     rebuild.add_argument(
         "--workers",
         type=int,
-        default=2,
-        help="processes that build and write the models with --write (default: 2; 1: this one alone)",
+        default=1,
+        help="processes that build and write the models with --write (default: 1, this one; more pay "
+        "only with cores to spare beyond this one's and Valkey's)",
     )
 
     dead = sub.add_parser("dead-letters", parents=[common], help="list, show, retry or drop dead letters")
