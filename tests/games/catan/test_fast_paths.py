@@ -266,3 +266,12 @@ def test_public_points_count_each_building_by_its_level(states):
             plain += 2 * (state.longest == seat) + 2 * (state.largest_army == seat)
             plain += p.vp_cards + p.defender + (state.merchant_owner == seat)
             assert public_points(state, seat) == plain
+
+
+def test_the_hexes_of_a_number_are_those_carrying_it(states):
+    from shared.games.catan.rules.production import hexes_numbered
+
+    for state in states[::10]:
+        for total in range(2, 13):
+            plain = tuple(h for h, n in enumerate(state.numbers) if n == total)
+            assert hexes_numbered(state.numbers).get(total, ()) == plain

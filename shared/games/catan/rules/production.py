@@ -4,6 +4,8 @@ the Aqueduct (docs/rules/catan.md §11.1)."""
 from __future__ import annotations
 
 import operator
+from collections.abc import Mapping
+from functools import lru_cache
 
 from shared.games.catan import board
 from shared.games.catan import events as ev
@@ -17,8 +19,8 @@ TERRAIN_COMMODITY = {board.FOREST: PAPER, board.PASTURE: CLOTH, board.MOUNTAINS:
 def owed(state: State, total: int) -> list[Hand]:
     due = [[0] * len(KINDS) for _ in range(state.seats)]
     owner, level = state.owner, state.level
-    for h, number in enumerate(state.numbers):
-        if number != total or h == state.robber:
+    for h in hexes_numbered(state.numbers).get(total, ()):
+        if h == state.robber:
             continue
         kind = board.TERRAIN_RESOURCE[state.terrain[h]]
         commodity = TERRAIN_COMMODITY.get(state.terrain[h], -1) if state.options.ck else -1
@@ -35,6 +37,17 @@ def owed(state: State, total: int) -> list[Hand]:
             else:
                 cards[kind] += 2
     return [tuple(cards) for cards in due]
+
+
+# A pure function of the number tokens (laid once; swapped by the Inventor), remembered: every roll
+# asks which two hexes carry its number, not all nineteen.
+@lru_cache(maxsize=64)
+def hexes_numbered(numbers: tuple[int, ...]) -> Mapping[int, tuple[int, ...]]:
+    """The hexes carrying each number, ascending (read-only: the mapping is shared)."""
+    out: dict[int, list[int]] = {}
+    for h, number in enumerate(numbers):
+        out.setdefault(number, []).append(h)
+    return {number: tuple(hexes) for number, hexes in out.items()}
 
 
 def settle(state: State, due: list[Hand]) -> list[Hand]:
