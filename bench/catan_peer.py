@@ -207,10 +207,11 @@ def report(out: dict[str, Any]) -> None:
     for label in ("catan", "catan uniform"):
         per_round = ", ".join(f"{x:.2f}" for x in out[f"{label}_ratio"]["per_round"])
         console.print(f"{label} / catanatron games/s per round: {per_round}")
+    raw, like = out["catan_ratio"], out["catan uniform_ratio"]
     console.print(
-        "games/s, raw (our random bot, games ~1.9x as long): "
-        f"{out['catan_ratio']['games_per_s']:.2f} x; like for like (our uniform bot = catanatron's "
-        f"policy, games of the same length): {out['catan uniform_ratio']['games_per_s']:.2f} x"
+        f"catan vs catanatron, games/s: raw (random bot, games ~1.9x as long) {raw['games_per_s']:.2f} x; "
+        f"like for like (our uniform bot = catanatron's policy) {like['games_per_s']:.2f} x; "
+        f"length-normalised (actions/s, uniform bot) {like['actions_per_s']:.2f} x"
     )
     console.print(
         f"domestic trade (which catanatron's random play lacks): "
