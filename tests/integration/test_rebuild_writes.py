@@ -21,6 +21,7 @@ from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.playout import play
 from shared.readmodels.build import HISTORY, audience_name
+from shared.readmodels.rebuild import models_from_log
 from tests.fixtures.highcard import GAME
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
@@ -32,7 +33,7 @@ LONG = {"deck_size": 60, "hand_size": 15}
 async def _write_game(store: EventStore, keys: GameKeys, seed: bytes, cut: int | None) -> None:
     """A game of the fixture game, finished, or cut after ``cut`` events (still live)."""
     events = tables.open_table(GAME, SEATS, LONG, seed, ("a", "b", "c"), 0)
-    events += play(GAME, SEATS, seed, LONG).events[len(events) - 2 :]
+    events += play(GAME, SEATS, seed, options=LONG).events[len(events) - 2 :]
     codec = codec_for(GAME)
     envelopes = [
         EventEnvelope(
@@ -92,7 +93,7 @@ async def test_plain_writes_store_what_the_script_stores(
     redis: Any, valkey: ValkeyServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     keys = await _games(redis)
-    assert audit._Rebuilder(redis, audit.models_from_log).wire is not None
+    assert audit._Rebuilder(redis, models_from_log).wire is not None
     # Several groups per partition, and the script's chunks inside every game.
     monkeypatch.setattr(audit, "GROUP_EVENTS", 40)
     monkeypatch.setattr(audit, "CHUNK_VERSIONS", 7)
