@@ -386,11 +386,10 @@ class _Rebuilder:
             request = [b"*1\r\n$5\r\nMULTI\r\n"]
             count = 2 + sum(rewrite_commands(keys, models, request) for keys, models in rebuilt)
             request.append(b"*1\r\n$4\r\nEXEC\r\n")
-            replies = await session.send(b"".join(request), count)
+            done = await session.transaction(b"".join(request), count)
         # EXEC's answer says it all: nil if a watched checkpoint moved (nothing
         # was written), EXECABORT if a command was refused while queued, else
         # each command's answer (errors in it are hiredis's, same message).
-        done = replies[-1]
         if done is None:
             return group
         if isinstance(done, ResponseError):

@@ -106,14 +106,33 @@ class _Connection(asyncio.Protocol):
             if reply is not _MORE:  # RESP3 has a false of its own
                 replies.append(_error(reply) if isinstance(reply, hiredis.ReplyError) else reply)
                 continue
-            if self.closed:
-                raise RedisConnectionError("Connection closed by server.")
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
+            await self._more()
         return replies
+
+    async def request_last(self, payload: bytes, count: int) -> Any:
+        """Like :meth:`request`, keeping only the last reply: for a transaction,
+        whose ``+QUEUED`` answers say nothing ``EXEC``'s does not."""
+        assert self.transport is not None
+        self.transport.write(payload)
+        gets = self.reader.gets
+        reply: Any = None
+        while count:
+            reply = gets()
+            if reply is _MORE:
+                await self._more()
+            else:
+                count -= 1
+        return _error(reply) if isinstance(reply, hiredis.ReplyError) else reply
+
+    async def _more(self) -> None:
+        """Until more data has arrived (raises if the server closed the connection)."""
+        if self.closed:
+            raise RedisConnectionError("Connection closed by server.")
+        self._waiter = asyncio.get_running_loop().create_future()
+        try:
+            await self._waiter
+        finally:
+            self._waiter = None
 
 
 def _answers(replies: list[Any]) -> list[Any]:
@@ -142,6 +161,17 @@ class Session:
 
     async def call(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
         return await self.send(pack(commands), len(commands))
+
+    async def transaction(self, payload: bytes, count: int) -> Any:
+        """``MULTI``, commands and ``EXEC`` (``count`` in all) already packed, in
+        one round trip: ``EXEC``'s answer (``None`` if a watched key moved; an
+        ``EXECABORT`` error if a command was refused while queued)."""
+        try:
+            reply = await self._conn.request_last(payload, count)
+        except (OSError, hiredis.ProtocolError) as exc:
+            raise RedisConnectionError(str(exc)) from exc
+        metrics.REDIS_ROUND_TRIPS.inc()
+        return _answers([reply])[0]
 
 
 def _error(reply: hiredis.ReplyError) -> Exception:

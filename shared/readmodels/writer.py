@@ -101,12 +101,19 @@ def rewrite_commands(keys: GameKeys, models: ReadModels, out: list[bytes]) -> in
         if not entries:
             continue
         head = b"*5\r\n$4\r\nXADD\r\n%b" % _bulk(feed)
+        parts = []
         for version, entry in entries:
             tail = tails.get(version)
             if tail is None:
-                tail = tails[version] = b"%b$1\r\ne\r\n%b" % (_bulk(b"0-%d" % version), _bulk(entry))
-            out.append(head)
-            out.append(tail)
+                tail = tails[version] = b"$%d\r\n0-%d\r\n$1\r\ne\r\n$%d\r\n%b\r\n" % (
+                    len(b"%d" % version) + 2,
+                    version,
+                    len(entry),
+                    entry,
+                )
+            parts.append(tail)
+        # The feed's appends as one piece: each tail preceded by the same head.
+        out.append(head + head.join(parts))
         count += len(entries)
     out.append(_command(b"SET", checkpoint, b"%d" % models.version))
     return count + 1
