@@ -188,14 +188,18 @@ def roll_apply(f: CatanFold, seat: int, c: RollCommand) -> None:
 
 
 KNIGHT_COMMANDS = (cmd.BuildKnight, cmd.ActivateKnight, cmd.PromoteKnight, cmd.MoveKnight, cmd.ChaseRobber)
+#: ``MAIN_IN`` without the knights' commands (listed together, once), per edition, in its order.
+_BESIDE_KNIGHTS = {
+    ck: tuple((kind, listing) for kind, listing in MAIN_IN[ck].items() if kind not in KNIGHT_COMMANDS)
+    for ck in (False, True)
+}
 
 
 def main_listed(state: State, seat: int) -> list[cmd.CatanCommand]:
     """``main_options`` without the domestic offers, in the same order."""
     out: list[cmd.CatanCommand] = list(knights.options(state, seat)) if state.options.ck else []
-    for kind, options in MAIN_IN[state.options.ck].items():
-        if kind not in KNIGHT_COMMANDS:
-            out += options(state, seat)
+    for _, options in _BESIDE_KNIGHTS[state.options.ck]:
+        out += options(state, seat)
     return out
 
 
@@ -212,8 +216,8 @@ def main_by_kind(state: State, seat: int) -> dict[type[cmd.CatanCommand], Sequen
         for c in knights.options(state, seat):
             grouped.setdefault(type(c), []).append(c)
     by_kind: dict[type[cmd.CatanCommand], Sequence[cmd.CatanCommand]] = dict(grouped)
-    for kind, listing in MAIN_IN[state.options.ck].items():
-        if kind not in KNIGHT_COMMANDS and (got := listing(state, seat)):
+    for kind, listing in _BESIDE_KNIGHTS[state.options.ck]:
+        if got := listing(state, seat):
             by_kind[kind] = got
     if offers := domestic.offer_options(state, seat):
         by_kind[cmd.OfferTrade] = offers

@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import lru_cache
+
 from shared.games.catan import events as ev
 from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
@@ -13,13 +16,17 @@ NO_METROPOLIS = (-1, -1, -1)
 
 def _building_points(state: State, seat: int) -> int:
     """A point per settlement or city, and a second per city."""
-    owner, level = state.owner, state.level
-    pts = owner.count(seat)
-    # Asked at every command: hop from city to city rather than walking every spot (or slicing).
-    city = -1
-    for _ in range(level.count(2)):
-        city = level.index(2, city + 1)
-        pts += owner[city] == seat
+    return _building_points_by_seat(state.owner, state.level).get(seat, 0)
+
+
+# Asked at every command, a pure function of the buildings, which change a few dozen times a game.
+@lru_cache(maxsize=256)
+def _building_points_by_seat(owner: tuple[int, ...], level: tuple[int, ...]) -> Mapping[int, int]:
+    """Each owning seat's building points (read-only: the mapping is shared)."""
+    pts: dict[int, int] = {}
+    for o, lv in zip(owner, level, strict=True):
+        if o >= 0:
+            pts[o] = pts.get(o, 0) + (2 if lv == 2 else 1)
     return pts
 
 
