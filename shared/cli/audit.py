@@ -178,7 +178,7 @@ async def rebuild_games(
     its groups as this one would.
     """
     rebuilder = _Rebuilder(redis, models)
-    if write and not rebuilder.cluster:
+    if write and not rebuilder.cluster and rebuilder.wire is None:
         # The writer queues a bare EVALSHA. Inside MULTI a NOSCRIPT fails just
         # that call, after the game's reset ran: have the script there first.
         await rebuilder.writer.load()
@@ -282,6 +282,9 @@ class _Rebuilder:
         """The group's stored envelopes, in one round trip."""
         if self.wire is not None:
             replies = await self.wire.call([(b"XRANGE", keys.events, b"-", b"+") for keys in group])
+            for reply in replies:
+                if isinstance(reply, Exception):  # not a stream: as redis-py would raise it
+                    raise reply
             # Raw replies: [id, [b"e", envelope]] per entry, the envelope its only field.
             return [[fields[1] for _, fields in rows] for rows in replies]
         async with self.redis.pipeline(transaction=False) as pipe:
