@@ -78,9 +78,6 @@ async def test_each_batch_is_written_and_acknowledged_with_the_next_read(redis: 
         for i in range(5):  # one entry at a time: five batches
             await redis.xadd(STREAM, {"m": f"m{i}".encode()})
             assert await until(lambda n=i + 1: _written(redis, n), 10, every_s=0.01)
-        trips = metrics.REDIS_ROUND_TRIPS._value.get()
-        await asyncio.sleep(0.3)  # idle: only the blocking reads go out, with nothing to write
-        idle_trips = metrics.REDIS_ROUND_TRIPS._value.get() - trips
     finally:
         stopping.set()
         await asyncio.wait_for(task, 5)
@@ -88,7 +85,6 @@ async def test_each_batch_is_written_and_acknowledged_with_the_next_read(redis: 
     assert all(handler.deferred), "in the reader's loop every last write is held for the next read"
     assert await redis.lrange("written", 0, -1) == handler.handled
     assert (await redis.xpending(STREAM, GROUP))["pending"] == 0
-    assert idle_trips <= 0.3 / 0.05 + 1, "one request per read: no write of its own"
 
 
 async def _written(redis: Any, n: int) -> bool:
