@@ -33,7 +33,9 @@ from starlette.types import Receive, Scope, Send
 from shared.observability import metrics
 
 ExceptionHandler = Callable[[Request, Exception], Any]
-#: The status label: the class is what availability needs (as app.Timing labels it).
+#: The status label of the latency histogram (here and in ``app.Timing``): the class is
+#: what availability needs; the exact code of every refusal is in
+#: ``ziggurat_rejections_total{code}``.
 STATUS_CLASS = {n: f"{n}xx" for n in range(1, 6)}
 
 
