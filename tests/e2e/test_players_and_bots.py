@@ -120,18 +120,32 @@ async def test_two_external_bots_play_a_rated_tournament_to_the_end(stack: Stack
         a = cli_bot(stack, a_key, "random", tmp_path / "a.log")
         b = example_bot(stack, b_key, tmp_path / "b.log")
         try:
+            # A short game can be over between two polls, so the kill is made certain
+            # to land mid-game: whichever bot is not awaited is held still (SIGSTOP)
+            # until one move is made; then the game waits on a held bot.
+            b.send_signal(signal.SIGSTOP)
             await start(api, tid, organiser)
 
-            async def a_moved() -> bool:
+            async def a_table() -> tuple[str, int] | None:
                 tables = (await page(api, a_id))["tables"]
-                if not tables:
-                    return False
-                view = (await api.get(f"/v1/tables/{tables[0]['table_id']}/view")).json()
-                return bool(view.get("moves", 0) >= 2 and not view.get("over"))
+                return (tables[0]["table_id"], tables[0]["seat"]) if tables else None
 
-            assert await until(a_moved, 60), (tmp_path / "a.log").read_text()
+            found = await eventually(a_table, 60)
+            assert found, (tmp_path / "a.log").read_text()
+            table_id, seat = found
+            first = (await api.get(f"/v1/tables/{table_id}/view")).json()
+            if seat not in first["actors"]:
+                a.send_signal(signal.SIGSTOP)  # b moves once, then a is awaited and held
+                b.send_signal(signal.SIGCONT)
+
+            async def moved() -> bool:
+                view = (await api.get(f"/v1/tables/{table_id}/view")).json()
+                return bool(view["moves"] >= 1 and not view["over"])
+
+            assert await until(moved, 60), (tmp_path / "a.log").read_text()
             a.send_signal(signal.SIGKILL)  # mid-game: it comes back as a new process
             a.wait()
+            b.send_signal(signal.SIGCONT)
             a = cli_bot(stack, a_key, "greedy", tmp_path / "a.log")
 
             async def finished() -> bool:
