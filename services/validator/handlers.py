@@ -75,6 +75,14 @@ class Validator:
         rejected: list[tuple[str, Outcome]] = []
         validated = metrics.STAGE_LATENCY.labels("validated")
         pipe = self.redis.pipeline(transaction=False)
+        # The passed commands and the acknowledgements land together or not at all:
+        # were an XADD refused (the server out of memory) while the XACK went
+        # through, a command would be lost. A refused command inside MULTI aborts
+        # the EXEC, so nothing lands and the batch stays pending. (A cluster cannot
+        # span the partitions' slots in one transaction; its writes are not held.)
+        atomic = not self.publisher.cluster
+        if atomic:
+            pipe.execute_command("MULTI")
         for msg, verdict in zip(msgs, verdicts, strict=True):
             if isinstance(verdict, Outcome):
                 metrics.REJECTIONS.labels(SERVICE, verdict.code).inc()
@@ -92,6 +100,8 @@ class Validator:
         replies = replies_by_node(rejected)
         self.publisher.queue(pipe, replies)
         batch.ack(pipe, GROUP)
+        if atomic:
+            pipe.execute_command("EXEC")
         metrics.CACHED_GAMES.labels(SERVICE).set(len(self.cache))
         # The passed commands, the refusals and the acknowledgements, ahead of the next read.
         await batch.write(pipe)

@@ -231,7 +231,10 @@ class StreamReader:
                 batch, trimmed = _batch(reply)
                 if trimmed:
                     await self._ack(trimmed)
-                if own_pending and not batch:
+                if cursor == "0" and not batch:
+                    # Our own pending entries are all re-read. (Not merely "own_pending":
+                    # a held write that failed just now set it, for entries this read of
+                    # new ones cannot have brought.)
                     own_pending = False
                     continue
                 if batch:
@@ -271,7 +274,9 @@ class StreamReader:
         """Check a held batch's writes; if one failed, handle the batch again, its writes awaited."""
         tail = held.tail
         held.tail, held.defer = None, False
-        failure = next((r for r in replies if isinstance(r, Exception)), None)
+        # A transaction's EXEC answers with its commands' replies: an error may be inside.
+        flat = (r for reply in replies for r in (reply if isinstance(reply, list) else (reply,)))
+        failure = next((r for r in flat if isinstance(r, Exception)), None)
         if failure is None:
             return True
         if isinstance(failure, TRANSIENT):
