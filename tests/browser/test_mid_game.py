@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -62,17 +63,22 @@ def tables(api: httpx.Client) -> MidGame:
 
 def feed(api: httpx.Client, table_id: str, token: str | None, upto: int) -> list[Any]:
     """The audience's feed up to version ``upto`` (or until it goes quiet, when the
-    last events are not this audience's). Quiet means 5 s without an entry: a
-    shorter wait, on a loaded machine, cut the feed short and made the seat's
-    own earlier draws look like someone else's secrets."""
+    last events are not this audience's). Quiet means two connections in a row,
+    the second resuming from the last id, that bring nothing for 3 s: a single
+    quiet spell, on a loaded machine, could be a stall mid-replay, and a feed cut
+    short makes a fact made public later look like one seat's secret."""
     events: list[Any] = []
     headers = auth(token) if token else {}
-    for _ in range(5):  # a cut-off subscriber resumes where it was
+    deadline = time.monotonic() + 90
+    quiet = 0
+    while quiet < 2:
+        assert time.monotonic() < deadline, f"the feed of {token or 'the spectator'} never went quiet"
         sent = {**headers, **({"last-event-id": str(events[-1]["version"])} if events else {})}
         kind = ""
+        got = len(events)
         try:
             with api.stream(
-                "GET", f"/v1/tables/{table_id}/feed", headers=sent, timeout=httpx.Timeout(10, read=5.0)
+                "GET", f"/v1/tables/{table_id}/feed", headers=sent, timeout=httpx.Timeout(10, read=3.0)
             ) as r:
                 for line in r.iter_lines():
                     if line.startswith("event: "):
@@ -84,7 +90,9 @@ def feed(api: httpx.Client, table_id: str, token: str | None, upto: int) -> list
                     elif line.startswith("data: ") and kind == "end":
                         return events
         except httpx.ReadTimeout:
-            return events
+            pass
+        # A cut-off subscriber (event: reconnect) or a quiet one resumes where it was.
+        quiet = quiet + 1 if len(events) == got else 0
     return events
 
 
