@@ -24,7 +24,7 @@ from shared.eventstore.tables import TableCache
 from shared.messaging import deadletters
 from shared.messaging.messages import CommandMsg, decode_outcomes, encode
 from shared.messaging.streams import Batch, StreamReader
-from tests.waiting import until
+from tests.integration.readers import run_until
 
 pytestmark = pytest.mark.integration
 STREAM = "zg:{p0}:test-stream"
@@ -55,16 +55,6 @@ class Recorder:
 
     async def dead(self, entries: list[Any]) -> None:
         self.dead_seen += [fields[b"m"] for _, _, fields in entries]
-
-
-async def run_until(reader: StreamReader, handler: Recorder, done: Any) -> None:
-    stopping = asyncio.Event()
-    task = asyncio.create_task(reader.run(handler, stopping))
-    try:
-        assert await until(done, 15, every_s=0.05)
-    finally:
-        stopping.set()
-        await asyncio.wait_for(task, 5)
 
 
 def reader(redis: Any, **kw: Any) -> StreamReader:

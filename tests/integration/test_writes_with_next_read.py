@@ -22,6 +22,7 @@ from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.messaging.streams import Batch, StreamReader
 from shared.observability import metrics
+from tests.integration.readers import run_until
 from tests.integration.test_projector_batches import KEYS, forget_read_models, play, read_models
 from tests.waiting import until
 
@@ -53,16 +54,6 @@ class Writer:
 
     def undo(self) -> None:
         self.undone += 1
-
-
-async def run_until(reader: StreamReader, handler: Any, done: Any) -> None:
-    stopping = asyncio.Event()
-    task = asyncio.create_task(reader.run(handler, stopping))
-    try:
-        assert await until(done, 15, every_s=0.02)
-    finally:
-        stopping.set()
-        await asyncio.wait_for(task, 5)
 
 
 def reader(redis: Any, streams: tuple[str, ...] = (STREAM,), group: str = GROUP) -> StreamReader:

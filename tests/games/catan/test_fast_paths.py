@@ -217,23 +217,18 @@ def test_the_action_phase_by_kind_is_the_legal_list_grouped(states):
             assert {k: list(v) for k, v in actions.main_by_kind(state, state.active).items()} == grouped
 
 
-def test_the_random_bot_draws_as_from_the_full_legal_list(states):
+@pytest.mark.parametrize(
+    ("fast_bot", "plain_bot"),
+    [(fast_random_bot, plain_random_bot), (fast_uniform_bot, plain_uniform_bot)],
+    ids=["random: from the full legal list", "uniform: from the legal list without offers"],
+)
+def test_a_bot_draws_as_from_its_plain_definition(states, fast_bot, plain_bot):
     for n, state in enumerate(states):
         for seat in (
             sorted(awaited(state.task)) if state.task else [state.active] if state.phase != "over" else []
         ):
             fast, plain = Rng(bytes(32), n), Rng(bytes(32), n)
-            assert fast_random_bot(state, seat, fast) == plain_random_bot(state, seat, plain)
-            assert fast.draws == plain.draws
-
-
-def test_the_uniform_bot_draws_as_from_the_legal_list_without_offers(states):
-    for n, state in enumerate(states):
-        for seat in (
-            sorted(awaited(state.task)) if state.task else [state.active] if state.phase != "over" else []
-        ):
-            fast, plain = Rng(bytes(32), n), Rng(bytes(32), n)
-            assert fast_uniform_bot(state, seat, fast) == plain_uniform_bot(state, seat, plain)
+            assert fast_bot(state, seat, fast) == plain_bot(state, seat, plain)
             assert fast.draws == plain.draws
 
 
