@@ -256,7 +256,12 @@ class StreamReader:
                 # pending, nothing is counted against them; re-read our own.
                 # A held write whose request failed is in the same state: its
                 # acknowledgements may not have landed, and the entries they
-                # cover come back with our own pending ones.
+                # cover come back with our own pending ones. Its writes may not
+                # have landed either, so what the handler assumed of them is
+                # undone (a projector that kept its fold would take the
+                # redelivered events for repeats and never write their models).
+                if held is not None:
+                    _undo(held)
                 held = None
                 metrics.ERRORS.labels(self.group, "read").inc()
                 log.exception("read_failed", group=self.group, streams=list(streams))
@@ -272,19 +277,17 @@ class StreamReader:
 
     async def _settle(self, handler: BatchHandler, held: Batch, replies: list[Any]) -> bool:
         """Check a held batch's writes; if one failed, handle the batch again, its writes awaited."""
-        tail = held.tail
-        held.tail, held.defer = None, False
         # A transaction's EXEC answers with its commands' replies: an error may be inside.
         flat = (r for reply in replies for r in (reply if isinstance(reply, list) else (reply,)))
         failure = next((r for r in flat if isinstance(r, Exception)), None)
         if failure is None:
+            held.tail, held.defer = None, False
             return True
+        _undo(held)
         if isinstance(failure, TRANSIENT):
             raise failure
         metrics.ERRORS.labels(self.group, "batch").inc()
         log.warning("batch_write_failed", group=self.group, size=len(held), error=str(failure))
-        if tail is not None and tail.failed is not None:
-            tail.failed()
         # Whole first (a script the server lost is loaded again on the way, and
         # the batch's games move in one step as before), then entry by entry.
         return await self._deliver(handler, held)
@@ -385,6 +388,14 @@ class StreamReader:
                 if next_id in (b"0-0", "0-0") or not entries:
                     break
                 start = next_id
+
+
+def _undo(held: Batch) -> None:
+    """Drop a held batch's write, running its handler's hook for a write that may not have landed."""
+    tail = held.tail
+    held.tail, held.defer = None, False
+    if tail is not None and tail.failed is not None:
+        tail.failed()
 
 
 def _batch(reply: Any) -> tuple[Batch, list[tuple[str, bytes]]]:

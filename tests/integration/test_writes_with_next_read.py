@@ -34,9 +34,10 @@ GROUP = "g"
 class Writer:
     """Acknowledges each batch in its last write; the first batch's write can be made to fail."""
 
-    def __init__(self, redis: Any, fail_first: bool = False) -> None:
+    def __init__(self, redis: Any, fail_first: bool = False, drop_first: bool = False) -> None:
         self.redis = redis
         self.fail_first = fail_first
+        self.drop_first = drop_first
         self.handled: list[bytes] = []
         self.deferred: list[bool] = []
         self.undone = 0
@@ -48,6 +49,9 @@ class Writer:
         if self.fail_first:
             self.fail_first = False
             pipe.incr("not-a-number")  # answered with an error, after the handler returned
+        if self.drop_first:
+            self.drop_first = False
+            pipe.execute_command("QUIT")  # the server closes the connection: nothing after it runs
         pipe.rpush("written", *batch.bodies())
         batch.ack(pipe, GROUP)
         await batch.write(pipe, failed=self.undo)
@@ -102,6 +106,28 @@ async def test_a_held_write_that_fails_is_undone_and_the_batch_handled_again(red
     # The failed request ran its other writes too: the first attempt's and the retries'.
     assert sorted(await redis.lrange("written", 0, -1)) == sorted([*bodies, *bodies])
     assert (await redis.xpending(STREAM, GROUP))["pending"] == 0, "every entry acknowledged"
+
+
+async def test_a_held_write_lost_with_its_connection_is_undone_and_the_batch_handled_again(
+    redis: Any,
+) -> None:
+    """The request carrying a held write (and the next read) fails as a whole: none of
+    its writes may have landed, so the handler's undo hook runs (a projector forgets
+    the games it folded) and the entries, still pending, are handled again."""
+    handler = Writer(redis, drop_first=True)
+    await redis.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
+    bodies = [f"m{i}".encode() for i in range(3)]
+    for body in bodies:
+        await redis.xadd(STREAM, {"m": body})
+
+    async def done() -> bool:
+        pending = (await redis.xpending(STREAM, GROUP))["pending"]
+        return bool(pending == 0 and await _written(redis, 3))
+
+    await run_until(reader(redis), handler, done)
+    assert handler.undone == 1, "the undo hook ran for the write lost with the connection"
+    assert handler.handled == [*bodies, *bodies]
+    assert await redis.lrange("written", 0, -1) == bodies, "the lost request wrote nothing"
 
 
 async def test_a_projection_whose_held_write_finds_no_script_is_written_by_the_retry(redis: Any) -> None:
