@@ -111,7 +111,12 @@ CANDIDATES = """() => {
                text: el.getAttribute('aria-label') || el.textContent });
   });
   const hand = [...root.querySelectorAll('.catan-hand .catan-chip b')].map((b) => Number(b.textContent));
-  return { out, hand, picker: !!root.querySelector('.catan-picker'),
+  // Places on the board whose box has no area: nothing that finds targets by their box can use them.
+  const flat = [...root.querySelectorAll('.legal')].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return !r.width || !r.height;
+  }).map((el) => el.getAttribute('data-target'));
+  return { out, hand, flat, picker: !!root.querySelector('.catan-picker'),
            building: !!root.querySelector('.catan-cancel') };
 }"""
 
@@ -363,6 +368,7 @@ def test_a_whole_game_of_cities_and_knights_against_bots(
             found = page.evaluate(CANDIDATES)
             if found is None:
                 continue
+            assert not found["flat"], f"board places with no area (upright edges?): {found['flat']}"
             if found["picker"]:
                 _pick_cards_by_keys(page, rng) if keyboard else _pick_cards(page)
                 kind = "catan.select_cards"

@@ -784,7 +784,11 @@ function drawBoard(svg, view, ui) {
       const [ax, ay] = spotXY(a), [bx, by] = spotXY(b);
       const cut = (f) => [ax + (bx - ax) * f, ay + (by - ay) * f];
       const [hx1, hy1] = cut(0.24), [hx2, hy2] = cut(0.76);
-      el("line", { x1: hx1, y1: hy1, x2: hx2, y2: hy2, class: "catan-hit", "stroke-width": 16 }, g);
+      // The hit area is a band with an area of its own, not a wide stroke: an
+      // upright edge's line has no width, and a box of no width is "not visible"
+      // to whatever finds targets by their box (accessibility tools, test drivers).
+      const len = Math.hypot(bx - ax, by - ay), nx = (-(by - ay) / len) * 8, ny = ((bx - ax) / len) * 8;
+      el("polygon", { points: [[hx1 + nx, hy1 + ny], [hx2 + nx, hy2 + ny], [hx2 - nx, hy2 - ny], [hx1 - nx, hy1 - ny]].map((q) => q.join(",")).join(" "), class: "catan-hit" }, g);
       el("line", { x1: ax + (bx - ax) * 0.22, y1: ay + (by - ay) * 0.22, x2: bx - (bx - ax) * 0.22, y2: by - (by - ay) * 0.22, class: "catan-mark-line" }, g);
     } else {
       const [cx, cy] = hexXY(id);
