@@ -86,19 +86,26 @@ async def _written(redis: Any, n: int) -> bool:
     return bool(await redis.llen("written") >= n)
 
 
-async def test_a_held_write_that_fails_is_undone_and_the_batch_handled_again(redis: Any) -> None:
-    await redis.set("not-a-number", "x")
-    handler = Writer(redis, fail_first=True)
+async def _three_entries(redis: Any) -> list[bytes]:
+    """The group, and three entries on its stream; their bodies."""
     await redis.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
     bodies = [f"m{i}".encode() for i in range(3)]
     for body in bodies:
         await redis.xadd(STREAM, {"m": body})
+    return bodies
 
-    async def done() -> bool:
-        pending = (await redis.xpending(STREAM, GROUP))["pending"]
-        return bool(pending == 0 and await _written(redis, 6))
 
-    await run_until(reader(redis), handler, done)
+async def _settled(redis: Any, written: int) -> bool:
+    """Every entry acknowledged, and at least ``written`` bodies written."""
+    pending = (await redis.xpending(STREAM, GROUP))["pending"]
+    return bool(pending == 0 and await _written(redis, written))
+
+
+async def test_a_held_write_that_fails_is_undone_and_the_batch_handled_again(redis: Any) -> None:
+    await redis.set("not-a-number", "x")
+    handler = Writer(redis, fail_first=True)
+    bodies = await _three_entries(redis)
+    await run_until(reader(redis), handler, lambda: _settled(redis, 6))
     assert handler.undone == 1, "the failed hook ran once, before the batch was handled again"
     # The batch (its write held, and failed), then again with its write awaited.
     assert handler.handled == [*bodies, *bodies]
@@ -115,16 +122,8 @@ async def test_a_held_write_lost_with_its_connection_is_undone_and_the_batch_han
     its writes may have landed, so the handler's undo hook runs (a projector forgets
     the games it folded) and the entries, still pending, are handled again."""
     handler = Writer(redis, drop_first=True)
-    await redis.xgroup_create(STREAM, GROUP, id="0", mkstream=True)
-    bodies = [f"m{i}".encode() for i in range(3)]
-    for body in bodies:
-        await redis.xadd(STREAM, {"m": body})
-
-    async def done() -> bool:
-        pending = (await redis.xpending(STREAM, GROUP))["pending"]
-        return bool(pending == 0 and await _written(redis, 3))
-
-    await run_until(reader(redis), handler, done)
+    bodies = await _three_entries(redis)
+    await run_until(reader(redis), handler, lambda: _settled(redis, 3))
     assert handler.undone == 1, "the undo hook ran for the write lost with the connection"
     assert handler.handled == [*bodies, *bodies]
     assert await redis.lrange("written", 0, -1) == bodies, "the lost request wrote nothing"
