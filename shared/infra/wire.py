@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -152,12 +152,7 @@ class Session:
 
     async def send(self, payload: bytes, count: int) -> list[Any]:
         """``count`` commands already packed (RESP) in one round trip; replies as :meth:`Wire.call`'s."""
-        try:
-            replies = await self._conn.request(payload, count)
-        except (OSError, hiredis.ProtocolError) as exc:
-            raise RedisConnectionError(str(exc)) from exc
-        metrics.REDIS_ROUND_TRIPS.inc()
-        return _answers(replies)
+        return _answers(await self._round_trip(self._conn.request(payload, count)))
 
     async def call(self, commands: Sequence[Sequence[Any]]) -> list[Any]:
         return await self.send(pack(commands), len(commands))
@@ -166,12 +161,17 @@ class Session:
         """``MULTI``, commands and ``EXEC`` (``count`` in all) already packed, in
         one round trip: ``EXEC``'s answer (``None`` if a watched key moved; an
         ``EXECABORT`` error if a command was refused while queued)."""
+        return _answers([await self._round_trip(self._conn.request_last(payload, count))])[0]
+
+    @staticmethod
+    async def _round_trip(request: Awaitable[Any]) -> Any:
+        """One request's answer, counted; a broken connection raised as redis-py raises it."""
         try:
-            reply = await self._conn.request_last(payload, count)
+            answer = await request
         except (OSError, hiredis.ProtocolError) as exc:
             raise RedisConnectionError(str(exc)) from exc
         metrics.REDIS_ROUND_TRIPS.inc()
-        return _answers([reply])[0]
+        return answer
 
 
 def _error(reply: hiredis.ReplyError) -> Exception:

@@ -303,7 +303,7 @@ class StreamReader:
         except TRANSIENT:
             raise
         except Exception:
-            batch.tail, batch.defer = None, False
+            _undo(batch)  # a write it may have held is not sent: what it assumed is undone
             if len(batch) == 1:
                 await self._failed(handler, batch.entries[0])
                 return False
