@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     rebuild.add_argument("--write", action="store_true", help="overwrite the live projections")
     rebuild.add_argument(
         "--workers",
-        type=int,
+        type=_workers,
         default=1,
         help="processes that build and write the models with --write (default: 1, this one; more pay "
         "only with cores to spare beyond this one's and Valkey's)",
@@ -100,6 +100,21 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         # Ctrl-C is how `run` is meant to end; anything else was cut short.
         return 0 if args.command == "run" else 130
+
+
+#: Most rebuild processes: each holds a connection and a share of the models in memory.
+MAX_WORKERS = 32
+
+
+def _workers(text: str) -> int:
+    """``--workers``: a whole number from 1 to MAX_WORKERS, else argparse's clear error."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= n <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(f"{n} is not between 1 and {MAX_WORKERS}")
+    return n
 
 
 @contextmanager

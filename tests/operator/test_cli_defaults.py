@@ -108,3 +108,14 @@ def test_the_prometheus_targets_are_file_sd(tmp_path: Path) -> None:
     discovery.remove(tmp_path)
     assert not discovery.stack_file(tmp_path).exists()
     assert not discovery.targets_file(tmp_path).exists()
+
+
+@pytest.mark.parametrize("workers", ["0", "-3", "33", "many"])
+def test_a_rebuild_refuses_a_worker_count_out_of_bounds(
+    workers: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Nothing is read or written: argparse stops with a message before any connection."""
+    with pytest.raises(SystemExit) as stopped:
+        ziggurat(["rebuild", "--write", "--workers", workers, "g"])
+    assert stopped.value.code == 2
+    assert "--workers" in capsys.readouterr().err
