@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -115,19 +116,21 @@ def unknown(facts: set[str], known_to: set[str]) -> set[str]:
 
 def leaks(content: str, facts: set[str]) -> list[str]:
     """The facts (spoken) the document shows, quoted as data or (names of several words)
-    in words, each with the text around it."""
+    in words, each with the text around it. In words, a name counts as whole words:
+    the card "Victory Point" is not named by a label "victory points on the table"."""
     lower = content.lower()
     data = spoken(content)
     found = []
     for fact in facts:
         if len(fact) < 3 or fact.replace(" ", "").isdigit():
             continue
-        for needle, text in ((f'"{fact}"', data), (f"&quot;{fact}&quot;", data), (fact, lower)):
-            at = text.find(needle)
-            if at >= 0 and (needle != fact or " " in fact):
-                # Where it is, so a failure says which part of the page shows it.
-                found.append(f"{fact!r} in …{content[max(0, at - 120) : at + len(needle) + 40]}…")
-                break
+        named = re.search(rf"(?<!\w){re.escape(fact)}(?!\w)", lower) if " " in fact else None
+        at = data.find(f'"{fact}"')
+        at = at if at >= 0 else data.find(f"&quot;{fact}&quot;")
+        at = at if at >= 0 else (named.start() if named else -1)
+        if at >= 0:
+            # Where it is, so a failure says which part of the page shows it.
+            found.append(f"{fact!r} in …{content[max(0, at - 120) : at + len(fact) + 50]}…")
     return found
 
 
