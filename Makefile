@@ -55,7 +55,7 @@ screenshots: $(STAMP)
 	ZIGGURAT_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/browser/test_mid_game.py -k screenshot
 
 bench: $(STAMP)
-	$(BIN)/python -m bench.pipeline --rate 0,1000
+	$(BIN)/python -m bench.targets
 
 bench-engines: $(STAMP)
 	$(BIN)/python -m bench.engines

@@ -1,0 +1,206 @@
+"""Issue #15's targets, measured in one invocation and printed side by side (``make bench``).
+
+Runs, one after the other so they share the machine's background load (printed):
+
+1. Tigris flat out, AOF ``everysec``: commands/s and the CPU per command of
+   the server side (every service and Valkey; not the load driver);
+2. Tigris flat out, AOF ``always``: its ratio to (1);
+3. Tigris paced at half of (1)'s rate: p99 from the POST to the reply (the
+   reply holds the seat's new view, so "accepted" is also "visible");
+4. the fixture game flat out, ``everysec``: its CPU per command;
+5. unless ``--quick``: Catan against catanatron (``bench.catan_peer``) and the
+   projection rebuild (``bench.replay``); ``make bench-peer`` measures the
+   fixture game against boardgame.io and needs Node.js, so it is its own target.
+
+Then one table: each metric, the figure, the target, and by how much it is met
+or missed. Timings are printed, never asserted. Figures go to
+``var/bench/targets.json``.
+
+    python -m bench.targets                  # everything, about 6 minutes
+    python -m bench.targets --quick          # the pipeline runs only
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from rich.table import Table
+
+from bench.common import OUT_DIR, ensure_extra_games, fmt, machine, make_console, write_json
+
+console = make_console()
+
+
+@dataclass(frozen=True)
+class Target:
+    metric: str
+    value: float | None
+    target: float
+    unit: str
+    #: True when a larger figure is better.
+    higher: bool
+
+    @property
+    def met(self) -> bool | None:
+        if self.value is None:
+            return None
+        return self.value >= self.target if self.higher else self.value <= self.target
+
+    @property
+    def ratio(self) -> float | None:
+        """The figure over its target (above 1 is met for throughput, below 1 for costs)."""
+        return None if self.value is None or not self.target else self.value / self.target
+
+
+def server_cpu_ms(run: dict[str, Any]) -> float:
+    """CPU per command of the server side: every service and Valkey, not the driver or the bench."""
+    return float(
+        sum(ms for name, ms in run["cpu_ms_per_command"].items() if not name.startswith(("driver", "bench")))
+    )
+
+
+def _pipeline(label: str, game: str, fsync: str, rate: float, args: argparse.Namespace) -> dict[str, Any]:
+    from bench.pipeline import RunConfig, print_run, run_once
+    from shared.games import registry
+
+    seats = max(2, registry.get(game).min_seats)
+    cfg = RunConfig(
+        label=label,
+        game=game,
+        seats=seats,
+        games=args.games,
+        drivers=1,
+        rate=rate,
+        duration=args.duration,
+        warmup=args.warmup,
+        partitions=4,
+        validators=1,
+        reducers=1,
+        projectors=1,
+        fsync=fsync,
+        log_level="info",
+        reference_s=0,
+    )
+    run = run_once(cfg)
+    print_run(run)
+    return run
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    runs: dict[str, Any] = {}
+    runs["tigris_everysec"] = _pipeline("tigris-everysec", "tigris", "everysec", 0, args)
+    runs["tigris_always"] = _pipeline("tigris-always", "tigris", "always", 0, args)
+    half = runs["tigris_everysec"]["throughput"]["commands_per_s"] / 2
+    runs["tigris_half"] = _pipeline(f"tigris-everysec-{half:.0f}per-s", "tigris", "everysec", half, args)
+    runs["fixture_everysec"] = _pipeline("highcard-everysec", "highcard", "everysec", 0, args)
+    out: dict[str, Any] = {"pipeline": runs}
+    if not args.quick:
+        from bench import catan_peer
+
+        out["catan"] = catan_peer.run(args.catan_games, args.catan_reps, name="targets-catan")
+        out["rebuild"] = _rebuild()
+    return out
+
+
+def _rebuild() -> dict[str, Any]:
+    import json
+
+    from bench import replay
+
+    replay.main(["--repeat", "3", "--live", "0", "--cold-repeat", "1", "--name", "targets-replay"])
+    result: dict[str, Any] = json.loads((OUT_DIR / "targets-replay.json").read_text())
+    return result
+
+
+def targets(out: dict[str, Any]) -> list[Target]:
+    runs = out["pipeline"]
+    everysec = runs["tigris_everysec"]["throughput"]["commands_per_s"]
+    always = runs["tigris_always"]["throughput"]["commands_per_s"]
+    rows = [
+        Target("Tigris flat out, AOF everysec (commands/s)", everysec, 1500, "/s", True),
+        Target("Tigris AOF always / everysec", always / everysec if everysec else None, 0.8, "x", True),
+        Target(
+            f"p99 POST to accepted at half saturation ({runs['tigris_half']['config']['rate']:.0f}/s, ms)",
+            runs["tigris_half"]["latency"]["accepted"]["p99_ms"],
+            15,
+            "ms",
+            False,
+        ),
+        Target(
+            "CPU per command, fixture game (ms)", server_cpu_ms(runs["fixture_everysec"]), 0.8, "ms", False
+        ),
+        Target("CPU per command, Tigris (ms)", server_cpu_ms(runs["tigris_everysec"]), 0.8, "ms", False),
+    ]
+    catan = out.get("catan")
+    if catan:
+        rows.append(
+            Target(
+                "Catan vs catanatron, games/s, like for like",
+                catan["catan uniform_ratio"]["games_per_s"],
+                1,
+                "x",
+                True,
+            )
+        )
+        rows.append(
+            Target(
+                "Catan vs catanatron, games/s, our random bot",
+                catan["catan_ratio"]["games_per_s"],
+                1,
+                "x",
+                True,
+            )
+        )
+    rebuild = out.get("rebuild")
+    if rebuild:
+        rate = rebuild["rebuild"]["aof"]["all"]["plain"]["rebuild_events_per_s"]
+        rows.append(Target("projection rebuild (events/s)", rate, 150_000, "/s", True))
+    return rows
+
+
+def report(rows: list[Target], load: tuple[float, float, float]) -> None:
+    table = Table(title=f"issue #15 targets (load average before {load[0]:.2f})")
+    for col in ("metric", "measured", "target", "measured / target", "met"):
+        table.add_column(col, justify="left" if col == "metric" else "right")
+    for t in rows:
+        digits = 2 if t.unit in ("x", "ms") else 0
+        met = {True: "[green]yes[/]", False: "[red]no[/]", None: "-"}[t.met]
+        bound = ">=" if t.higher else "<="
+        table.add_row(
+            t.metric, fmt(t.value, digits), f"{bound} {fmt(t.target, digits)}", fmt(t.ratio, 2), met
+        )
+    console.print(table)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ensure_extra_games()
+    ap = argparse.ArgumentParser(prog="python -m bench.targets", description=__doc__.split("\n\n")[0])
+    ap.add_argument("--duration", type=float, default=20.0, help="measured seconds per pipeline run")
+    ap.add_argument("--warmup", type=float, default=4.0)
+    ap.add_argument("--games", type=int, default=64, help="concurrent games per pipeline run")
+    ap.add_argument("--quick", action="store_true", help="the pipeline runs only")
+    ap.add_argument("--catan-games", type=int, default=20)
+    ap.add_argument("--catan-reps", type=int, default=3)
+    args = ap.parse_args(argv)
+    load = os.getloadavg()
+    out = measure(args)
+    rows = targets(out)
+    report(rows, load)
+    path = write_json(
+        "targets",
+        {
+            "machine": machine(),
+            "load_average": {"before": load, "after": os.getloadavg()},
+            "targets": [{**t.__dict__, "met": t.met, "ratio": t.ratio} for t in rows],
+            **out,
+        },
+    )
+    console.print(f"figures written to {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
