@@ -34,6 +34,13 @@ def main() -> None:
         # Clients are identified by their tokens, never by a forwarded address.
         proxy_headers=False,
         http=GatewayHttpProtocol,  # type: ignore[arg-type]
+        # Play connections (services/gateway/play_socket.py): a message is a
+        # command, bounded like a POST body (the gateway answers one a little
+        # over the limit with body_too_large; far over it, the protocol closes
+        # with 1009). No per-message compression: views are small and its CPU
+        # would cost more than the bytes it saves on the networks we serve.
+        ws_max_size=2 * settings.max_body_bytes,
+        ws_per_message_deflate=False,
         loop="uvloop",
         # Live feeds never end by themselves: on a stop, give requests in
         # flight two seconds, then close the feeds (clients resume with

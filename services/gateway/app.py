@@ -17,7 +17,19 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.gateway import arenas, asyncapi, bots, casual, commands, packs, players, reads, tournaments, web
+from services.gateway import (
+    arenas,
+    asyncapi,
+    bots,
+    casual,
+    commands,
+    packs,
+    play_socket,
+    players,
+    reads,
+    tournaments,
+    web,
+)
 from services.gateway.answers import GameInfo, Health
 from services.gateway.context import Changes, Gateway
 from services.gateway.errors import STATUS, ApiError, error_response
@@ -238,10 +250,12 @@ class GatewayApp(Starlette):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         found = self.hot.match(scope)
-        if found is None:
-            await super().__call__(scope, receive, send)
-        else:
+        if found is not None:
             await self.hot.serve(self, *found, scope, receive, send)
+        elif (table_id := play_socket.match(scope)) is not None:
+            await play_socket.serve(self, table_id, scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> Starlette:

@@ -56,7 +56,12 @@ _FIELD = re.compile(r"at `\$\.([a-z_]+)")
 
 
 async def read_json(request: Request, schema: type[T], limit: int) -> T:
-    raw = await read_body(request, limit)
+    return decode_json(await read_body(request, limit), schema)
+
+
+def decode_json(raw: bytes, schema: type[T]) -> T:
+    """A request's JSON (a body, or a play connection's message) as ``schema``, or
+    the 400 that says what is wrong with it."""
     try:
         # msgspec checks UTF-8 only in the strings it decodes, not inside a
         # Raw field it passes through: check the whole body once.

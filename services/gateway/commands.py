@@ -18,6 +18,8 @@ import functools
 import hashlib
 import time
 import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Annotated, Any, Literal, TypeVar
 
 import msgspec
@@ -37,7 +39,7 @@ from services.gateway.body import (
 )
 from services.gateway.bots import seat_token_hash
 from services.gateway.context import Gateway, client_address
-from services.gateway.errors import ApiError, error_response
+from services.gateway.errors import ApiError, error_body, error_response, status_of
 from services.gateway.reads import view_at
 from shared.eventstore.keys import command_stream, open_key
 from shared.games import registry
@@ -134,7 +136,7 @@ async def open_table(request: Request) -> Response:
     await gw.redis.hset(keys.auth, mapping={h: seat for seat, h in enumerate(hashes)})
     msg = _message(
         gw,
-        request,
+        correlation_id(request),
         "open",
         game_id,
         f"open-{game_id}",
@@ -152,9 +154,8 @@ async def open_table(request: Request) -> Response:
         # Nothing was opened: the seats and the key's record go, so a
         # corrected retry with the same key opens a table of its own.
         await gw.redis.delete(keys.auth, *([remembered_key("table", address, key)] if key else []))
-        return _rejection(outcome)
     if outcome.status == "rejected":
-        return _rejection(outcome)
+        return error_response(outcome.code, outcome.message, outcome.details)
     await gw.store.index_game(game_id, keys.partition, wallclock.now_ms())
     body_out = TableOpened(
         table_id=game_id,
@@ -215,17 +216,60 @@ async def submit_command(request: Request) -> Response:
     if token is None:
         raise ApiError("missing_token", "Send your seat token as 'Authorization: Bearer <token>'.")
     address = client_address(request)
+    hashed = await checked_token(gw, game_id, token, address)
+    played = await play(
+        gw,
+        game_id,
+        hashed,
+        address,
+        lambda: read_json(request, Move, gw.settings.max_body_bytes),
+        lambda: header_id(request, "idempotency-key"),
+        lambda: correlation_id(request),
+    )
+    return Response(played.body, status_code=played.status, media_type="application/json")
+
+
+async def checked_token(gw: Gateway, game_id: str, token: str, address: str) -> str:
+    """The hash the table knows the token by, once the address may still try tokens.
+    (A player key acts as the player's own seat at this table: the bot API.)"""
     gw.limits.check_tokens(address)
-    # A player key acts as the player's own seat at this table (the bot API).
-    hashed = await seat_token_hash(gw, game_id, token)
+    return await seat_token_hash(gw, game_id, token)
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    """A command's answer, as a request or a play connection sends it."""
+
+    status: int
+    body: bytes
+    #: Accepted: the table's version after the command; else None.
+    version: int | None = None
+    duplicate: bool = False
+    #: The seat's view the answer holds, if it holds one.
+    view: bytes | None = None
+
+
+async def play(
+    gw: Gateway,
+    game_id: str,
+    hashed: str,
+    address: str,
+    read: Callable[[], Awaitable[Move]],
+    key_of: Callable[[], str | None],
+    correlation_of: Callable[[], str],
+) -> Played:
+    """Submit one seat's command and wait for its outcome: the one way a move is
+    made, by ``POST .../commands`` and by a play connection alike. The body, the
+    idempotency key and the correlation id are read only when their turn comes,
+    so every refusal comes in the same order whichever way the command came."""
     gw.limits.command(hashed)
-    body = await read_json(request, Move, gw.settings.max_body_bytes)
+    body = await read()
     check_command(body.command)
-    key = header_id(request, "idempotency-key") or made_up_id()
+    key = key_of() or made_up_id()
     seat, notice = await _view_wanted(gw, game_id, hashed) if body.view else (None, None)
     msg = _message(
         gw,
-        request,
+        correlation_of(),
         "move",
         game_id,
         scoped_command_id(hashed, key),
@@ -247,6 +291,7 @@ async def submit_command(request: Request) -> Response:
         duplicate=outcome.duplicate,
         events=outcome.events,
     )
+    doc = None
     if body.view:
         seat = seat if seat is not None else await gw.seat_of(game_id, hashed)
         if seat is not None:
@@ -254,7 +299,7 @@ async def submit_command(request: Request) -> Response:
             wake = None if outcome.duplicate else notice
             doc = await view_at(gw, gw.keys(game_id), audience_name(seat), outcome.last, wake)
             result.view = msgspec.Raw(doc)
-    return Response(encode(result), media_type="application/json")
+    return Played(200, encode(result), outcome.last, outcome.duplicate, doc)
 
 
 async def _view_wanted(gw: Gateway, game_id: str, hashed: str) -> tuple[int | None, asyncio.Event | None]:
@@ -270,14 +315,14 @@ async def _view_wanted(gw: Gateway, game_id: str, hashed: str) -> tuple[int | No
 
 
 def _message(
-    gw: Gateway, request: Request, kind: str, game_id: str, command_id: str, **fields: object
+    gw: Gateway, correlation: str, kind: str, game_id: str, command_id: str, **fields: object
 ) -> CommandMsg:
     return CommandMsg(
         kind=kind,  # type: ignore[arg-type]
         game_id=game_id,
         partition=gw.keys(game_id).partition,
         command_id=command_id,
-        correlation_id=correlation_id(request),
+        correlation_id=correlation,
         reply_to=gw.settings.node,
         received_ns=time.time_ns(),
         **fields,  # type: ignore[arg-type]
@@ -321,5 +366,6 @@ def _commands(game: str, status: str) -> Any:
     return metrics.COMMANDS.labels("gateway", game, status)
 
 
-def _rejection(outcome: Outcome, **extra: str) -> Response:
-    return error_response(outcome.code, outcome.message, {**outcome.details, **extra})
+def _rejection(outcome: Outcome, **extra: str) -> Played:
+    body = error_body(outcome.code, outcome.message, {**outcome.details, **extra})
+    return Played(status_of(outcome.code), body)

@@ -41,6 +41,9 @@ STATUS: dict[str, int] = {
     # owns; it is never retried by itself, so 422 (not a 5xx to retry).
     "dead_lettered": 422,
     "idempotency_key_reused": 422,
+    # Play connections (WebSocket): refusals sent as a last message before the close.
+    "too_many_connections": 429,
+    "idle_timeout": 408,
 }
 #: A game's own rule violation (not your turn, illegal placement, ...).
 RULE_STATUS = 422
@@ -85,8 +88,13 @@ class ApiError(Exception):
         return cls(violation.code, violation.message, **violation.details)
 
 
+def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:
+    """A rejection's JSON, as every answer carries it (HTTP body or play-connection reply)."""
+    return encode(Error(status="rejected", code=code, message=message, details=details or {}))
+
+
 def error_response(
     code: str, message: str, details: dict[str, Any] | None = None, headers: dict[str, str] | None = None
 ) -> Response:
-    body = Error(status="rejected", code=code, message=message, details=details or {})
-    return Response(encode(body), status_code=status_of(code), media_type="application/json", headers=headers)
+    body = error_body(code, message, details)
+    return Response(body, status_code=status_of(code), media_type="application/json", headers=headers)

@@ -100,6 +100,19 @@ REQUEST_LATENCY = Histogram(
     registry=None,
 )
 FEED_SUBSCRIBERS = Gauge("ziggurat_feed_subscribers", "Open live feeds", ["audience"], registry=None)
+PLAY_SOCKETS = Gauge("ziggurat_play_sockets", "Open play connections (WebSocket)", registry=None)
+PLAY_SOCKET_MESSAGES = Counter(
+    "ziggurat_play_socket_messages_total",
+    "Play connections' messages: in (commands), out (replies, pushed views)",
+    ["direction", "kind"],
+    registry=None,
+)
+PLAY_SOCKET_REFUSALS = Counter(
+    "ziggurat_play_socket_refusals_total",
+    "Play connections ended by the gateway, by code (stalled: a client that stopped reading)",
+    ["code"],
+    registry=None,
+)
 
 # ------------------------------------------------------- stages (in process)
 
@@ -282,6 +295,9 @@ OWNERS: dict[MetricWrapperBase, tuple[str, ...]] = {
     CLOCK_TIMEOUTS: (REDUCER,),
     REQUEST_LATENCY: (GATEWAY,),
     FEED_SUBSCRIBERS: (GATEWAY,),
+    PLAY_SOCKETS: (GATEWAY,),
+    PLAY_SOCKET_MESSAGES: (GATEWAY,),
+    PLAY_SOCKET_REFUSALS: (GATEWAY,),
     BATCH_SIZE: READERS,
     EVENTS_PROJECTED: (PROJECTOR,),
     CACHED_GAMES: (VALIDATOR, REDUCER, PROJECTOR),

@@ -1,0 +1,445 @@
+"""A seat's play connection: one WebSocket that carries the seat's commands and
+pushes the seat's new view whenever its table moves.
+
+``/v1/tables/{table_id}/play``. The first message authenticates:
+``{"token": "<seat token or player key>"}`` (never in the URL, which ends up in
+logs), within ``auth_s``. The gateway answers ``{"type": "ready", "seat": n,
+"view": <the seat's view>}``. Then each client message is a command, exactly
+the body of ``POST .../commands`` (the same type, bounds and budgets) plus two
+optional fields for what HTTP carries in headers, ``idempotency_key`` and
+``correlation_id``; it is answered, in order, by ``{"type": "reply",
+"http_status": n, "answer": <what the POST answers>}``, made by the POST's own
+code (:func:`services.gateway.commands.play`). Between replies the gateway sends
+``{"type": "view", "view": <the seat's view>}`` whenever the table's version
+moves past the last view this connection carried (another seat's move, a
+clock), woken by the projector's change notices: one read per change, never
+another seat's view.
+
+Refusals are a last ``{"type": "error", "http_status": n, "answer": <error>}``
+(the HTTP error body, same codes and messages) and a close with code ``4000 +
+http_status`` whose reason is the code. A client that stops reading is not
+waited for: a send that cannot complete within ``send_timeout_s`` (the
+transport's buffer is full) ends the connection.
+
+Pushes are read only when a change notice may not be in the last view sent:
+notices are counted per table, and a command's own reply counts as having
+carried the notice its view waited for, so a seat playing alone costs one view
+read per move, as the POST with ``"view": true`` does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections import Counter
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+import msgspec
+import structlog
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+from starlette.types import Receive, Scope, Send
+
+from services.gateway.body import MAX_HEADER_ID, Move, decode_json, made_up_id
+from services.gateway.commands import checked_token, play
+from services.gateway.context import Gateway
+from services.gateway.errors import ApiError, error_body, status_of
+from services.gateway.reads import read_view
+from shared.observability import metrics
+from shared.readmodels.build import audience_name
+
+log = structlog.get_logger()
+_STORE_DOWN = (RedisConnectionError, RedisTimeoutError)
+_STORE_DOWN_MESSAGE = "The store is unreachable right now; retry shortly."
+_INTERNAL_MESSAGE = "Something went wrong on our side; it has been logged."
+PATH = re.compile(r"^/v1/tables/(?P<table_id>[^/]+)/play$")
+HeaderId = Annotated[str, msgspec.Meta(pattern=rf"^[\x21-\x7e]{{1,{MAX_HEADER_ID}}}$")]
+#: A close code for a refusal: 4000 + the HTTP status its code answers with.
+CLOSE_BASE = 4000
+#: The transport gave up (a reader that does not read): no last message can reach it.
+CLOSE_STALLED = 1008
+
+
+@dataclass(frozen=True)
+class SocketLimits:
+    #: The first message (the token) must arrive within this.
+    auth_s: float = 5.0
+    #: A connection with no message either way for this long is closed.
+    idle_s: float = 600.0
+    #: Open connections per seat token and table, and per gateway process.
+    per_seat: int = 4
+    total: int = 10_000
+    #: A send that the transport cannot take within this ends the connection.
+    send_timeout_s: float = 10.0
+
+
+class Hello(msgspec.Struct, forbid_unknown_fields=True):
+    token: Annotated[str, msgspec.Meta(min_length=1, max_length=512)]
+
+
+class PlayMessage(Move, forbid_unknown_fields=True):
+    """The POST body, with what HTTP carries in headers."""
+
+    idempotency_key: HeaderId | None = None
+    correlation_id: HeaderId | None = None
+
+
+class _Version(msgspec.Struct):
+    version: int = 0
+
+
+_version = msgspec.json.Decoder(_Version).decode
+_hello = msgspec.json.Decoder(Hello).decode
+_OPEN = metrics.PLAY_SOCKETS
+_IN = metrics.PLAY_SOCKET_MESSAGES.labels("in", "command")
+_REPLIES = metrics.PLAY_SOCKET_MESSAGES.labels("out", "reply")
+_PUSHES = metrics.PLAY_SOCKET_MESSAGES.labels("out", "view")
+
+
+class Refused(Exception):
+    """The connection ends, after a last error message when ``code`` is set."""
+
+    def __init__(self, code: str, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.details = details
+
+
+class _Stalled(Exception):
+    """The client does not take what is sent: no last message, no close handshake."""
+
+
+class PlaySockets:
+    """Every play connection of one gateway: the caps, and the change notices counted
+    per table (only for tables with a connection open)."""
+
+    def __init__(self, gw: Gateway, limits: SocketLimits) -> None:
+        self.gw = gw
+        self.limits = limits
+        self.total = 0
+        self.per_seat: Counter[tuple[str, str]] = Counter()
+        self.notices: dict[str, int] = {}
+        self._watchers: Counter[str] = Counter()
+        gw.changes.listen(self._changed)
+
+    def _changed(self, ids: list[str] | None) -> None:
+        notices = self.notices
+        if ids is None:  # notices may have been missed: every table may have moved
+            for game_id in notices:
+                notices[game_id] += 1
+            return
+        for game_id in ids:
+            if game_id in notices:
+                notices[game_id] += 1
+
+    def admit(self) -> None:
+        if self.total >= self.limits.total:
+            raise Refused("too_many_connections", "This server holds as many play connections as it can.")
+        self.total += 1
+        _OPEN.inc()
+
+    def leave(self) -> None:
+        self.total -= 1
+        _OPEN.dec()
+
+    def seat(self, game_id: str, hashed: str) -> None:
+        key = (game_id, hashed)
+        if self.per_seat[key] >= self.limits.per_seat:
+            raise Refused(
+                "too_many_connections",
+                f"This seat already has {self.limits.per_seat} play connections open; close one first.",
+            )
+        self.per_seat[key] += 1
+        if not self._watchers[game_id]:
+            self.notices.setdefault(game_id, 0)
+        self._watchers[game_id] += 1
+
+    def unseat(self, game_id: str, hashed: str) -> None:
+        key = (game_id, hashed)
+        self.per_seat[key] -= 1
+        if self.per_seat[key] <= 0:
+            del self.per_seat[key]
+        self._watchers[game_id] -= 1
+        if self._watchers[game_id] <= 0:
+            del self._watchers[game_id]
+            self.notices.pop(game_id, None)
+
+
+def match(scope: Scope) -> str | None:
+    """The table id of a play connection's request; None: not one."""
+    if scope["type"] != "websocket" or scope.get("root_path"):
+        return None
+    found = PATH.match(scope["path"])
+    return found["table_id"] if found else None
+
+
+def hub(app: Any, gw: Gateway) -> PlaySockets:
+    sockets: PlaySockets | None = getattr(app.state, "play_sockets", None)
+    if sockets is None:
+        limits = getattr(app.state, "socket_limits", None) or SocketLimits()
+        sockets = app.state.play_sockets = PlaySockets(gw, limits)
+    return sockets
+
+
+async def serve(app: Any, table_id: str, scope: Scope, receive: Receive, send: Send) -> None:
+    """One play connection, from its handshake to its close."""
+    gw: Gateway = app.state.gateway
+    sockets = hub(app, gw)
+    if (await receive())["type"] != "websocket.connect":
+        return
+    await send({"type": "websocket.accept"})
+    connection = _Connection(gw, sockets, table_id, scope, receive, send)
+    try:
+        sockets.admit()
+    except Refused as refused:
+        metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
+        await connection.refuse(refused)
+        return
+    try:
+        await connection.run()
+    finally:
+        sockets.leave()
+
+
+class _Connection:
+    def __init__(
+        self, gw: Gateway, sockets: PlaySockets, table_id: str, scope: Scope, receive: Receive, send: Send
+    ) -> None:
+        self.gw = gw
+        self.sockets = sockets
+        self.limits = sockets.limits
+        self.table_id = table_id
+        self.address = client_address_of(scope)
+        self._receive = receive
+        self._send = send
+        self.loop = asyncio.get_running_loop()
+        self.last_active = self.loop.time()
+        #: The newest version a view sent here showed.
+        self.shown = -1
+        #: The change notices of this table (as counted by ``sockets``) that the last
+        #: view sent here is known to include.
+        self.covered = 0
+        self.busy = False
+        self.idle = asyncio.Event()
+        self.idle.set()
+
+    async def run(self) -> None:
+        try:
+            hashed, seat = await self._hello()
+            self.sockets.seat(self.table_id, hashed)
+        except Refused as refused:
+            metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
+            await self.refuse(refused)
+            return
+        except _Stalled:
+            return
+        try:
+            await self._play(hashed, seat)
+        finally:
+            self.sockets.unseat(self.table_id, hashed)
+
+    async def _hello(self) -> tuple[str, int]:
+        """The seat of the token the first message brings (refused otherwise)."""
+        gw = self.gw
+        try:
+            async with asyncio.timeout(self.limits.auth_s):
+                message = await self._receive()
+        except TimeoutError as exc:
+            raise Refused(
+                "missing_token", f'Send {{"token": "<your seat token>"}} within {self.limits.auth_s:g} s.'
+            ) from exc
+        raw = _payload(message)
+        if raw is None:
+            raise _Stalled  # the client left
+        try:
+            token = _hello(raw).token
+        except (msgspec.ValidationError, msgspec.DecodeError, RecursionError) as exc:
+            raise Refused(
+                "missing_token", 'The first message must be {"token": "<your seat token>"}.'
+            ) from exc
+        try:
+            gw.keys(self.table_id)
+            hashed = await checked_token(gw, self.table_id, token, self.address)
+            seat = await gw.seat_of(self.table_id, hashed)
+            if seat is None:
+                gw.limits.bad_token(self.address)
+                raise ApiError("bad_token", "This token does not belong to a seat at this table.")
+        except ApiError as exc:
+            raise Refused(exc.code, exc.message, **exc.details) from exc
+        return hashed, seat
+
+    async def _ready(self, hashed: str, seat: int) -> None:
+        """The view the seat starts from, charged to its read budget as a GET is."""
+        try:
+            self.gw.limits.read(hashed)
+            self.covered = self.sockets.notices.get(self.table_id, 0)
+            doc = await read_view(self.gw, self.gw.keys(self.table_id), audience_name(seat))
+        except ApiError as exc:
+            raise Refused(exc.code, exc.message, **exc.details) from exc
+        self.shown = _version(doc).version
+        await self._out(b'{"type":"ready","seat":%d,"view":%s}' % (seat, doc))
+
+    async def _play(self, hashed: str, seat: int) -> None:
+        try:
+            await self._ready(hashed, seat)
+        except Refused as refused:
+            metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
+            await self.refuse(refused)
+            return
+        except _Stalled:
+            return
+        reader = asyncio.create_task(self._commands(hashed))
+        pusher = asyncio.create_task(self._pushes(audience_name(seat)))
+        try:
+            await asyncio.wait({reader, pusher}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (reader, pusher):
+                task.cancel()
+            # Whichever ended first says why; the other was cancelled (or ended alike).
+            await asyncio.wait({reader, pusher})
+        for task in (reader, pusher):
+            if task.cancelled():
+                continue
+            try:
+                task.result()
+            except Refused as refused:
+                metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
+                await self.refuse(refused)
+            except _Stalled:
+                metrics.PLAY_SOCKET_REFUSALS.labels("stalled").inc()
+            except _STORE_DOWN:
+                metrics.ERRORS.labels("gateway", "store_unreachable").inc()
+                await self.refuse(Refused("unavailable", _STORE_DOWN_MESSAGE))
+            except Exception:
+                metrics.ERRORS.labels("gateway", "unexpected").inc()
+                log.exception("play_socket_failed", table_id=self.table_id)
+                await self.refuse(Refused("internal", _INTERNAL_MESSAGE))
+
+    async def _commands(self, hashed: str) -> None:
+        limit = self.gw.settings.max_body_bytes
+        while True:
+            message = await self._next()
+            raw = _payload(message)
+            if raw is None:
+                return  # the client closed
+            _IN.inc()
+            self.busy = True
+            self.idle.clear()
+            try:
+                status, body = await self._command(hashed, raw, limit)
+            finally:
+                self.busy = False
+                self.idle.set()
+            _REPLIES.inc()
+            await self._out(b'{"type":"reply","http_status":%d,"answer":%s}' % (status, body))
+
+    async def _command(self, hashed: str, raw: bytes, limit: int) -> tuple[int, bytes]:
+        gw = self.gw
+        before = self.sockets.notices.get(self.table_id, 0)
+        message: list[PlayMessage] = []
+
+        async def read() -> Move:
+            if len(raw) > limit:
+                raise ApiError("body_too_large", f"The body is larger than {limit} bytes.", limit=limit)
+            message.append(decode_json(raw, PlayMessage))
+            return message[0]
+
+        try:
+            played = await play(
+                gw,
+                self.table_id,
+                hashed,
+                self.address,
+                read,
+                lambda: message[0].idempotency_key,
+                lambda: message[0].correlation_id or made_up_id(),
+            )
+        except ApiError as exc:
+            metrics.REJECTIONS.labels("gateway", exc.code).inc()
+            return status_of(exc.code), error_body(exc.code, exc.message, exc.details)
+        except _STORE_DOWN:  # as the HTTP route answers it (app.on_store_down)
+            metrics.ERRORS.labels("gateway", "store_unreachable").inc()
+            return status_of("unavailable"), error_body("unavailable", _STORE_DOWN_MESSAGE)
+        if played.view is not None:
+            shown = _version(played.view).version
+            self.shown = max(self.shown, shown)
+            now = self.sockets.notices.get(self.table_id, 0)
+            # The view waited for this command's own notice: if that was the only one
+            # since the command came, the view includes every notice so far.
+            own = played.version is not None and not played.duplicate and shown >= played.version
+            self.covered = now if own and now - before <= 1 else before
+        return played.status, played.body
+
+    async def _pushes(self, name: str) -> None:
+        gw, keys = self.gw, self.gw.keys(self.table_id)
+        notices = self.sockets.notices
+        while True:
+            if self.busy:  # the reply will carry the view; look again after it
+                await self.idle.wait()
+                continue
+            wake = gw.changes.waiter(self.table_id)  # before the check: a notice in between still wakes
+            count = notices.get(self.table_id, 0)
+            if count == self.covered:
+                await wake.wait()
+                continue
+            doc = await read_view(gw, keys, name)
+            if self.busy:
+                continue  # a command started meanwhile: its reply decides what is covered
+            self.covered = count
+            version = _version(doc).version
+            if version > self.shown:
+                self.shown = version
+                _PUSHES.inc()
+                await self._out(b'{"type":"view","view":%s}' % doc)
+
+    async def _next(self) -> Any:
+        """The client's next message; refused once nothing went either way for ``idle_s``."""
+        while True:
+            left = self.last_active + self.limits.idle_s - self.loop.time()
+            if left <= 0:
+                raise Refused("idle_timeout", f"Nothing was sent either way for {self.limits.idle_s:g} s.")
+            try:
+                async with asyncio.timeout(left):
+                    message = await self._receive()
+            except TimeoutError:
+                continue
+            self.last_active = self.loop.time()
+            return message
+
+    async def _out(self, data: bytes) -> None:
+        try:
+            async with asyncio.timeout(self.limits.send_timeout_s):
+                await self._send({"type": "websocket.send", "bytes": None, "text": data.decode()})
+        except TimeoutError as exc:
+            log.info("play_socket_stalled", table_id=self.table_id)
+            raise _Stalled from exc
+        self.last_active = self.loop.time()
+
+    async def refuse(self, refused: Refused) -> None:
+        """A last message saying why, and a close whose code and reason say it too."""
+        status = status_of(refused.code)
+        body = error_body(refused.code, refused.message, refused.details)
+        with contextlib.suppress(_Stalled, Exception):
+            await self._out(b'{"type":"error","http_status":%d,"answer":%s}' % (status, body))
+            async with asyncio.timeout(self.limits.send_timeout_s):
+                close = {"type": "websocket.close", "code": CLOSE_BASE + status, "reason": refused.code}
+                await self._send(close)
+
+
+def client_address_of(scope: Scope) -> str:
+    client = scope.get("client")
+    return client[0] if client else "-"
+
+
+def _payload(message: Any) -> bytes | None:
+    """A received message's bytes; None when the client disconnected."""
+    if message["type"] != "websocket.receive":
+        return None
+    text = message.get("text")
+    if text is not None:
+        return str(text).encode()
+    data = message.get("bytes")
+    return bytes(data) if data is not None else b""
