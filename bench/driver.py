@@ -28,6 +28,7 @@ import msgspec
 import uvloop
 
 from bench.http_client import Connection
+from shared.kernel.legal_groups import expand
 
 WARMUP, MEASURE, STOP = 0, 1, 2
 # Shared counter slots, per driver.
@@ -215,7 +216,7 @@ class Bot:
                 await asyncio.sleep(0.002)
                 doc, _ = await self.view_at(table, tokens[seat], known + 1)
                 continue
-            command = rng.choice(doc.legal)
+            command = msgspec.json.encode(rng.choice(expand(map(msgspec.json.decode, doc.legal))))
             late = await self.pacer.wait()
             started = time.perf_counter()
             status, body = await self.request(

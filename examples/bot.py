@@ -42,9 +42,23 @@ def stream(api: str, key: str, last_id: str | None) -> Iterator[tuple[str, str |
                 event, event_id, data = "message", None, ""
 
 
+def legal_moves(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """The view's legal moves one by one. The view lists them in groups (see the
+    README's bot API): ``{"command": C}`` is the move ``C``, and
+    ``{"command": P, "each": F, "values": [...]}`` is ``P`` with field ``F`` set
+    to each value in turn (a Tigris tile colour on each square it may go)."""
+    moves = []
+    for group in view["legal"]:
+        if "each" in group:
+            moves += [{**group["command"], group["each"]: value} for value in group["values"]]
+        else:
+            moves.append(group["command"])
+    return moves
+
+
 def choose(view: dict[str, Any]) -> Any:
     """The strategy: here, any legal move. This is the function to improve."""
-    return random.choice(view["legal"])
+    return random.choice(legal_moves(view))
 
 
 def play(api: str, key: str, table: str, seat: int, version: int, move: Any) -> None:

@@ -19,6 +19,7 @@ import httpx
 import structlog
 
 from shared.eventstore.tournament_keys import BOT_TABLES, bot_seats
+from shared.kernel.legal_groups import expand
 from shared.observability import metrics
 
 log = structlog.get_logger()
@@ -97,7 +98,7 @@ class BotRunner:
                 version, doc = 0, None  # the projection is catching up: read again
                 await asyncio.sleep(0.01)
                 continue
-            command = rng.choice(seen["legal"])
+            command = rng.choice(expand(seen["legal"]))
             version, doc = await self._submit(client, game_id, headers, command, seen["version"])
             # Without a view that shows it, wait for the version this move made (or any newer one).
             version = max(0, version - 1)

@@ -26,6 +26,8 @@ from typing import Any
 
 import httpx
 
+from shared.kernel.legal_groups import expand
+
 STRATEGIES = ("random", "greedy")
 #: Command types that give up the turn, for the greedy strategy.
 _PASSIVE = ("pass", "end", "skip", "done", "decline", "resign", "concede")
@@ -151,7 +153,7 @@ class Bot:
 
     def _turn(self, client: httpx.Client, turn: dict[str, Any]) -> None:
         table, seat, version = turn["table_id"], turn["seat"], turn["version"]
-        legal = turn["view"].get("legal") or []
+        legal = expand(turn["view"].get("legal") or [])
         if not legal or self.answered.get((table, seat), -1) >= version:
             return
         move = choose(self.strategy, legal, self.rng)

@@ -16,6 +16,8 @@ from typing import Any
 
 import httpx
 
+from shared.kernel.legal_groups import expand
+
 RETRIES = 60
 RETRY_PAUSE_S = 0.25
 
@@ -97,7 +99,7 @@ async def play(
             await asyncio.sleep(0.01)  # the projection is catching up
             doc = await view(client, table, None)
             continue
-        r = await submit(client, table, seat, rng.choice(mine["legal"]), mine["version"], stats)
+        r = await submit(client, table, seat, rng.choice(expand(mine["legal"])), mine["version"], stats)
         doc = _new_view(r) or await view(client, table, None)
         if pace_s:
             await asyncio.sleep(pace_s)

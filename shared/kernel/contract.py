@@ -14,6 +14,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from shared.kernel.legal_groups import LegalGroup, one_each
 from shared.kernel.messages import Record
 from shared.kernel.rng import Rng
 from shared.kernel.visibility import Audience, Visibility
@@ -112,6 +113,11 @@ class GameModule(Generic[S, C, E, O]):
     #: What the game keeps hidden and how it may be varied; required, so that
     #: every registered game is held to the same secrecy test.
     secrets: Secrets[S, E]
+    #: ``legal_groups(state, seat)``: ``legal`` in the compact form view documents
+    #: carry (:mod:`shared.kernel.legal_groups`), built from the game's own
+    #: structures where that pays (Tigris's square masks); ``None``: each command
+    #: its own group. Read it through :meth:`compact_legal`.
+    legal_groups: Callable[[S, int], list[LegalGroup]] | None = None
     #: The state struct, for decoding snapshots; ``None`` disables snapshots.
     state_type: Any = None
     #: Named bots, at least ``"random"``.
@@ -131,6 +137,12 @@ class GameModule(Generic[S, C, E, O]):
         if state is None:
             raise ValueError("cannot fold an empty event list without a state")
         return state
+
+    def compact_legal(self, state: S, seat: int) -> list[LegalGroup]:
+        """``legal(state, seat)`` as groups; expanded, exactly that list in order."""
+        if self.legal_groups is None:
+            return one_each(self.legal(state, seat))
+        return self.legal_groups(state, seat)
 
     def is_over(self, state: S) -> bool:
         return self.result(state) is not None

@@ -1,7 +1,7 @@
 """What the projector stores for each audience of a game, computed purely.
 
 For the spectator and for each seat: a view document (the game's view, who is
-awaited, the seat's legal commands, the result once over) and a feed of the
+awaited, the seat's legal commands in their compact form, the result once over) and a feed of the
 events that audience may see. Both are derived from the full table state and
 the events, so :func:`build` is also what ``ziggurat rebuild`` runs.
 """
@@ -16,6 +16,7 @@ from shared.games import registry
 from shared.kernel import table as tables
 from shared.kernel.clocks import ClockSettings, SpectatorDelay
 from shared.kernel.contract import GameModule, Result
+from shared.kernel.legal_groups import LegalGroup
 from shared.kernel.messages import Record
 from shared.kernel.table import Table
 from shared.kernel.visibility import Audience, ServerOnly, may_see
@@ -36,7 +37,9 @@ class ViewDoc(Record, frozen=True):
     actors: tuple[int, ...]
     over: bool
     view: Any
-    legal: tuple[Any, ...] = ()
+    #: The seat's legal commands, grouped (``shared.kernel.legal_groups`` says how
+    #: to expand them); empty unless the seat is awaited.
+    legal: tuple[LegalGroup, ...] = ()
     result: Result | None = None
     seed: str = ""  # revealed once the game is over
     #: Seat clocks (ms left per seat, and since when the awaited seats' run).
@@ -100,9 +103,9 @@ def _view_doc(
     over = table.over
     # Legal commands only for the awaited seats: the game contract (checked for
     # every game in tests/games/contract_checks.py) lists none for any other.
-    legal: tuple[Any, ...] = ()
+    legal: tuple[LegalGroup, ...] = ()
     if audience is not None and audience in actors:
-        legal = tuple(game.legal(state, audience))
+        legal = tuple(game.compact_legal(state, audience))
     return ViewDoc(
         game_id=game_id,
         game=table.game,

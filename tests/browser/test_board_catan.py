@@ -33,6 +33,7 @@ import httpx
 import pytest
 
 from shared.games.catan.cards import DECKS, DEV_DECK
+from shared.kernel.legal_groups import expand
 from tests.browser.helpers import (
     assert_every_move_through_the_page,
     assert_final_standings_shown,
@@ -189,7 +190,7 @@ class Opponents(threading.Thread):
                 if seen["version"] != doc["version"] or not seen["legal"]:
                     version = 0
                     continue
-                command = self.pick(seen["legal"], seen["view"]["hand"])
+                command = self.pick(expand(seen["legal"]), seen["view"]["hand"])
                 r = client.post(
                     f"/v1/tables/{self.table_id}/commands",
                     json={"command": command, "expected_version": seen["version"]},

@@ -11,6 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
+from shared.kernel.legal_groups import expand
 from tests.browser.helpers import auth, give_to_bots, open_table, view
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(180)]
@@ -94,7 +95,7 @@ def test_a_rejected_move_is_shown_in_words(page: Any, api: httpx.Client) -> None
     mine = view(api, table_id, tokens[0])
     r = api.post(
         f"/v1/tables/{table_id}/commands",
-        json={"command": mine["legal"][0], "expected_version": mine["version"]},
+        json={"command": expand(mine["legal"])[0], "expected_version": mine["version"]},
         headers=auth(tokens[0]),
     )
     assert r.status_code == 200, r.text

@@ -7,6 +7,7 @@ import pytest
 
 from shared.cli import botclient
 from shared.infra.launcher import Stack
+from shared.kernel.legal_groups import expand
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 
@@ -24,7 +25,7 @@ async def test_tokens_are_bound_to_one_seat_at_one_table(stack: Stack) -> None:
         # There is no way to name a seat: the token decides it.
         actor = spectator["actors"][0]
         idle = 1 - actor
-        move = {"command": views[actor]["legal"][0]}
+        move = {"command": expand(views[actor]["legal"])[0]}
         r = await api.post(
             f"/v1/tables/{a.table_id}/commands", json=move, headers=botclient.auth(a.tokens[idle])
         )

@@ -12,6 +12,7 @@ import pytest
 from shared.cli import botclient
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
+from shared.kernel.legal_groups import expand
 from tests.e2e.checks import check_finished_table
 from tests.waiting import eventually
 
@@ -80,7 +81,7 @@ async def test_a_seat_that_moves_in_time_keeps_its_turn(stack: Stack) -> None:
         assert mine["remaining"] == [60_000, 60_000] and mine["clock"]["policy"] == "bot"
         r = await api.post(
             f"/v1/tables/{table.table_id}/commands",
-            json={"command": mine["legal"][0]},
+            json={"command": expand(mine["legal"])[0]},
             headers=botclient.auth(table.tokens[0]),
         )
         assert r.status_code == 200

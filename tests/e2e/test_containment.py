@@ -27,6 +27,7 @@ from shared.eventstore.keys import DEAD_LETTERS, command_stream, partition_feed,
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.infra.settings import UNTHROTTLED
+from shared.kernel.legal_groups import expand
 from tests.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("containment"), pytest.mark.timeout(300)]
@@ -78,7 +79,7 @@ async def play_timed(api: httpx.AsyncClient, seed: int) -> float:
         started = time.monotonic()
         r = await api.post(
             f"/v1/tables/{table.table_id}/commands",
-            json={"command": rng.choice(mine["legal"]), "expected_version": mine["version"]},
+            json={"command": rng.choice(expand(mine["legal"])), "expected_version": mine["version"]},
             headers=botclient.auth(table.tokens[seat]),
         )
         slowest = max(slowest, time.monotonic() - started)
@@ -174,7 +175,7 @@ async def test_a_stalled_projector_shows_in_readiness_and_a_rising_lag(stack: St
             mine = await botclient.view(api, table, seat)
             r = await api.post(
                 f"/v1/tables/{table.table_id}/commands",
-                json={"command": mine["legal"][0]},
+                json={"command": expand(mine["legal"])[0]},
                 headers=botclient.auth(table.tokens[seat]),
             )
             assert r.status_code == 200, "the reducer answers whether or not anyone projects"

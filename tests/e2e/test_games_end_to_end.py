@@ -13,6 +13,7 @@ from shared.cli.feed import follow
 from shared.games import registry
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
+from shared.kernel.legal_groups import expand
 from tests.e2e.checks import check_finished_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(600)]
@@ -61,7 +62,7 @@ async def test_a_retry_with_the_same_idempotency_key_gets_the_first_answer(stack
     async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
         table = await botclient.open_table(api, "highcard", 2)
         mine = await botclient.view(api, table, 0)
-        body = {"command": mine["legal"][0]}
+        body = {"command": expand(mine["legal"])[0]}
         headers = {**botclient.auth(table.tokens[0]), "idempotency-key": "once"}
         first = await api.post(f"/v1/tables/{table.table_id}/commands", json=body, headers=headers)
         again = await api.post(f"/v1/tables/{table.table_id}/commands", json=body, headers=headers)

@@ -17,6 +17,7 @@ import pytest
 
 from shared.cli import botclient
 from shared.infra.launcher import Stack
+from shared.kernel.legal_groups import expand
 from tests.e2e.test_clocks import open_clocked, until_over
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
@@ -40,7 +41,7 @@ async def private_outcome(api: httpx.AsyncClient, table: botclient.Table) -> tup
         seat = spectator["actors"][0]
         mine = await botclient.view(api, table, seat)
         key = f"shared-key-{n}"
-        r = await move(api, table, seat, rng.choice(mine["legal"]), key)
+        r = await move(api, table, seat, rng.choice(expand(mine["legal"])), key)
         assert r.status_code == 200, r.text
         if any(e["type"] == "tigris.tiles_drawn" for e in r.json()["events"]):
             return seat, key, r.json()
@@ -74,7 +75,7 @@ async def test_another_seats_key_learns_nothing_at_this_table_or_another(stack: 
 
         elsewhere = await botclient.open_table(api, "tigris", 2)
         actor = (await botclient.view(api, elsewhere, None))["actors"][0]
-        legal = (await botclient.view(api, elsewhere, actor))["legal"][0]
+        legal = expand((await botclient.view(api, elsewhere, actor))["legal"])[0]
         r = await move(api, elsewhere, actor, legal, key)
         assert r.status_code == 200 and not r.json()["duplicate"], r.text
         assert r.json()["version"] != first["version"] or r.json()["events"] != first["events"]
@@ -88,7 +89,7 @@ async def test_equal_keys_in_flight_at_many_tables_each_get_their_own_outcome(st
         firsts = []
         for table in tables:
             seat = (await botclient.view(api, table, None))["actors"][0]
-            firsts.append((seat, (await botclient.view(api, table, seat))["legal"][0]))
+            firsts.append((seat, expand((await botclient.view(api, table, seat))["legal"])[0]))
         replies = await asyncio.gather(
             *(move(api, t, seat, cmd, "same-key") for t, (seat, cmd) in zip(tables, firsts, strict=True))
         )
@@ -102,7 +103,7 @@ async def test_equal_keys_in_flight_at_many_tables_each_get_their_own_outcome(st
         table = tables[0]
         spectator = await botclient.view(api, table, None)
         seat = spectator["actors"][0]
-        cmd = (await botclient.view(api, table, seat))["legal"][0]
+        cmd = expand((await botclient.view(api, table, seat))["legal"])[0]
         a, b = await asyncio.gather(
             move(api, table, seat, cmd, "twice"), move(api, table, seat, cmd, "twice")
         )
@@ -142,7 +143,7 @@ async def test_a_table_opening_honours_its_idempotency_key(stack: Stack) -> None
             first.json()["table_id"], "highcard", [t["token"] for t in first.json()["tokens"]]
         )
         seat = (await botclient.view(api, table, None))["actors"][0]
-        legal = (await botclient.view(api, table, seat))["legal"][0]
+        legal = expand((await botclient.view(api, table, seat))["legal"])[0]
         assert (await move(api, table, seat, legal, "k")).status_code == 200, "the remembered tokens work"
 
 

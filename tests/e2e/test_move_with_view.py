@@ -13,6 +13,7 @@ import pytest
 
 from shared.cli import botclient
 from shared.infra.launcher import Stack
+from shared.kernel.legal_groups import expand
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(120)]
 
@@ -64,7 +65,7 @@ async def test_every_move_of_a_game_answers_with_the_seats_own_new_view(stack: S
                 api,
                 table,
                 seat,
-                {"command": mine["legal"][0], "expected_version": mine["version"], "view": True},
+                {"command": expand(mine["legal"])[0], "expected_version": mine["version"], "view": True},
             )
             assert r.status_code == 200, r.text
             reply = _reply(r.content)
@@ -91,7 +92,7 @@ async def test_a_duplicate_answers_with_the_current_view(stack: Stack) -> None:
         seat = first["actors"][0]
         mine = msgspec.json.decode(await _view(api, table, seat, first["version"]))
         key = uuid.uuid4().hex
-        move = {"command": mine["legal"][0], "expected_version": mine["version"], "view": True}
+        move = {"command": expand(mine["legal"])[0], "expected_version": mine["version"], "view": True}
         accepted = _reply((await _move(api, table, seat, move, key)).content)
         # The table moves on: the other seat plays.
         other = 1 - seat
@@ -100,7 +101,7 @@ async def test_a_duplicate_answers_with_the_current_view(stack: Stack) -> None:
             api,
             table,
             other,
-            {"command": theirs["legal"][0], "expected_version": theirs["version"], "view": True},
+            {"command": expand(theirs["legal"])[0], "expected_version": theirs["version"], "view": True},
         )
         assert later.status_code == 200, later.text
         again = await _move(api, table, seat, move, key)
@@ -126,19 +127,19 @@ async def test_a_rejected_move_answers_as_before_and_changes_nothing(stack: Stac
             api,
             table,
             seat,
-            {"command": mine["legal"][0], "expected_version": mine["version"] - 1, "view": True},
+            {"command": expand(mine["legal"])[0], "expected_version": mine["version"] - 1, "view": True},
         )
         assert stale.status_code == 409 and stale.json()["code"] == "stale_version", stale.text
         not_yours = await _move(
             api,
             table,
             1 - seat,
-            {"command": mine["legal"][0], "expected_version": mine["version"], "view": True},
+            {"command": expand(mine["legal"])[0], "expected_version": mine["version"], "view": True},
         )
         assert not_yours.status_code == 422, not_yours.text
         bad_token = await api.post(
             f"/v1/tables/{table.table_id}/commands",
-            json={"command": mine["legal"][0], "view": True},
+            json={"command": expand(mine["legal"])[0], "view": True},
             headers=botclient.auth("not-a-seat-token"),
         )
         assert bad_token.status_code in (401, 403) and bad_token.json()["code"] == "bad_token"
@@ -147,7 +148,10 @@ async def test_a_rejected_move_answers_as_before_and_changes_nothing(stack: Stac
         assert [await _view(api, table, s) for s in (None, 0, 1)] == before
         # And the move, sent as it should have been, is still the one the table awaits.
         accepted = await _move(
-            api, table, seat, {"command": mine["legal"][0], "expected_version": mine["version"], "view": True}
+            api,
+            table,
+            seat,
+            {"command": expand(mine["legal"])[0], "expected_version": mine["version"], "view": True},
         )
         assert accepted.status_code == 200, accepted.text
         assert _reply(accepted.content).version > mine["version"]

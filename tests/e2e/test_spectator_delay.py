@@ -15,6 +15,7 @@ import pytest
 from shared.cli import botclient
 from shared.cli.feed import follow
 from shared.infra.launcher import Stack
+from shared.kernel.legal_groups import expand
 from tests.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
@@ -36,7 +37,7 @@ async def one_move(api: httpx.AsyncClient, table: botclient.Table) -> int:
         if mine["legal"]:
             r = await api.post(
                 f"/v1/tables/{table.table_id}/commands",
-                json={"command": mine["legal"][0]},
+                json={"command": expand(mine["legal"])[0]},
                 headers=botclient.auth(table.tokens[seat]),
             )
             assert r.status_code == 200

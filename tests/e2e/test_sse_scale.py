@@ -23,6 +23,7 @@ from shared.cli import botclient
 from shared.eventstore.keys import GameKeys, partition_of
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
+from shared.kernel.legal_groups import expand
 from tests.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
@@ -165,7 +166,7 @@ async def next_command(
     seat = doc["actors"][0]
     headers = botclient.auth(table.tokens[seat])
     mine = (await api.get(url, params={"min_version": doc["version"]}, headers=headers)).json()
-    return f"/v1/tables/{table.table_id}/commands", {"command": mine["legal"][0]}, headers
+    return f"/v1/tables/{table.table_id}/commands", {"command": expand(mine["legal"])[0]}, headers
 
 
 async def move(api: httpx.AsyncClient, table: botclient.Table, version: int = 0) -> int:

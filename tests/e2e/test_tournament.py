@@ -27,6 +27,7 @@ from shared.eventstore.tournament_keys import tournament_keys
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.kernel.auth import token_hash
+from shared.kernel.legal_groups import expand
 from shared.tournaments.events import TournamentEventUnion
 from shared.tournaments.evolve import fold
 from shared.tournaments.ratings import tournament_ratings
@@ -240,7 +241,12 @@ async def test_a_human_fetches_their_seat_and_plays_it(stack: Stack) -> None:
             mine = await botclient.view(api, table, me["seat"])
             if mine["legal"] and mine["version"] == doc["version"]:
                 await botclient.submit(
-                    api, table, me["seat"], rng.choice(mine["legal"]), mine["version"], botclient.Stats()
+                    api,
+                    table,
+                    me["seat"],
+                    rng.choice(expand(mine["legal"])),
+                    mine["version"],
+                    botclient.Stats(),
                 )
         pairings = await wait_for(api, tid, finished, within=30)
         assert pairings["rounds"][0]["tables"][0]["places"] is not None

@@ -9,6 +9,7 @@ import pytest
 
 from shared.cli import botclient
 from shared.infra.launcher import Stack
+from shared.kernel.legal_groups import expand
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(120)]
 
@@ -39,7 +40,7 @@ async def test_a_waiting_read_is_answered_by_the_move_that_reaches_its_version(s
         # ...and answer it with the view the move produced.
         r = await api.post(
             f"/v1/tables/{table.table_id}/commands",
-            json={"command": views[seat]["legal"][0], "expected_version": before},
+            json={"command": expand(views[seat]["legal"])[0], "expected_version": before},
             headers=botclient.auth(table.tokens[seat]),
         )
         assert r.status_code == 200, r.text

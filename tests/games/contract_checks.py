@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from shared.kernel.contract import GameModule
+from shared.kernel.legal_groups import expand
 from shared.kernel.playout import Playout, play
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
@@ -21,6 +22,7 @@ from tests.secrecy.harness import World, check_views
 
 Game = GameModule[Any, Any, Any, Any]
 _enc = msgspec.msgpack.Encoder()
+_json = msgspec.json.Encoder().encode
 
 
 def seeds(n: int, salt: int = 0) -> list[bytes]:
@@ -68,17 +70,33 @@ def check_decide_is_pure_and_legal_matches(
     game: Game, playouts: Iterable[Playout], samples: int = 40
 ) -> None:
     """Along real games: ``decide`` never mutates its input, every legal command
-    is accepted, and commands that are not legal are rejected."""
+    is accepted, and commands that are not legal are rejected; at every state,
+    the compact legal list of view documents stands for exactly ``legal``."""
     for p in playouts:
         state = None
         for event in p.opening:
             state = game.evolve(state, event)
         stride = max(1, len(p.steps) // samples)
         for i, step in enumerate(p.steps):
+            check_compact_legal(game, state)
             if i % stride == 0:
                 _check_state(game, state, step.version)
             for event in step.events:
                 state = game.evolve(state, event)
+
+
+def check_compact_legal(game: Game, state: Any) -> None:
+    """Each seat's ``compact_legal``, read from JSON as clients read it and
+    expanded, is exactly its ``legal`` list, byte for byte once encoded: the
+    same commands in the same order (bots draw an index into the flat list,
+    pages list the moves in the game's order) with their fields in the same
+    order (pages compare commands by their JSON). A seat not awaited gets none."""
+    for seat in range(game.seat_count(state)):
+        groups = game.compact_legal(state, seat)
+        expanded = _json(expand(msgspec.json.decode(_json(groups))))
+        assert expanded == _json(game.legal(state, seat)), f"seat {seat}: the groups expand to another list"
+        if seat not in game.actors(state):
+            assert groups == [], f"seat {seat} is not awaited but has legal groups"
 
 
 def _check_state(game: Game, state: Any, version: int) -> None:

@@ -32,6 +32,7 @@ from shared.eventstore.tournament_keys import TOURNAMENTS_INDEX, tournament_keys
 from shared.games import registry
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
+from shared.kernel.legal_groups import expand
 from shared.messaging import deadletters
 from tests.hostile.strategies import short
 
@@ -344,7 +345,9 @@ class Referee:
         mine = self.view(table, seat)
         return self.client.post(
             table.commands,
-            content=msgspec.json.encode({"command": mine["legal"][0], "expected_version": mine["version"]}),
+            content=msgspec.json.encode(
+                {"command": expand(mine["legal"])[0], "expected_version": mine["version"]}
+            ),
             headers={**auth(table.tokens[seat]), "content-type": "application/json"},
         )
 

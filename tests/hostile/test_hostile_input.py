@@ -65,6 +65,7 @@ from services.gateway.players import NewAccount
 from services.gateway.tournaments import NewPlayer, NewTournament
 from shared.games import registry
 from shared.kernel.clocks import SpectatorDelay
+from shared.kernel.legal_groups import expand
 from tests.hostile.harness import GAMES, Referee, Store, Table, Targets, Tournament, auth, describe
 from tests.hostile.strategies import (
     Path,
@@ -289,7 +290,7 @@ def test_move_envelopes(referee: Referee, targets: Targets, data: st.DataObject)
     game = data.draw(st.sampled_from(GAMES), label="game")
     table = targets.live(game)
     seat = pick_seat(targets, table, data.draw(st.booleans(), label="awaited seat"))
-    legal = referee.view(table, seat)["legal"]
+    legal = expand(referee.view(table, seat)["legal"])
     command = one_of_list(legal, valid(mi.type_info(registry.get(game).command_type)))
     base = st.fixed_dictionaries(
         {"command": command}, optional={"expected_version": expected_versions(table)}
@@ -304,7 +305,7 @@ def test_move_envelopes(referee: Referee, targets: Targets, data: st.DataObject)
 def test_commands_of_every_game(referee: Referee, targets: Targets, game: str, data: st.DataObject) -> None:
     table = targets.live(game)
     seat = pick_seat(targets, table, data.draw(st.booleans(), label="awaited seat"))
-    legal = referee.view(table, seat)["legal"]
+    legal = expand(referee.view(table, seat)["legal"])
     body: dict[str, Any] = {"command": data.draw(game_commands(game, legal), label="command")}
     if data.draw(st.booleans(), label="with expected_version"):
         body["expected_version"] = data.draw(expected_versions(table), label="expected_version")
@@ -318,7 +319,7 @@ def test_every_field_of_every_command_is_refused_cleanly(
     for tag, struct in COMMANDS[game].items():
         table = targets.live(game)
         seat = pick_seat(targets, table, True)
-        legal = referee.view(table, seat)["legal"]
+        legal = expand(referee.view(table, seat)["legal"])
         base = next((c for c in legal if c.get("type") == tag), None) or sample(struct)
         fields = list(field_paths(struct))
         for i, (path, t) in enumerate(fields):
@@ -393,7 +394,7 @@ def test_every_field_of_every_request_body_is_refused_cleanly(
         return post(referee, url, body, table, **headers)
 
     seat = pick_seat(targets, table, True)
-    legal = referee.view(table, seat)["legal"][0]
+    legal = expand(referee.view(table, seat)["legal"])[0]
     sweep(
         table.commands,
         {"command": legal, "expected_version": table.version},
@@ -531,7 +532,7 @@ def test_replayed_idempotency_keys(
     game = data.draw(st.sampled_from(GAMES), label="game")
     table = targets.live(game)
     seat = pick_seat(targets, table, data.draw(st.booleans(), label="awaited seat"))
-    legal = referee.view(table, seat)["legal"]
+    legal = expand(referee.view(table, seat)["legal"])
     bodies = [
         {"command": data.draw(game_commands(game, legal), label=f"command {n}")} for n in ("first", "second")
     ]
@@ -611,7 +612,7 @@ def test_hostile_headers(
     what = f"{route} with {name}: {short(value)}"
     tid = tournament.tournament_id
     if route == "command":
-        legal = referee.view(table, seat)["legal"]
+        legal = expand(referee.view(table, seat)["legal"])
         headers = {**JSON, **auth(table.tokens[seat]), **sent}
         referee.send(
             "POST", table.commands, what, table=table, content=encode({"command": legal[0]}), headers=headers
@@ -785,7 +786,7 @@ def plays_if_it_can(referee: Referee, table: Table, what: str) -> None:
     seat = spectator["actors"][0]
     mine = referee.view(table, seat)
     assert mine["legal"], f"{what} awaits seat {seat}, which has no legal move"
-    body = {"command": mine["legal"][0], "expected_version": mine["version"]}
+    body = {"command": expand(mine["legal"])[0], "expected_version": mine["version"]}
     r = post(referee, table.commands, body, table, **auth(table.tokens[seat]))
     assert r.status_code == 200, f"{what} refused its first legal move: {r.text}"
 

@@ -183,6 +183,26 @@ async function readFrames(body, handle) {
   }
 }
 
+// A view document's legal moves, one by one, in the game's order. Documents
+// list them in groups (the README's bot API; shared/kernel/legal_groups.py):
+// {command} is one move, {command, each, values} is `command` with its field
+// `each` added, set to each value in turn (a Tigris tile on each square it
+// may go). Expanded once per document, so renderers keep a flat list.
+const expanded = new WeakMap();
+
+export function legalMoves(doc) {
+  let moves = expanded.get(doc);
+  if (!moves) {
+    moves = [];
+    for (const group of doc.legal || []) {
+      if (group.each === undefined) moves.push(group.command);
+      else for (const value of group.values) moves.push({ ...group.command, [group.each]: value });
+    }
+    expanded.set(doc, moves);
+  }
+  return moves;
+}
+
 let gamesPromise = null;
 
 // The hosted games (cached for the page's life).

@@ -11,7 +11,7 @@ from shared.games.tigris.commands import TigrisCommand
 from shared.games.tigris.decide import decide
 from shared.games.tigris.events import TigrisEvent
 from shared.games.tigris.evolve import evolve
-from shared.games.tigris.legal import actors, legal
+from shared.games.tigris.legal import actors, legal, legal_groups
 from shared.games.tigris.options import Options
 from shared.games.tigris.rules.scoring import result
 from shared.games.tigris.secrets import conceal, reveals
@@ -34,6 +34,7 @@ GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
     seat_count=lambda state: state.seats,
     actors=actors,
     legal=legal,
+    legal_groups=legal_groups,
     view=view,
     visibility=visibility,
     result=result,

@@ -52,6 +52,7 @@ from shared.games.tigris.state import (
     Support,
 )
 from shared.games.tigris_common.colours import COLOURS, LEADERS, Colour
+from shared.kernel.legal_groups import LegalGroup, one_each, runs, without
 from shared.kernel.rng import Rng
 
 # Commands are frozen, so one instance per (piece, square) serves every call.
@@ -105,6 +106,24 @@ def legal(state: State, seat: int) -> list[TigrisCommand]:
             assert_never(phase)
 
 
+def legal_groups(state: State, seat: int) -> list[LegalGroup]:
+    """``legal`` in the view document's compact form. Acting, straight from the
+    parts: a table over squares is one group over ``square`` (its command
+    without the square, encoded once at import), and the swaps of a hand are
+    grouped once per hand; the other phases list a handful of commands."""
+    if seat not in actors(state):
+        return []
+    if not isinstance(state.phase, Acting):
+        return one_each(legal(state, seat))
+    out: list[LegalGroup] = []
+    for table, m in action_parts(state, seat):
+        if m is None:
+            out += _groups_of(table)
+        elif m:
+            out.append(LegalGroup(command=_WITHOUT_SQUARE[id(table)], each="square", values=_squares(m)))
+    return out
+
+
 #: Part of the acting seat's list: ``table``'s entries at the squares of ``m``, in
 #: square order, or (``m`` is ``None``) every entry of ``table``.
 Part = tuple[tuple[TigrisCommand, ...], int | None]
@@ -117,6 +136,36 @@ def actions(state: State, seat: int) -> list[TigrisCommand]:
     for table, m in action_parts(state, seat):
         out += table if m is None else _listed(table, m)
     return out
+
+
+#: Each table over squares (by identity: the tables live as long as the module)
+#: -> its command without the square, as JSON.
+_WITHOUT_SQUARE = {id(table): without(table[0], "square") for table in (*_POSITION, *_PLACE, _CATASTROPHE)}
+
+
+def _squares(m: int) -> tuple[int, ...]:
+    """``m``'s squares in ascending order."""
+    if m.bit_count() > _SPARSE:
+        return tuple(compress(_SQUARES, flags(m)))
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return tuple(out)
+
+
+#: Tables listed whole, by identity (the entry holds its table, so the id is not
+#: reused) -> their groups. They are few: a withdrawal, the pass, the swaps of
+#: each possible hand (``_swaps`` keeps those tables).
+_GROUPS: dict[int, tuple[tuple[TigrisCommand, ...], list[LegalGroup]]] = {}
+
+
+def _groups_of(table: tuple[TigrisCommand, ...]) -> list[LegalGroup]:
+    hit = _GROUPS.get(id(table))
+    if hit is None:
+        hit = _GROUPS[id(table)] = (table, runs(table))
+    return hit[1]
 
 
 def pick_action(state: State, seat: int, rng: Rng) -> TigrisCommand:
@@ -202,12 +251,7 @@ def _listed(table: tuple[TigrisCommand, ...], m: int) -> list[TigrisCommand]:
     """``table``'s entries at ``m``'s squares, in square order."""
     if m.bit_count() > _SPARSE:
         return list(compress(table, flags(m)))
-    out = []
-    while m:
-        low = m & -m
-        out.append(table[low.bit_length() - 1])
-        m ^= low
-    return out
+    return [table[sq] for sq in _squares(m)]
 
 
 def _lifted_two(kingdoms: list[int], rings: list[int], pieces: int, bit: int) -> int:

@@ -2,7 +2,7 @@
 // (that seat's view and feed, with its token). The page holds nothing else:
 // what it shows is what the audience's view document and feed contain.
 
-import { api, follow, gameTitle } from "../api.js";
+import { api, follow, gameTitle, legalMoves } from "../api.js";
 import { movesPanel } from "../moves.js";
 import { draw as drawBoard, generic, prepare, renderer } from "../renderers.js";
 import { clockText, fill, h, listWords, notice, ordinal, reason, remembered, sleep, uuid } from "../ui.js";
@@ -68,7 +68,7 @@ export default async function tablePage(main, { id, seat = null, token = null },
     const ctx = {
       seat: playing ? seat : null,
       names: st.names,
-      legal: playing && !doc.over && doc.actors.includes(seat) ? doc.legal : [],
+      legal: playing && !doc.over && doc.actors.includes(seat) ? legalMoves(doc) : [],
       doc,
       game: doc.game,
       submit,
