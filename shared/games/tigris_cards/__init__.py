@@ -26,7 +26,7 @@ from shared.games.tigris_cards.commands import TigrisCardsCommand
 from shared.games.tigris_cards.decide import decide
 from shared.games.tigris_cards.events import TigrisCardsEvent
 from shared.games.tigris_cards.evolve import evolve
-from shared.games.tigris_cards.legal import actors, legal
+from shared.games.tigris_cards.legal import actors, legal, legal_groups
 from shared.games.tigris_cards.options import Options
 from shared.games.tigris_cards.rules.scoring import result
 from shared.games.tigris_cards.secrets import conceal, reveals
@@ -49,6 +49,7 @@ GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameMod
     seat_count=lambda state: state.seats,
     actors=actors,
     legal=legal,
+    legal_groups=legal_groups,
     view=view,
     visibility=visibility,
     result=result,
