@@ -7,7 +7,10 @@ create/decide/evolve sequence the reducer runs, with legal-move generation by
 the bot. Prints games/s,
 actions/s and events/s (median of several timed runs), and the cost of each
 contract function on states met in those games: ``legal``, ``view`` (+ JSON
-encoding, as the projector does), ``decide``, ``evolve`` and the random bot.
+encoding, as the projector does), ``decide``, ``evolve`` and the random bot,
+and the acting seat's legal list as the projector writes it into the view
+document: its groups (``compact_legal``) with their JSON, beside the flat list
+with its JSON, and the bytes of each.
 Those per-call costs are what the validator, reducer and projector pay per
 command. Single process, no assertion on timings.
 
@@ -89,6 +92,8 @@ def call_costs(game: Any, seats: int, seed: int, samples: int = 300) -> dict[str
         out[name] = (time.perf_counter() - t) / max(1, n) * 1e6
 
     clock("legal_us", lambda: [game.legal(s, st.seat) for s, st in points], len(points))
+    clock("legal_json_us", lambda: [_json(game.legal(s, st.seat)) for s, st in points], len(points))
+    clock("compact_json_us", lambda: [_json(game.compact_legal(s, st.seat)) for s, st in points], len(points))
     clock(
         "view_json_us",
         lambda: [_json(game.view(s, a)) for s, _ in points for a in audiences],
@@ -104,6 +109,10 @@ def call_costs(game: Any, seats: int, seed: int, samples: int = 300) -> dict[str
     bot = game.bots["random"]
     clock("bot_us", lambda: [bot(s, st.seat, Rng(bytes(32), st.version)) for s, st in points], len(points))
     out["legal_moves_mean"] = statistics.fmean(len(game.legal(s, st.seat)) for s, st in points)
+    out["legal_bytes_mean"] = statistics.fmean(len(_json(game.legal(s, st.seat))) for s, st in points)
+    out["compact_bytes_mean"] = statistics.fmean(
+        len(_json(game.compact_legal(s, st.seat))) for s, st in points
+    )
     out["view_bytes_mean"] = statistics.fmean(len(_json(game.view(s, 0))) for s, _ in points)
     out["events_per_action"] = n_events / max(1, len(points))
     return out
@@ -163,7 +172,9 @@ def main(argv: list[str] | None = None) -> int:
     table = Table(title=f"{args.bot} self-play, one core (median of {args.runs} runs of ~{args.seconds:g} s)")
     for col in ("game", "seats", "games/s", "actions/s", "events/s", "actions/game", "legal moves"):
         table.add_column(col, justify="left" if col == "game" else "right")
-    for col in ("legal µs", "view+json µs", "decide µs", "evolve µs/event", "bot µs"):
+    for col in ("legal µs", "flat+json µs / B", "groups+json µs / B", "view+json µs", "decide µs"):
+        table.add_column(col, justify="right")
+    for col in ("evolve µs/event", "bot µs"):
         table.add_column(col, justify="right")
     for key, r in results.items():
         c = r["costs"]
@@ -176,6 +187,8 @@ def main(argv: list[str] | None = None) -> int:
             fmt(r["actions_per_game"], 0),
             fmt(c["legal_moves_mean"], 0),
             fmt(c["legal_us"], 0),
+            f"{fmt(c['legal_json_us'], 0)} / {fmt(c['legal_bytes_mean'], 0)}",
+            f"{fmt(c['compact_json_us'], 0)} / {fmt(c['compact_bytes_mean'], 0)}",
             fmt(c["view_json_us"], 0),
             fmt(c["decide_us"], 0),
             fmt(c["evolve_us"], 1),
