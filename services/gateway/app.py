@@ -50,6 +50,7 @@ from shared.messaging.replies import Replies
 from shared.observability import metrics
 from shared.observability.health import ready_body, store_readiness
 from shared.observability.logging import configure
+from shared.readmodels.server import read_model_client
 
 log = structlog.get_logger()
 
@@ -265,6 +266,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         configure("gateway", settings.node, settings.log_level)
         redis = connect(settings.redis_url, settings.cluster)
+        read = read_model_client(settings, redis)
         broker = make_broker(settings)
         await broker.connect()
         listener = connect_listener(settings.redis_url)
@@ -281,8 +283,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
             changes=changes,
             limits=Limits.from_settings(settings),
             store=EventStore(redis),
-            watch=PipelineWatch(redis, settings.partitions, settings.stall_after_s, listener),
+            watch=PipelineWatch(redis, settings.partitions, settings.stall_after_s, listener, read),
             feeds=FeedHub(changes),
+            read=read,
         )
         app.state.gateway.watch.start()
         freeze_startup_objects()
@@ -292,6 +295,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         await changes.stop()
         await broker.stop()
         await redis.aclose()
+        if read is not redis:
+            await read.aclose()
         await listener.aclose()
 
     app = GatewayApp(

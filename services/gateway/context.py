@@ -26,6 +26,7 @@ from shared.infra.coalesce import Coalescer
 from shared.infra.settings import Settings
 from shared.messaging.broker import command_publisher
 from shared.messaging.replies import Replies
+from shared.readmodels.server import missing
 
 log = structlog.get_logger()
 _TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
@@ -122,6 +123,11 @@ class Gateway:
     watch: PipelineWatch
     #: Live feeds (server-sent events): one read per change, fanned out to every subscriber.
     feeds: FeedHub
+    #: The game read models' server (views, feeds, checkpoints, live sets):
+    #: the store's own client unless ``read_model_url`` names another server.
+    read: Any = None
+    #: ``batch`` for the read models: the same coalescer on one server.
+    read_batch: Coalescer = field(init=False)
     _seats: OrderedDict[tuple[str, str], int | None] = field(default_factory=OrderedDict)
     _keys: dict[str, GameKeys] = field(default_factory=dict)
     #: The control plane's declared publisher of organiser commands.
@@ -129,6 +135,15 @@ class Gateway:
 
     def __post_init__(self) -> None:
         self.commands = command_publisher(self.broker)
+        if self.read is None:
+            self.read = self.redis
+        self.read_batch = self.batch if self.read is self.redis else Coalescer(self.read)
+
+    async def rebuilding(self) -> bool:
+        """Whether the read models are being rebuilt (a server of their own that
+        lost them): a missing view then says nothing of the table, and a client
+        is told to retry."""
+        return self.read is not self.redis and await missing(self.read, self.settings.partitions)
 
     def keys(self, game_id: str) -> GameKeys:
         # A move needs its table's keys three or four times (a hash and seven

@@ -35,6 +35,9 @@ STATUS: dict[str, int] = {
     "rate_limited": 429,
     "outcome_unknown": 504,
     "unavailable": 503,
+    # A read-model server of their own lost them (restarted empty): the
+    # projector rebuilds them from the store; nothing is lost, retry.
+    "read_models_rebuilding": 503,
     "internal": 500,
     # A stage failed on this command and set it aside for an operator: the
     # command was not applied. A platform fault, but one this one request

@@ -69,13 +69,13 @@ async def spectator_doc(gw: Gateway, keys: GameKeys, live: bytes) -> bytes:
     delay = status.spectator_delay
     if delay is None or status.over:
         return live
-    rows = await gw.redis.xrevrange(keys.audience_feed(HISTORY), count=256)
+    rows = await gw.read.xrevrange(keys.audience_feed(HISTORY), count=256)
     entries = [_entry(fields[b"e"]) for _, fields in rows]
     now_ms = wallclock.now_ms()
     index = newest_allowed(delay, status.moves, now_ms, [(e.moves, e.at) for e in entries])
     if index is not None:
         return bytes(entries[index].doc)
-    first = await gw.redis.xrange(keys.audience_feed(HISTORY), count=1)
+    first = await gw.read.xrange(keys.audience_feed(HISTORY), count=1)
     return bytes(_entry(first[0][1][b"e"]).doc) if first else live
 
 
@@ -105,15 +105,17 @@ async def read_view(gw: Gateway, keys: GameKeys, name: str) -> bytes:
     # A table answers its creator before the projector has stored its first
     # view. If the table exists (its seats are registered), wait for that view
     # rather than claim the table does not exist.
-    raw = await gw.batch.get(keys.view(name))
+    raw = await gw.read_batch.get(keys.view(name))
     if raw is not None:
         return raw
     if not await gw.redis.exists(keys.auth):
         raise ApiError("unknown_table", f"There is no table {keys.game_id}.")
+    if await gw.rebuilding():
+        raise ApiError("read_models_rebuilding", "The tables' views are being rebuilt; retry shortly.")
     deadline = asyncio.get_running_loop().time() + gw.settings.reply_timeout_s
     while asyncio.get_running_loop().time() < deadline:
         wake = gw.changes.waiter(keys.game_id)
-        raw = await gw.redis.get(keys.view(name))
+        raw = await gw.read.get(keys.view(name))
         if raw is not None:
             return raw
         with contextlib.suppress(TimeoutError):
@@ -194,7 +196,7 @@ class GameFeed:
         gw, keys = self.gw, self.keys
         # The view before the entries: if it says the game is over, the entries read
         # next are all there will ever be (the projector writes both in one step).
-        raw = await gw.batch.get(keys.view(self.name))
+        raw = await gw.read_batch.get(keys.view(self.name))
         status = _status(raw) if raw is not None else _Status()
         limit = None
         delayed = status.spectator_delay is not None and not status.over
@@ -203,7 +205,7 @@ class GameFeed:
             if limit <= after:
                 return Page([], more=False, finished=False, delayed=True)
         upper = "+" if limit is None else f"0-{limit}"
-        rows = await gw.batch.run(
+        rows = await gw.read_batch.run(
             lambda pipe: pipe.xrange(self._stream, min=f"(0-{after}", max=upper, count=count)
         )
         frames = []
@@ -222,7 +224,7 @@ async def public_log(request: Request) -> Response:
     doc = await read_view(gw, keys, SPECTATOR)
     if not is_over(doc):
         raise ApiError("game_not_over", "The log is published when the game is over.")
-    rows = await gw.redis.xrange(keys.audience_feed(SPECTATOR))
+    rows = await gw.read.xrange(keys.audience_feed(SPECTATOR))
     body = PublicLog(view=msgspec.Raw(doc), events=[msgspec.Raw(fields[b"e"]) for _, fields in rows])
     return Response(encode(body), media_type="application/json")
 
@@ -236,9 +238,11 @@ async def replay(request: Request) -> Response:
     if not is_over(doc):
         raise ApiError("game_not_over", "Replays open when the game is over.")
     version = int_param(request, "version", _status(doc).version)
-    rows = await gw.redis.xrevrange(keys.audience_feed(HISTORY), max=f"0-{version}", count=1)
+    rows = await gw.read.xrevrange(keys.audience_feed(HISTORY), max=f"0-{version}", count=1)
     if not rows:  # a version inside the opening: show the table as it opened
-        rows = await gw.redis.xrange(keys.audience_feed(HISTORY), count=1)
+        rows = await gw.read.xrange(keys.audience_feed(HISTORY), count=1)
+    if not rows:  # a rebuild writes no history: the log does not record the projector's batches
+        raise ApiError("not_found", "This table's step-by-step history was not kept.")
     return Response(bytes(_entry(rows[0][1][b"e"]).doc), media_type="application/json")
 
 

@@ -101,8 +101,12 @@ def _ok(value: Any) -> int:
 
 
 class PipelineWatch:
-    def __init__(self, redis: Any, partitions: int, stall_after_s: float, listener: Any = None) -> None:
+    def __init__(
+        self, redis: Any, partitions: int, stall_after_s: float, listener: Any = None, read: Any = None
+    ) -> None:
         self.redis = redis
+        #: The read models' server (the live sets): the store's unless they have their own.
+        self.read = redis if read is None else read
         self.partitions = partitions
         self.stall_after_s = stall_after_s
         self.targets = watched(partitions)
@@ -149,9 +153,15 @@ class PipelineWatch:
         async with self.redis.pipeline(transaction=False) as pipe:
             for _, _, key in self.streams:
                 pipe.xlen(key)
-            for _, key in live_keys:
-                pipe.scard(key)
+            if self.read is self.redis:
+                for _, key in live_keys:
+                    pipe.scard(key)
             replies = await pipe.execute()
+        if self.read is not self.redis:
+            async with self.read.pipeline(transaction=False) as pipe:
+                for _, key in live_keys:
+                    pipe.scard(key)
+                replies += await pipe.execute()
         for (kind, partition, _), length in zip(self.streams, replies[: len(self.streams)], strict=True):
             metrics.STREAM_LENGTH.labels(kind, partition).set(length)
         live = dict.fromkeys(self.games, 0)
@@ -160,16 +170,20 @@ class PipelineWatch:
         for game, count in live.items():
             metrics.LIVE_GAMES.labels(game).set(count)
         infos = await valkey_info(self.redis)
-        self.nodes |= infos.keys()
-        for node, info in infos.items():
+        # The read models' own server runs without AOF by design: its AOF is
+        # not reported (the alert on a store without AOF would fire).
+        read_infos = await valkey_info(self.read) if self.read is not self.redis else {}
+        self.nodes |= infos.keys() | read_infos.keys()
+        for node, info in (read_infos | infos).items():
             metrics.VALKEY_UP.labels(node).set(1)
             metrics.VALKEY_MEMORY.labels(node).set(info.get("used_memory", 0))
             metrics.VALKEY_MAXMEMORY.labels(node).set(info.get("maxmemory", 0))
             metrics.VALKEY_SYSTEM_MEMORY.labels(node).set(info.get("total_system_memory", 0))
-            metrics.VALKEY_AOF_ENABLED.labels(node).set(int(info.get("aof_enabled", 0)))
-            metrics.VALKEY_AOF_WRITE_OK.labels(node).set(_ok(info.get("aof_last_write_status")))
-            metrics.VALKEY_AOF_REWRITE_OK.labels(node).set(_ok(info.get("aof_last_bgrewrite_status")))
             metrics.VALKEY_CLIENTS.labels(node).set(info.get("connected_clients", 0))
+            if node in infos:
+                metrics.VALKEY_AOF_ENABLED.labels(node).set(int(info.get("aof_enabled", 0)))
+                metrics.VALKEY_AOF_WRITE_OK.labels(node).set(_ok(info.get("aof_last_write_status")))
+                metrics.VALKEY_AOF_REWRITE_OK.labels(node).set(_ok(info.get("aof_last_bgrewrite_status")))
 
     def _unmeasured(self) -> None:
         """The store did not answer: say so, and show nothing measured before as current."""

@@ -324,16 +324,20 @@ def _keys(member: bytes) -> GameKeys:
 
 async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[TableSummary]:
     """What the lobby shows of each table: its public state, seat names, bot seats."""
-    async with gw.redis.pipeline(transaction=False) as pipe:
+    # The views from the read models' server, the bot seats from the store.
+    async with gw.read.pipeline(transaction=False) as pipe:
         for keys, _ in found:
             pipe.get(keys.view(SPECTATOR))
+        views = await pipe.execute()
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        for keys, _ in found:
             pipe.hkeys(bot_seats(keys.game_id))
-        replies = await pipe.execute()
+        seated_bots = await pipe.execute()
     owners = await gw.redis.hmget(TOURNAMENT_GAMES, [k.game_id for k, _ in found]) if found else []
     names = await _tournament_names(gw, {o.decode() for o in owners if o is not None})
     out = []
     for i, (keys, opened) in enumerate(found):
-        raw, bots = replies[2 * i], replies[2 * i + 1]
+        raw, bots = views[i], seated_bots[i]
         if raw is None:  # opened, not projected yet
             continue
         doc = _doc(raw)
@@ -385,7 +389,7 @@ async def _delayed(gw: Gateway, keys: GameKeys, live: _Doc, raw: bytes) -> bytes
     now_ms = wallclock.now_ms()
     upper = "+"
     for count in _PAGES:
-        rows = await gw.redis.xrevrange(keys.audience_feed(HISTORY), max=upper, count=count)
+        rows = await gw.read.xrevrange(keys.audience_feed(HISTORY), max=upper, count=count)
         for _, fields in rows:
             entry = _snapshot(fields[b"e"])
             if allowed(live.spectator_delay, live.moves, now_ms, entry.moves, entry.at):
@@ -393,7 +397,7 @@ async def _delayed(gw: Gateway, keys: GameKeys, live: _Doc, raw: bytes) -> bytes
         if len(rows) < count:
             break
         upper = "(" + rows[-1][0].decode()
-    first = await gw.redis.xrange(keys.audience_feed(HISTORY), count=1)
+    first = await gw.read.xrange(keys.audience_feed(HISTORY), count=1)
     return bytes(_snapshot(first[0][1][b"e"]).doc) if first else raw
 
 
@@ -468,7 +472,7 @@ async def list_tables(request: Request) -> Response:
 
 async def _live(gw: Gateway, games: list[str]) -> list[tuple[GameKeys, float]]:
     partitions = range(gw.settings.partitions)
-    async with gw.redis.pipeline(transaction=False) as pipe:
+    async with gw.read.pipeline(transaction=False) as pipe:
         for p in partitions:
             for game in games:
                 pipe.smembers(live_tables(p, game))
@@ -495,7 +499,7 @@ async def _finished(gw: Gateway, games: list[str], limit: int) -> list[tuple[Gam
         candidates = [(k, score) for member, score in rows if (k := _keys(member)).game_id not in live]
         if not candidates:
             continue
-        async with gw.redis.pipeline(transaction=False) as pipe:
+        async with gw.read.pipeline(transaction=False) as pipe:
             for k, _ in candidates:
                 pipe.get(k.view(SPECTATOR))
             docs = await pipe.execute()

@@ -12,20 +12,32 @@ from collections.abc import Callable
 from typing import Any
 
 from services.projector.handlers import GROUP, Projector
+from services.projector.restore import Restorer
 from shared.eventstore.keys import partition_feed
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.infra.settings import Settings
 from shared.messaging.service import run
 from shared.messaging.streams import StreamReader
+from shared.readmodels.server import read_model_client, separate
 
 
 async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
-    projector = Projector(TableCache(EventStore(redis)), redis)
     reader = StreamReader.configured(
         redis, GROUP, settings, (partition_feed(p) for p in range(settings.partitions))
     )
-    return [lambda stopping: reader.run(projector, stopping)]
+    if not separate(settings):
+        projector = Projector(TableCache(EventStore(redis)), redis)
+        return [lambda stopping: reader.run(projector, stopping)]
+    read = read_model_client(settings, redis)
+    restorer = Restorer(redis, read, settings.partitions, settings.node)
+    projector = Projector(TableCache(EventStore(redis)), redis, read, restorer)
+
+    async def project(stopping: asyncio.Event) -> None:
+        await restorer.ensure()  # an empty server (a first start, a restart) is rebuilt first
+        await reader.run(projector, stopping)
+
+    return [project, restorer.watch]
 
 
 if __name__ == "__main__":

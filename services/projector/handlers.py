@@ -2,9 +2,12 @@
 
 Entries of one game may arrive split between projectors, after a restart, or
 twice; the table cache reads any gap from the store, and the write script's
-checkpoint makes a repeated projection a no-op. Each game's feed entries are
-acknowledged inside the script that writes its read models, so no crash can
-fall between writing and acknowledging.
+checkpoint makes a repeated projection a no-op. On one server each game's
+feed entries are acknowledged inside the script that writes its read models,
+so no crash can fall between writing and acknowledging. With the read models
+on a server of their own, their write is confirmed first and the entries are
+acknowledged on the store after it (with the next read): a crash between the
+two redelivers entries the checkpoint then skips.
 """
 
 from __future__ import annotations
@@ -14,6 +17,7 @@ from typing import Any
 
 import structlog
 
+from services.projector.restore import Restorer
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys
 from shared.eventstore.store import decode_envelope
@@ -25,17 +29,23 @@ from shared.kernel.codec import codec_for
 from shared.messaging.streams import Batch
 from shared.observability import metrics
 from shared.readmodels.build import ReadModels, build
-from shared.readmodels.writer import ReadModelWriter, Write
+from shared.readmodels.writer import MISSING, ReadModelWriter, Write
 
 log = structlog.get_logger()
 GROUP = "projector"
 
 
 class Projector:
-    def __init__(self, cache: TableCache, redis: Any) -> None:
+    def __init__(
+        self, cache: TableCache, redis: Any, read: Any = None, restorer: Restorer | None = None
+    ) -> None:
         self.cache = cache
+        #: The store (feeds, acknowledgements, change notices) and the read
+        #: models' server: the same client unless they have one of their own.
         self.redis = redis
-        self.writer = ReadModelWriter(redis, GROUP)
+        self.read = redis if read is None else read
+        self.restorer = restorer
+        self.writer = ReadModelWriter(self.read, GROUP, check=self.read is not redis)
         self.publisher = Publisher(redis)
         self._script_loaded = False
 
@@ -61,7 +71,9 @@ class Projector:
                 self.publisher.queue(pipe, notices)
                 batch.ack(pipe, GROUP, only=idle)
 
-            if batch.defer:
+            if self.read is not self.redis:
+                await self._write_apart(batch, writes, notices)
+            elif batch.defer:
                 # Ahead of the next read. If a write fails (a server that lost
                 # the script), the games are forgotten as below and the batch
                 # is handled again through ``write``, which reloads it.
@@ -80,6 +92,27 @@ class Projector:
             raise
         self._observe(by_game, touched)
         return len(touched)
+
+    async def _write_apart(self, batch: Batch, writes: list[Write], notices: list[tuple[str, str]]) -> None:
+        """The models written on their own server and confirmed, then the whole
+        batch acknowledged on the store with the next read, the change notice
+        with it: a notice never precedes what it announces."""
+        unacked = [(keys, models, ()) for keys, models, _ in writes]
+        while True:
+            answers = await self.writer.write(unacked) if unacked else []
+            if MISSING not in answers:
+                break
+            # The server lost the models (nothing of these was written): rebuild
+            # them all before anything more is acknowledged, then write again
+            # (the rebuild holds these versions already: the checkpoint skips them).
+            assert self.restorer is not None, "a separate read-model server needs a restorer"
+            await self.restorer.ensure()
+        pipe = self.redis.pipeline(transaction=False)
+        self.publisher.queue(pipe, notices)
+        batch.ack(pipe, GROUP)
+        # Nothing to undo if the acknowledgements are lost: the entries come
+        # back, and the models they would write are there already.
+        await batch.write(pipe)
 
     def _forget(self, games: Iterable[str]) -> None:
         """The cache ran ahead of the read models; forget those games so the

@@ -23,12 +23,14 @@ from shared.eventstore.tables import decode_all
 from shared.games import registry
 from shared.infra.lua import is_cluster
 from shared.infra.redis_client import connect
+from shared.infra.settings import Settings
 from shared.infra.wire import Wire
 from shared.kernel.codec import codec_for
 from shared.kernel.table import TableOpened
 from shared.kernel.verify import Decided, Verdict, verify
 from shared.readmodels.build import HISTORY, ReadModels
 from shared.readmodels.rebuild import models_from_log
+from shared.readmodels.server import mark_ready, read_model_client, separate
 from shared.readmodels.writer import ReadModelWriter, Write, rewrite_commands
 
 
@@ -103,16 +105,26 @@ def rebuild_command(
     write: bool,
     cluster: bool = False,
     workers: int = 1,
+    read_model_url: str = "",
 ) -> int:
-    return asyncio.run(_rebuild(redis_url, partitions, game_ids, write, cluster, workers))
+    return asyncio.run(_rebuild(redis_url, partitions, game_ids, write, cluster, workers, read_model_url))
 
 
 async def _rebuild(
-    redis_url: str, partitions: int, game_ids: list[str], write: bool, cluster: bool, workers: int
+    redis_url: str,
+    partitions: int,
+    game_ids: list[str],
+    write: bool,
+    cluster: bool,
+    workers: int,
+    read_model_url: str = "",
 ) -> int:
     """Fold every game (or the named ones) from its log, build its read models,
-    and compare them with the live ones (or overwrite them with ``write``)."""
+    and compare them with the live ones (or overwrite them with ``write``) on
+    the read-model server (``read_model_url``; empty: the store's)."""
     redis = connect(redis_url, cluster)
+    settings = Settings(redis_url=redis_url, read_model_url=read_model_url, cluster=cluster)
+    read = read_model_client(settings, redis)
     console = Console()
     try:
         if game_ids:
@@ -131,10 +143,14 @@ async def _rebuild(
         with Progress(console=console) as progress:
             task = progress.add_task("rebuilding projections", total=len(games))
             bad = await rebuild_games(
-                redis, games, write, lambda n: progress.advance(task, n), workers=workers
+                redis, games, write, lambda n: progress.advance(task, n), workers=workers, read=read
             )
+        if write and not game_ids and not bad and separate(settings):
+            await mark_ready(read, partitions)  # a complete rebuild: the server holds every game
     finally:
         await redis.aclose()
+        if read is not redis:
+            await read.aclose()
     if bad and write:
         console.print(
             f"[red]{len(bad)} of {len(games)} projections kept changing while they were rewritten "
@@ -161,6 +177,7 @@ async def rebuild_games(
     advance: Callable[[int], None] | None = None,
     models: ModelsFromLog = models_from_log,
     workers: int = 1,
+    read: Any = None,
 ) -> list[str]:
     """Rebuild the games' read models from their logs; returns the ids of those
     that differ from the live ones or, with ``write``, that could not be rewritten.
@@ -175,10 +192,11 @@ async def rebuild_games(
     models from its log (the benchmark passes the path used before to
     compare). With ``workers`` > 1 and enough events, the writes' groups are
     shared out to that many processes, each reading, building and writing
-    its groups as this one would.
+    its groups as this one would. The logs are read from ``redis`` (the
+    store), the models compared or written on ``read`` (default: the same).
     """
-    rebuilder = _Rebuilder(redis, models)
-    if write and not rebuilder.cluster and rebuilder.wire is None:
+    rebuilder = _Rebuilder(redis, models, read=read)
+    if write and not rebuilder.cluster and rebuilder.read_wire is None:
         # The writer queues a bare EVALSHA. Inside MULTI a NOSCRIPT fails just
         # that call, after the game's reset ran: have the script there first.
         await rebuilder.writer.load()
@@ -193,14 +211,15 @@ async def rebuild_games(
 
     sizes = await _sizes(redis, games)
     groups = _groups(games, sizes)
-    wire = rebuilder.wire
-    if write and wire is not None and workers > 1 and len(groups) > 1 and sum(sizes) >= POOL_EVENTS:
-        return await _rewrite_in_pool(wire, models, groups, workers, advance)
+    wire, read_wire = rebuilder.wire, rebuilder.read_wire
+    pooled = write and workers > 1 and len(groups) > 1 and sum(sizes) >= POOL_EVENTS
+    if pooled and wire is not None and read_wire is not None:
+        return await _rewrite_in_pool((wire, read_wire), models, groups, workers, advance)
     return [game_id for bad in await asyncio.gather(*map(one, groups)) for game_id in bad]
 
 
 async def _rewrite_in_pool(
-    wire: Wire,
+    wires: tuple[Wire, Wire],
     models: ModelsFromLog,
     groups: list[list[GameKeys]],
     workers: int,
@@ -209,13 +228,13 @@ async def _rewrite_in_pool(
     """The groups rewritten by ``workers`` processes, a group at a time each:
     building the models is most of a rebuild's Python, and one process uses
     one core. Each group is the same transaction as in one process."""
-    server = (wire.host, wire.port, wire.db, wire.username, wire.password)
+    servers = tuple((w.host, w.port, w.db, w.username, w.password) for w in wires)
     loop = asyncio.get_running_loop()
     # Forked: the workers start with every game already imported.
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
 
         async def one(group: list[GameKeys]) -> list[str]:
-            bad = await loop.run_in_executor(pool, _rewrite_group, server, models, group)
+            bad = await loop.run_in_executor(pool, _rewrite_group, servers, models, group)
             if advance is not None:
                 advance(len(group))
             return bad
@@ -225,16 +244,18 @@ async def _rewrite_in_pool(
 
 
 def _rewrite_group(
-    server: tuple[str, int, int, str, str], models: ModelsFromLog, group: list[GameKeys]
+    servers: tuple[tuple[str, int, int, str, str], ...], models: ModelsFromLog, group: list[GameKeys]
 ) -> list[str]:
-    """In a pool's worker: one group rewritten over a connection of its own."""
+    """In a pool's worker: one group rewritten over connections of its own
+    (the store's for the logs, the read models' for the writes)."""
 
     async def run() -> list[str]:
-        wire = Wire(*server)
+        wire, read_wire = Wire(*servers[0]), Wire(*servers[1])
         try:
-            return await _Rebuilder(None, models, wire).rewrite(group)
+            return await _Rebuilder(None, models, wire, read_wire=read_wire).rewrite(group)
         finally:
             wire.close()
+            read_wire.close()
 
     return asyncio.run(run())
 
@@ -270,12 +291,24 @@ def _groups(games: Sequence[GameKeys], sizes: Sequence[int]) -> list[list[GameKe
 
 
 class _Rebuilder:
-    def __init__(self, redis: Any, models: ModelsFromLog, wire: Wire | None = None) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        models: ModelsFromLog,
+        wire: Wire | None = None,
+        read: Any = None,
+        read_wire: Wire | None = None,
+    ) -> None:
+        #: The store (logs) and the read-model server (``target``): one server by default.
         self.redis = redis
-        self.cluster = redis is not None and is_cluster(redis)
-        #: The thin client, when the server is one reached by a plain URL.
+        self.target = redis if read is None else read
+        self.cluster = self.target is not None and is_cluster(self.target)
+        #: The thin clients, when the servers are reached by plain URLs.
         self.wire: Wire | None = wire or (None if self.cluster else getattr(redis, "wire", None))
-        self.writer = ReadModelWriter(redis)
+        if read_wire is None and not self.cluster:
+            read_wire = self.wire if read is None else getattr(read, "wire", None)
+        self.read_wire: Wire | None = read_wire
+        self.writer = ReadModelWriter(self.target)
         self.models = models
 
     async def _logs(self, group: Sequence[GameKeys]) -> list[list[bytes]]:
@@ -309,7 +342,7 @@ class _Rebuilder:
 
     async def compare(self, group: Sequence[GameKeys]) -> list[str]:
         rebuilt = await self.read(group)
-        async with self.redis.pipeline(transaction=False) as pipe:
+        async with self.target.pipeline(transaction=False) as pipe:
             for keys, models in rebuilt:
                 pipe.get(keys.checkpoint)
                 for name in models.views:
@@ -348,9 +381,9 @@ class _Rebuilder:
         """Reset and rewrite each game's views, feeds and checkpoint from its log;
         returns the games a projector wrote meanwhile (nothing of theirs was lost:
         try them again)."""
-        if self.wire is not None:
-            return await self._rewrite_plain(self.wire, group)
-        async with self.redis.pipeline(transaction=True) as pipe:
+        if self.read_wire is not None:
+            return await self._rewrite_plain(self.read_wire, group)
+        async with self.target.pipeline(transaction=True) as pipe:
             # A projector writing a game between our read and our write would
             # see its newest feed entries wiped by the reset, and never write
             # them again; watching the checkpoints turns that into a retry.

@@ -36,6 +36,8 @@ class RunningStack(msgspec.Struct, frozen=True, kw_only=True):
     cluster: bool
     partitions: int
     services: list[Service]
+    #: The read models' own server, if they have one.
+    read_model_url: str = ""
     #: The ``ziggurat run`` process that owns the stack.
     pid: int
     #: The Valkey it started, if it started one.
@@ -71,6 +73,7 @@ def describe(stack: Stack) -> RunningStack:
         redis_url=stack.redis_url,
         cluster=stack.cluster,
         partitions=stack.partitions,
+        read_model_url=stack.read_models or "",
         services=[Service(name, url, stack.procs[name].pid) for name, url in stack.metrics_urls().items()],
         pid=os.getpid(),
         valkey_pid=stack.valkey.process.pid if stack.valkey and stack.valkey.process else None,

@@ -67,6 +67,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     rebuild.add_argument("--write", action="store_true", help="overwrite the live projections")
     rebuild.add_argument(
+        "--read-models",
+        default=None,
+        metavar="URL",
+        help="the read models' own server (default: $ZIGGURAT_READ_MODEL_URL, the running stack's, "
+        "the store's); the logs are read from --redis",
+    )
+    rebuild.add_argument(
         "--workers",
         type=_workers,
         default=1,
@@ -178,9 +185,19 @@ def _load(command: str) -> Callable[[argparse.Namespace], int]:
         return verify
 
     def rebuild(args: argparse.Namespace) -> int:
-        url, cluster, partitions = _redis_target(args, discovery.running_stack(_root(args)))
+        running = discovery.running_stack(_root(args))
+        url, cluster, partitions = _redis_target(args, running)
+        ours = running if running is not None and running.redis_url == url else None
+        read_url = (
+            args.read_models
+            or os.environ.get("ZIGGURAT_READ_MODEL_URL")
+            or (ours.read_model_url if ours else "")
+        )
         return _reaching(
-            url, lambda: rebuild_command(url, partitions, args.game_ids, args.write, cluster, args.workers)
+            url,
+            lambda: rebuild_command(
+                url, partitions, args.game_ids, args.write, cluster, args.workers, read_url
+            ),
         )
 
     return rebuild

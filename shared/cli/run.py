@@ -220,6 +220,8 @@ def _stack(console: Console, root: Path) -> Stack:
         else preferred_port(console, int(os.environ.get("ZIGGURAT_VALKEY_PORT", "6399")), "Valkey"),
         http_port=preferred_port(console, int(os.environ.get("ZIGGURAT_HTTP_PORT", "8000")), "the API"),
         partitions=int(os.environ.get("ZIGGURAT_PARTITIONS", "4")),
+        # "start": a second Valkey without AOF for the read models (optional).
+        read_models=os.environ.get("ZIGGURAT_READ_MODEL_URL") or None,
     )
 
 

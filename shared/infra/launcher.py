@@ -92,8 +92,12 @@ class Stack:
     projectors: int = 1
     fsync: str = "everysec"
     cluster: bool = False
+    #: The game read models on a Valkey of their own: an existing server's URL,
+    #: or "start" for one under root without AOF (None: on the store's server).
+    read_models: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     valkey: ValkeyServer | None = None
+    read_valkey: ValkeyServer | None = None
     procs: dict[str, Proc] = field(default_factory=dict)
 
     @property
@@ -107,6 +111,10 @@ class Stack:
             )
             self.valkey.start()
             self.redis_url = self.valkey.url
+        if self.read_models == "start":
+            self.read_valkey = ValkeyServer(self.root / "valkey-read-models", port=free_port(), durable=False)
+            self.read_valkey.start()
+            self.read_models = self.read_valkey.url
         self.http_port = self.http_port or free_port()
         for proc in self._plan():
             self.procs[proc.name] = proc
@@ -133,6 +141,7 @@ class Stack:
             **os.environ,
             "PYTHONPATH": str(REPO),
             "ZIGGURAT_REDIS_URL": str(self.redis_url),
+            "ZIGGURAT_READ_MODEL_URL": self.read_models or "",
             "ZIGGURAT_CLUSTER": "true" if self.cluster else "false",
             "ZIGGURAT_PARTITIONS": str(self.partitions),
             "ZIGGURAT_NODE": name,
@@ -173,5 +182,6 @@ class Stack:
         deadline = time.monotonic() + timeout
         for proc in self.procs.values():
             proc.wait(deadline)
-        if self.valkey is not None:
-            self.valkey.stop()
+        for server in (self.valkey, self.read_valkey):
+            if server is not None:
+                server.stop()

@@ -10,6 +10,10 @@ import msgspec
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_url: str = "redis://127.0.0.1:6399/0"
+    #: The server of the game read models (views, feeds, checkpoints, live
+    #: sets): derived data, rebuilt from the store, so it may run without AOF.
+    #: Empty: the store's own server (one server, one client).
+    read_model_url: str = ""
     cluster: bool = False
     #: Games hash into this many partitions; every service must agree on it.
     partitions: int = 4

@@ -113,6 +113,9 @@ class ValkeyServer:
     port: int = 6399
     fsync: str = "everysec"
     cluster: bool = False
+    #: False: no AOF and no snapshots, for a server of derived data only (the
+    #: read models): it comes back empty after a restart, and is rebuilt.
+    durable: bool = True
     extra: list[str] = field(default_factory=list)
     process: subprocess.Popen[bytes] | None = None
 
@@ -126,7 +129,7 @@ class ValkeyServer:
             "--port", str(self.port),
             "--bind", "127.0.0.1",
             "--dir", str(self.data_dir),
-            "--appendonly", "yes",
+            "--appendonly", "yes" if self.durable else "no",
             "--appendfsync", self.fsync,
             "--save", "",
             # Read models are rewritten on every command (about 30 KB per Tigris

@@ -1,16 +1,22 @@
 -- Write one game's read models and its checkpoint together, and acknowledge
 -- the feed entries they came from, atomically (one slot: hash-tagged keys).
 -- KEYS: 1 checkpoint, 2 partition feed, 3 the partition's live set of the game's
---       kind, 4..3+V view keys, then feed keys
+--       kind, 4 the partition's ready marker, 5..4+V view keys, then feed keys
 -- ARGV: 1 version, 2 V, 3 consumer group, 4 A, 5 game id, 6 "1" live / "0" over
---       ("" leaves the live set alone), 7..6+A feed entry ids to acknowledge,
---       then V view documents, then triples (feed key index, version, entry)
+--       ("" leaves the live set alone), 7 "1" to require the ready marker,
+--       8..7+A feed entry ids to acknowledge, then V view documents, then
+--       triples (feed key index, version, entry)
 -- A version at or below the checkpoint was projected before: nothing is written twice.
+-- Answers 1 written, 0 already there, -1 nothing done: the marker is missing
+-- (a read-model server restarted empty; the models must be rebuilt first).
 local version = tonumber(ARGV[1])
 local views = tonumber(ARGV[2])
 local acks = tonumber(ARGV[4])
+if ARGV[7] == "1" and redis.call("EXISTS", KEYS[4]) == 0 then
+  return -1
+end
 if acks > 0 then
-  redis.call("XACK", KEYS[2], ARGV[3], unpack(ARGV, 7, 6 + acks))
+  redis.call("XACK", KEYS[2], ARGV[3], unpack(ARGV, 8, 7 + acks))
 end
 local checkpoint = tonumber(redis.call("GET", KEYS[1]) or "0")
 if checkpoint >= version then
@@ -23,9 +29,9 @@ if ARGV[6] == "1" then
 elseif ARGV[6] == "0" then
   redis.call("SREM", KEYS[3], ARGV[5])
 end
-local first = 7 + acks
+local first = 8 + acks
 for i = 1, views do
-  redis.call("SET", KEYS[3 + i], ARGV[first + i - 1])
+  redis.call("SET", KEYS[4 + i], ARGV[first + i - 1])
 end
 local i = first + views
 while i <= #ARGV do

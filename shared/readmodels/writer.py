@@ -9,6 +9,7 @@ from typing import Any
 from shared.eventstore.keys import GameKeys, live_tables
 from shared.infra.lua import Call, LuaScript
 from shared.readmodels.build import ReadModels
+from shared.readmodels.server import ready_marker
 
 _PROJECT = LuaScript(files("shared.readmodels").joinpath("project.lua").read_text())
 
@@ -17,12 +18,22 @@ _PROJECT = LuaScript(files("shared.readmodels").joinpath("project.lua").read_tex
 Write = tuple[GameKeys, ReadModels, Sequence[bytes]]
 
 
-def project_call(keys: GameKeys, models: ReadModels, acks: Sequence[bytes] = (), group: str = "") -> Call:
+def project_call(
+    keys: GameKeys, models: ReadModels, acks: Sequence[bytes] = (), group: str = "", check: bool = False
+) -> Call:
+    """The script's keys and arguments; with ``check`` it writes nothing and
+    answers -1 when the partition's ready marker is missing."""
     names = sorted(models.views)
-    key_list = [keys.checkpoint, keys.feed, live_tables(keys.partition, models.game)]
+    key_list = [
+        keys.checkpoint,
+        keys.feed,
+        live_tables(keys.partition, models.game),
+        ready_marker(keys.partition),
+    ]
     key_list += [keys.view(n) for n in names]
     live = ("0" if models.over else "1") if models.game else ""
-    args: list[Any] = [models.version, len(names), group, len(acks), keys.game_id, live, *acks]
+    args: list[Any] = [models.version, len(names), group, len(acks), keys.game_id, live, "1" if check else ""]
+    args += acks
     args += [models.views[n] for n in names]
     for name in sorted(models.feeds):
         entries = models.feeds[name]
@@ -35,10 +46,16 @@ def project_call(keys: GameKeys, models: ReadModels, acks: Sequence[bytes] = (),
     return key_list, args
 
 
+#: The script's answer when the ready marker is missing (nothing was written).
+MISSING = -1
+
+
 class ReadModelWriter:
-    def __init__(self, redis: Any, group: str = "") -> None:
+    def __init__(self, redis: Any, group: str = "", check: bool = False) -> None:
         self.redis = redis
         self.group = group
+        #: Require the ready marker (a read-model server of their own, which may lose everything).
+        self.check = check
 
     async def load(self) -> None:
         """Make sure the server knows the script, for callers that queue it in a
@@ -54,11 +71,11 @@ class ReadModelWriter:
         that lost the script answers NOSCRIPT to them (nothing written): the
         caller writes them again through :meth:`write`, which reloads it."""
         for keys, models, acks in writes:
-            _PROJECT.queue(pipe, *project_call(keys, models, acks, self.group))
+            _PROJECT.queue(pipe, *project_call(keys, models, acks, self.group, self.check))
 
     async def write(self, writes: Sequence[Write], then: Callable[[Any], None] | None = None) -> list[Any]:
         """Every game's write in one round trip (reloading the script if the server lost it)."""
-        calls = [project_call(k, m, acks, self.group) for k, m, acks in writes]
+        calls = [project_call(k, m, acks, self.group, self.check) for k, m, acks in writes]
         return await _PROJECT.run(self.redis, calls, then)
 
 
