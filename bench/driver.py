@@ -7,6 +7,12 @@ accepted reply also holds that seat's new view, once the projection shows it.
 So a command costs one POST, which doubles as the "projection visible" probe;
 a GET is needed only when the next command is another seat's.
 
+With ``transport="ws"`` each seat plays over its play connection instead
+(``/v1/tables/{id}/play``, one WebSocket per seat, ``bench.ws_client``): the
+command is a message answered by the same reply, and a seat's new view arrives
+by itself when another seat moves, so no GET is ever made; only the table's
+opening is an HTTP request.
+
 One driver process runs many games on one event loop, each bot on its own
 keep-alive connection (``bench.http_client``: a lean client, so that the
 driver costs far less than the server it loads); ``bench.pipeline`` starts
@@ -28,6 +34,7 @@ import msgspec
 import uvloop
 
 from bench.http_client import Connection
+from bench.ws_client import Socket
 from shared.kernel.legal_groups import expand
 
 WARMUP, MEASURE, STOP = 0, 1, 2
@@ -47,6 +54,8 @@ class DriverConfig:
     seed: int
     max_poll_s: float = 12.0  # beyond the gateway's own 10 s wait
     options: dict[str, Any] = field(default_factory=dict)
+    #: "http": a POST per command (and a GET when another seat is next); "ws": play connections.
+    transport: str = "http"
 
 
 @dataclass
@@ -129,6 +138,59 @@ class _Error(msgspec.Struct):
 _error = msgspec.json.Decoder(_Error).decode
 
 
+class _Frame(msgspec.Struct):
+    """A play connection's message: a reply (its answer kept raw, as an HTTP body),
+    or the seat's view (``ready``, ``view``)."""
+
+    type: str
+    http_status: int = 0
+    answer: msgspec.Raw = msgspec.Raw()
+    view: _View | None = None
+
+
+_frame = msgspec.json.Decoder(_Frame).decode
+
+
+class SeatSocket:
+    """One seat's play connection: the newest view it was sent, and the reply awaited."""
+
+    def __init__(self) -> None:
+        self.socket: Socket | None = None
+        self.latest: _View | None = None
+        self.changed = asyncio.Event()
+        self.reply: asyncio.Future[tuple[int, bytes]] | None = None
+        self.refused = b""
+
+    async def open(self, url: str, token: str) -> None:
+        self.socket = await Socket.open(url, self._message, self._lost)
+        self.socket.send(msgspec.json.encode({"token": token}))
+
+    def _message(self, data: bytes) -> None:
+        frame = _frame(data)
+        if frame.type == "reply":
+            if self.reply is not None and not self.reply.done():
+                self.reply.set_result((frame.http_status, bytes(frame.answer)))
+        elif frame.view is not None:
+            self.seen(frame.view)
+        else:  # a refusal: the connection ends
+            self.refused = bytes(frame.answer)
+            self._lost()
+
+    def seen(self, doc: _View) -> None:
+        if self.latest is None or doc.version > self.latest.version:
+            self.latest = doc
+            self.changed.set()
+
+    def _lost(self) -> None:
+        self.changed.set()
+        if self.reply is not None and not self.reply.done():
+            self.reply.set_exception(RuntimeError(f"play connection lost {self.refused[:200]!r}"))
+
+    def close(self) -> None:
+        if self.socket is not None:
+            self.socket.close()
+
+
 class Bot:
     def __init__(
         self, cfg: DriverConfig, shared: Any, phase: Any, result: DriverResult, pacer: Pacer
@@ -140,6 +202,8 @@ class Bot:
         self.pacer = pacer
         self.base = cfg.index * SLOTS
         self.http = Connection(cfg.api)
+        self.ws_base = cfg.api.replace("http://", "ws://", 1)
+        self.sockets: dict[str, SeatSocket] = {}  # by token, for the table being played
         self._open_body = msgspec.json.encode({"game": cfg.game, "seats": cfg.seats, "options": cfg.options})
 
     def count(self, slot: int, n: int = 1) -> None:
@@ -171,7 +235,11 @@ class Bot:
 
     async def view_at(self, table: str, token: str, version: int) -> tuple[_View, int]:
         """The seat's view once it shows ``version``: the gateway holds the request
-        until the projection catches up (``min_version``), so one GET usually does."""
+        until the projection catches up (``min_version``), so one GET usually does.
+        Over play connections, the view the seat's connection was last sent, once it
+        shows ``version`` (no request: the gateway pushes each new one)."""
+        if self.cfg.transport == "ws":
+            return await self.pushed(table, token, version), 0
         deadline = time.perf_counter() + self.cfg.max_poll_s
         polls = 0
         while True:
@@ -180,6 +248,47 @@ class Bot:
             if doc.version >= version or doc.over or time.perf_counter() > deadline:
                 return doc, polls
             self.check()
+
+    async def seat_socket(self, table: str, token: str) -> SeatSocket:
+        seat = self.sockets.get(token)
+        if seat is None:
+            seat = self.sockets[token] = SeatSocket()
+            await seat.open(f"{self.ws_base}/v1/tables/{table}/play", token)
+        return seat
+
+    async def pushed(self, table: str, token: str, version: int) -> _View:
+        seat = await self.seat_socket(table, token)
+        async with asyncio.timeout(self.cfg.max_poll_s):
+            while True:
+                doc = seat.latest
+                if doc is not None and (doc.version >= version or doc.over):
+                    return doc
+                if seat.socket is None or seat.socket.closed:
+                    raise RuntimeError(f"play connection closed {seat.refused[:200]!r}")
+                seat.changed.clear()
+                await seat.changed.wait()
+
+    async def submit(self, table: str, token: str, body: bytes, key: str) -> tuple[int, bytes]:
+        """A command with its new view: (HTTP status, answer), by POST or over the seat's connection."""
+        if self.cfg.transport != "ws":
+            headers = {"Authorization": f"Bearer {token}", "Idempotency-Key": key}
+            return await self.request("POST", f"/v1/tables/{table}/commands", body, headers)
+        self.count(REQUESTS)
+        self.result.requests += 1
+        seat = await self.seat_socket(table, token)
+        assert seat.socket is not None
+        seat.reply = asyncio.get_running_loop().create_future()
+        seat.socket.send(body[:-1] + b',"idempotency_key":"%s"}' % key.encode())
+        async with asyncio.timeout(self.cfg.max_poll_s + 20):
+            status, answer = await seat.reply
+        if status == 200:  # the reply's view is the connection's newest too
+            seat.seen(_accepted(answer).view)
+        return status, answer
+
+    def leave_table(self) -> None:
+        for seat in self.sockets.values():
+            seat.close()
+        self.sockets.clear()
 
     async def play_forever(self, rng: random.Random) -> None:
         with contextlib.suppress(_Stop):
@@ -194,9 +303,11 @@ class Bot:
                     if len(self.result.errors) < 20:
                         self.result.errors.append(repr(exc)[:300])
                     await asyncio.sleep(0.05)
+        self.leave_table()
         self.http.close()
 
     async def play_one(self, rng: random.Random) -> None:
+        self.leave_table()  # the previous table's connections
         status, body = await self.request("POST", "/v1/tables", self._open_body)
         if status != 201:
             raise RuntimeError(f"open answered {status}: {body[:200]!r}")
@@ -219,11 +330,11 @@ class Bot:
             command = msgspec.json.encode(rng.choice(expand(map(msgspec.json.decode, doc.legal))))
             late = await self.pacer.wait()
             started = time.perf_counter()
-            status, body = await self.request(
-                "POST",
-                f"/v1/tables/{table}/commands",
+            status, body = await self.submit(
+                table,
+                tokens[seat],
                 b'{"command":%s,"expected_version":%d,"view":true}' % (bytes(command), doc.version),
-                {"Authorization": f"Bearer {tokens[seat]}", "Idempotency-Key": uuid.uuid4().hex},
+                uuid.uuid4().hex,
             )
             replied = time.perf_counter()
             if status == 200:

@@ -6,7 +6,10 @@ secret hands stripped by ``playerView``, server-only moves), once with its
 in-memory storage and once with its FlatFile storage, loaded by
 ``bench/peer/load.js`` (boardgame.io clients over socket.io, flat out). Then
 ``bench.pipeline`` plays the same game with the same options, concurrency and
-duration through our whole pipeline (AOF ``everysec``). All three run back to
+duration through our whole pipeline (AOF ``everysec``), its bots on play
+connections (``--transport ws``, one WebSocket per seat, as boardgame.io's
+clients keep one socket.io connection each) or a POST per command
+(``--transport http``; ``ws,http`` runs both). All run back to
 back in one invocation, so their ratios share the machine's background load,
 which is printed with them.
 
@@ -118,8 +121,8 @@ def _busy() -> float:
     return float(t.user + t.nice + t.system + getattr(t, "irq", 0) + getattr(t, "softirq", 0))
 
 
-def run_ours(args: argparse.Namespace) -> dict[str, Any]:
-    name = "peer-ziggurat"
+def run_ours(args: argparse.Namespace, transport: str) -> dict[str, Any]:
+    name = f"peer-ziggurat-{transport}"
     cmd = [
         sys.executable,
         "-m",
@@ -142,12 +145,14 @@ def run_ours(args: argparse.Namespace) -> dict[str, Any]:
         args.options,
         "--name",
         name,
+        "--transport",
+        transport,
     ]
     subprocess.run(cmd, check=True, stdout=None if args.verbose else subprocess.DEVNULL)
     run = json.loads((OUT_DIR / f"{name}.json").read_text())["runs"][0]
     visible = run["latency"]["visible"]
     return {
-        "label": "ziggurat (AOF everysec)",
+        "label": f"ziggurat (everysec, {transport})",
         "moves_per_s": run["throughput"]["commands_per_s"],
         "p50_ms": visible.get("p50_ms"),
         "p99_ms": visible.get("p99_ms"),
@@ -178,13 +183,23 @@ def main(argv: list[str] | None = None) -> int:
         "table openings do not dominate)",
     )
     ap.add_argument("--verbose", action="store_true", help="show the pipeline benchmark's own output")
+    ap.add_argument(
+        "--transport",
+        default="ws",
+        help="how our bots play: ws (a play connection per seat; default), http, or ws,http (both)",
+    )
     args = ap.parse_args(argv)
+    transports = [t.strip() for t in args.transport.split(",") if t.strip()]
+    if not transports or any(t not in ("http", "ws") for t in transports):
+        ap.error("--transport takes ws, http, or both comma-separated")
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     ensure_node_modules()
-    runs = [run_peer("memory", args), run_peer("flatfile", args)]
-    with console.status("ziggurat: the whole pipeline on the same game"):
-        runs.append(run_ours(args))
-    ours = runs[-1]
+    peers = [run_peer("memory", args), run_peer("flatfile", args)]
+    mine = []
+    for transport in transports:
+        with console.status(f"ziggurat ({transport}): the whole pipeline on the same game"):
+            mine.append(run_ours(args, transport))
+    runs = [*peers, *mine]
     console.print(
         f"\n[bold]highcard, {args.games} concurrent games of {args.seats} seats, {args.options}, "
         f"{args.duration:g} s each, load average {os.getloadavg()[0]:.2f}[/bold]"
@@ -196,15 +211,16 @@ def main(argv: list[str] | None = None) -> int:
             f"   machine busy {fmt(r['machine_busy_pct'], 0)} %   errors {r['errors']}"
         )
     ratios = {
-        peer["label"]: {
+        f"{ours['label']} / {peer['label']}": {
             "throughput": _ratio(ours["moves_per_s"], peer["moves_per_s"]),
             "cpu_per_move": _ratio(ours["cpu_ms_per_move"], peer["cpu_ms_per_move"]),
         }
-        for peer in runs[:-1]
+        for ours in mine
+        for peer in peers
     }
     for label, ratio in ratios.items():
         console.print(
-            f"  ziggurat / {label}: {fmt(ratio['throughput'], 2)} x the moves/s, "
+            f"  {label}: {fmt(ratio['throughput'], 2)} x the moves/s, "
             f"{fmt(ratio['cpu_per_move'], 2)} x the CPU per move"
         )
     path = write_json("peer", {"machine": machine(), "when": time.time(), "runs": runs, "ratios": ratios})

@@ -90,6 +90,8 @@ class RunConfig:
     profile: bool = False
     #: Table options sent with every opening (``--options``), e.g. a longer highcard.
     options: dict[str, Any] = field(default_factory=dict)
+    #: How the bots play: "http" (a POST per command) or "ws" (a play connection per seat).
+    transport: str = "http"
 
 
 def _busy_cpu() -> float:
@@ -170,6 +172,7 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
             rate=cfg.rate / cfg.drivers if cfg.rate > 0 else 0.0,
             seed=i + 1,
             options=cfg.options,
+            transport=cfg.transport,
         )
         p = ctx.Process(target=drv.run, args=(dcfg, shared, phase, results), daemon=True)
         p.start()
@@ -626,7 +629,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--options", default="{}", help="table options as JSON (default: the game's own)")
     ap.add_argument("--name", default=None, help="result file var/bench/<name>.json")
     ap.add_argument("--profile", action="store_true", help="cProfile every service; print the top functions")
+    ap.add_argument(
+        "--transport",
+        default="ws",
+        help="how the bots play, comma-separated to alternate run by run: ws (a play connection "
+        "per seat; default) or http (a POST per command)",
+    )
     args = ap.parse_args(argv)
+    transports = [t.strip() for t in args.transport.split(",") if t.strip()]
+    if not transports or any(t not in ("http", "ws") for t in transports):
+        ap.error("--transport takes http, ws, or both comma-separated")
 
     from shared.games import registry
 
@@ -649,32 +661,35 @@ def main(argv: list[str] | None = None) -> int:
     }
     configs: list[RunConfig] = []
     rates = [float(r) for r in args.rate.split(",") if r.strip()]
-    for fsync in [f.strip() for f in args.fsync.split(",") if f.strip()]:
-        for rate in rates:
-            paced = f"-{rate:g}per-s" if rate else ""
-            if args.partitions_sweep:
-                for p in (1, 2, 4):
-                    configs.append(
-                        RunConfig(
-                            label=f"p{p}-{fsync}{paced}",
-                            partitions=p,
-                            reducers=p,
-                            fsync=fsync,
-                            rate=rate,
-                            **base,
-                        )
-                    )
-            else:
+    for fsync, rate, transport in [
+        (f.strip(), rate, t) for f in args.fsync.split(",") if f.strip() for rate in rates for t in transports
+    ]:
+        base["transport"] = transport
+        paced = f"-{rate:g}per-s" if rate else ""
+        paced += f"-{transport}" if len(transports) > 1 or transport != "http" else ""
+        if args.partitions_sweep:
+            for p in (1, 2, 4):
                 configs.append(
                     RunConfig(
-                        label=f"{fsync}{paced}",
-                        partitions=args.partitions,
-                        reducers=args.reducers,
+                        label=f"p{p}-{fsync}{paced}",
+                        partitions=p,
+                        reducers=p,
                         fsync=fsync,
                         rate=rate,
                         **base,
                     )
                 )
+        else:
+            configs.append(
+                RunConfig(
+                    label=f"{fsync}{paced}",
+                    partitions=args.partitions,
+                    reducers=args.reducers,
+                    fsync=fsync,
+                    rate=rate,
+                    **base,
+                )
+            )
     runs = []
     for cfg in configs:
         r = run_once(cfg)

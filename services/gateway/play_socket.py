@@ -225,6 +225,12 @@ class _Connection:
         self.busy = False
         self.idle = asyncio.Event()
         self.idle.set()
+        #: When the send under way started (None: none is).
+        self.sending_since: float | None = None
+        #: Why the watchdog ended the connection.
+        self.ended: Refused | _Stalled | None = None
+        self._period = max(0.05, min(self.limits.idle_s, self.limits.send_timeout_s) / 4)
+        self._timer: asyncio.TimerHandle | None = None
 
     async def run(self) -> None:
         try:
@@ -280,7 +286,8 @@ class _Connection:
         except ApiError as exc:
             raise Refused(exc.code, exc.message, **exc.details) from exc
         self.shown = _version(doc).version
-        await self._out(b'{"type":"ready","seat":%d,"view":%s}' % (seat, doc))
+        ready = b'{"type":"ready","seat":%d,"view":%s}' % (seat, doc)
+        await self._out_within({"type": "websocket.send", "bytes": None, "text": ready.decode()})
 
     async def _play(self, hashed: str, seat: int) -> None:
         try:
@@ -293,17 +300,22 @@ class _Connection:
             return
         reader = asyncio.create_task(self._commands(hashed))
         pusher = asyncio.create_task(self._pushes(audience_name(seat)))
+        self._timer = self.loop.call_later(self._period, self._watch, (reader, pusher))
         try:
             await asyncio.wait({reader, pusher}, return_when=asyncio.FIRST_COMPLETED)
         finally:
+            if self._timer is not None:
+                self._timer.cancel()
             for task in (reader, pusher):
                 task.cancel()
             # Whichever ended first says why; the other was cancelled (or ended alike).
             await asyncio.wait({reader, pusher})
         for task in (reader, pusher):
-            if task.cancelled():
-                continue
             try:
+                if self.ended is not None:
+                    raise self.ended
+                if task.cancelled():
+                    continue
                 task.result()
             except Refused as refused:
                 metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
@@ -317,11 +329,30 @@ class _Connection:
                 metrics.ERRORS.labels("gateway", "unexpected").inc()
                 log.exception("play_socket_failed", table_id=self.table_id)
                 await self.refuse(Refused("internal", _INTERNAL_MESSAGE))
+            if self.ended is not None:
+                return
+
+    def _watch(self, tasks: tuple[asyncio.Task[None], ...]) -> None:
+        """Every ``_period``: end a connection whose send has not gone through within
+        ``send_timeout_s`` (its client does not read) or that was idle for ``idle_s``.
+        One timer per connection rather than a timeout around every message."""
+        now = self.loop.time()
+        if self.sending_since is not None and now - self.sending_since > self.limits.send_timeout_s:
+            log.info("play_socket_stalled", table_id=self.table_id)
+            self.ended = _Stalled()
+        elif self.sending_since is None and now - self.last_active > self.limits.idle_s:
+            self.ended = Refused("idle_timeout", f"Nothing was sent either way for {self.limits.idle_s:g} s.")
+        if self.ended is None:
+            self._timer = self.loop.call_later(self._period, self._watch, tasks)
+            return
+        for task in tasks:
+            task.cancel()
 
     async def _commands(self, hashed: str) -> None:
         limit = self.gw.settings.max_body_bytes
         while True:
-            message = await self._next()
+            message = await self._receive()
+            self.last_active = self.loop.time()
             raw = _payload(message)
             if raw is None:
                 return  # the client closed
@@ -395,26 +426,19 @@ class _Connection:
                 _PUSHES.inc()
                 await self._out(b'{"type":"view","view":%s}' % doc)
 
-    async def _next(self) -> Any:
-        """The client's next message; refused once nothing went either way for ``idle_s``."""
-        while True:
-            left = self.last_active + self.limits.idle_s - self.loop.time()
-            if left <= 0:
-                raise Refused("idle_timeout", f"Nothing was sent either way for {self.limits.idle_s:g} s.")
-            try:
-                async with asyncio.timeout(left):
-                    message = await self._receive()
-            except TimeoutError:
-                continue
-            self.last_active = self.loop.time()
-            return message
-
     async def _out(self, data: bytes) -> None:
+        """Send; the watchdog ends the connection if this does not return in time."""
+        self.sending_since = self.loop.time()
+        await self._send({"type": "websocket.send", "bytes": None, "text": data.decode()})
+        self.sending_since = None
+        self.last_active = self.loop.time()
+
+    async def _out_within(self, message: dict[str, Any]) -> None:
+        """Send outside the watchdog's watch (the first and the last message)."""
         try:
             async with asyncio.timeout(self.limits.send_timeout_s):
-                await self._send({"type": "websocket.send", "bytes": None, "text": data.decode()})
+                await self._send(message)
         except TimeoutError as exc:
-            log.info("play_socket_stalled", table_id=self.table_id)
             raise _Stalled from exc
         self.last_active = self.loop.time()
 
@@ -422,11 +446,11 @@ class _Connection:
         """A last message saying why, and a close whose code and reason say it too."""
         status = status_of(refused.code)
         body = error_body(refused.code, refused.message, refused.details)
+        last = b'{"type":"error","http_status":%d,"answer":%s}' % (status, body)
         with contextlib.suppress(_Stalled, Exception):
-            await self._out(b'{"type":"error","http_status":%d,"answer":%s}' % (status, body))
-            async with asyncio.timeout(self.limits.send_timeout_s):
-                close = {"type": "websocket.close", "code": CLOSE_BASE + status, "reason": refused.code}
-                await self._send(close)
+            await self._out_within({"type": "websocket.send", "bytes": None, "text": last.decode()})
+            close = {"type": "websocket.close", "code": CLOSE_BASE + status, "reason": refused.code}
+            await self._out_within(close)
 
 
 def client_address_of(scope: Scope) -> str:
