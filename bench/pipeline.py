@@ -92,6 +92,8 @@ class RunConfig:
     options: dict[str, Any] = field(default_factory=dict)
     #: How the bots play: "http" (a POST per command) or "ws" (a play connection per seat).
     transport: str = "http"
+    #: "same": the read models on the store's Valkey; "separate": on a second one without AOF.
+    read_models: str = "same"
 
 
 def _busy_cpu() -> float:
@@ -127,10 +129,12 @@ def run_once(cfg: RunConfig) -> dict[str, Any]:
         projectors=cfg.projectors,
         fsync=cfg.fsync,
         env=env,
+        read_models="start" if cfg.read_models == "separate" else None,
     )
     console.rule(
         f"[bold]{cfg.label}[/]: {cfg.game}, {cfg.games} games, fsync {cfg.fsync}, "
         f"{cfg.partitions} partitions, {cfg.validators}v/{cfg.reducers}r/{cfg.projectors}p, "
+        f"read models on {'their own Valkey (no AOF)' if cfg.read_models == 'separate' else 'the store'}, "
         f"{'flat out' if cfg.rate <= 0 else f'{cfg.rate:g} commands/s'}"
     )
     result: dict[str, Any] = {"config": asdict(cfg)}
@@ -142,6 +146,7 @@ def run_once(cfg: RunConfig) -> dict[str, Any]:
         with console.status("stopping the services"):
             stack.stop()
         shutil.rmtree(root / "valkey", ignore_errors=True)
+        shutil.rmtree(root / "valkey-read-models", ignore_errors=True)
     result["logs"] = str(root / "logs")
     if cfg.profile:
         result["profiles"] = _print_profiles(profiles)
@@ -184,6 +189,8 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
     pids = {name: proc.process.pid for name, proc in stack.procs.items() if proc.process is not None}
     if stack.valkey is not None and stack.valkey.process is not None:
         pids["valkey"] = stack.valkey.process.pid
+    if stack.read_valkey is not None and stack.read_valkey.process is not None:
+        pids["valkey-read-models"] = stack.read_valkey.process.pid
     for i, p in enumerate(procs):
         pids[f"driver-{i}"] = p.pid
     pids["bench"] = os.getpid()
@@ -355,6 +362,7 @@ def _summarise(
             rejected[code] = rejected.get(code, 0) + n
     counts = [a - b for a, b in zip(end_counts, start_counts, strict=True)]
     ours = sum(cpu.values())
+    valkey = cpu.get("valkey", 0.0) + cpu.get("valkey-read-models", 0.0)
     stages = {s: histogram_quantiles(d, "ziggurat_stage_seconds", {"stage": s}) for s in STAGES}
     http = {
         route: histogram_quantiles(d, "ziggurat_http_request_seconds", {"route": route})
@@ -393,6 +401,8 @@ def _summarise(
         "cpu_ms_per_command": {
             name: (1e3 * s / accepted) if accepted else math.nan for name, s in cpu.items()
         },
+        # Valkey's CPU: both servers' when the read models have their own (each is in cpu_s too).
+        "valkey_ms_per_command": (1e3 * valkey / accepted) if accepted else math.nan,
         "cpu_other_pct": 100 * max(0.0, busy - ours) / wall,
         "machine_busy_pct": 100 * busy / wall,
         "loadavg": os.getloadavg(),
@@ -514,6 +524,11 @@ def print_run(r: dict[str, Any]) -> None:
             f"{fmt(r['cpu_pct'][name])} %",
             f"{fmt(r['cpu_ms_per_command'][name], 3)} ms/command",
         )
+    if "valkey-read-models" in r["cpu_pct"]:
+        both = r["cpu_pct"]["valkey"] + r["cpu_pct"]["valkey-read-models"]
+        table.add_row(
+            "CPU Valkey, both servers", f"{fmt(both)} %", f"{fmt(r['valkey_ms_per_command'], 3)} ms/command"
+        )
     table.add_row("CPU everything else", f"{fmt(r['cpu_other_pct'])} %", "other work on this machine")
     if "reference" in r:
         for name, ref in r["reference"].items():
@@ -630,6 +645,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--name", default=None, help="result file var/bench/<name>.json")
     ap.add_argument("--profile", action="store_true", help="cProfile every service; print the top functions")
     ap.add_argument(
+        "--read-models",
+        default="separate",
+        help="where the game read models live, comma-separated to run each: separate (a second "
+        "Valkey without AOF; default, the faster with the store as durable) or same (the store's)",
+    )
+    ap.add_argument(
         "--transport",
         default="ws",
         help="how the bots play, comma-separated to alternate run by run: ws (a play connection "
@@ -661,12 +682,22 @@ def main(argv: list[str] | None = None) -> int:
     }
     configs: list[RunConfig] = []
     rates = [float(r) for r in args.rate.split(",") if r.strip()]
-    for fsync, rate, transport in [
-        (f.strip(), rate, t) for f in args.fsync.split(",") if f.strip() for rate in rates for t in transports
+    layouts = [r.strip() for r in args.read_models.split(",") if r.strip()]
+    if not layouts or any(r not in ("same", "separate") for r in layouts):
+        ap.error("--read-models takes same, separate, or both comma-separated")
+    for fsync, rate, transport, layout in [
+        (f.strip(), rate, t, r)
+        for f in args.fsync.split(",")
+        if f.strip()
+        for rate in rates
+        for t in transports
+        for r in layouts
     ]:
         base["transport"] = transport
+        base["read_models"] = layout
         paced = f"-{rate:g}per-s" if rate else ""
         paced += f"-{transport}" if len(transports) > 1 or transport != "http" else ""
+        paced += f"-{layout}" if len(layouts) > 1 else ""
         if args.partitions_sweep:
             for p in (1, 2, 4):
                 configs.append(

@@ -83,6 +83,7 @@ def _pipeline(label: str, game: str, fsync: str, rate: float, args: argparse.Nam
         fsync=fsync,
         log_level="info",
         reference_s=0,
+        read_models=args.read_models,
     )
     run = run_once(cfg)
     print_run(run)
@@ -182,6 +183,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=float, default=4.0)
     ap.add_argument("--games", type=int, default=64, help="concurrent games per pipeline run")
     ap.add_argument("--quick", action="store_true", help="the pipeline runs only")
+    ap.add_argument(
+        "--read-models",
+        default="separate",
+        choices=("same", "separate"),
+        help="the game read models on the store's Valkey or on their own without AOF (default)",
+    )
     ap.add_argument("--catan-games", type=int, default=20)
     ap.add_argument("--catan-reps", type=int, default=3)
     args = ap.parse_args(argv)
