@@ -297,8 +297,14 @@ async def play(
         if seat is not None:
             # A duplicate's version may be long visible: no notice will come for it.
             wake = None if outcome.duplicate else notice
-            doc = await view_at(gw, gw.keys(game_id), audience_name(seat), outcome.last, wake)
-            result.view = msgspec.Raw(doc)
+            try:
+                doc = await view_at(gw, gw.keys(game_id), audience_name(seat), outcome.last, wake)
+            except ApiError as exc:
+                if exc.code != "read_models_rebuilding":
+                    raise
+                # Accepted all the same: the view is there again once the read models are rebuilt.
+            else:
+                result.view = msgspec.Raw(doc)
     return Played(200, encode(result), outcome.last, outcome.duplicate, doc)
 
 

@@ -28,7 +28,8 @@ TOKENS = ("seat-0", "seat-1")
 NAMES = ("spectator", "seat0", "seat1", HISTORY)
 
 
-async def play(store: EventStore, moves: int) -> None:
+async def play(store: EventStore, moves: int, first: int = 0) -> None:
+    """Open the table (once: a repeat is a duplicate) and play ``moves`` more, numbered from ``first``."""
     reducer = Reducer(store, TableCache(store))
     hashes = tuple(token_hash(t) for t in TOKENS)
     await reducer.process(
@@ -45,7 +46,7 @@ async def play(store: EventStore, moves: int) -> None:
             )
         ]
     )
-    game, rng = registry.get("tigris"), random.Random(4)
+    game, rng = registry.get("tigris"), random.Random(4 + first)
     for i in range(moves):
         table = (await TableCache(store).refresh([KEYS]))["g"]
         assert table is not None and not table.over
@@ -55,7 +56,7 @@ async def play(store: EventStore, moves: int) -> None:
             kind="move",
             game_id="g",
             partition=0,
-            command_id=f"m{i}",
+            command_id=f"m{first + i}",
             correlation_id="c",
             reply_to="",
             received_ns=0,
