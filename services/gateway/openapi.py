@@ -59,6 +59,8 @@ from shared.tournaments.views import PairingsView, StandingsView
 NOT_FOUND = "not_found"
 #: The store is unreachable (or a view is not ready yet): every route that reads or writes it.
 STORE = "unavailable"
+#: The game read models are being rebuilt on a server of their own that lost them: retry.
+REBUILDING = "read_models_rebuilding"
 #: Codes of any organiser command the tournament service decides.
 _TOURNAMENT_SERVICE = ("busy", "dead_lettered", "outcome_unknown", "bad_header", "bad_request", STORE)
 #: The rule codes every game shares; each game adds its own.
@@ -364,9 +366,9 @@ def _sse(kind: str, summary: str) -> dict[str, Any]:
 
 
 #: A read of a table: with a seat token the seat's, without one the spectator's.
-_TABLE_READ = ("rate_limited", "bad_token", "unknown_table", NOT_FOUND, STORE)
+_TABLE_READ = ("rate_limited", "bad_token", "unknown_table", NOT_FOUND, STORE, REBUILDING)
 #: A public read of a finished table.
-_FINISHED_READ = ("rate_limited", "unknown_table", "game_not_over", NOT_FOUND, STORE)
+_FINISHED_READ = ("rate_limited", "unknown_table", "game_not_over", NOT_FOUND, STORE, REBUILDING)
 _GAME_RULES_NOTE = "a game's own rule code (" + ", ".join(GAME_RULES) + ", ...)"
 
 
@@ -466,6 +468,7 @@ def _table_paths() -> dict[str, Any]:
                     "rate_limited",
                     "busy",
                     STORE,
+                    REBUILDING,
                     "outcome_unknown",
                     rules=_GAME_RULES_NOTE,
                 ),
@@ -712,7 +715,12 @@ def _web_paths() -> dict[str, Any]:
                 "description": limited,
                 "parameters": [_TABLE_ID],
                 "responses": _responses(
-                    {"200": _json(_ref("TableSummary"))}, "unknown_table", NOT_FOUND, "rate_limited", STORE
+                    {"200": _json(_ref("TableSummary"))},
+                    "unknown_table",
+                    NOT_FOUND,
+                    "rate_limited",
+                    STORE,
+                    REBUILDING,
                 ),
             }
         },
@@ -742,6 +750,7 @@ def _web_paths() -> dict[str, Any]:
                     NOT_FOUND,
                     "rate_limited",
                     STORE,
+                    REBUILDING,
                 ),
             }
         },
