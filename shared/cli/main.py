@@ -188,11 +188,10 @@ def _load(command: str) -> Callable[[argparse.Namespace], int]:
         running = discovery.running_stack(_root(args))
         url, cluster, partitions = _redis_target(args, running)
         ours = running if running is not None and running.redis_url == url else None
-        read_url = (
-            args.read_models
-            or os.environ.get("ZIGGURAT_READ_MODEL_URL")
-            or (ours.read_model_url if ours else "")
-        )
+        # "start" asks `ziggurat run` to start a server: it names none.
+        env_read = os.environ.get("ZIGGURAT_READ_MODEL_URL", "")
+        env_read = "" if env_read == "start" else env_read
+        read_url = args.read_models or env_read or (ours.read_model_url if ours else "")
         return _reaching(
             url,
             lambda: rebuild_command(
