@@ -54,6 +54,8 @@ log = structlog.get_logger()
 _STORE_DOWN = (RedisConnectionError, RedisTimeoutError)
 _STORE_DOWN_MESSAGE = "The store is unreachable right now; retry shortly."
 _INTERNAL_MESSAGE = "Something went wrong on our side; it has been logged."
+#: How long a push waits before reading again a view the gateway cannot serve yet.
+_RETRY_S = 0.5
 PATH = re.compile(r"^/v1/tables/(?P<table_id>[^/]+)/play$")
 HeaderId = Annotated[str, msgspec.Meta(pattern=rf"^[\x21-\x7e]{{1,{MAX_HEADER_ID}}}$")]
 #: A close code for a refusal: 4000 + the HTTP status its code answers with.
@@ -416,7 +418,15 @@ class _Connection:
             if count == self.covered:
                 await wake.wait()
                 continue
-            doc = await read_view(gw, keys, name)
+            try:
+                doc = await read_view(gw, keys, name)
+            except ApiError as exc:
+                if status_of(exc.code) != 503:
+                    raise Refused(exc.code, exc.message, **exc.details) from exc
+                # The views are coming back (read models rebuilt): look again shortly,
+                # as a client told "retry shortly" would.
+                await asyncio.sleep(_RETRY_S)
+                continue
             if self.busy:
                 continue  # a command started meanwhile: its reply decides what is covered
             self.covered = count
