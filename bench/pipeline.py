@@ -652,9 +652,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--transport",
-        default="ws",
-        help="how the bots play, comma-separated to alternate run by run: ws (a play connection "
-        "per seat; default) or http (a POST per command)",
+        default="http",
+        help="how the bots play, comma-separated to alternate run by run: http (a POST per "
+        "command; default, as every figure before 2026-11-24 part 12) or ws (a play connection per seat)",
     )
     args = ap.parse_args(argv)
     transports = [t.strip() for t in args.transport.split(",") if t.strip()]
