@@ -236,7 +236,11 @@ class _Connection:
 
     async def run(self) -> None:
         try:
-            hashed, seat = await self._hello()
+            try:
+                hashed, seat = await self._hello()
+            except _STORE_DOWN as exc:
+                metrics.ERRORS.labels("gateway", "store_unreachable").inc()
+                raise Refused("unavailable", _STORE_DOWN_MESSAGE) from exc
             self.sockets.seat(self.table_id, hashed)
         except Refused as refused:
             metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
@@ -287,6 +291,9 @@ class _Connection:
             doc = await read_view(self.gw, self.gw.keys(self.table_id), audience_name(seat))
         except ApiError as exc:
             raise Refused(exc.code, exc.message, **exc.details) from exc
+        except _STORE_DOWN as exc:
+            metrics.ERRORS.labels("gateway", "store_unreachable").inc()
+            raise Refused("unavailable", _STORE_DOWN_MESSAGE) from exc
         self.shown = _version(doc).version
         ready = b'{"type":"ready","seat":%d,"view":%s}' % (seat, doc)
         await self._out_within({"type": "websocket.send", "bytes": None, "text": ready.decode()})
