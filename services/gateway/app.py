@@ -32,7 +32,7 @@ from services.gateway import (
 )
 from services.gateway.answers import GameInfo, Health
 from services.gateway.context import Changes, Gateway
-from services.gateway.errors import STATUS, ApiError, error_response
+from services.gateway.errors import INTERNAL_MESSAGE, STATUS, STORE_DOWN_MESSAGE, ApiError, error_response
 from services.gateway.feeds import FeedHub
 from services.gateway.hot import STATUS_CLASS, HotRoutes
 from services.gateway.openapi import spec
@@ -121,7 +121,7 @@ async def on_api_error(_: Request, exc: Exception) -> Response:
 
 async def on_store_down(_: Request, exc: Exception) -> Response:
     metrics.ERRORS.labels("gateway", "store_unreachable").inc()
-    return error_response("unavailable", "The store is unreachable right now; retry shortly.")
+    return error_response("unavailable", STORE_DOWN_MESSAGE)
 
 
 async def on_not_found(_: Request, exc: Exception) -> Response:
@@ -150,7 +150,7 @@ async def on_unexpected(request: Request, exc: Exception) -> Response:
     """A bug, not the client's fault: logged with its traceback, answered plainly."""
     metrics.ERRORS.labels("gateway", "unexpected").inc()
     log.exception("unexpected_error", path=request.url.path, method=request.method)
-    return error_response("internal", "Something went wrong on our side; it has been logged.")
+    return error_response("internal", INTERNAL_MESSAGE)
 
 
 class Timing:

@@ -48,6 +48,9 @@ STATUS: dict[str, int] = {
     "too_many_connections": 429,
     "idle_timeout": 408,
 }
+#: The messages of the two platform faults, said alike on every channel (HTTP, play connections).
+STORE_DOWN_MESSAGE = "The store is unreachable right now; retry shortly."
+INTERNAL_MESSAGE = "Something went wrong on our side; it has been logged."
 #: A game's own rule violation (not your turn, illegal placement, ...).
 RULE_STATUS = 422
 

@@ -45,15 +45,13 @@ from starlette.types import Receive, Scope, Send
 from services.gateway.body import MAX_HEADER_ID, Move, decode_json, made_up_id
 from services.gateway.commands import checked_token, play
 from services.gateway.context import Gateway
-from services.gateway.errors import ApiError, error_body, status_of
+from services.gateway.errors import INTERNAL_MESSAGE, STORE_DOWN_MESSAGE, ApiError, error_body, status_of
 from services.gateway.reads import read_view
 from shared.observability import metrics
 from shared.readmodels.build import audience_name
 
 log = structlog.get_logger()
 _STORE_DOWN = (RedisConnectionError, RedisTimeoutError)
-_STORE_DOWN_MESSAGE = "The store is unreachable right now; retry shortly."
-_INTERNAL_MESSAGE = "Something went wrong on our side; it has been logged."
 #: How long a push waits before reading again a view the gateway cannot serve yet.
 _RETRY_S = 0.5
 PATH = re.compile(r"^/v1/tables/(?P<table_id>[^/]+)/play$")
@@ -240,7 +238,7 @@ class _Connection:
                 hashed, seat = await self._hello()
             except _STORE_DOWN as exc:
                 metrics.ERRORS.labels("gateway", "store_unreachable").inc()
-                raise Refused("unavailable", _STORE_DOWN_MESSAGE) from exc
+                raise Refused("unavailable", STORE_DOWN_MESSAGE) from exc
             self.sockets.seat(self.table_id, hashed)
         except Refused as refused:
             metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
@@ -293,7 +291,7 @@ class _Connection:
             raise Refused(exc.code, exc.message, **exc.details) from exc
         except _STORE_DOWN as exc:
             metrics.ERRORS.labels("gateway", "store_unreachable").inc()
-            raise Refused("unavailable", _STORE_DOWN_MESSAGE) from exc
+            raise Refused("unavailable", STORE_DOWN_MESSAGE) from exc
         self.shown = _version(doc).version
         ready = b'{"type":"ready","seat":%d,"view":%s}' % (seat, doc)
         await self._out_within({"type": "websocket.send", "bytes": None, "text": ready.decode()})
@@ -333,11 +331,11 @@ class _Connection:
                 metrics.PLAY_SOCKET_REFUSALS.labels("stalled").inc()
             except _STORE_DOWN:
                 metrics.ERRORS.labels("gateway", "store_unreachable").inc()
-                await self.refuse(Refused("unavailable", _STORE_DOWN_MESSAGE))
+                await self.refuse(Refused("unavailable", STORE_DOWN_MESSAGE))
             except Exception:
                 metrics.ERRORS.labels("gateway", "unexpected").inc()
                 log.exception("play_socket_failed", table_id=self.table_id)
-                await self.refuse(Refused("internal", _INTERNAL_MESSAGE))
+                await self.refuse(Refused("internal", INTERNAL_MESSAGE))
             if self.ended is not None:
                 return
 
@@ -402,7 +400,7 @@ class _Connection:
             return status_of(exc.code), error_body(exc.code, exc.message, exc.details)
         except _STORE_DOWN:  # as the HTTP route answers it (app.on_store_down)
             metrics.ERRORS.labels("gateway", "store_unreachable").inc()
-            return status_of("unavailable"), error_body("unavailable", _STORE_DOWN_MESSAGE)
+            return status_of("unavailable"), error_body("unavailable", STORE_DOWN_MESSAGE)
         if played.view is not None:
             shown = _version(played.view).version
             self.shown = max(self.shown, shown)
