@@ -84,6 +84,7 @@ def _pipeline(label: str, game: str, fsync: str, rate: float, args: argparse.Nam
         log_level="info",
         reference_s=0,
         read_models=args.read_models,
+        transport=args.transport,
     )
     run = run_once(cfg)
     print_run(run)
@@ -188,6 +189,12 @@ def main(argv: list[str] | None = None) -> int:
         default="separate",
         choices=("same", "separate"),
         help="the game read models on the store's Valkey or on their own without AOF (default)",
+    )
+    ap.add_argument(
+        "--transport",
+        default="http",
+        choices=("http", "ws"),
+        help="how the load driver's seats play: a request per move, or a play connection each",
     )
     ap.add_argument("--catan-games", type=int, default=20)
     ap.add_argument("--catan-reps", type=int, default=3)
