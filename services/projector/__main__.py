@@ -11,6 +11,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import structlog
+
 from services.projector.handlers import GROUP, Projector
 from services.projector.restore import Restorer
 from shared.eventstore.keys import partition_feed
@@ -18,8 +20,10 @@ from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.infra.settings import Settings
 from shared.messaging.service import run
-from shared.messaging.streams import StreamReader
+from shared.messaging.streams import TRANSIENT, StreamReader
 from shared.readmodels.server import read_model_client, separate
+
+log = structlog.get_logger()
 
 
 async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
@@ -34,7 +38,15 @@ async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event]
     projector = Projector(TableCache(EventStore(redis)), redis, read, restorer)
 
     async def project(stopping: asyncio.Event) -> None:
-        await restorer.ensure()  # an empty server (a first start, a restart) is rebuilt first
+        # An empty server (a first start, a restart) is rebuilt first; one not
+        # reachable yet is waited for, as the reader waits out an outage.
+        while not stopping.is_set():
+            try:
+                await restorer.ensure()
+                break
+            except TRANSIENT:
+                log.warning("read_models_unreachable", exc_info=True)
+                await asyncio.sleep(1.0)
         await reader.run(projector, stopping)
 
     return [project, restorer.watch]
