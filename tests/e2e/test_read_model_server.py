@@ -98,10 +98,17 @@ async def test_a_read_model_server_that_comes_back_empty_is_rebuilt_and_play_goe
 
         # Emptied again while games are being played: they finish, nothing lost.
         live = [await botclient.open_table(api, "highcard", 2, LONG) for _ in range(3)]
-        playing = [asyncio.create_task(botclient.play(api, t, random.Random(i))) for i, t in enumerate(live)]
+        # Paced, so that the flush falls mid-game.
+        playing = [
+            asyncio.create_task(botclient.play(api, t, random.Random(i), pace_s=0.01))
+            for i, t in enumerate(live)
+        ]
         await asyncio.sleep(0.3)
+        assert not any(p.done() for p in playing)
         await read.flushall()
         await asyncio.wait_for(asyncio.gather(*playing), timeout=120)
+        # Settled: the rebuild done (the markers back), whichever write or look found them gone.
+        assert await until(lambda: _ok(api, done.table_id), timeout_s=60)
     assert await asyncio.to_thread(ziggurat, _rebuild(apart)) == 0  # every game equals its log
     await read.aclose()
 
