@@ -20,7 +20,7 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.gateway.body import header_id, read_json
+from services.gateway.body import correlation_id, header_id, read_json
 from services.gateway.bots import authenticated_player
 from services.gateway.commands import _message, _submit, checked_options, remember
 from services.gateway.context import Gateway, client_address
@@ -186,7 +186,7 @@ async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> In
         await pipe.execute()
     msg = _message(
         gw,
-        request,
+        correlation_id(request),
         "open",
         table_id,
         f"open-{table_id}",
