@@ -170,6 +170,12 @@ def _ratio(a: float | None, b: float | None) -> float | None:
     return a / b if a is not None and b else None
 
 
+#: The game both servers play: 50 cards a hand, so that table openings do not dominate.
+GAME_OPTIONS = '{"deck_size": 200, "hand_size": 50}'
+#: How our bots play by default: a play connection per seat, as boardgame.io's clients do.
+TRANSPORT = "ws"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=64, help="concurrent games (default 64)")
@@ -178,14 +184,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--warmup", type=float, default=4.0)
     ap.add_argument(
         "--options",
-        default='{"deck_size": 200, "hand_size": 50}',
+        default=GAME_OPTIONS,
         help="the game's options, the same for both servers (default: 50 cards a hand, so "
         "table openings do not dominate)",
     )
     ap.add_argument("--verbose", action="store_true", help="show the pipeline benchmark's own output")
     ap.add_argument(
         "--transport",
-        default="ws",
+        default=TRANSPORT,
         help="how our bots play: ws (a play connection per seat; default), http, or ws,http (both)",
     )
     args = ap.parse_args(argv)

@@ -7,7 +7,8 @@ Runs, one after the other so they share the machine's background load (printed):
 2. Tigris flat out, AOF ``always``: its ratio to (1);
 3. Tigris paced at half of (1)'s rate: p99 from the POST to the reply (the
    reply holds the seat's new view, so "accepted" is also "visible");
-4. the fixture game flat out, ``everysec``: its CPU per command;
+4. the fixture game flat out, ``everysec``, as ``make bench-peer`` plays it
+   (50-card hands, a play connection per seat): its CPU per command;
 5. unless ``--quick``: Catan against catanatron (``bench.catan_peer``) and the
    projection rebuild (``bench.replay``); ``make bench-peer`` measures the
    fixture game against boardgame.io and needs Node.js, so it is its own target.
@@ -23,12 +24,14 @@ or missed. Timings are printed, never asserted. Figures go to
 from __future__ import annotations
 
 import argparse
+import json
 import os
 from dataclasses import dataclass
 from typing import Any
 
 from rich.table import Table
 
+from bench import peer
 from bench.common import OUT_DIR, ensure_extra_games, fmt, machine, make_console, write_json
 
 console = make_console()
@@ -62,7 +65,15 @@ def server_cpu_ms(run: dict[str, Any]) -> float:
     )
 
 
-def _pipeline(label: str, game: str, fsync: str, rate: float, args: argparse.Namespace) -> dict[str, Any]:
+def _pipeline(
+    label: str,
+    game: str,
+    fsync: str,
+    rate: float,
+    args: argparse.Namespace,
+    options: dict[str, Any] | None = None,
+    transport: str | None = None,
+) -> dict[str, Any]:
     from bench.pipeline import RunConfig, print_run, run_once
     from shared.games import registry
 
@@ -84,7 +95,8 @@ def _pipeline(label: str, game: str, fsync: str, rate: float, args: argparse.Nam
         log_level="info",
         reference_s=0,
         read_models=args.read_models,
-        transport=args.transport,
+        transport=transport or args.transport,
+        options=options or {},
     )
     run = run_once(cfg)
     print_run(run)
@@ -97,7 +109,11 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     runs["tigris_always"] = _pipeline("tigris-always", "tigris", "always", 0, args)
     half = runs["tigris_everysec"]["throughput"]["commands_per_s"] / 2
     runs["tigris_half"] = _pipeline(f"tigris-everysec-{half:.0f}per-s", "tigris", "everysec", half, args)
-    runs["fixture_everysec"] = _pipeline("highcard-everysec", "highcard", "everysec", 0, args)
+    # The fixture game as `make bench-peer` plays it against boardgame.io: its
+    # long hands and its play connections, so the CPU per move compares.
+    runs["fixture_everysec"] = _pipeline(
+        "highcard-everysec", "highcard", "everysec", 0, args, json.loads(peer.GAME_OPTIONS), peer.TRANSPORT
+    )
     out: dict[str, Any] = {"pipeline": runs}
     if not args.quick:
         from bench import catan_peer
@@ -108,8 +124,6 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _rebuild() -> dict[str, Any]:
-    import json
-
     from bench import replay
 
     replay.main(["--repeat", "3", "--live", "0", "--cold-repeat", "1", "--name", "targets-replay"])

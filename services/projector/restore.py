@@ -17,6 +17,7 @@ import structlog
 from shared.cli.audit import rebuild_games
 from shared.eventstore.keys import GameKeys
 from shared.eventstore.store import EventStore
+from shared.readmodels.rebuild import models_with_history
 from shared.readmodels.server import REBUILD_LOCK, mark_ready, missing
 
 log = structlog.get_logger()
@@ -63,7 +64,7 @@ class Restorer:
         try:
             games = [GameKeys(g, p) for g, p in await EventStore(self.store).list_games()]
             log.warning("read_models_rebuilding", games=len(games))
-            stuck = await rebuild_games(self.store, games, True, read=self.read)
+            stuck = await rebuild_games(self.store, games, True, models=models_with_history, read=self.read)
             if stuck:  # a write came between (none should: writes wait for the markers)
                 log.warning("read_models_rebuild_retry", games=len(stuck))
                 return

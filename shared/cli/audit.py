@@ -28,7 +28,7 @@ from shared.infra.wire import Wire
 from shared.kernel.codec import codec_for
 from shared.kernel.table import TableOpened
 from shared.kernel.verify import Decided, Verdict, verify
-from shared.readmodels.build import HISTORY, ReadModels
+from shared.readmodels.build import ReadModels
 from shared.readmodels.rebuild import models_from_log
 from shared.readmodels.server import mark_ready, read_model_client, separate
 from shared.readmodels.writer import ReadModelWriter, Write, rewrite_commands
@@ -187,7 +187,8 @@ async def rebuild_games(
     in between makes the group try again. On one server reached by a plain
     URL the writes are plain commands packed by ``rewrite_commands`` and sent
     over the thin client; otherwise they go through the projector's own
-    script (``ReadModelWriter``). The history feed is left alone. ``advance``
+    script (``ReadModelWriter``). The history feed is left alone unless
+    ``models`` builds it (a restore: ``models_with_history``). ``advance``
     is told how many games each group held; ``models`` builds a game's read
     models from its log (the benchmark passes the path used before to
     compare). With ``workers`` > 1 and enough events, the writes' groups are
@@ -333,10 +334,10 @@ class _Rebuilder:
             models = self.models(keys.game_id, log)
             if models is None:
                 continue
-            # The history feed holds the spectator's view after each batch the
-            # projector happened to see; the log does not record those batches,
-            # so a rebuild cannot recreate it and leaves it as it is.
-            models.feeds.pop(HISTORY, None)
+            # The history feed is rewritten only when ``models`` builds it (a
+            # restore of a server that lost it): the projector's entries follow
+            # its batches, which the log does not record, so a plain rebuild
+            # leaves them as they are.
             out.append((keys, models))
         return out
 
@@ -393,7 +394,7 @@ class _Rebuilder:
             for keys, models in rebuilt:
                 # The script skips versions at or below the checkpoint, and a
                 # stream refuses ids at or below its last: start both afresh.
-                pipe.delete(keys.checkpoint, *(keys.audience_feed(name) for name in models.views))
+                pipe.delete(keys.checkpoint, *(keys.audience_feed(name) for name in models.feeds))
                 if not self.cluster:
                     for part in _chunks(models):
                         self.writer.add(pipe, keys, part)

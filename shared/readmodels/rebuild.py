@@ -30,7 +30,15 @@ from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.table import Table, TableEvent
 from shared.kernel.visibility import Public, Seats
-from shared.readmodels.build import HISTORY, SPECTATOR, ReadModels, audience_name, build
+from shared.readmodels.build import (
+    HISTORY,
+    SPECTATOR,
+    HistoryEntry,
+    ReadModels,
+    audience_name,
+    build,
+    view_doc,
+)
 
 
 class _Stored(msgspec.Struct):
@@ -47,9 +55,15 @@ _opened = msgspec.msgpack.Decoder(tables.TableOpened).decode
 _json = msgspec.json.Encoder().encode
 
 
-def models_from_log(game_id: str, log: Sequence[bytes]) -> ReadModels | None:
+def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -> ReadModels | None:
     """The read models of ``game_id`` from its stored envelopes, in order
-    (``None`` for an empty log)."""
+    (``None`` for an empty log).
+
+    With ``history``, also the history feed, one entry per command (the
+    spectator's view once its last event is in), for a read-model server that
+    lost it: the projector's own entries follow its batches, which the log
+    does not record, so this one is finer, and replays and delayed spectators
+    find a view at every command instead of none."""
     if not log:
         return None
     stored = [_decode_stored(raw) for raw in log]
@@ -64,9 +78,25 @@ def models_from_log(game_id: str, log: Sequence[bytes]) -> ReadModels | None:
     last_command = ""
     # (visibility, version, entry) of every event some audience may see
     entries: list[tuple[Any, int, bytes]] = []
+    past: list[tuple[int, bytes]] = []
+
+    def remember(version: int, at: int) -> None:
+        """The spectator's view once the command ending at ``version`` is in."""
+        assert table is not None
+        then = msgspec.structs.replace(
+            table, version=version, state=state, moves=moves, last_command=last_command
+        )
+        doc = msgspec.Raw(_json(view_doc(game_id, then, None)))
+        past.append((version, _json(HistoryEntry(moves=moves, at=at, doc=doc))))
+
     for expected, env in enumerate(stored, start=1):
         if env.version != expected:
             raise ValueError(f"{game_id}: event {env.version} does not follow {expected - 1}")
+        if env.command_id != last_command:
+            if history and table is not None:
+                remember(expected - 1, stored[expected - 2].server_time)
+            moves += 1
+            last_command = env.command_id
         event = decode(env.payload)
         if isinstance(event, TableEvent):
             # The platform's events never read or change the game's state.
@@ -75,9 +105,6 @@ def models_from_log(game_id: str, log: Sequence[bytes]) -> ReadModels | None:
         else:
             state = evolve(state, event)
             seen = visibility(event)
-        if env.command_id != last_command:
-            moves += 1
-            last_command = env.command_id
         if not isinstance(seen, (Public, Seats)):
             continue
         entry = b'{"version":%d,"server_time":%d,"event":%b}' % (env.version, env.server_time, _json(event))
@@ -100,5 +127,13 @@ def models_from_log(game_id: str, log: Sequence[bytes]) -> ReadModels | None:
                 if seat in by_seat:
                     by_seat[seat].append((version, entry))
     assert SPECTATOR in feeds and HISTORY not in feeds
+    if history:
+        remember(table.version, stored[-1].server_time)
+        feeds[HISTORY] = past
     models.feeds = feeds
     return models
+
+
+def models_with_history(game_id: str, log: Sequence[bytes]) -> ReadModels | None:
+    """:func:`models_from_log` with the history feed: what a restore writes."""
+    return models_from_log(game_id, log, history=True)

@@ -8,7 +8,7 @@ from typing import Any
 
 from shared.eventstore.keys import GameKeys, live_tables
 from shared.infra.lua import Call, LuaScript
-from shared.readmodels.build import ReadModels
+from shared.readmodels.build import HISTORY, ReadModels
 from shared.readmodels.server import ready_marker
 
 _PROJECT = LuaScript(files("shared.readmodels").joinpath("project.lua").read_text())
@@ -100,7 +100,10 @@ def rewrite_commands(keys: GameKeys, models: ReadModels, out: list[bytes]) -> in
     that holds it.
     """
     names = sorted(models.views)
-    feeds = [keys.audience_feed(n).encode() for n in names]
+    # Every audience's feed, and the history's when the models carry one (a
+    # restore of a server that lost it); otherwise the history is left alone.
+    feed_names = sorted(models.feeds.keys() | models.views.keys())
+    feeds = [keys.audience_feed(n).encode() for n in feed_names]
     checkpoint = keys.checkpoint.encode()
     out.append(_command(b"DEL", checkpoint, *feeds))
     count = 1
@@ -112,13 +115,16 @@ def rewrite_commands(keys: GameKeys, models: ReadModels, out: list[bytes]) -> in
         out.append(_command(b"SET", keys.view(name).encode(), models.views[name]))
     count += len(names)
     # The id and the entry, packed once per version for every feed holding it.
-    tails: dict[int, bytes] = {}
-    for name, feed in zip(names, feeds, strict=True):
+    shared: dict[int, bytes] = {}
+    for name, feed in zip(feed_names, feeds, strict=True):
         entries = models.feeds.get(name)
         if not entries:
             continue
         head = b"*5\r\n$4\r\nXADD\r\n%b" % _bulk(feed)
         parts = []
+        # The audiences' feeds share an event's entry; the history's entry at the
+        # same version is another document.
+        tails: dict[int, bytes] = {} if name == HISTORY else shared
         for version, entry in entries:
             tail = tails.get(version)
             if tail is None:

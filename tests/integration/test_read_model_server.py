@@ -12,6 +12,7 @@ import asyncio
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+import msgspec
 import pytest
 
 from services.projector.handlers import GROUP, Projector
@@ -120,6 +121,14 @@ async def test_a_server_that_comes_back_empty_is_rebuilt_before_more_is_acknowle
     assert await pending(redis) == 0
     after = await models(read)
     assert after["feed:spectator"][: len(before["feed:spectator"])] == before["feed:spectator"]
+    # The history is back, a spectator's view per command: replays and delayed
+    # spectators find the table as it was (never the live view), e.g. where the
+    # first batch ended.
+    history = await read.xrange(KEYS.audience_feed(HISTORY))
+    assert len(history) >= 30
+    at_first = [fields[b"e"] for entry_id, fields in history if entry_id == b"0-" + before["checkpoint"]]
+    assert len(at_first) == 1
+    assert msgspec.json.decode(at_first[0])["doc"] == msgspec.json.decode(before["view:spectator"])
     # Equal to what one server that never lost anything holds after the same play.
     assert await one_server(redis, store) == after
     # And play goes on: the next batch is written as usual.

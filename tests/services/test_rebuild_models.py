@@ -114,3 +114,33 @@ def test_an_empty_or_broken_log_is_refused() -> None:
     log = _log("highcard", 0, None)
     with pytest.raises(ValueError, match="does not follow"):
         models_from_log("g", [log[0], log[2]])
+
+
+@pytest.mark.parametrize("key", GAMES)
+def test_a_restores_history_is_what_a_projector_seeing_one_command_per_batch_writes(key: str) -> None:
+    """A read-model server that lost its history gets one entry per command, each
+    byte for byte what the projector writes for a batch holding that command."""
+    log = _log(key, 1, CLOCKS["forfeit"])
+    envelopes = [decode_envelope(raw) for raw in log]
+    got = models_from_log("g", log, history=True)
+    assert got is not None
+    plain = models_from_log("g", log)
+    assert plain is not None
+    assert got.views == plain.views
+    assert {n: f for n, f in got.feeds.items() if n != HISTORY} == plain.feeds
+    expected: list[tuple[int, bytes]] = []
+    start = 0
+    for end in range(1, len(envelopes) + 1):
+        if end < len(envelopes) and envelopes[end].command_id == envelopes[start].command_id:
+            continue
+        table = fold_all(envelopes[:end])
+        assert table is not None
+        batch = envelopes[start:end]
+        events = decode_all(table.game, batch)
+        models = build(
+            "g", table, [(e.version, e.server_time, ev) for e, ev in zip(batch, events, strict=True)]
+        )
+        expected += models.feeds[HISTORY]
+        start = end
+    assert got.feeds[HISTORY] == expected
+    assert len(expected) == len({e.command_id for e in envelopes})
