@@ -391,6 +391,9 @@ def _create_known(service: str, rejection_codes: Iterable[str]) -> None:
             LIVE_GAMES.labels(game)
         for audience in FEED_AUDIENCES:
             FEED_SUBSCRIBERS.labels(audience)
+        # A play connection ends with one of the gateway's error codes, or stalled.
+        for code in (*rejection_codes, "stalled"):
+            PLAY_SOCKET_REFUSALS.labels(code)
     elif service == REDUCER:
         for game in game_keys:
             COMMANDS.labels(service, game, "accepted")
