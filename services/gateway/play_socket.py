@@ -108,6 +108,12 @@ class Refused(Exception):
         self.details = details
 
 
+def _unavailable() -> Refused:
+    """The store could not be reached: counted and said as the HTTP routes do."""
+    metrics.ERRORS.labels("gateway", "store_unreachable").inc()
+    return Refused("unavailable", STORE_DOWN_MESSAGE)
+
+
 class _Stalled(Exception):
     """The client does not take what is sent: no last message, no close handshake."""
 
@@ -195,7 +201,6 @@ async def serve(app: Any, table_id: str, scope: Scope, receive: Receive, send: S
     try:
         sockets.admit()
     except Refused as refused:
-        metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
         await connection.refuse(refused)
         return
     try:
@@ -237,11 +242,9 @@ class _Connection:
             try:
                 hashed, seat = await self._hello()
             except _STORE_DOWN as exc:
-                metrics.ERRORS.labels("gateway", "store_unreachable").inc()
-                raise Refused("unavailable", STORE_DOWN_MESSAGE) from exc
+                raise _unavailable() from exc
             self.sockets.seat(self.table_id, hashed)
         except Refused as refused:
-            metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
             await self.refuse(refused)
             return
         except _Stalled:
@@ -290,8 +293,7 @@ class _Connection:
         except ApiError as exc:
             raise Refused(exc.code, exc.message, **exc.details) from exc
         except _STORE_DOWN as exc:
-            metrics.ERRORS.labels("gateway", "store_unreachable").inc()
-            raise Refused("unavailable", STORE_DOWN_MESSAGE) from exc
+            raise _unavailable() from exc
         self.shown = _version(doc).version
         ready = b'{"type":"ready","seat":%d,"view":%s}' % (seat, doc)
         await self._out_within({"type": "websocket.send", "bytes": None, "text": ready.decode()})
@@ -300,7 +302,6 @@ class _Connection:
         try:
             await self._ready(hashed, seat)
         except Refused as refused:
-            metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
             await self.refuse(refused)
             return
         except _Stalled:
@@ -325,13 +326,11 @@ class _Connection:
                     continue
                 task.result()
             except Refused as refused:
-                metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
                 await self.refuse(refused)
             except _Stalled:
                 metrics.PLAY_SOCKET_REFUSALS.labels("stalled").inc()
             except _STORE_DOWN:
-                metrics.ERRORS.labels("gateway", "store_unreachable").inc()
-                await self.refuse(Refused("unavailable", STORE_DOWN_MESSAGE))
+                await self.refuse(_unavailable())
             except Exception:
                 metrics.ERRORS.labels("gateway", "unexpected").inc()
                 log.exception("play_socket_failed", table_id=self.table_id)
@@ -459,6 +458,7 @@ class _Connection:
 
     async def refuse(self, refused: Refused) -> None:
         """A last message saying why, and a close whose code and reason say it too."""
+        metrics.PLAY_SOCKET_REFUSALS.labels(refused.code).inc()
         status = status_of(refused.code)
         body = error_body(refused.code, refused.message, refused.details)
         last = b'{"type":"error","http_status":%d,"answer":%s}' % (status, body)

@@ -11,23 +11,18 @@ three seconds and stops when the package is done.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 
 from shared.infra.launcher import Stack
-from shared.infra.settings import UNTHROTTLED
 from tests.hostile.harness import Referee, Store, Table, Targets, Tournament
+from tests.stacks import running_stack
 
 
 @pytest.fixture(scope="package")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    root: Path = tmp_path_factory.mktemp("hostile-stack")
-    running = Stack(root, partitions=4, env=UNTHROTTLED)
-    running.start()
-    yield running
-    running.stop()
+    yield from running_stack(tmp_path_factory, "hostile-stack")
 
 
 @pytest.fixture(scope="package")

@@ -11,7 +11,6 @@ seat's own feed entries of those versions (the events it may see).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -22,9 +21,9 @@ from shared.eventstore.store import EventStore
 from shared.eventstore.tables import fold_all
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
-from shared.infra.settings import UNTHROTTLED
 from shared.readmodels.build import audience_name, view_doc
 from tests.e2e.test_play_socket import first_legal, open_table, sit
+from tests.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 _json = msgspec.json.Encoder().encode
@@ -32,11 +31,7 @@ _json = msgspec.json.Encoder().encode
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    root: Path = tmp_path_factory.mktemp("secrecy-stack")
-    running = Stack(root, partitions=4, env=UNTHROTTLED)
-    running.start()
-    yield running
-    running.stop()
+    yield from running_stack(tmp_path_factory, "secrecy-stack")
 
 
 async def test_a_seats_socket_carries_its_own_view_and_nothing_hidden_from_it(stack: Stack) -> None:
