@@ -31,6 +31,7 @@ from urllib.parse import quote
 
 import httpx
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from shared.games.catan.cards import DECKS, DEV_DECK
 from shared.kernel.legal_groups import expand
@@ -379,7 +380,14 @@ def test_a_whole_game_of_cities_and_knights_against_bots(
                     page.wait_for_timeout(100)
                     continue
                 kind = option["cmd"]["type"]
-                _activate_by_keys(page, option, rng) if keyboard else _activate(page, option, rng)
+                try:
+                    _activate_by_keys(page, option, rng) if keyboard else _activate(page, option, rng)
+                except PlaywrightTimeoutError:
+                    # A bot's move redrew the board between the choice and the click (the
+                    # place chosen by its index is gone or another now): choose again.
+                    if page.get_by_test_id("version").inner_text() == before:
+                        raise
+                    continue
             # Until the page shows the next version, the next step of a move, or a rejection.
             page.wait_for_function(
                 """([v, rejected]) => { const el = document.querySelector('[data-testid=version]');
