@@ -118,6 +118,10 @@ class _Stalled(Exception):
     """The client does not take what is sent: no last message, no close handshake."""
 
 
+class _Left(Exception):
+    """The client went away while something was being sent to it: nothing to say, nothing failed."""
+
+
 class PlaySockets:
     """Every play connection of one gateway: the caps, and the change notices counted
     per table (only for tables with a connection open)."""
@@ -304,7 +308,7 @@ class _Connection:
         except Refused as refused:
             await self.refuse(refused)
             return
-        except _Stalled:
+        except (_Stalled, _Left):
             return
         reader = asyncio.create_task(self._commands(hashed))
         pusher = asyncio.create_task(self._pushes(audience_name(seat)))
@@ -329,6 +333,8 @@ class _Connection:
                 await self.refuse(refused)
             except _Stalled:
                 metrics.PLAY_SOCKET_REFUSALS.labels("stalled").inc()
+            except _Left:
+                pass
             except _STORE_DOWN:
                 await self.refuse(_unavailable())
             except Exception:
@@ -443,7 +449,10 @@ class _Connection:
     async def _out(self, data: bytes) -> None:
         """Send; the watchdog ends the connection if this does not return in time."""
         self.sending_since = self.loop.time()
-        await self._send({"type": "websocket.send", "bytes": None, "text": data.decode()})
+        try:
+            await self._send({"type": "websocket.send", "bytes": None, "text": data.decode()})
+        except OSError as exc:  # the server's ClientDisconnected: the client left mid-push
+            raise _Left from exc
         self.sending_since = None
         self.last_active = self.loop.time()
 
@@ -454,6 +463,8 @@ class _Connection:
                 await self._send(message)
         except TimeoutError as exc:
             raise _Stalled from exc
+        except OSError as exc:
+            raise _Left from exc
         self.last_active = self.loop.time()
 
     async def refuse(self, refused: Refused) -> None:

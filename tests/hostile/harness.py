@@ -24,6 +24,8 @@ from typing import Any, NoReturn, TypeVar
 import httpx
 import msgspec
 from prometheus_client.parser import text_string_to_metric_families
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 from services.gateway.errors import status_of
 from shared.eventstore.keys import GAMES_INDEX, GameKeys, partition_of
@@ -47,6 +49,14 @@ READY_EVERY_S = 5.0
 #: a message or request (rather than, say, losing the store for a moment).
 FAILURE_KINDS = {"message", "batch", "unexpected"}
 _CODE = re.compile(r"^[a-z][a-z0-9_]{1,63}$")
+
+
+def _frame(message: bytes) -> str | bytes:
+    """A text frame when the bytes are UTF-8 (as a browser sends), else a binary one."""
+    try:
+        return message.decode()
+    except UnicodeDecodeError:
+        return message
 
 
 def auth(token: str | bytes) -> dict[str, str | bytes]:
@@ -224,6 +234,58 @@ class Referee:
         self.watch(what)
         return r
 
+    def play(self, table: Table, seat: int, hello: bytes, messages: list[bytes], what: str) -> list[Any]:
+        """A play connection to ``table``: ``hello`` first (the seat's token, or
+        not), then ``messages``, each as a text frame when it is UTF-8 and a binary
+        one otherwise; every frame back judged. Never a 5xx, in a frame or a close
+        code; refusals as the HTTP ones; every view is ``seat``'s own, of this
+        table; the table moves only if a command was accepted. Returns the frames."""
+        before = self.version_of(table)
+        assert before == table.version, f"{table.table_id} moved while nothing was accepted ({what})"
+        self.sent += 1
+        frames: list[Any] = []
+        url = self.stack.api.replace("http://", "ws://") + f"/v1/tables/{table.table_id}/play"
+        accepted = False
+        with ws_connect(url, open_timeout=10, close_timeout=2, max_size=None) as ws:
+            try:
+                for message in [hello, *messages]:
+                    ws.send(_frame(message))
+                replies = 0
+                while replies < len(messages):
+                    frame = msgspec.json.decode(ws.recv(timeout=10))
+                    frames.append(frame)
+                    kind = frame.get("type")
+                    if kind in ("ready", "view"):
+                        view = frame["view"]
+                        assert view["seat"] == seat and view["game_id"] == table.table_id, (
+                            f"seat {seat} of {table.table_id} was sent {view['game_id']} "
+                            f"seat {view['seat']}: {what}"
+                        )
+                        continue
+                    assert kind in ("reply", "error"), f"unknown frame {frame!r} for {what}"
+                    status, answer = frame["http_status"], frame["answer"]
+                    assert status < 500, f"{status} in a frame for {what}: {frame!r}"[:1_500]
+                    if status >= 300:
+                        self.judge_refusal(status, answer, what)
+                    else:
+                        accepted = accepted or answer.get("status") == "accepted"
+                    if kind == "error":
+                        break
+                    replies += 1
+            except ConnectionClosed as closed:
+                code = closed.rcvd.code if closed.rcvd is not None else None
+                assert code is None or code < 4000 or code - 4000 < 500, f"closed {code} for {what}"
+        after = self.version_of(table)
+        if accepted:
+            table.version = after
+        else:
+            assert after == table.version, (
+                f"{table.game} table {table.table_id} moved from {table.version} to {after}, "
+                f"nothing accepted: {what}"
+            )
+        self.watch(what)
+        return frames
+
     def version_of(self, tracked: Tracked) -> int:
         if isinstance(tracked, Tournament):
             return self.store.tournament_version(tracked.tournament_id)
@@ -239,15 +301,19 @@ class Referee:
             raise AssertionError(
                 f"{r.status_code} without a JSON body for {what}: {r.text[:500]!r}"
             ) from None
-        assert isinstance(body, dict), f"{r.status_code} {body!r} for {what}"
+        self.judge_refusal(r.status_code, body, what)
+        assert r.headers.get("content-type", "").startswith("application/json"), what
+
+    def judge_refusal(self, status: int, body: Any, what: str) -> None:
+        """A refusal's body, whichever channel carried it (a response, a play connection's frame)."""
+        assert isinstance(body, dict), f"{status} {body!r} for {what}"
         code, message = body.get("code"), body.get("message")
         assert isinstance(code, str) and _CODE.match(code), f"no stable code in {body!r} for {what}"
         assert isinstance(message, str) and len(message) >= 10, f"no message in {body!r} for {what}"
         assert body.get("status") == "rejected", f"{body!r} for {what}"
         if code == "dead_lettered":
             self.finding(f"a stage crashed on {what}: {body}\n{describe(self.store.dead_letters())}")
-        assert r.status_code == status_of(code), f"{code} answered with {r.status_code} for {what}"
-        assert r.headers.get("content-type", "").startswith("application/json"), what
+        assert status == status_of(code), f"{code} answered with {status} for {what}"
 
     def watch(self, what: str) -> None:
         """After every request: no new dead letter. Every few seconds: ready, counters unmoved."""

@@ -55,12 +55,13 @@ from typing import Any
 
 import msgspec.inspect as mi
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, event, given, settings
 from hypothesis import strategies as st
 
 from services.gateway.arenas import NewArena
 from services.gateway.body import Move, NewTable
 from services.gateway.casual import NewCasual
+from services.gateway.play_socket import Hello, PlayMessage
 from services.gateway.players import NewAccount
 from services.gateway.tournaments import NewPlayer, NewTournament
 from shared.games import registry
@@ -131,6 +132,8 @@ EVERY_TAG = sorted({tag for tags in COMMANDS.values() for tag in tags})
 OPTIONS: dict[str, mi.StructType] = {game: mi.type_info(registry.get(game).options_type) for game in GAMES}
 NEW_TABLE = mi.type_info(NewTable)
 MOVE = mi.type_info(Move)
+PLAY_MESSAGE = mi.type_info(PlayMessage)
+HELLO = mi.type_info(Hello)
 NEW_TOURNAMENT = mi.type_info(NewTournament)
 NEW_PLAYER = mi.type_info(NewPlayer)
 NEW_ACCOUNT = mi.type_info(NewAccount)
@@ -297,6 +300,48 @@ def test_move_envelopes(referee: Referee, targets: Targets, data: st.DataObject)
     )
     body = data.draw(st.one_of(spoiled(paths(MOVE), base), junk), label="body")
     post(referee, table.commands, body, table, **auth(table.tokens[seat]))
+
+
+@HOSTILE
+@given(data=st.data())
+def test_play_connections(referee: Referee, targets: Targets, data: st.DataObject) -> None:
+    """A seat's play connection (WebSocket): a hello spoiled or not, then messages
+    that are commands spoiled field by field (the POST body plus the two header
+    fields), junk, or bytes that are not UTF-8. Every frame back is judged as an
+    HTTP answer would be, every view carried is that seat's, and the table moves
+    only if a command was accepted."""
+    game = data.draw(st.sampled_from(GAMES), label="game")
+    table = targets.live(game)
+    seat = pick_seat(targets, table, data.draw(st.booleans(), label="awaited seat"))
+    token = table.tokens[seat]
+    good = {"token": token}
+    # Mostly the seat's own hello, so that most examples reach the commands.
+    spoil_hello = data.draw(st.integers(0, 3), label="hello spoiled if 0") == 0
+    hello: Any = good
+    if spoil_hello:
+        hello = data.draw(st.one_of(spoiled(paths(HELLO), st.just(good)), junk), label="hello")
+    legal = expand(referee.view(table, seat)["legal"])
+    command = one_of_list(legal, valid(mi.type_info(registry.get(game).command_type)))
+    base = st.fixed_dictionaries(
+        {"command": command},
+        optional={
+            "expected_version": expected_versions(table),
+            "idempotency_key": st.uuids().map(str),
+            "correlation_id": st.text(max_size=20),
+        },
+    )
+    message = st.one_of(
+        base.map(encode),
+        spoiled(paths(PLAY_MESSAGE), base).map(encode),
+        junk.map(encode),
+        st.binary(max_size=64),
+    )
+    messages = data.draw(st.lists(message, min_size=1, max_size=3), label="messages")
+    what = f"play {table.table_id} seat {seat} hello {short(hello)} then {short(messages)}"
+    frames = referee.play(table, seat, encode(hello), messages, what)
+    for frame in frames:
+        answer = frame.get("answer") or {}
+        event(f"{frame['type']} {answer.get('code') or answer.get('status') or ''}".strip())
 
 
 @pytest.mark.parametrize("game", GAMES)
