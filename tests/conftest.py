@@ -18,19 +18,36 @@ from shared.infra.valkey_server import ValkeyServer, free_port
 os.environ.setdefault("ZIGGURAT_EXTRA_GAMES", "tests.fixtures.highcard")
 
 
+def served(
+    tmp_path_factory: pytest.TempPathFactory, name: str, durable: bool = True
+) -> Iterator[ValkeyServer]:
+    """A Valkey server of the suite's own, in a fresh folder; stopped when the fixture ends."""
+    server = ValkeyServer(tmp_path_factory.mktemp(name), port=free_port(), durable=durable).start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+async def emptied(server: ValkeyServer) -> AsyncIterator[object]:
+    """A client of ``server``, which is emptied first: each test starts from nothing."""
+    client = connect(server.url)
+    await client.flushall()
+    try:
+        yield client
+    finally:
+        await client.aclose()
+
+
 @pytest.fixture(scope="session")
 def valkey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValkeyServer]:
-    server = ValkeyServer(tmp_path_factory.mktemp("valkey"), port=free_port()).start()
-    yield server
-    server.stop()
+    yield from served(tmp_path_factory, "valkey")
 
 
 @pytest.fixture
 async def redis(valkey: ValkeyServer) -> AsyncIterator[object]:
-    client = connect(valkey.url)
-    await client.flushall()
-    yield client
-    await client.aclose()
+    async for client in emptied(valkey):
+        yield client
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:

@@ -20,11 +20,11 @@ from services.projector.restore import Restorer
 from shared.eventstore.keys import live_tables, partition_feed
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
-from shared.infra.redis_client import connect
-from shared.infra.valkey_server import ValkeyServer, free_port
+from shared.infra.valkey_server import ValkeyServer
 from shared.messaging.streams import Batch
 from shared.readmodels.build import HISTORY
 from shared.readmodels.server import missing, ready_marker
+from tests.conftest import emptied, served
 from tests.integration.test_projector_batches import KEYS, NAMES, play
 
 pytestmark = pytest.mark.integration
@@ -34,17 +34,13 @@ PARTITIONS = 1  # every key of these tests is in partition 0
 
 @pytest.fixture(scope="module")
 def read_valkey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValkeyServer]:
-    server = ValkeyServer(tmp_path_factory.mktemp("read-models"), port=free_port(), durable=False).start()
-    yield server
-    server.stop()
+    yield from served(tmp_path_factory, "read-models", durable=False)
 
 
 @pytest.fixture
 async def read(read_valkey: ValkeyServer) -> AsyncIterator[Any]:
-    client = connect(read_valkey.url)
-    await client.flushall()
-    yield client
-    await client.aclose()
+    async for client in emptied(read_valkey):
+        yield client
 
 
 async def models(redis: Any) -> dict[str, Any]:
