@@ -54,6 +54,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: Pause between a tournament bot's moves, so people can follow the games.
     bot_pace_ms: int = 0
 
+    # --- The public edge: connections, slots, proxies (docs/reliability.md, "Limits") ---
+
+    # --- Write budgets and aggregate bounds ---
+
+    # --- The replicated store: durability levels and failover ---
+
+    # --- Reducer partition leases ---
+
 
 #: Rate limits out of the way, for tests and benchmarks that drive the API
 #: from one address at full speed (the limits have tests of their own).
