@@ -5,15 +5,18 @@ from __future__ import annotations
 import contextlib
 import resource
 
+import structlog
 import uvicorn
 
 from services.gateway.app import create_app
-from services.gateway.transport import GatewayHttpProtocol
-from shared.infra.settings import load
+from services.gateway.connections import Connections
+from services.gateway.transport import bind
+from shared.infra.settings import Settings, load
 
 
 def raise_open_files_limit() -> None:
-    """Every live-feed subscriber holds a socket: 1,024 (a common soft limit) is too few."""
+    """Every live-feed subscriber holds a socket: 1,024 (a common soft limit) is too few.
+    The socket ceiling is derived from the limit this leaves (connections.ceiling)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 1 << 20)
     if soft != resource.RLIM_INFINITY and soft < wanted:
@@ -21,19 +24,22 @@ def raise_open_files_limit() -> None:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
 
 
-def main() -> None:
-    raise_open_files_limit()
-    settings = load()
-    uvicorn.run(
-        create_app(settings),
+def server_config(settings: Settings, connections: Connections | None = None) -> uvicorn.Config:
+    """The gateway's server, as ``python -m services.gateway`` runs it (tests start it alike)."""
+    connections = connections or Connections.from_settings(settings)
+    http, ws = bind(settings, connections)
+    return uvicorn.Config(
+        create_app(settings, connections),
         host=settings.http_host,
         port=settings.http_port,
         log_level="warning",
         access_log=False,
         lifespan="on",
-        # Clients are identified by their tokens, never by a forwarded address.
+        # The client's address comes from services/gateway/connections.py, which
+        # believes X-Forwarded-For from the trusted proxies only.
         proxy_headers=False,
-        http=GatewayHttpProtocol,  # type: ignore[arg-type]
+        http=http,
+        ws=ws,
         # Play connections (services/gateway/play_socket.py): a message is a
         # command, bounded like a POST body (the gateway answers one a little
         # over the limit with body_too_large; far over it, the protocol closes
@@ -47,6 +53,14 @@ def main() -> None:
         # Last-Event-ID) rather than hold the stop for a heartbeat interval.
         timeout_graceful_shutdown=2,
     )
+
+
+def main() -> None:
+    raise_open_files_limit()
+    settings = load()
+    connections = Connections.from_settings(settings)
+    structlog.get_logger().info("edge_limits", **connections.describe())
+    uvicorn.Server(server_config(settings, connections)).run()
 
 
 if __name__ == "__main__":

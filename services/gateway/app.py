@@ -31,8 +31,17 @@ from services.gateway import (
     web,
 )
 from services.gateway.answers import GameInfo, Health
+from services.gateway.connections import Connections
 from services.gateway.context import Changes, Gateway
-from services.gateway.errors import INTERNAL_MESSAGE, STATUS, STORE_DOWN_MESSAGE, ApiError, error_response
+from services.gateway.errors import (
+    INTERNAL_MESSAGE,
+    STATUS,
+    STORE_DOWN_MESSAGE,
+    ApiError,
+    error_body,
+    error_response,
+    status_of,
+)
 from services.gateway.feeds import FeedHub
 from services.gateway.hot import STATUS_CLASS, HotRoutes
 from services.gateway.openapi import spec
@@ -255,12 +264,32 @@ class GatewayApp(Starlette):
             await self.hot.serve(self, *found, scope, receive, send)
         elif (table_id := play_socket.match(scope)) is not None:
             await play_socket.serve(self, table_id, scope, receive, send)
+        elif scope["type"] == "websocket":
+            await refuse_upgrade(scope, receive, send)
         else:
             await super().__call__(scope, receive, send)
 
 
-def create_app(settings: Settings | None = None) -> Starlette:
+async def refuse_upgrade(scope: Scope, receive: Receive, send: Send) -> None:
+    """A WebSocket handshake anywhere but a play connection's address: answered as
+    the HTTP request it is (404, in the error format), never handed to a route that
+    only speaks HTTP (the static files' would fail with a 500)."""
+    metrics.EDGE_REFUSALS.labels("http", "upgrade_elsewhere").inc()
+    await receive()  # websocket.connect
+    body = error_body("not_found", "Only /v1/tables/{table_id}/play accepts a WebSocket.")
+    if "websocket.http.response" in scope.get("extensions", {}):
+        headers = [(b"content-type", b"application/json"), (b"content-length", b"%d" % len(body))]
+        await send(
+            {"type": "websocket.http.response.start", "status": status_of("not_found"), "headers": headers}
+        )
+        await send({"type": "websocket.http.response.body", "body": body})
+    else:  # the server answers a close before accepting with 403
+        await send({"type": "websocket.close", "code": 1008, "reason": "not_found"})
+
+
+def create_app(settings: Settings | None = None, connections: Connections | None = None) -> Starlette:
     settings = settings or load()
+    connections = connections or Connections.from_settings(settings)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -284,7 +313,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             limits=Limits.from_settings(settings),
             store=EventStore(redis),
             watch=PipelineWatch(redis, settings.partitions, settings.stall_after_s, listener, read),
-            feeds=FeedHub(changes),
+            feeds=FeedHub(changes, connections),
             read=read,
         )
         app.state.gateway.watch.start()
@@ -313,6 +342,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         },
     )
     app.hot = HotRoutes(HOT)
+    app.state.connections = connections
     app.state.metrics = metrics.registry("gateway", rejection_codes=STATUS)
     for route in ROUTES:  # an error rate of 0 is a figure; no series is a gap
         metrics.REQUEST_LATENCY.labels(route.path, "5xx")

@@ -16,6 +16,7 @@ from faststream.redis import RedisBroker
 from faststream.redis.publisher.usecase import StreamPublisher
 from starlette.requests import Request
 
+from services.gateway.connections import Connections
 from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedHub
 from services.gateway.ratelimit import Limits
@@ -35,10 +36,10 @@ _KEPT_KEYS = 10_000
 
 
 def client_address(request: Request) -> str:
-    """The peer's address: rate limits and table-opening keys are per address.
-    (Proxy headers are not trusted: any client could forge them.)"""
-    client = request.client
-    return client.host if client is not None else "-"
+    """The client's address: rate limits and table-opening keys are per address.
+    X-Forwarded-For counts only from a trusted proxy (:meth:`Connections.client_of`)."""
+    connections: Connections = request.app.state.connections
+    return connections.client_of(request.scope)
 
 
 #: Told the game ids of each change notice; ``None``: notices may have been missed.

@@ -54,7 +54,8 @@ from starlette.requests import Request
 from starlette.types import Receive, Scope, Send
 
 from services.gateway.body import MAX_VERSION
-from services.gateway.errors import ApiError
+from services.gateway.connections import Connections, Kind, Refusal
+from services.gateway.errors import ApiError, error_response
 from shared.messaging.messages import encode
 from shared.observability import metrics
 
@@ -238,7 +239,9 @@ class Channel:
 class FeedHub:
     """Every live feed of one gateway: reads each feed once per change, fans out."""
 
-    def __init__(self, changes: Any) -> None:
+    def __init__(self, changes: Any, connections: Connections | None = None) -> None:
+        #: Where each feed holds its long-lived slot (per client address, and in all).
+        self.connections = connections
         self._channels: dict[tuple[str, str], Channel] = {}
         self._by_notice: dict[str, set[Channel]] = {}
         self._subscribers: set[Subscriber] = set()
@@ -488,10 +491,29 @@ class FeedResponse:
         self.after = after
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        await send({"type": "http.response.start", "status": 200, "headers": _HEADERS})
         if scope["method"] == "HEAD":
+            await send({"type": "http.response.start", "status": 200, "headers": _HEADERS})
             await send({"type": "http.response.body", "body": b"", "more_body": False})
             return
+        connections = self.hub.connections
+        if connections is None:
+            await self._serve(scope, receive, send)
+            return
+        kind: Kind = "bot_stream" if self.source.label == "bot" else "feed"
+        address = connections.client_of(scope)
+        try:
+            connections.take(kind, address)
+        except Refusal as refusal:
+            refused = error_response(refusal.code, refusal.message, headers={"Retry-After": "1"})
+            await refused(scope, receive, send)
+            return
+        try:
+            await self._serve(scope, receive, send)
+        finally:
+            connections.give_back(kind, address)
+
+    async def _serve(self, scope: Scope, receive: Receive, send: Send) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": _HEADERS})
         transport = _transport_of(receive)
         if transport is not None:
             sock = transport.get_extra_info("socket")

@@ -44,6 +44,7 @@ from starlette.types import Receive, Scope, Send
 
 from services.gateway.body import MAX_HEADER_ID, Move, decode_json, made_up_id
 from services.gateway.commands import checked_token, play
+from services.gateway.connections import Connections, Refusal
 from services.gateway.context import Gateway
 from services.gateway.errors import INTERNAL_MESSAGE, STORE_DOWN_MESSAGE, ApiError, error_body, status_of
 from services.gateway.reads import read_view
@@ -68,9 +69,9 @@ class SocketLimits:
     auth_s: float = 5.0
     #: A connection with no message either way for this long is closed.
     idle_s: float = 600.0
-    #: Open connections per seat token and table, and per gateway process.
+    #: Open connections per seat token and table. (Per client address and per
+    #: gateway, the caps are the edge's: services/gateway/connections.py.)
     per_seat: int = 4
-    total: int = 10_000
     #: A send that the transport cannot take within this ends the connection.
     send_timeout_s: float = 10.0
 
@@ -126,10 +127,10 @@ class PlaySockets:
     """Every play connection of one gateway: the caps, and the change notices counted
     per table (only for tables with a connection open)."""
 
-    def __init__(self, gw: Gateway, limits: SocketLimits) -> None:
+    def __init__(self, gw: Gateway, limits: SocketLimits, connections: Connections) -> None:
         self.gw = gw
         self.limits = limits
-        self.total = 0
+        self.connections = connections
         self.per_seat: Counter[tuple[str, str]] = Counter()
         self.notices: dict[str, int] = {}
         self._watchers: Counter[str] = Counter()
@@ -145,14 +146,24 @@ class PlaySockets:
             if game_id in notices:
                 notices[game_id] += 1
 
-    def admit(self) -> None:
-        if self.total >= self.limits.total:
-            raise Refused("too_many_connections", "This server holds as many play connections as it can.")
-        self.total += 1
+    def admit(self, address: str) -> None:
+        """A connection that has not authenticated yet: capped apart, per address and in all."""
+        try:
+            self.connections.take("unauthenticated", address)
+        except Refusal as refusal:
+            raise Refused(refusal.code, refusal.message) from refusal
         _OPEN.inc()
 
-    def leave(self) -> None:
-        self.total -= 1
+    def authenticated(self, address: str) -> None:
+        """The hello was good: the connection holds a play slot instead."""
+        try:
+            self.connections.take("play", address)
+        except Refusal as refusal:
+            raise Refused(refusal.code, refusal.message) from refusal
+        self.connections.give_back("unauthenticated", address)
+
+    def leave(self, address: str, authenticated: bool) -> None:
+        self.connections.give_back("play" if authenticated else "unauthenticated", address)
         _OPEN.dec()
 
     def seat(self, game_id: str, hashed: str) -> None:
@@ -190,7 +201,7 @@ def hub(app: Any, gw: Gateway) -> PlaySockets:
     sockets: PlaySockets | None = getattr(app.state, "play_sockets", None)
     if sockets is None:
         limits = getattr(app.state, "socket_limits", None) or SocketLimits()
-        sockets = app.state.play_sockets = PlaySockets(gw, limits)
+        sockets = app.state.play_sockets = PlaySockets(gw, limits, app.state.connections)
     return sockets
 
 
@@ -203,14 +214,14 @@ async def serve(app: Any, table_id: str, scope: Scope, receive: Receive, send: S
     await send({"type": "websocket.accept"})
     connection = _Connection(gw, sockets, table_id, scope, receive, send)
     try:
-        sockets.admit()
+        sockets.admit(connection.address)
     except Refused as refused:
         await connection.refuse(refused)
         return
     try:
         await connection.run()
     finally:
-        sockets.leave()
+        sockets.leave(connection.address, connection.authenticated)
 
 
 class _Connection:
@@ -221,7 +232,9 @@ class _Connection:
         self.sockets = sockets
         self.limits = sockets.limits
         self.table_id = table_id
-        self.address = client_address_of(scope)
+        self.address = sockets.connections.client_of(scope)
+        #: Whether the connection holds a play slot (else an unauthenticated one).
+        self.authenticated = False
         self._receive = receive
         self._send = send
         self.loop = asyncio.get_running_loop()
@@ -247,6 +260,8 @@ class _Connection:
                 hashed, seat = await self._hello()
             except _STORE_DOWN as exc:
                 raise _unavailable() from exc
+            self.sockets.authenticated(self.address)
+            self.authenticated = True
             self.sockets.seat(self.table_id, hashed)
         except Refused as refused:
             await self.refuse(refused)

@@ -1,38 +1,127 @@
-"""One socket write per HTTP response instead of two.
+"""The gateway's sockets: bounded memory per connection, whatever the client does.
 
-uvicorn writes a response's status line and headers as soon as the app starts
-the response, and the body as a second write. On loopback each write is a
-system call that also wakes the reader, so a small JSON response costs two
-wake-ups of the client. This transport collects the writes made during one
-turn of the event loop and sends them together at its end; a handler that
-streams (server-sent events) still has each chunk sent in the turn it was
-written.
+uvicorn parses HTTP and WebSocket frames and answers some of them itself (the
+pongs to a client's pings); it trusts the client to read what it is sent. A
+client that pipelines requests and never reads their answers, or floods pings
+and never reads the pongs, would make it buffer without end. These protocols
+are uvicorn's own, with the guards a public server needs:
+
+* **Stop reading a connection whose output is not drained.** When the socket's
+  write buffer passes its high-water mark, the connection is not read again
+  until it drains, so nothing a client sends can make the gateway write more.
+  An output that stays undrained for ``drain_timeout_s`` is cut off, and one
+  that grows past ``max_output_bytes`` (a safety net: the pause keeps it far
+  below) is cut off at once.
+* **Requests ahead of their answers.** At most ``max_pipelined`` requests wait
+  behind the one being answered; the connection is not read while any wait,
+  and a client that sends more gets those answered and the connection closed.
+* **Slow and oversized requests.** A request must arrive whole within
+  ``request_timeout_s`` of its first byte (and a new connection must start one
+  within it), or it is answered ``408 request_timeout``; a request line and
+  headers over ``max_header_bytes`` or ``max_headers`` get ``431
+  headers_too_large``. (uvicorn's httptools protocol bounds neither.)
+* **Control frames.** Pings beyond ``ws_control_per_s`` (burst
+  ``ws_control_burst``) pause the connection's reading until it is within its
+  budget: a client pays for its pongs in its own time.
+* **Accepting.** Every socket is counted by :class:`Connections` as it is
+  accepted; over the gateway's ceiling or its address's cap it gets a canned
+  ``429 too_many_connections`` and is closed.
+
+One socket write per HTTP response: uvicorn writes a response's head and body
+apart, and on loopback each write wakes the reader, so writes made during one
+turn of the event loop are sent together at its end (a streaming response
+still has each chunk sent in the turn it was written).
 """
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+import contextlib
+import time
+from typing import Any, ClassVar
 
+import structlog
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+
+from services.gateway.connections import Connections, Refusal
+from services.gateway.errors import error_body, status_of
+from shared.infra.settings import Settings
+from shared.observability import metrics
+
+log = structlog.get_logger()
+_REASONS = {408: b"Request Timeout", 429: b"Too Many Requests", 431: b"Request Header Fields Too Large"}
 
 
-class CoalescingTransport:
-    def __init__(self, transport: Any, loop: asyncio.AbstractEventLoop) -> None:
+def canned(code: str, message: str, retry_after_s: int | None = None) -> bytes:
+    """A whole HTTP/1.1 error response that closes its connection, in the gateway's error format."""
+    status = status_of(code)
+    body = error_body(code, message)
+    head = [
+        b"HTTP/1.1 %d %s" % (status, _REASONS.get(status, b"Error")),
+        b"content-type: application/json",
+        b"content-length: %d" % len(body),
+        b"connection: close",
+    ]
+    if retry_after_s is not None:
+        head.append(b"retry-after: %d" % retry_after_s)
+    return b"\r\n".join(head) + b"\r\n\r\n" + body
+
+
+class Guard:
+    """The limits every protocol instance of one gateway checks, and its connection registry."""
+
+    def __init__(self, settings: Settings, connections: Connections) -> None:
+        self.connections = connections
+        self.request_timeout_s = settings.request_timeout_s
+        self.max_header_bytes = settings.max_header_bytes
+        self.max_headers = settings.max_headers
+        self.max_pipelined = settings.max_pipelined
+        self.drain_timeout_s = settings.drain_timeout_s
+        self.max_output_bytes = settings.max_output_bytes
+        self.control_per_s = settings.ws_control_per_s
+        self.control_burst = float(settings.ws_control_burst)
+
+
+class GuardedTransport:
+    """The socket as every protocol of one connection sees it.
+
+    It owns the decision to read: reading is paused while *any* reason holds
+    (the protocol's own flow control, an undrained output, a throttle), so one
+    party resuming cannot undo another's pause. It coalesces the writes of one
+    loop turn, and cuts the connection off when its output is not drained.
+    """
+
+    def __init__(self, transport: Any, loop: asyncio.AbstractEventLoop, guard: Guard) -> None:
         self._transport = transport
         self._loop = loop
+        self._guard = guard
         self._pending: list[bytes] = []
+        self._pending_bytes = 0
+        self._holds: set[str] = set()
+        self._drain_timer: asyncio.TimerHandle | None = None
+        self._grace: asyncio.TimerHandle | None = None
+        self._gone = False
+        self.peer: str = (transport.get_extra_info("peername") or ("-",))[0]
+
+    # --- writing ---
 
     def write(self, data: bytes) -> None:
+        if self._transport.is_closing():
+            return
         if not self._pending:
             self._loop.call_soon(self._flush)
         self._pending.append(data)
+        self._pending_bytes += len(data)
+        if self._pending_bytes + self._transport.get_write_buffer_size() > self._guard.max_output_bytes:
+            self.cut("output_overflow")
 
     def _flush(self) -> None:
         if not self._pending:
             return
         data = b"".join(self._pending)
         self._pending.clear()
+        self._pending_bytes = 0
         if not self._transport.is_closing():
             self._transport.write(data)
 
@@ -40,13 +129,289 @@ class CoalescingTransport:
         self._flush()
         self._transport.close()
 
+    def get_write_buffer_size(self) -> int:
+        return int(self._transport.get_write_buffer_size()) + self._pending_bytes
+
+    # --- reading ---
+
+    def pause_reading(self) -> None:
+        self.hold("protocol")
+
+    def resume_reading(self) -> None:
+        self.release("protocol")
+
+    def is_reading(self) -> bool:
+        return not self._holds
+
+    def hold(self, reason: str) -> None:
+        if not self._holds and not self._transport.is_closing():
+            with contextlib.suppress(RuntimeError, AttributeError):
+                self._transport.pause_reading()
+        self._holds.add(reason)
+
+    def release(self, reason: str) -> None:
+        if reason not in self._holds:
+            return
+        self._holds.discard(reason)
+        if not self._holds and not self._transport.is_closing():
+            with contextlib.suppress(RuntimeError, AttributeError):
+                self._transport.resume_reading()
+
+    # --- the output guard (the protocol's pause_writing / resume_writing) ---
+
+    def output_paused(self) -> None:
+        self.hold("output")
+        if self._drain_timer is None:
+            self._drain_timer = self._loop.call_later(self._guard.drain_timeout_s, self.cut, "drain_timeout")
+
+    def output_resumed(self) -> None:
+        if self._drain_timer is not None:
+            self._drain_timer.cancel()
+            self._drain_timer = None
+        self.release("output")
+
+    def cut(self, why: str) -> None:
+        """Abort the connection: its client does not take what it is sent."""
+        if self._gone:
+            return
+        metrics.EDGE_REFUSALS.labels("transport", why).inc()
+        log.info("connection_cut", reason=why, peer=self.peer)
+        self._pending.clear()
+        self._pending_bytes = 0
+        self._transport.abort()
+
+    def close_within(self, grace_s: float) -> None:
+        """Close after what was written; abort if the client has not taken it within ``grace_s``
+        (a client that does not read would hold a closing socket for ever)."""
+        self.close()
+        if self._grace is None and not self._gone:
+            self._grace = self._loop.call_later(grace_s, self._transport.abort)
+
+    def forget(self) -> None:
+        """The connection is gone: nothing of it may run later."""
+        self._gone = True
+        for timer in (self._drain_timer, self._grace):
+            if timer is not None:
+                timer.cancel()
+        self._drain_timer = self._grace = None
+
     def __getattr__(self, name: str) -> Any:
-        # Everything but writing and closing is the real transport's.
+        # Everything else (extra info, set_protocol, abort, ...) is the real transport's.
         return getattr(self._transport, name)
 
 
 class GatewayHttpProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol on a :class:`CoalescingTransport`."""
+    """uvicorn's httptools protocol with the guards of this module."""
+
+    guard: ClassVar[Guard]
 
     def connection_made(self, transport: Any) -> None:  # type: ignore[override]
-        super().connection_made(CoalescingTransport(transport, self.loop))
+        guarded = GuardedTransport(transport, self.loop, self.guard)
+        super().connection_made(guarded)  # type: ignore[arg-type]
+        self._guarded = guarded
+        self._refusing = False
+        self._oversized = False
+        self._head_bytes = 0
+        self._headers_seen = 0
+        self._deadline: asyncio.TimerHandle | None = None
+        try:
+            self.guard.connections.accept(id(transport), guarded.peer)
+        except Refusal as refusal:
+            self._close_with(refusal.code, refusal.message, retry_after_s=1)
+            return
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        self._guarded.forget()
+        self.guard.connections.release(id(self._guarded._transport))
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._guarded.output_paused()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._guarded.output_resumed()
+
+    def data_received(self, data: bytes) -> None:
+        if self._refusing:
+            return  # the connection ends after what it already asked is answered
+        super().data_received(data)
+        if self._oversized and not self._refusing:
+            self._close_with(
+                "headers_too_large",
+                f"The request line and headers must stay within {self.guard.max_header_bytes} bytes "
+                f"and {self.guard.max_headers} headers.",
+            )
+
+    # --- the parser's callbacks ---
+
+    def on_message_begin(self) -> None:
+        if self._refusing:
+            return
+        super().on_message_begin()
+        self._head_bytes = 0
+        self._headers_seen = 0
+        if self._deadline is None:
+            self._arm()
+
+    def on_url(self, url: bytes) -> None:
+        if self._refusing or self._count(len(url)):
+            return
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._headers_seen += 1
+        if self._refusing or self._count(len(name) + len(value) + 4):
+            return
+        super().on_header(name, value)
+
+    def _count(self, size: int) -> bool:
+        """Add to the head's size; True once it is over a bound (the rest is not kept)."""
+        self._head_bytes += size
+        if self._head_bytes > self.guard.max_header_bytes or self._headers_seen > self.guard.max_headers:
+            self._oversized = True
+        return self._oversized
+
+    def on_headers_complete(self) -> None:
+        if self._refusing or self._oversized:
+            self._refusing = True
+            return
+        super().on_headers_complete()
+        if len(self.pipeline) > self.guard.max_pipelined:
+            # Not answered: this request and whatever follows it. The newest one
+            # still queued closes the connection once it is answered.
+            self.pipeline.popleft()
+            self._refusing = True
+            self.pipeline[0][0].keep_alive = False
+            metrics.EDGE_REFUSALS.labels("http", "pipelined").inc()
+
+    def on_body(self, body: bytes) -> None:
+        if self._refusing:
+            return
+        super().on_body(body)
+
+    def on_message_complete(self) -> None:
+        if self._refusing:
+            return
+        self._disarm()
+        super().on_message_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if self.pipeline:
+            # uvicorn reads again after every answer; with requests still waiting,
+            # reading more would only queue more of them.
+            self.flow.pause_reading()
+
+    def handle_websocket_upgrade(self) -> None:
+        self._disarm()
+        super().handle_websocket_upgrade()
+
+    # --- the request timer ---
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(self.guard.request_timeout_s, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if self.transport.is_closing() or self._refusing:
+            return
+        if self.cycle is not None and not self.cycle.response_complete:
+            # A request was read whole and is being answered; the one after it is late.
+            self.cycle.keep_alive = False
+            self._refusing = True
+            return
+        metrics.EDGE_REFUSALS.labels("http", "request_timeout").inc()
+        self._close_with(
+            "request_timeout", f"A request must arrive whole within {self.guard.request_timeout_s:g} s."
+        )
+
+    def _close_with(self, code: str, message: str, retry_after_s: int | None = None) -> None:
+        """Answer a refusal the application never sees, and close."""
+        if code == "headers_too_large":
+            metrics.EDGE_REFUSALS.labels("http", "headers_too_large").inc()
+        self._refusing = True
+        self._disarm()
+        if not self.transport.is_closing():
+            self.transport.write(canned(code, message, retry_after_s))
+            self._guarded.close_within(self.guard.drain_timeout_s)
+
+
+class GatewayWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol with bounded output and a budget of control frames."""
+
+    guard: ClassVar[Guard]
+
+    def connection_made(self, transport: Any) -> None:
+        if not isinstance(transport, GuardedTransport):  # served without the HTTP protocol first
+            transport = GuardedTransport(transport, self.loop, self.guard)
+            try:
+                self.guard.connections.accept(id(transport._transport), transport.peer)
+            except Refusal:
+                transport.abort()
+                return
+        super().connection_made(transport)
+        self._guarded: GuardedTransport = transport
+        self._tokens = self.guard.control_burst
+        self._refilled = time.monotonic()
+        self._throttle: asyncio.TimerHandle | None = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._throttle is not None:
+            self._throttle.cancel()
+        self._guarded.forget()
+        self.guard.connections.release(id(self._guarded._transport))
+        super().connection_lost(exc)
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._guarded.output_paused()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._guarded.output_resumed()
+
+    def handle_ping(self) -> None:
+        super().handle_ping()
+        self._spend()
+
+    def handle_pong(self, event: Any) -> None:
+        super().handle_pong(event)
+        self._spend()
+
+    def _spend(self) -> None:
+        """One control frame from the budget; none left: stop reading until there is."""
+        now = time.monotonic()
+        self._tokens = min(
+            self.guard.control_burst, self._tokens + (now - self._refilled) * self.guard.control_per_s
+        )
+        self._refilled = now
+        self._tokens -= 1.0
+        if self._tokens < 0 and self._throttle is None:
+            metrics.EDGE_REFUSALS.labels("websocket", "control_throttled").inc()
+            self._guarded.hold("throttle")
+            wait = -self._tokens / self.guard.control_per_s
+            self._throttle = self.loop.call_later(wait, self._unthrottle)
+
+    def _unthrottle(self) -> None:
+        self._throttle = None
+        self._guarded.release("throttle")
+
+
+def bind(
+    settings: Settings, connections: Connections
+) -> tuple[type[GatewayHttpProtocol], type[GatewayWebSocketProtocol]]:
+    """The protocol classes uvicorn instantiates, bound to this gateway's guard."""
+    guard = Guard(settings, connections)
+    http = type("BoundHttpProtocol", (GatewayHttpProtocol,), {"guard": guard})
+    ws = type("BoundWebSocketProtocol", (GatewayWebSocketProtocol,), {"guard": guard})
+    return http, ws

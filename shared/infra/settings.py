@@ -55,6 +55,38 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     bot_pace_ms: int = 0
 
     # --- The public edge: connections, slots, proxies (docs/reliability.md, "Limits") ---
+    #: Proxies whose X-Forwarded-For is believed (comma-separated CIDRs or addresses).
+    trusted_proxies: str = ""
+    #: Sockets one gateway holds at most; 0: derived from its open-files limit and
+    #: memory (services/gateway/connections.py, ``ceiling``).
+    max_connections: int = 0
+    #: The memory the gateway may use for connections, in MiB (0: the cgroup's limit alone).
+    memory_budget_mb: int = 512
+    #: Open sockets per client address (trusted proxies exempt: they cap their own clients).
+    connections_per_address: int = 256
+    #: Long-lived connections per client address, by kind.
+    feeds_per_address: int = 64
+    bot_streams_per_address: int = 8
+    play_per_address: int = 256
+    #: Play connections that have not authenticated yet: per address, and in all.
+    unauthenticated_per_address: int = 8
+    unauthenticated_total: int = 512
+    #: A request must arrive whole (headers and body) within this of its first byte,
+    #: and a new connection must start its first request within it.
+    request_timeout_s: float = 15.0
+    #: Request line and headers together, in bytes, and the number of headers.
+    max_header_bytes: int = 16 * 1024
+    max_headers: int = 100
+    #: Requests a client may send ahead of their answers on one connection.
+    max_pipelined: int = 16
+    #: A connection whose output has not drained for this long is cut off.
+    drain_timeout_s: float = 30.0
+    #: Bytes a connection may have waiting to be sent before it is cut off.
+    max_output_bytes: int = 8 * 1024 * 1024
+    #: WebSocket control frames (pings) a connection may send per second, and in a burst;
+    #: past it the gateway stops reading that connection until it is within its budget.
+    ws_control_per_s: float = 20.0
+    ws_control_burst: int = 100
 
     # --- Write budgets and aggregate bounds ---
 

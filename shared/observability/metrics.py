@@ -107,6 +107,39 @@ PLAY_SOCKET_MESSAGES = Counter(
     ["direction", "kind"],
     registry=None,
 )
+EDGE_SOCKETS = Gauge(
+    "ziggurat_edge_sockets", "Open client sockets (every connection, any kind)", registry=None
+)
+EDGE_CEILING = Gauge(
+    "ziggurat_edge_socket_ceiling",
+    "The most client sockets this gateway holds (from its real limits)",
+    registry=None,
+)
+EDGE_SLOTS = Gauge(
+    "ziggurat_edge_long_lived",
+    "Long-lived connections held, by kind (feed, bot_stream, play, unauthenticated)",
+    ["kind"],
+    registry=None,
+)
+EDGE_REFUSALS = Counter(
+    "ziggurat_edge_refusals_total",
+    "Connections refused or cut by the edge, by what (a socket, a long-lived kind, a guard) and why",
+    ["what", "why"],
+    registry=None,
+)
+#: The kinds of long-lived connection (services/gateway/connections.py).
+EDGE_KINDS = ("feed", "bot_stream", "play", "unauthenticated")
+#: Every (what, why) the edge refuses or cuts for, known in advance.
+EDGE_REFUSAL_SERIES = (
+    *((what, why) for what in ("socket", *EDGE_KINDS) for why in ("ceiling", "address")),
+    ("http", "request_timeout"),
+    ("http", "headers_too_large"),
+    ("http", "pipelined"),
+    ("http", "upgrade_elsewhere"),
+    ("transport", "output_overflow"),
+    ("transport", "drain_timeout"),
+    ("websocket", "control_throttled"),
+)
 PLAY_SOCKET_REFUSALS = Counter(
     "ziggurat_play_socket_refusals_total",
     "Play connections ended by the gateway, by code (stalled: a client that stopped reading)",
@@ -296,6 +329,10 @@ OWNERS: dict[MetricWrapperBase, tuple[str, ...]] = {
     REQUEST_LATENCY: (GATEWAY,),
     FEED_SUBSCRIBERS: (GATEWAY,),
     PLAY_SOCKETS: (GATEWAY,),
+    EDGE_SOCKETS: (GATEWAY,),
+    EDGE_CEILING: (GATEWAY,),
+    EDGE_SLOTS: (GATEWAY,),
+    EDGE_REFUSALS: (GATEWAY,),
     PLAY_SOCKET_MESSAGES: (GATEWAY,),
     PLAY_SOCKET_REFUSALS: (GATEWAY,),
     BATCH_SIZE: READERS,
@@ -391,6 +428,10 @@ def _create_known(service: str, rejection_codes: Iterable[str]) -> None:
             LIVE_GAMES.labels(game)
         for audience in FEED_AUDIENCES:
             FEED_SUBSCRIBERS.labels(audience)
+        for kind in EDGE_KINDS:
+            EDGE_SLOTS.labels(kind)
+        for what, why in EDGE_REFUSAL_SERIES:
+            EDGE_REFUSALS.labels(what, why)
         # A play connection ends with one of the gateway's error codes, or stalled.
         for code in (*rejection_codes, "stalled"):
             PLAY_SOCKET_REFUSALS.labels(code)

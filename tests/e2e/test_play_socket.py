@@ -26,10 +26,9 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from services.gateway.app import create_app
+from services.gateway.__main__ import server_config
 from services.gateway.errors import status_of
 from services.gateway.play_socket import CLOSE_BASE, SocketLimits
-from services.gateway.transport import GatewayHttpProtocol
 from shared.infra.launcher import Stack
 from shared.infra.settings import Settings
 from shared.infra.valkey_server import free_port
@@ -223,22 +222,10 @@ async def own_gateway(stack: Stack, limits: SocketLimits, **settings: Any) -> As
         "max_body_bytes": 4096,
         **settings,
     }
-    config = Settings(**values)
-    app = create_app(config)
-    app.state.socket_limits = limits
     port = free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(
-            app,
-            host="127.0.0.1",
-            port=port,
-            log_level="warning",
-            lifespan="on",
-            http=GatewayHttpProtocol,  # type: ignore[arg-type]
-            ws_max_size=2 * config.max_body_bytes,
-            ws_per_message_deflate=False,
-        )
-    )
+    config = server_config(Settings(**values, http_port=port))
+    config.app.state.socket_limits = limits
+    server = uvicorn.Server(config)
     task = asyncio.create_task(server.serve())
     while not server.started:  # uvicorn sets a flag, no event  # noqa: ASYNC110
         await asyncio.sleep(0.02)
@@ -332,15 +319,16 @@ async def test_a_flood_is_rate_limited_with_the_http_code(stack: Stack) -> None:
         await seat.close()
 
 
-async def test_connection_caps_per_seat_and_per_gateway(stack: Stack) -> None:
+async def test_connection_caps_per_seat_and_per_address(stack: Stack) -> None:
     table_id, tokens = await open_table(stack.api, seats=3)
-    async with own_gateway(stack, SocketLimits(per_seat=2, total=4)) as api:
+    async with own_gateway(stack, SocketLimits(per_seat=2), play_per_address=4) as api:
         first = [await sit(api, table_id, tokens[0]) for _ in range(2)]
         async with connect(ws_url(api, table_id)) as ws:
             await ws.send(msgspec.json.encode({"token": tokens[0]}).decode())
             await refused(ws, "too_many_connections")
         second = [await sit(api, table_id, tokens[1]) for _ in range(2)]
-        async with connect(ws_url(api, table_id)) as ws:  # the gateway's cap, before any token
+        async with connect(ws_url(api, table_id)) as ws:  # this address's cap, whatever the seat
+            await ws.send(msgspec.json.encode({"token": tokens[2]}).decode())
             await refused(ws, "too_many_connections")
         await first[0][0].close()
         for _ in range(50):  # the closed connection's place frees once the server sees the close

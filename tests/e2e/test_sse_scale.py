@@ -24,6 +24,7 @@ from shared.eventstore.keys import GameKeys, partition_of
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.kernel.legal_groups import expand
+from tests.edge.clients import fresh_address
 from tests.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
@@ -55,8 +56,9 @@ class Sse:
 
     @classmethod
     async def open(cls, api: str, path: str, headers: dict[str, str] | None = None) -> Sse:
+        """Each from an address of its own, as spectators are (the gateway caps feeds per address)."""
         host, port = _address(api)
-        reader, writer = await asyncio.open_connection(host, port)
+        reader, writer = await asyncio.open_connection(host, port, local_addr=(fresh_address(), 0))
         writer.write(_request(api, path, headers))
         return cls(reader, writer)
 

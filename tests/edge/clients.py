@@ -20,9 +20,10 @@ _next = itertools.count(10)
 
 
 def fresh_address() -> str:
-    """A loopback address no other client of this process has used."""
-    n = next(_next) + 1000 * (os.getpid() % 50)
-    return f"127.{(n >> 16) & 0xFF}.{(n >> 8) & 0xFF}.{(n & 0xFF) or 1}"
+    """A loopback address no other client of this process has used (each test worker
+    process draws from a /16 of its own)."""
+    n = next(_next)
+    return f"127.{1 + os.getpid() % 200}.{(n >> 8) & 0xFF}.{(n & 0xFF) or 1}"
 
 
 def raw_connection(
