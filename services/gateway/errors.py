@@ -45,8 +45,14 @@ STATUS: dict[str, int] = {
     "dead_lettered": 422,
     "idempotency_key_reused": 422,
     # Play connections (WebSocket): refusals sent as a last message before the close.
+    # too_many_connections also refuses a socket, a feed or a bot stream over a cap
+    # (services/gateway/connections.py).
     "too_many_connections": 429,
     "idle_timeout": 408,
+    # The transport's guards (services/gateway/transport.py), answered before the
+    # application sees the request, on a connection that then closes.
+    "request_timeout": 408,
+    "headers_too_large": 431,
 }
 #: The messages of the two platform faults, said alike on every channel (HTTP, play connections).
 STORE_DOWN_MESSAGE = "The store is unreachable right now; retry shortly."
