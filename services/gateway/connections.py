@@ -66,10 +66,12 @@ LONG_LIVED_SHARE = 0.9
 class Refusal(Exception):
     """A connection or slot refused: a stable code and a sentence."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, answer: bool = True) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        #: False: the socket is dropped without an answer (refusing it would cost too much).
+        self.answer = answer
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,11 @@ class Ceiling:
     @property
     def long_lived(self) -> int:
         return max(1, int(self.sockets * LONG_LIVED_SHARE))
+
+    @property
+    def refusing(self) -> int:
+        """Sockets over the ceiling that are still answered (429) rather than dropped."""
+        return FD_RESERVE // 2
 
 
 def memory_limit() -> int | None:
@@ -201,20 +208,33 @@ class Connections:
     # --- sockets ---
 
     def accept(self, key: int, peer: str) -> None:
-        """Count a new socket (``key``: its transport's id); raise :class:`Refusal` if over a cap."""
+        """Count a new socket (``key``: its transport's id); raise :class:`Refusal` if it is over
+        a cap. A refused socket stays counted until it is gone (it is answered, then read
+        and dropped for a moment); past twice a cap, a socket is dropped without a word
+        (``Refusal.answer`` false), so refusing costs bounded sockets too."""
         if key in self._open:
             return  # the same socket handed on (an upgrade to a WebSocket)
-        if self.sockets >= self.limit.sockets:
+        trusted = self.trusted(peer)
+        mine = self._sockets_of[peer]
+        if self.sockets >= self.limit.sockets + self.limit.refusing or (
+            not trusted and mine >= 2 * self.caps.sockets_per_address
+        ):
+            metrics.EDGE_REFUSALS.labels("socket", "dropped").inc()
+            raise Refusal("too_many_connections", "", answer=False)
+        self._count(key, peer)
+        if self.sockets > self.limit.sockets:
             metrics.EDGE_REFUSALS.labels("socket", "ceiling").inc()
             raise Refusal(
                 "too_many_connections", "This server holds as many connections as it can; retry shortly."
             )
-        if not self.trusted(peer) and self._sockets_of[peer] >= self.caps.sockets_per_address:
+        if not trusted and mine >= self.caps.sockets_per_address:
             metrics.EDGE_REFUSALS.labels("socket", "address").inc()
             raise Refusal(
                 "too_many_connections",
                 f"Your address already holds {self.caps.sockets_per_address} connections; close some first.",
             )
+
+    def _count(self, key: int, peer: str) -> None:
         self._open[key] = peer
         self._sockets_of[peer] += 1
         self.sockets += 1

@@ -50,6 +50,8 @@ from shared.infra.settings import Settings
 from shared.observability import metrics
 
 log = structlog.get_logger()
+#: How long a refused connection is read (and what it sends dropped) before it is aborted.
+LINGER_S = 2.0
 _REASONS = {408: b"Request Timeout", 429: b"Too Many Requests", 431: b"Request Header Fields Too Large"}
 
 
@@ -181,9 +183,21 @@ class GuardedTransport:
         self._transport.abort()
 
     def close_within(self, grace_s: float) -> None:
-        """Close after what was written; abort if the client has not taken it within ``grace_s``
-        (a client that does not read would hold a closing socket for ever)."""
-        self.close()
+        """End the connection after what was written, and abort it if the client has
+        not taken that within ``grace_s`` (a client that does not read would hold a
+        closing socket for ever).
+
+        The close is a lingering one: our side ends with a FIN and what the client
+        still sends is read and dropped, so the kernel does not answer it with a reset
+        that would destroy the refusal before the client reads it."""
+        self._flush()
+        if self._transport.can_write_eof():
+            self._transport.write_eof()
+            self._holds.clear()
+            with contextlib.suppress(RuntimeError, AttributeError):
+                self._transport.resume_reading()
+        else:
+            self._transport.close()
         if self._grace is None and not self._gone:
             self._grace = self._loop.call_later(grace_s, self._transport.abort)
 
@@ -217,7 +231,11 @@ class GatewayHttpProtocol(HttpToolsProtocol):
         try:
             self.guard.connections.accept(id(transport), guarded.peer)
         except Refusal as refusal:
-            self._close_with(refusal.code, refusal.message, retry_after_s=1)
+            if refusal.answer:
+                self._close_with(refusal.code, refusal.message, retry_after_s=1)
+            else:
+                self._refusing = True
+                transport.abort()
             return
         self._arm()
 
@@ -239,7 +257,7 @@ class GatewayHttpProtocol(HttpToolsProtocol):
         if self._refusing:
             return  # the connection ends after what it already asked is answered
         super().data_received(data)
-        if self._oversized and not self._refusing:
+        if self._oversized:
             self._close_with(
                 "headers_too_large",
                 f"The request line and headers must stay within {self.guard.max_header_bytes} bytes "
@@ -249,7 +267,7 @@ class GatewayHttpProtocol(HttpToolsProtocol):
     # --- the parser's callbacks ---
 
     def on_message_begin(self) -> None:
-        if self._refusing:
+        if self._refusing or self._oversized:
             return
         super().on_message_begin()
         self._head_bytes = 0
@@ -277,8 +295,7 @@ class GatewayHttpProtocol(HttpToolsProtocol):
 
     def on_headers_complete(self) -> None:
         if self._refusing or self._oversized:
-            self._refusing = True
-            return
+            return  # never handed to the application; data_received answers it
         super().on_headers_complete()
         if len(self.pipeline) > self.guard.max_pipelined:
             # Not answered: this request and whatever follows it. The newest one
@@ -289,12 +306,12 @@ class GatewayHttpProtocol(HttpToolsProtocol):
             metrics.EDGE_REFUSALS.labels("http", "pipelined").inc()
 
     def on_body(self, body: bytes) -> None:
-        if self._refusing:
+        if self._refusing or self._oversized:
             return
         super().on_body(body)
 
     def on_message_complete(self) -> None:
-        if self._refusing:
+        if self._refusing or self._oversized:
             return
         self._disarm()
         super().on_message_complete()
@@ -343,7 +360,7 @@ class GatewayHttpProtocol(HttpToolsProtocol):
         self._disarm()
         if not self.transport.is_closing():
             self.transport.write(canned(code, message, retry_after_s))
-            self._guarded.close_within(self.guard.drain_timeout_s)
+            self._guarded.close_within(min(self.guard.drain_timeout_s, LINGER_S))
 
 
 class GatewayWebSocketProtocol(WebSocketsSansIOProtocol):
@@ -357,6 +374,7 @@ class GatewayWebSocketProtocol(WebSocketsSansIOProtocol):
             try:
                 self.guard.connections.accept(id(transport._transport), transport.peer)
             except Refusal:
+                self.guard.connections.release(id(transport._transport))
                 transport.abort()
                 return
         super().connection_made(transport)

@@ -132,6 +132,7 @@ EDGE_KINDS = ("feed", "bot_stream", "play", "unauthenticated")
 #: Every (what, why) the edge refuses or cuts for, known in advance.
 EDGE_REFUSAL_SERIES = (
     *((what, why) for what in ("socket", *EDGE_KINDS) for why in ("ceiling", "address")),
+    ("socket", "dropped"),
     ("http", "request_timeout"),
     ("http", "headers_too_large"),
     ("http", "pipelined"),
