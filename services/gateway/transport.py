@@ -52,7 +52,12 @@ from shared.observability import metrics
 log = structlog.get_logger()
 #: How long a refused connection is read (and what it sends dropped) before it is aborted.
 LINGER_S = 2.0
-_REASONS = {408: b"Request Timeout", 429: b"Too Many Requests", 431: b"Request Header Fields Too Large"}
+_REASONS = {
+    400: b"Bad Request",
+    408: b"Request Timeout",
+    429: b"Too Many Requests",
+    431: b"Request Header Fields Too Large",
+}
 
 
 def canned(code: str, message: str, retry_after_s: int | None = None) -> bytes:
@@ -327,6 +332,10 @@ class GatewayHttpProtocol(HttpToolsProtocol):
         self._disarm()
         super().handle_websocket_upgrade()
 
+    def send_400_response(self, msg: str) -> None:
+        """Bytes that are not HTTP: refused in the gateway's error format, like every refusal."""
+        self._close_with("bad_request", "This is not a valid HTTP/1.1 request.")
+
     # --- the request timer ---
 
     def _arm(self) -> None:
@@ -397,6 +406,16 @@ class GatewayWebSocketProtocol(WebSocketsSansIOProtocol):
     def resume_writing(self) -> None:
         super().resume_writing()
         self._guarded.output_resumed()
+
+    def handle_connect(self, event: Any) -> None:
+        if self.conn.accept(event).status_code != 101:
+            # A handshake the library refuses (no key, a wrong version): said in the
+            # gateway's error format rather than the library's plain text.
+            self.handshake_complete = self.close_sent = True
+            self.transport.write(canned("bad_request", "This WebSocket handshake is incomplete or invalid."))
+            self.transport.close()
+            return
+        super().handle_connect(event)
 
     def handle_ping(self) -> None:
         super().handle_ping()
