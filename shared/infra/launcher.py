@@ -18,6 +18,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from shared.infra.durability import Level, appendfsync
+from shared.infra.valkey_cluster import ValkeyCluster, start_cluster
 from shared.infra.valkey_server import ValkeyServer, free_port, spawn
 
 REPO = Path(__file__).resolve().parents[2]
@@ -91,12 +93,32 @@ class Stack:
     reducers: int = 1
     projectors: int = 1
     fsync: str = "everysec"
+    #: The services use the cluster client. Without ``redis_url`` the stack
+    #: starts a cluster of ``primaries`` primaries (default 3).
     cluster: bool = False
+    #: Replicas per primary of the store it starts (0: none). With replicas and
+    #: without ``cluster`` it starts a one-shard cluster (one primary and its
+    #: replicas; docs/architecture.md, "The replicated store"): the services
+    #: then use the cluster client too.
+    replicas: int = 0
+    #: Primaries of the cluster it starts (0: 3 with ``cluster``, else 1).
+    primaries: int = 0
+    #: docs/reliability.md, "Durability levels": the servers' fsync and
+    #: min-replicas, and what the reducer waits for before it answers.
+    durability: Level = "local"
+    #: R, the replicas each acknowledged append must reach under the replicated
+    #: levels (0: one).
+    durability_replicas: int = 0
+    #: ``cluster-node-timeout`` of the cluster it starts: how long a silent node
+    #: takes to be failed over.
+    node_timeout_ms: int = 3000
     #: The game read models on a Valkey of their own: an existing server's URL,
     #: or "start" for one under root without AOF (None: on the store's server).
     read_models: str | None = None
     env: dict[str, str] = field(default_factory=dict)
     valkey: ValkeyServer | None = None
+    #: The cluster it started (nodes, topology, faults: shared/infra/valkey_cluster.py).
+    store: ValkeyCluster | None = None
     read_valkey: ValkeyServer | None = None
     procs: dict[str, Proc] = field(default_factory=dict)
 
@@ -104,10 +126,28 @@ class Stack:
     def api(self) -> str:
         return f"http://127.0.0.1:{self.http_port}"
 
+    @property
+    def must_reach(self) -> int:
+        """R: how many replicas an acknowledged append must reach under a replicated level."""
+        return self.durability_replicas or 1
+
     def start(self, timeout: float = 60.0) -> Stack:
-        if self.redis_url is None:
+        if self.redis_url is None and (self.cluster or self.replicas):
+            self.store = start_cluster(
+                self.root / "valkey",
+                masters=self.primaries or (3 if self.cluster else 1),
+                fsync=self.fsync,
+                replicas=self.replicas,
+                durability=self.durability,
+                durability_replicas=self.must_reach,
+                node_timeout_ms=self.node_timeout_ms,
+            )
+            self.redis_url = self.store.url
+            self.cluster = True
+        elif self.redis_url is None:
+            fsync = "always" if "always" in (self.fsync, appendfsync(self.durability)) else self.fsync
             self.valkey = ValkeyServer(
-                self.root / "valkey", port=self.valkey_port or free_port(), fsync=self.fsync
+                self.root / "valkey", port=self.valkey_port or free_port(), fsync=fsync
             )
             self.valkey.start()
             self.redis_url = self.valkey.url
@@ -126,9 +166,8 @@ class Stack:
         plan = [self._proc("gateway", "services.gateway", self.http_port, {})]
         for i in range(self.validators):
             plan.append(self._proc(f"validator-{i}", "services.validator", free_port(), {}))
-        for i in range(self.reducers):
-            extra = {"ZIGGURAT_REDUCER_INDEX": str(i), "ZIGGURAT_REDUCER_COUNT": str(self.reducers)}
-            plan.append(self._proc(f"reducer-{i}", "services.reducer", free_port(), extra))
+        for i in range(self.reducers):  # alike: they share the partitions through leases
+            plan.append(self._proc(f"reducer-{i}", "services.reducer", free_port(), {}))
         for i in range(self.projectors):
             plan.append(self._proc(f"projector-{i}", "services.projector", free_port(), {}))
         plan.append(
@@ -144,6 +183,8 @@ class Stack:
             "ZIGGURAT_READ_MODEL_URL": self.read_models or "",
             "ZIGGURAT_CLUSTER": "true" if self.cluster else "false",
             "ZIGGURAT_PARTITIONS": str(self.partitions),
+            "ZIGGURAT_DURABILITY": self.durability,
+            "ZIGGURAT_DURABILITY_REPLICAS": str(self.must_reach),
             "ZIGGURAT_NODE": name,
             "ZIGGURAT_HTTP_PORT": str(port),
             "ZIGGURAT_METRICS_PORT": str(port),
@@ -182,6 +223,8 @@ class Stack:
         deadline = time.monotonic() + timeout
         for proc in self.procs.values():
             proc.wait(deadline)
+        if self.store is not None:
+            self.store.stop()
         for server in (self.valkey, self.read_valkey):
             if server is not None:
                 server.stop()

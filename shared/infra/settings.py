@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import os
 import socket
+from typing import Annotated
 
 import msgspec
+
+from shared.infra.durability import Level
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -91,6 +94,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     # --- Write budgets and aggregate bounds ---
 
     # --- The replicated store: durability levels and failover ---
+    #: What an accepted move has survived when it is answered: local, fsync,
+    #: replicated or replicated-fsync (docs/reliability.md, "Durability levels").
+    #: The replicated levels need a store with replicas (deploy/, ``Stack(replicas=)``).
+    durability: Level = "local"
+    #: R: the replicas that must hold an append (or, replicated-fsync, have written it
+    #: to disk) before its batch is answered; the store's min-replicas-to-write too.
+    durability_replicas: Annotated[int, msgspec.Meta(ge=1, le=16)] = 1
+    #: How long a batch's answer waits for its R replicas; past it the batch's
+    #: moves are answered 503 unavailable (retry with the same idempotency key).
+    durability_timeout_ms: Annotated[int, msgspec.Meta(ge=10, le=60_000)] = 2000
 
     # --- Reducer partition leases ---
 

@@ -118,6 +118,8 @@ class ValkeyServer:
     durable: bool = True
     extra: list[str] = field(default_factory=list)
     process: subprocess.Popen[bytes] | None = None
+    #: Stopped by :meth:`pause` (SIGSTOP) and not resumed yet.
+    paused: bool = False
 
     @property
     def url(self) -> str:
@@ -171,13 +173,35 @@ class ValkeyServer:
         except OSError:
             return False
 
+    def alive(self) -> bool:
+        return self.process is not None and self.process.poll() is None
+
     def kill(self) -> None:
         """``kill -9``: what a crash looks like to the data on disk."""
         if self.process and self.process.poll() is None:
             os.kill(self.process.pid, signal.SIGKILL)
             self.process.wait()
+        self.paused = False
+
+    def pause(self) -> None:
+        """SIGSTOP: a server that hangs (a stalled machine, a long GC of the VM
+        under it) while its sockets stay open, so peers see silence, not a close."""
+        if self.alive():
+            assert self.process is not None
+            os.kill(self.process.pid, signal.SIGSTOP)
+            self.paused = True
+
+    def resume(self) -> None:
+        """SIGCONT after :meth:`pause`: it goes on as if no time had passed, possibly
+        still believing it is a primary."""
+        if self.alive():
+            assert self.process is not None
+            os.kill(self.process.pid, signal.SIGCONT)
+        self.paused = False
 
     def stop(self) -> None:
+        if self.paused:
+            self.resume()  # a stopped process would hold SIGTERM until the timeout
         if self.process and self.process.poll() is None:
             self.process.terminate()
             try:
@@ -206,32 +230,3 @@ def cluster_port() -> int:
             continue
         return port
     raise RuntimeError("no free port pair for a cluster node")
-
-
-def start_cluster(base_dir: Path, masters: int = 3, fsync: str = "everysec") -> list[ValkeyServer]:
-    """A cluster of ``masters`` nodes on loopback, slots spread evenly, no replicas."""
-    nodes = [
-        ValkeyServer(base_dir / f"node{i}", port=cluster_port(), fsync=fsync, cluster=True).start()
-        for i in range(masters)
-    ]
-    addresses = [f"127.0.0.1:{n.port}" for n in nodes]
-    subprocess.run(
-        [find_binary("cli"), "--cluster", "create", *addresses, "--cluster-replicas", "0", "--cluster-yes"],
-        check=True,
-        capture_output=True,
-        timeout=60,
-    )
-    _wait_cluster_ok(nodes[0].port)
-    return nodes
-
-
-def _wait_cluster_ok(port: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        out = subprocess.run(
-            [find_binary("cli"), "-p", str(port), "cluster", "info"], capture_output=True, text=True
-        ).stdout
-        if "cluster_state:ok" in out:
-            return
-        time.sleep(0.2)
-    raise RuntimeError("cluster did not reach cluster_state:ok")

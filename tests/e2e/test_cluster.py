@@ -14,17 +14,17 @@ from shared.cli import botclient
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.infra.settings import UNTHROTTLED
-from shared.infra.valkey_server import start_cluster
+from shared.infra.valkey_cluster import start_cluster
 from tests.e2e.checks import check_finished_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 
 
 async def test_games_play_out_on_a_three_master_cluster(tmp_path: Path) -> None:
-    nodes = start_cluster(tmp_path / "cluster", masters=3)
+    valkeys = start_cluster(tmp_path / "cluster", masters=3)
     stack = Stack(
         tmp_path / "stack",
-        redis_url=nodes[0].url,
+        redis_url=valkeys.url,
         cluster=True,
         partitions=4,
         reducers=2,
@@ -34,7 +34,7 @@ async def test_games_play_out_on_a_three_master_cluster(tmp_path: Path) -> None:
     )
     try:
         stack.start(timeout=90)
-        redis = connect(nodes[0].url, cluster=True)
+        redis = connect(valkeys.url, cluster=True)
         async with httpx.AsyncClient(base_url=stack.api, timeout=60) as api:
             tables = [await botclient.open_table(api, "highcard", seats) for seats in (2, 3, 4, 2, 3, 4)]
             finals = await asyncio.gather(
@@ -49,5 +49,4 @@ async def test_games_play_out_on_a_three_master_cluster(tmp_path: Path) -> None:
         await redis.aclose()
     finally:
         stack.stop()
-        for node in nodes:
-            node.stop()
+        valkeys.stop()

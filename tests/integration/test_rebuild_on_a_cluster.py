@@ -17,7 +17,7 @@ from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys, partition_of
 from shared.eventstore.store import AppendRequest, EventStore
 from shared.infra.redis_client import connect
-from shared.infra.valkey_server import start_cluster
+from shared.infra.valkey_cluster import start_cluster
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.playout import play
@@ -62,9 +62,9 @@ async def _read_models(redis: Any, keys: GameKeys) -> dict[str, Any]:
 async def test_rebuild_writes_and_repairs_read_models_on_a_cluster(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    nodes = start_cluster(tmp_path / "cluster", masters=3)
+    valkeys = start_cluster(tmp_path / "cluster", masters=3)
     try:
-        redis = connect(nodes[0].url, cluster=True)
+        redis = connect(valkeys.url, cluster=True)
         ids = [f"game-{i}" for i in range(8)]
         keys = [GameKeys(g, partition_of(g, PARTITIONS)) for g in ids]
         assert len({k.partition for k in keys}) > 1
@@ -74,7 +74,7 @@ async def test_rebuild_writes_and_repairs_read_models_on_a_cluster(
         # Several script calls per game and several groups per partition.
         monkeypatch.setattr(audit, "CHUNK_VERSIONS", 4)
         monkeypatch.setattr(audit, "GROUP_EVENTS", 30)
-        args = ["rebuild", *ids, "--redis", nodes[0].url, "--partitions", str(PARTITIONS), "--cluster"]
+        args = ["rebuild", *ids, "--redis", valkeys.url, "--partitions", str(PARTITIONS), "--cluster"]
 
         assert await asyncio.to_thread(ziggurat, args) == 1  # nothing projected yet
         assert await asyncio.to_thread(ziggurat, [*args, "--write"]) == 0
@@ -95,5 +95,4 @@ async def test_rebuild_writes_and_repairs_read_models_on_a_cluster(
         assert [await _read_models(redis, k) for k in keys] == written
         await redis.aclose()
     finally:
-        for node in nodes:
-            node.stop()
+        valkeys.stop()

@@ -1,0 +1,236 @@
+"""Durability levels: what an acknowledged append has survived, and how that is made so.
+
+| level | the store's servers | before the reducer answers a batch |
+|---|---|---|
+| ``local`` | AOF ``everysec`` | nothing: the primary ran the append |
+| ``fsync`` | AOF ``always`` | nothing: the primary wrote it to disk first |
+| ``replicated`` | ``everysec``, min-replicas R | ``WAIT R``: R replicas hold it |
+| ``replicated-fsync`` | ``always``, min-replicas R | ``WAITAOF 1 R``: on its and R replicas' disks |
+
+(min-replicas R: ``min-replicas-to-write R``.)
+
+docs/reliability.md ("Durability levels") says what each promises and what not.
+
+``WAIT`` and ``WAITAOF`` wait for the replication offset of the *connection*
+they are sent on, as of its last write. So the confirmation rides behind the
+appends, on the connection that carried them, to the node that ran them
+(:func:`run_confirmed`): a ``WAIT`` on another connection would answer at once
+for writes it does not cover, and one sent to another node after a failover
+would count that node's replicas for writes it may never have had. Before it,
+one small write of its own (:func:`marker`) moves the connection's offset to
+the node's latest, so it also covers what the batch answers without appending
+(a retried command's first outcome, read from the dedup hash): everything the
+node held when the batch was answered, the earlier write included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any, Literal, get_args
+
+import msgspec
+from redis.asyncio.cluster import PipelineCommand
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import MovedError, NoScriptError, ResponseError, TryAgainError
+
+from shared.infra.lua import Call, LuaScript, is_cluster
+
+Level = Literal["local", "fsync", "replicated", "replicated-fsync"]
+LEVELS: tuple[Level, ...] = get_args(Level)
+#: Rounds of redirection (a slot that moved in a failover) before the batch counts as an outage.
+_ROUNDS = 3
+
+
+def appendfsync(level: Level) -> str:
+    """The servers' ``appendfsync`` for a level."""
+    return "always" if level in ("fsync", "replicated-fsync") else "everysec"
+
+
+def replicated(level: Level) -> bool:
+    return level in ("replicated", "replicated-fsync")
+
+
+def server_args(level: Level, replicas: int, max_lag_s: int) -> list[str]:
+    """What every node of the store is started with for ``level``.
+
+    Under the replicated levels a primary refuses writes (``NOREPLICAS``) while
+    fewer than ``replicas`` replicas have acknowledged it within ``max_lag_s``:
+    a primary cut off from its replicas, which a failover may be about to
+    replace, accepts nothing the new primary will not have.
+    """
+    return [
+        "--appendfsync", appendfsync(level),
+        "--min-replicas-to-write", str(replicas if replicated(level) else 0),
+        "--min-replicas-max-lag", str(max_lag_s),
+    ]  # fmt: skip
+
+
+def hash_tag(key: str) -> str:
+    """The part of ``key`` Redis Cluster hashes: the first non-empty ``{...}``, else all of it."""
+    start = key.find("{")
+    if start >= 0:
+        end = key.find("}", start + 1)
+        if end > start + 1:
+            return key[start + 1 : end]
+    return key
+
+
+def marker(key: str) -> str:
+    """A key in ``key``'s slot, counting the confirmations sent there (a few bytes per slot)."""
+    return f"zg:{{{hash_tag(key)}}}:durable"
+
+
+class Confirmation(msgspec.Struct, frozen=True, kw_only=True):
+    """How a replicated level confirms a batch: the commands sent after its writes, and their reading."""
+
+    level: Level
+    #: R: replicas that must hold (or, under ``replicated-fsync``, have written to disk) each write.
+    replicas: int
+    #: How long the primary waits for them before it answers with how many did.
+    timeout_ms: int
+
+    def commands(self, key: str) -> list[tuple[Any, ...]]:
+        """For the node that owns ``key``'s slot: the marker write, then the wait."""
+        wait: tuple[Any, ...] = (
+            ("WAITAOF", 1, self.replicas, self.timeout_ms)
+            if self.level == "replicated-fsync"
+            else ("WAIT", self.replicas, self.timeout_ms)
+        )
+        return [("INCR", marker(key)), wait]
+
+    def confirmed(self, replies: Sequence[Any]) -> bool:
+        """Whether the replies to :meth:`commands` (errors in place) say every write is held."""
+        if len(replies) != 2 or any(isinstance(r, Exception) for r in replies):
+            return False
+        waited = replies[1]
+        if self.level == "replicated-fsync":
+            local, remote = (int(x) for x in waited)
+            return local >= 1 and remote >= self.replicas
+        return int(waited) >= self.replicas
+
+
+def confirmation(level: Level, replicas: int, timeout_ms: int) -> Confirmation | None:
+    """None for the levels the primary's own reply already satisfies."""
+    return Confirmation(level=level, replicas=replicas, timeout_ms=timeout_ms) if replicated(level) else None
+
+
+def refused_for_replicas(exc: BaseException) -> bool:
+    """The store refused a write because too few replicas are in reach (``min-replicas-to-write``)."""
+    return isinstance(exc, ResponseError) and str(exc).startswith("NOREPLICAS")
+
+
+async def run_confirmed(
+    script: LuaScript, redis: Any, calls: Sequence[Call], confirm: Confirmation, anchor: str | None = None
+) -> tuple[list[Any], bool]:
+    """Run every call as :meth:`LuaScript.run` does, each node's calls followed on
+    the same connection by ``confirm``'s commands: (the results, whether every
+    node confirmed).
+
+    With no calls, ``anchor`` (a key) names the node to confirm on. A script
+    error (``NOREPLICAS`` included) is raised as from :meth:`LuaScript.run`.
+    """
+    if is_cluster(redis):
+        return await _cluster(script, redis, calls, confirm, anchor)
+    results: list[Any] = [None] * len(calls)
+    todo = list(range(len(calls)))
+    confirmed = True
+    for attempt in range(2):  # the second only for calls the server had no script for
+        key = calls[todo[0]][0][0] if todo else anchor
+        if key is None:
+            break
+        tail = confirm.commands(key)
+        async with redis.pipeline(transaction=False) as pipe:
+            for i in todo:
+                script.queue(pipe, *calls[i])
+            for command in tail:
+                pipe.execute_command(*command)
+            replies = await pipe.execute(raise_on_error=False)
+        confirmed = confirmed and confirm.confirmed(replies[len(todo) :])
+        missing = _place(results, todo, replies[: len(todo)])
+        if not missing:
+            break
+        if attempt == 0:
+            await redis.script_load(script.source)
+        todo = missing
+    return results, confirmed
+
+
+def _place(results: list[Any], todo: list[int], replies: Sequence[Any]) -> list[int]:
+    """Put each reply in its place; the calls to run again (NOSCRIPT); raise any other error."""
+    missing = []
+    for i, reply in zip(todo, replies, strict=True):
+        if isinstance(reply, NoScriptError):
+            missing.append(i)
+        elif isinstance(reply, Exception):
+            raise reply
+        else:
+            results[i] = reply
+    return missing
+
+
+async def _cluster(
+    script: LuaScript, redis: Any, calls: Sequence[Call], confirm: Confirmation, anchor: str | None
+) -> tuple[list[Any], bool]:
+    """One pipeline per node (redis-py's cluster pipeline will not carry scripts):
+    its calls, then the confirmation, on one connection of that node."""
+    await redis.initialize()
+    results: list[Any] = [None] * len(calls)
+    todo = list(range(len(calls)))
+    confirmed = True
+    loaded = False
+    for _ in range(_ROUNDS):
+        by_node: dict[str, tuple[Any, list[int]]] = {}
+        for i in todo:
+            node = redis.get_node_from_key(calls[i][0][0])
+            by_node.setdefault(node.name, (node, []))[1].append(i)
+        if not calls and anchor is not None:
+            node = redis.get_node_from_key(anchor)
+            by_node[node.name] = (node, [])
+        rounds = await asyncio.gather(
+            *(_node_round(script, node, calls, ids, confirm, anchor) for node, ids in by_node.values())
+        )
+        retry: list[int] = []
+        for (_, ids), (replies, ok) in zip(by_node.values(), rounds, strict=True):
+            confirmed = confirmed and ok
+            for i, reply in zip(ids, replies, strict=True):
+                if isinstance(reply, MovedError):
+                    await redis.nodes_manager.move_slot(reply)
+                    retry.append(i)
+                elif isinstance(reply, NoScriptError | TryAgainError):
+                    retry.append(i)
+                elif isinstance(reply, Exception):
+                    raise reply
+                else:
+                    results[i] = reply
+        if not retry:
+            return results, confirmed
+        if not loaded:
+            await redis.script_load(script.source)  # on every primary
+            loaded = True
+        todo = sorted(retry)
+    raise RedisConnectionError("the store's slots kept moving: no node took the appends")
+
+
+async def _node_round(
+    script: LuaScript,
+    node: Any,
+    calls: Sequence[Call],
+    ids: list[int],
+    confirm: Confirmation,
+    anchor: str | None,
+) -> tuple[list[Any], bool]:
+    key = calls[ids[0]][0][0] if ids else anchor
+    assert key is not None
+    commands = [
+        PipelineCommand(n, "EVALSHA", script.sha, len(calls[i][0]), *calls[i][0], *calls[i][1])
+        for n, i in enumerate(ids)
+    ]
+    commands += [PipelineCommand(len(ids) + n, *c) for n, c in enumerate(confirm.commands(key))]
+    await node.execute_pipeline(commands)
+    replies = [c.result for c in commands]
+    for reply in replies:
+        # The node is gone or unreachable: an outage, as for any other command.
+        if isinstance(reply, RedisConnectionError | OSError):
+            raise reply
+    return replies[: len(ids)], confirm.confirmed(replies[len(ids) :])
