@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import json
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -13,7 +15,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -90,13 +92,20 @@ async def prometheus(request: Request) -> Response:
     return Response(generate_latest(request.app.state.metrics), media_type=CONTENT_TYPE_LATEST)
 
 
+@functools.cache
+def _document(name: str) -> bytes:
+    # Each document is the same for the process's life; building and encoding it
+    # again per request would hand a client a cheap way to spend the gateway's CPU.
+    return json.dumps(spec() if name == "openapi" else asyncapi.spec(), separators=(",", ":")).encode()
+
+
 async def openapi(_: Request) -> Response:
-    return JSONResponse(spec())
+    return Response(_document("openapi"), media_type="application/json")
 
 
 async def asyncapi_document(_: Request) -> Response:
     """The broker's channels and message types (docs/asyncapi.json)."""
-    return JSONResponse(asyncapi.spec())
+    return Response(_document("asyncapi"), media_type="application/json")
 
 
 async def docs(_: Request) -> Response:

@@ -16,6 +16,9 @@ Two levels, both in this one registry per gateway process:
   room. A play connection that has not authenticated yet holds an
   ``unauthenticated`` slot: capped apart (per address and in all) and given a
   few seconds, so strangers cannot crowd out the seats.
+* **Rates.** New sockets and HTTP requests per peer address each have a token
+  bucket: a client churning connections or flooding cheap routes spends its
+  own budget, not everyone's CPU.
 
 The ceiling comes from the process's real limits (:func:`ceiling`): the open
 files it may hold (raised to the hard limit at start) less a reserve for the
@@ -36,6 +39,7 @@ from typing import Any, Literal
 
 import structlog
 
+from services.gateway.ratelimit import RateLimiter
 from shared.infra.settings import Settings
 from shared.observability import metrics
 
@@ -153,9 +157,19 @@ def networks(spec: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, 
 class Connections:
     """Every socket and long-lived slot of one gateway process."""
 
-    def __init__(self, caps: Caps, limit: Ceiling, trusted: str = "") -> None:
+    def __init__(
+        self,
+        caps: Caps,
+        limit: Ceiling,
+        trusted: str = "",
+        accepts: RateLimiter | None = None,
+        requests: RateLimiter | None = None,
+    ) -> None:
         self.caps = caps
         self.limit = limit
+        #: New sockets and requests per peer address (trusted proxies exempt).
+        self.accepts = accepts or RateLimiter(1e9, 1 << 30)
+        self.requests = requests or RateLimiter(1e9, 1 << 30)
         self._trusted = networks(trusted)
         self._trusted_seen: dict[str, bool] = {}
         self.sockets = 0
@@ -168,7 +182,13 @@ class Connections:
 
     @classmethod
     def from_settings(cls, settings: Settings) -> Connections:
-        return cls(Caps.from_settings(settings), ceiling(settings), settings.trusted_proxies)
+        return cls(
+            Caps.from_settings(settings),
+            ceiling(settings),
+            settings.trusted_proxies,
+            accepts=RateLimiter(settings.accepts_per_address_per_s, settings.accepts_per_address_burst),
+            requests=RateLimiter(settings.requests_per_address_per_s, settings.requests_per_address_burst),
+        )
 
     def trusted(self, address: str) -> bool:
         """Whether ``address`` is one of the proxies whose forwarded addresses are believed."""
@@ -217,7 +237,7 @@ class Connections:
         trusted = self.trusted(peer)
         mine = self._sockets_of[peer]
         if self.sockets >= self.limit.sockets + self.limit.refusing or (
-            not trusted and mine >= 2 * self.caps.sockets_per_address
+            not trusted and (mine >= 2 * self.caps.sockets_per_address or self.accepts.take(peer))
         ):
             metrics.EDGE_REFUSALS.labels("socket", "dropped").inc()
             raise Refusal("too_many_connections", "", answer=False)
@@ -249,6 +269,10 @@ class Connections:
         if self._sockets_of[peer] <= 0:
             del self._sockets_of[peer]
         metrics.EDGE_SOCKETS.set(self.sockets)
+
+    def request(self, peer: str) -> float:
+        """Spend one request of ``peer``'s budget: 0.0, or the seconds until it has one."""
+        return 0.0 if self.trusted(peer) else self.requests.take(peer)
 
     # --- long-lived slots ---
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from typing import Any, ClassVar
 
@@ -108,6 +109,7 @@ class GuardedTransport:
         self._holds: set[str] = set()
         self._drain_timer: asyncio.TimerHandle | None = None
         self._grace: asyncio.TimerHandle | None = None
+        self._throttle: asyncio.TimerHandle | None = None
         self._gone = False
         self.peer: str = (transport.get_extra_info("peername") or ("-",))[0]
 
@@ -164,6 +166,17 @@ class GuardedTransport:
             with contextlib.suppress(RuntimeError, AttributeError):
                 self._transport.resume_reading()
 
+    def pause_for(self, seconds: float) -> None:
+        """Do not read this connection for ``seconds`` (a client over its budget)."""
+        if self._throttle is not None or self._gone:
+            return
+        self.hold("throttle")
+        self._throttle = self._loop.call_later(seconds, self._unthrottle)
+
+    def _unthrottle(self) -> None:
+        self._throttle = None
+        self.release("throttle")
+
     # --- the output guard (the protocol's pause_writing / resume_writing) ---
 
     def output_paused(self) -> None:
@@ -209,10 +222,10 @@ class GuardedTransport:
     def forget(self) -> None:
         """The connection is gone: nothing of it may run later."""
         self._gone = True
-        for timer in (self._drain_timer, self._grace):
+        for timer in (self._drain_timer, self._grace, self._throttle):
             if timer is not None:
                 timer.cancel()
-        self._drain_timer = self._grace = None
+        self._drain_timer = self._grace = self._throttle = None
 
     def __getattr__(self, name: str) -> Any:
         # Everything else (extra info, set_protocol, abort, ...) is the real transport's.
@@ -301,7 +314,18 @@ class GatewayHttpProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         if self._refusing or self._oversized:
             return  # never handed to the application; data_received answers it
-        super().on_headers_complete()
+        wait = self.guard.connections.request(self._guarded.peer)
+        if wait:
+            # Answered 429 in its turn (it may be pipelined behind others), and the
+            # connection is not read again until the address has budget.
+            app, self.app = self.app, _throttled(wait)
+            try:
+                super().on_headers_complete()
+            finally:
+                self.app = app
+            self._guarded.pause_for(wait)
+        else:
+            super().on_headers_complete()
         if len(self.pipeline) > self.guard.max_pipelined:
             # Not answered: this request and whatever follows it. The newest one
             # still queued closes the connection once it is answered.
@@ -390,11 +414,8 @@ class GatewayWebSocketProtocol(WebSocketsSansIOProtocol):
         self._guarded: GuardedTransport = transport
         self._tokens = self.guard.control_burst
         self._refilled = time.monotonic()
-        self._throttle: asyncio.TimerHandle | None = None
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if self._throttle is not None:
-            self._throttle.cancel()
         self._guarded.forget()
         self.guard.connections.release(id(self._guarded._transport))
         super().connection_lost(exc)
@@ -433,15 +454,27 @@ class GatewayWebSocketProtocol(WebSocketsSansIOProtocol):
         )
         self._refilled = now
         self._tokens -= 1.0
-        if self._tokens < 0 and self._throttle is None:
+        if self._tokens < 0:
             metrics.EDGE_REFUSALS.labels("websocket", "control_throttled").inc()
-            self._guarded.hold("throttle")
-            wait = -self._tokens / self.guard.control_per_s
-            self._throttle = self.loop.call_later(wait, self._unthrottle)
+            self._guarded.pause_for(-self._tokens / self.guard.control_per_s)
 
-    def _unthrottle(self) -> None:
-        self._throttle = None
-        self._guarded.release("throttle")
+
+def _throttled(wait_s: float) -> Any:
+    """The answer to a request over its address's budget, as a tiny ASGI app."""
+    retry = max(1, math.ceil(wait_s))
+    body = error_body("rate_limited", f"Too many requests from your address; retry in {retry} s.")
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", b"%d" % len(body)),
+        (b"retry-after", b"%d" % retry),
+    ]
+
+    async def refuse(scope: Any, receive: Any, send: Any) -> None:
+        metrics.EDGE_REFUSALS.labels("http", "rate").inc()
+        await send({"type": "http.response.start", "status": 429, "headers": headers})
+        await send({"type": "http.response.body", "body": body})
+
+    return refuse
 
 
 def bind(

@@ -67,6 +67,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     memory_budget_mb: int = 512
     #: Open sockets per client address (trusted proxies exempt: they cap their own clients).
     connections_per_address: int = 256
+    #: New sockets per client address, per second and in a burst (past it: dropped unanswered).
+    accepts_per_address_per_s: float = 20.0
+    accepts_per_address_burst: int = 200
+    #: HTTP requests per client address, per second and in a burst, whatever the route
+    #: (past it: 429 rate_limited, and that connection is not read until the budget is back).
+    requests_per_address_per_s: float = 500.0
+    requests_per_address_burst: int = 1000
     #: Long-lived connections per client address, by kind.
     feeds_per_address: int = 64
     bot_streams_per_address: int = 8
@@ -121,6 +128,10 @@ UNTHROTTLED = {
         "open_burst": "100000",
         "bad_token_rate_per_s": "100000",
         "bad_token_burst": "100000",
+        "accepts_per_address_per_s": "100000",
+        "accepts_per_address_burst": "100000",
+        "requests_per_address_per_s": "100000",
+        "requests_per_address_burst": "100000",
     }.items()
 }
 

@@ -133,6 +133,7 @@ EDGE_KINDS = ("feed", "bot_stream", "play", "unauthenticated")
 EDGE_REFUSAL_SERIES = (
     *((what, why) for what in ("socket", *EDGE_KINDS) for why in ("ceiling", "address")),
     ("socket", "dropped"),
+    ("http", "rate"),
     ("http", "request_timeout"),
     ("http", "headers_too_large"),
     ("http", "pipelined"),
