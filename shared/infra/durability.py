@@ -31,8 +31,16 @@ from typing import Any, Literal, get_args
 
 import msgspec
 from redis.asyncio.cluster import PipelineCommand
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    ReadOnlyError,
+    ResponseError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import MovedError, NoScriptError, ResponseError, TryAgainError
 
 from shared.infra.lua import Call, LuaScript, is_cluster
 
@@ -121,46 +129,55 @@ def refused_for_replicas(exc: BaseException) -> bool:
 
 
 async def run_confirmed(
-    script: LuaScript, redis: Any, calls: Sequence[Call], confirm: Confirmation, anchor: str | None = None
+    script: LuaScript, redis: Any, calls: Sequence[Call], confirm: Confirmation
 ) -> tuple[list[Any], bool]:
     """Run every call as :meth:`LuaScript.run` does, each node's calls followed on
     the same connection by ``confirm``'s commands: (the results, whether every
-    node confirmed).
-
-    With no calls, ``anchor`` (a key) names the node to confirm on. A script
-    error (``NOREPLICAS`` included) is raised as from :meth:`LuaScript.run`.
+    node confirmed). A script's error (``NOREPLICAS`` included) is raised.
     """
     if is_cluster(redis):
-        return await _cluster(script, redis, calls, confirm, anchor)
+        return await _cluster(script, redis, calls, confirm)
     results: list[Any] = [None] * len(calls)
     todo = list(range(len(calls)))
     confirmed = True
-    for attempt in range(2):  # the second only for calls the server had no script for
-        key = calls[todo[0]][0][0] if todo else anchor
-        if key is None:
-            break
-        tail = confirm.commands(key)
+    for attempt in range(2):  # the second for the calls the server had no script for
         async with redis.pipeline(transaction=False) as pipe:
             for i in todo:
                 script.queue(pipe, *calls[i])
-            for command in tail:
+            for command in confirm.commands(calls[todo[0]][0][0]):
                 pipe.execute_command(*command)
             replies = await pipe.execute(raise_on_error=False)
-        confirmed = confirmed and confirm.confirmed(replies[len(todo) :])
-        missing = _place(results, todo, replies[: len(todo)])
-        if not missing:
+        if not all(isinstance(r, NoScriptError) for r in replies[: len(todo)]):
+            confirmed = confirmed and confirm.confirmed(replies[len(todo) :])
+        todo = _place(results, todo, replies[: len(todo)], final=attempt == 1)
+        if not todo:
             break
-        if attempt == 0:
-            await redis.script_load(script.source)
-        todo = missing
+        await redis.script_load(script.source)
     return results, confirmed
 
 
-def _place(results: list[Any], todo: list[int], replies: Sequence[Any]) -> list[int]:
+async def confirm_at(redis: Any, key: str, confirm: Confirmation) -> bool:
+    """Confirm everything the node serving ``key``'s slot holds now (no writes of one's own to follow)."""
+    commands = confirm.commands(key)
+    if is_cluster(redis):
+        await redis.initialize()
+        node = redis.get_node_from_key(key)
+        queued = [PipelineCommand(n, *c) for n, c in enumerate(commands)]
+        await node.execute_pipeline(queued)
+        replies = [c.result for c in queued]
+        _raise_outage(replies)
+        return confirm.confirmed(replies)
+    async with redis.pipeline(transaction=False) as pipe:
+        for command in commands:
+            pipe.execute_command(*command)
+        return confirm.confirmed(await pipe.execute(raise_on_error=False))
+
+
+def _place(results: list[Any], todo: list[int], replies: Sequence[Any], final: bool) -> list[int]:
     """Put each reply in its place; the calls to run again (NOSCRIPT); raise any other error."""
     missing = []
     for i, reply in zip(todo, replies, strict=True):
-        if isinstance(reply, NoScriptError):
+        if isinstance(reply, NoScriptError) and not final:
             missing.append(i)
         elif isinstance(reply, Exception):
             raise reply
@@ -169,11 +186,25 @@ def _place(results: list[Any], todo: list[int], replies: Sequence[Any]) -> list[
     return missing
 
 
+def _raise_outage(replies: Sequence[Any]) -> None:
+    """A node gone, unreachable, or between roles in a failover: an outage, as for
+    any other command, never a fault of the messages the batch carries."""
+    for reply in replies:
+        if isinstance(reply, RedisConnectionError | OSError):
+            raise reply
+        if isinstance(reply, ClusterDownError | AskError | ReadOnlyError) and not isinstance(
+            reply, MovedError
+        ):
+            raise RedisConnectionError(str(reply)) from reply
+
+
 async def _cluster(
-    script: LuaScript, redis: Any, calls: Sequence[Call], confirm: Confirmation, anchor: str | None
+    script: LuaScript, redis: Any, calls: Sequence[Call], confirm: Confirmation
 ) -> tuple[list[Any], bool]:
     """One pipeline per node (redis-py's cluster pipeline will not carry scripts):
-    its calls, then the confirmation, on one connection of that node."""
+    its calls, then the confirmation, on one connection of that node. A call
+    answered MOVED (its slot has a new primary) goes again, to that primary,
+    confirmed there."""
     await redis.initialize()
     results: list[Any] = [None] * len(calls)
     todo = list(range(len(calls)))
@@ -184,15 +215,14 @@ async def _cluster(
         for i in todo:
             node = redis.get_node_from_key(calls[i][0][0])
             by_node.setdefault(node.name, (node, []))[1].append(i)
-        if not calls and anchor is not None:
-            node = redis.get_node_from_key(anchor)
-            by_node[node.name] = (node, [])
         rounds = await asyncio.gather(
-            *(_node_round(script, node, calls, ids, confirm, anchor) for node, ids in by_node.values())
+            *(_node_round(script, node, calls, ids, confirm) for node, ids in by_node.values())
         )
         retry: list[int] = []
         for (_, ids), (replies, ok) in zip(by_node.values(), rounds, strict=True):
-            confirmed = confirmed and ok
+            # A node that ran none of its calls (all redirected) holds nothing to confirm.
+            if not all(isinstance(r, MovedError | NoScriptError | TryAgainError) for r in replies):
+                confirmed = confirmed and ok
             for i, reply in zip(ids, replies, strict=True):
                 if isinstance(reply, MovedError):
                     await redis.nodes_manager.move_slot(reply)
@@ -213,24 +243,16 @@ async def _cluster(
 
 
 async def _node_round(
-    script: LuaScript,
-    node: Any,
-    calls: Sequence[Call],
-    ids: list[int],
-    confirm: Confirmation,
-    anchor: str | None,
+    script: LuaScript, node: Any, calls: Sequence[Call], ids: list[int], confirm: Confirmation
 ) -> tuple[list[Any], bool]:
-    key = calls[ids[0]][0][0] if ids else anchor
-    assert key is not None
     commands = [
         PipelineCommand(n, "EVALSHA", script.sha, len(calls[i][0]), *calls[i][0], *calls[i][1])
         for n, i in enumerate(ids)
     ]
-    commands += [PipelineCommand(len(ids) + n, *c) for n, c in enumerate(confirm.commands(key))]
+    commands += [
+        PipelineCommand(len(ids) + n, *c) for n, c in enumerate(confirm.commands(calls[ids[0]][0][0]))
+    ]
     await node.execute_pipeline(commands)
     replies = [c.result for c in commands]
-    for reply in replies:
-        # The node is gone or unreachable: an outage, as for any other command.
-        if isinstance(reply, RedisConnectionError | OSError):
-            raise reply
+    _raise_outage(replies)
     return replies[: len(ids)], confirm.confirmed(replies[len(ids) :])

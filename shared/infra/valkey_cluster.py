@@ -99,9 +99,7 @@ class ValkeyCluster:
             if "master" not in fields["flags"] or not fields["slots"]:
                 continue
             replicas = tuple(
-                self.node(f["port"])
-                for f in view.values()
-                if f["primary"] == node_id and "fail" not in f["flags"]
+                self.node(f["port"]) for f in view.values() if f["primary"] == node_id and not _failing(f)
             )
             shards.append(Shard(self.node(fields["port"]), tuple(fields["slots"]), replicas))
         return sorted(shards, key=lambda s: s.slots[0][0])
@@ -137,16 +135,28 @@ class ValkeyCluster:
     # ---------------------------------------------------------------- waits
 
     def wait_ok(self, timeout: float = 60.0) -> None:
-        """Until every reachable node says ``cluster_state:ok`` and all see the same primaries."""
+        """Until every slot is served by a primary this process can reach, and every
+        reachable node says ``cluster_state:ok`` and sees the same primaries (after a
+        failover: once the successor serves the dead primary's slots)."""
         deadline = time.monotonic() + timeout
         seen = ""
+        reachable = {n.port for n in self.reachable()}
         while time.monotonic() < deadline:
             try:
                 states = [_cluster_info(n) for n in self.reachable()]
-                views = {_serving(_parse_nodes(_ask(n, "CLUSTER", "NODES"))) for n in self.reachable()}
-                if all(s.get("cluster_state") == "ok" for s in states) and len(views) == 1:
+                views = [_parse_nodes(_ask(n, "CLUSTER", "NODES")) for n in self.reachable()]
+                serving = {_serving(v) for v in views}
+                ports = {f["port"] for v in views for i, f in v.items() if i in next(iter(serving))}
+                slots = sorted(r for f in views[0].values() if f["port"] in ports for r in f["slots"])
+                whole = sum(hi - lo + 1 for lo, hi in slots) == SLOTS
+                if (
+                    all(s.get("cluster_state") == "ok" for s in states)
+                    and len(serving) == 1
+                    and ports <= reachable
+                    and whole
+                ):
                     return
-                seen = f"states {[s.get('cluster_state') for s in states]}, {len(views)} views"
+                seen = f"states {[s.get('cluster_state') for s in states]}, {len(serving)} views"
             except redis.RedisError as exc:
                 seen = str(exc)
             time.sleep(0.1)
@@ -224,10 +234,13 @@ def _cluster_info(server: ValkeyServer) -> dict[str, str]:
 def _serving(view: dict[str, dict[str, Any]]) -> tuple[str, ...]:
     """The ids of the primaries serving slots, in one node's view."""
     return tuple(
-        sorted(
-            i for i, f in view.items() if "master" in f["flags"] and f["slots"] and "fail" not in f["flags"]
-        )
+        sorted(i for i, f in view.items() if "master" in f["flags"] and f["slots"] and not _failing(f))
     )
+
+
+def _failing(fields: dict[str, Any]) -> bool:
+    """Failed, or suspected by this node (``fail?``): not to be counted on."""
+    return bool({"fail", "fail?"} & fields["flags"])
 
 
 def _parse_nodes(text: str) -> dict[str, dict[str, Any]]:
