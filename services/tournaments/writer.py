@@ -8,6 +8,11 @@ version, and appends with the expected version and the command id (the
 store's dedup makes a repeated command id answer its first outcome). After
 each append it rewrites the public read models (standings, pairings) and
 announces the change.
+
+States are cached per tournament and brought up to date by reading only the
+events after them; a tournament this process has not seen yet (after a
+restart) starts from its snapshot, which the writer keeps as every aggregate
+does (:mod:`shared.eventstore.aggregates`).
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from typing import Any
 import msgspec
 import structlog
 
+from shared.eventstore.aggregates import Aggregate, Loaded
 from shared.eventstore.envelope import AppendOutcome, CommandRecord, EventEnvelope
 from shared.eventstore.keys import CHANGES_CHANNEL
 from shared.eventstore.store import AppendRequest, EventStore
@@ -39,7 +45,7 @@ from shared.tournaments import codes
 from shared.tournaments.commands import Create, PairRound, TournamentCommandUnion
 from shared.tournaments.decide import decide
 from shared.tournaments.events import TournamentEventUnion
-from shared.tournaments.evolve import evolve
+from shared.tournaments.evolve import fold
 from shared.tournaments.state import TournamentState
 from shared.tournaments.views import pairings_view, standings_view
 
@@ -54,6 +60,8 @@ BUSY = "busy"
 _encode_msgpack = msgspec.msgpack.Encoder().encode
 decode_event = msgspec.msgpack.Decoder(TournamentEventUnion).decode  # type: ignore[arg-type]
 _encode_json = msgspec.json.Encoder().encode
+#: How tournament streams are loaded and snapshotted (the writer appends its own way).
+TOURNAMENTS: Aggregate[TournamentState, TournamentEventUnion] = Aggregate(decode_event, fold, "tournament")
 
 
 def event_json(event: Any) -> msgspec.Raw:
@@ -69,7 +77,7 @@ class Tournaments:
         self.store = EventStore(redis)
         self.partitions = partitions
         self.clock_ms = clock_ms
-        self._states: dict[str, tuple[int, TournamentState | None]] = {}
+        self._states: dict[str, Loaded[TournamentState]] = {}
         self._locks: dict[str, asyncio.Lock] = {}
         self._seeds: dict[str, bytes] = {}
         #: The version whose read models are known to be written, per tournament.
@@ -83,14 +91,14 @@ class Tournaments:
 
     async def current(self, tournament_id: str) -> tuple[int, TournamentState | None]:
         """The state as of the store's latest event (reads only the tail)."""
-        version, state = self._states.get(tournament_id, (0, None))
-        for env in await self.store.read(self.keys(tournament_id), after=version):
-            if env.version != version + 1:
-                raise ValueError(f"tournament {tournament_id}: event {env.version} after {version}")
-            state = evolve(state, decode_event(env.payload))
-            version = env.version
-        self._states[tournament_id] = (version, state)
-        return version, state
+        loaded = await self._current(tournament_id)
+        return loaded.version, loaded.state
+
+    async def _current(self, tournament_id: str) -> Loaded[TournamentState]:
+        held = self._states.get(tournament_id)
+        loaded = await TOURNAMENTS.current(self.store, self.keys(tournament_id), held)
+        self._states[tournament_id] = loaded
+        return loaded
 
     async def catch_up(self, tournament_id: str) -> None:
         """Rewrite the read models if they are behind the stream.
@@ -99,8 +107,8 @@ class Tournaments:
         between, or the process died) leaves them behind until the next
         append, which may never come once a tournament is over. Free when
         they are known to be current."""
-        version, _ = self._states.get(tournament_id, (0, None))
-        if version <= self._published.get(tournament_id, 0):
+        held = self._states.get(tournament_id)
+        if held is None or held.version <= self._published.get(tournament_id, 0):
             return
         keys = self.keys(tournament_id)
         async with self.lock(tournament_id):
@@ -112,7 +120,7 @@ class Tournaments:
                 await self.publish(keys, version, state, created=True)
 
     def cached(self) -> list[TournamentState]:
-        return [s for _, s in self._states.values() if s is not None]
+        return [held.state for held in self._states.values() if held.state is not None]
 
     async def _seed(self, keys: TournamentKeys, creating: bool) -> bytes:
         seed = self._seeds.get(keys.tournament_id)
@@ -138,7 +146,8 @@ class Tournaments:
         keys = self.keys(tournament_id)
         async with self.lock(tournament_id):
             for _ in range(MAX_ATTEMPTS):
-                version, state = await self.current(tournament_id)
+                loaded = await self._current(tournament_id)
+                version, state = loaded.version, loaded.state
                 seen = await self.redis.hget(keys.dedup, command_id)
                 if seen is not None:
                     first, last = (int(x) for x in seen.decode().split(":"))
@@ -157,7 +166,8 @@ class Tournaments:
                     metrics.PAIRING_SECONDS.observe(time.perf_counter() - started)
                 if not events:  # already true (an idempotent record or open): nothing to append
                     return Outcome(command_id=command_id, status="accepted", first=version + 1, last=version)
-                outcome = await self._append(keys, version, command, command_id, correlation_id, events)
+                envelopes = self._envelopes(keys, version, command_id, correlation_id, events)
+                outcome = await self._append(keys, version, command, command_id, envelopes)
                 if outcome.status == "conflict":
                     metrics.APPEND_CONFLICTS.inc()
                     self._states.pop(tournament_id, None)
@@ -165,9 +175,9 @@ class Tournaments:
                 if outcome.status == "duplicate":
                     self._states.pop(tournament_id, None)
                     return await self._first_outcome(keys, command_id, outcome.first, outcome.last)
-                for event in events:
-                    state = evolve(state, event)
-                self._states[tournament_id] = (outcome.last, state)
+                loaded = await TOURNAMENTS.appended(self.store, keys, loaded, events, envelopes)
+                self._states[tournament_id] = loaded
+                state = loaded.state
                 assert state is not None
                 await self.publish(keys, outcome.last, state, created=isinstance(command, Create))
                 metrics.COMMANDS.labels(SERVICE, "tournament", "accepted").inc()
@@ -188,17 +198,11 @@ class Tournaments:
                 )
         return _rejected(command_id, BUSY, "The tournament is changing too fast; retry.")
 
-    async def _append(
-        self,
-        keys: TournamentKeys,
-        version: int,
-        command: TournamentCommandUnion,
-        command_id: str,
-        correlation_id: str,
-        events: list[Any],
-    ) -> AppendOutcome:
+    def _envelopes(
+        self, keys: TournamentKeys, version: int, command_id: str, correlation_id: str, events: list[Any]
+    ) -> list[EventEnvelope]:
         now = self.clock_ms()
-        envelopes = [
+        return [
             EventEnvelope(
                 game_id=keys.tournament_id,
                 partition=keys.partition,
@@ -212,6 +216,15 @@ class Tournaments:
             )
             for i, event in enumerate(events, start=1)
         ]
+
+    async def _append(
+        self,
+        keys: TournamentKeys,
+        version: int,
+        command: TournamentCommandUnion,
+        command_id: str,
+        envelopes: list[EventEnvelope],
+    ) -> AppendOutcome:
         record = CommandRecord(
             command_id=command_id, seat=None, version=version, payload=_encode_msgpack(command)
         )

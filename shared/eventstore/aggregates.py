@@ -1,27 +1,84 @@
-"""Decide and append for the small aggregates (player accounts, arenas): one way to do it.
+"""Load, decide and append for the platform's aggregates (player accounts, arenas,
+casual invitations, tournaments): one way to do it.
 
-Read the stream, fold it, decide, append with the expected version and the
-command id; a writer that lost the race reads again and decides again. A
+**Load.** An aggregate's state is a fold of its stream, and its stream grows
+with every join, leave or key rotation a client sends, so a load reads a
+snapshot (:class:`shared.eventstore.snapshots.AggregateSnapshot`, in the
+stream's ``...:snapshot`` hash) and only the events after it, in one round
+trip: reading an aggregate costs the same at 10 events and at 100,000. A
+snapshot is an optimisation only: one that is missing, stale, corrupt, of
+another fold (a deploy changed the rules) or of another stream (its anchor
+does not match) is ignored, the whole stream is folded, and the snapshot is
+replaced. An answer never depends on it.
+
+**Snapshots are kept** by whoever folded ``aggregate_snapshot_every`` events
+past the last one (a setting, :func:`snapshot_every`): the writer
+after its append, or a reader (a stream written before snapshots existed, or
+whose snapshot a deploy voided). The write replaces only an older snapshot or
+the unusable one the loader found, so racing writers never move it backwards.
+
+**Decide and append.** Load, decide, append with the expected version and the
+command id; a writer that lost the race loads again and decides again. A
 command id the stream has already seen answers the state as it is, without
-deciding twice. (Tournaments and games have writers of their own, with
-caches; these aggregates are small and rarely written.)
+deciding twice. (The tournament writer appends its own way, with a cache of
+states, but loads and keeps snapshots through :meth:`Aggregate.current` and
+:meth:`Aggregate.appended`.)
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any, Generic, TypeVar
+from functools import cache, cached_property
+from typing import Any, Generic, TypeVar, get_type_hints
 
 import msgspec
+import structlog
 
+from shared.eventstore import snapshots
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys
-from shared.eventstore.store import AppendRequest, EventStore
+from shared.eventstore.store import AppendRequest, EventStore, Row, decode_envelope, encode_envelope
+from shared.infra.lua import LuaScript
+from shared.infra.settings import load
 
+log = structlog.get_logger()
 S = TypeVar("S")
 E = TypeVar("E")
 MAX_ATTEMPTS = 5
 _encode = msgspec.msgpack.Encoder().encode
+#: Aggregates whose state its own type refused, told once per process.
+_refused: set[tuple[str, str]] = set()
+
+# The snapshot and the events from its version on (the first one anchors it), or
+# every event when there is no snapshot whose version can name a stream id.
+_READ = LuaScript(
+    """
+local snap = redis.call("HMGET", KEYS[1], "version", "state")
+local first = "-"
+if snap[2] and snap[1] and #snap[1] <= 15 and string.match(snap[1], "^%d+$") then
+  first = "0-" .. snap[1]
+end
+return {snap[1], snap[2], redis.call("XRANGE", KEYS[2], first, "+")}
+"""
+)
+# ARGV: 1 version, 2 snapshot, 3 the stored version it may replace whatever it is
+# (one its loader could not use; "" for none). Otherwise only an older one is replaced.
+_SAVE = LuaScript(
+    """
+local current = redis.call("HGET", KEYS[1], "version")
+if current and current ~= ARGV[3] and (tonumber(current) or -1) >= tonumber(ARGV[1]) then
+  return 0
+end
+redis.call("HSET", KEYS[1], "version", ARGV[1], "state", ARGV[2])
+return 1
+"""
+)
+
+
+@cache
+def snapshot_every() -> int:
+    """The setting ``aggregate_snapshot_every``: how far a snapshot may fall behind its stream."""
+    return load().aggregate_snapshot_every
 
 
 class Busy(RuntimeError):
@@ -36,8 +93,23 @@ class Decided(msgspec.Struct, Generic[S, E]):
     duplicate: bool = False
 
 
+class Loaded(msgspec.Struct, Generic[S], frozen=True):
+    """An aggregate's state at a version, and what it cost to get there."""
+
+    version: int
+    state: S | None
+    #: The version of the latest snapshot known to be stored (0: none).
+    snapshot: int = 0
+    #: Events this load took from the store (a snapshot's anchor included).
+    read: int = 0
+
+
 class Aggregate(Generic[S, E]):
-    """One kind of aggregate: how to decode its events and fold them."""
+    """One kind of aggregate: how to decode its events and fold them.
+
+    Its snapshots hold the state as the type ``fold`` declares it returns, and
+    ``prefix`` (its event ids' prefix) names the kind they belong to.
+    """
 
     def __init__(
         self, decode: Callable[[bytes], E], fold: Callable[[Iterable[E], S | None], S | None], prefix: str
@@ -45,11 +117,46 @@ class Aggregate(Generic[S, E]):
         self.decode = decode
         self.fold = fold
         self.prefix = prefix
+        self.state_type = get_type_hints(fold)["return"]
+        self._decode_state: Callable[[bytes], S | None] = msgspec.msgpack.Decoder(self.state_type).decode
+
+    @cached_property
+    def fingerprint(self) -> bytes:
+        return snapshots.aggregate_fingerprint(self.prefix, self.state_type)
 
     async def load(self, store: EventStore, keys: GameKeys) -> tuple[int, S | None]:
-        envelopes = await store.read(keys)
-        state = self.fold((self.decode(e.payload) for e in envelopes), None)
-        return (envelopes[-1].version if envelopes else 0), state
+        loaded = await self.current(store, keys)
+        return loaded.version, loaded.state
+
+    async def current(self, store: EventStore, keys: GameKeys, held: Loaded[S] | None = None) -> Loaded[S]:
+        """The state as of the stream's last event: from ``held`` (a state this process
+        keeps) if given, else from the snapshot; then the events after it."""
+        if held is not None:
+            [rows] = await store.read_rows([(keys, held.version + 1)])
+            return await self._kept(store, keys, held, rows, len(rows))
+        stored, raw, reply = await _READ.call(store.redis, [keys.snapshot, keys.events], [])
+        rows = [(int(entry_id[2:]), fields[1]) for entry_id, fields in reply]
+        start = self._restored(raw, rows) if raw is not None else None
+        if start is not None:
+            return await self._kept(store, keys, start, rows[1:], len(rows))
+        read = len(rows)
+        if stored is not None and (not rows or rows[0][0] != 1):
+            # The rows began at a snapshot it cannot use: the stream from its start.
+            [rows] = await store.read_rows([(keys, 1)])
+            read += len(rows)
+        return await self._kept(store, keys, Loaded(0, None), rows, read, replaces=stored)
+
+    async def appended(
+        self,
+        store: EventStore,
+        keys: GameKeys,
+        before: Loaded[S],
+        events: Sequence[E],
+        envelopes: Sequence[EventEnvelope],
+    ) -> Loaded[S]:
+        """The state after ``events``, just appended as ``envelopes`` on top of ``before``."""
+        loaded = Loaded(envelopes[-1].version, self.fold(events, before.state), before.snapshot)
+        return await self._keep(store, keys, loaded, encode_envelope(envelopes[-1]), None)
 
     async def execute(
         self,
@@ -61,27 +168,83 @@ class Aggregate(Generic[S, E]):
     ) -> Decided[S, E]:
         """``decide`` may raise (a rule violation): nothing is appended then."""
         for _ in range(MAX_ATTEMPTS):
-            version, state = await self.load(store, keys)
+            loaded = await self.current(store, keys)
+            version, state = loaded.version, loaded.state
             if await store.redis.hexists(keys.dedup, command_id):
                 return Decided(version=version, state=state, events=[], duplicate=True)
             events = list(decide(state))
             if not events:
                 return Decided(version=version, state=state, events=[])
+            envelopes = [
+                _envelope(self.prefix, keys, version + i, command_id, now_ms, e)
+                for i, e in enumerate(events, 1)
+            ]
             outcome = await store.append(
                 AppendRequest(
-                    keys=keys,
-                    expected=version,
-                    command_id=command_id,
-                    command=None,
-                    envelopes=[
-                        _envelope(self.prefix, keys, version + i, command_id, now_ms, e)
-                        for i, e in enumerate(events, 1)
-                    ],
+                    keys=keys, expected=version, command_id=command_id, command=None, envelopes=envelopes
                 )
             )
             if outcome.status == "appended":
-                return Decided(version=outcome.last, state=self.fold(events, state), events=events)
+                after = await self.appended(store, keys, loaded, events, envelopes)
+                return Decided(version=after.version, state=after.state, events=events)
         raise Busy(f"{keys.game_id}: the stream kept moving")
+
+    def _restored(self, raw: bytes, rows: list[Row]) -> Loaded[S] | None:
+        """The snapshot's state, if it is this fold's and ``rows`` start at the event it was taken after."""
+        snap = snapshots.decode_aggregate(raw, self.prefix, self.fingerprint)
+        if (
+            snap is None
+            or not rows
+            or rows[0][0] != snap.version
+            or snapshots.anchor(rows[0][1]) != snap.anchor
+        ):
+            return None
+        try:
+            state = self._decode_state(snap.state)
+        except msgspec.MsgspecError:
+            return None
+        return Loaded(snap.version, state, snap.version)
+
+    async def _kept(
+        self,
+        store: EventStore,
+        keys: GameKeys,
+        start: Loaded[S],
+        rows: list[Row],
+        read: int,
+        replaces: bytes | None = None,
+    ) -> Loaded[S]:
+        """``start`` with ``rows`` (the events after it) folded in, its snapshot kept."""
+        for expected, (version, _) in enumerate(rows, start.version + 1):
+            if version != expected:
+                raise ValueError(f"{keys.game_id}: event {version} where {expected} was due")
+        envelopes = [decode_envelope(raw) for _, raw in rows]
+        state = self.fold((self.decode(e.payload) for e in envelopes), start.state) if rows else start.state
+        loaded = Loaded(start.version + len(rows), state, start.snapshot, read)
+        return await self._keep(store, keys, loaded, rows[-1][1] if rows else None, replaces)
+
+    async def _keep(
+        self, store: EventStore, keys: GameKeys, loaded: Loaded[S], last: bytes | None, replaces: bytes | None
+    ) -> Loaded[S]:
+        """Write a snapshot of ``loaded`` when the last is ``aggregate_snapshot_every``
+        events behind it, or unusable (``replaces``: its stored version); ``last`` is
+        the stored envelope at ``loaded.version``."""
+        behind = loaded.version - loaded.snapshot >= snapshot_every()
+        if last is None or loaded.version == 0 or not (behind or replaces is not None):
+            return loaded
+        state = _encode(loaded.state)
+        try:
+            self._decode_state(state)
+        except msgspec.ValidationError:
+            # A state its type's bounds refuse (tightened since it was folded): its
+            # snapshot could never be read back, so this aggregate is folded whole.
+            if (self.prefix, keys.game_id) not in _refused:
+                _refused.add((self.prefix, keys.game_id))
+                log.warning("aggregate_snapshot_refused", kind=self.prefix, id=keys.game_id, exc_info=True)
+            return msgspec.structs.replace(loaded, snapshot=loaded.version)
+        raw = snapshots.encode_aggregate(self.prefix, self.fingerprint, loaded.version, state, last)
+        await _SAVE.call(store.redis, [keys.snapshot], [loaded.version, raw, replaces or b""])
+        return msgspec.structs.replace(loaded, snapshot=loaded.version)
 
 
 def _envelope(

@@ -13,11 +13,17 @@ otherwise ignored, which means the whole stream is folded as if there were none:
 * it belongs to this stream: its ``anchor`` digests the stored envelope of the
   version it holds, so a snapshot left from another stream under the same key,
   or past the stream's end, does not match.
+
+The platform's own aggregates (player accounts, arenas, invitations,
+tournaments: :mod:`shared.eventstore.aggregates`) keep snapshots on the same
+three conditions, in an :class:`AggregateSnapshot`: their fingerprint digests
+the packages their folds live in instead of the games'.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import sys
 from functools import cache
 from pathlib import Path
@@ -25,8 +31,6 @@ from typing import Any
 
 import msgspec
 
-import shared.games
-import shared.kernel
 from shared.games import registry
 from shared.kernel.contract import GameModule
 from shared.kernel.table import Table
@@ -45,8 +49,31 @@ class Snapshot(msgspec.Struct, array_like=True, frozen=True):
     state: bytes  # msgpack of the game's state
 
 
+class AggregateSnapshot(msgspec.Struct, array_like=True, frozen=True):
+    kind: str  # the aggregate's kind (its event id prefix: ``player``, ``arena``...)
+    fingerprint: bytes  # the fold that wrote it (see :func:`aggregate_fingerprint`)
+    anchor: bytes  # digest of the stored envelope at ``version``
+    version: int
+    state: bytes  # msgpack of the folded state
+
+
+#: The packages a game's fold may read: the kernel and the games (content packs included).
+_GAME_RULES = ("shared.kernel", "shared.games")
+#: The packages the platform aggregates' folds live in: the pure core but the games
+#: (pyproject's import contracts keep the folds inside it). Any change to them makes
+#: every aggregate snapshot unusable, which costs each aggregate one whole fold.
+_PLATFORM_RULES = (
+    "shared.kernel",
+    "shared.players",
+    "shared.arenas",
+    "shared.casual",
+    "shared.tournaments",
+    "shared.ladders",
+)
+
 _encode = msgspec.msgpack.Encoder().encode
 _decode_snapshot = msgspec.msgpack.Decoder(Snapshot).decode
+_decode_aggregate = msgspec.msgpack.Decoder(AggregateSnapshot).decode
 _decode_table = msgspec.msgpack.Decoder(Table).decode
 
 
@@ -99,6 +126,29 @@ def restore(snap: Snapshot, raw_envelope: bytes) -> Table | None:
     return msgspec.structs.replace(table, state=state)
 
 
+def encode_aggregate(kind: str, fingerprint: bytes, version: int, state: bytes, raw_envelope: bytes) -> bytes:
+    """The snapshot of an aggregate's ``state`` (msgpack), whose last event is stored as ``raw_envelope``."""
+    return _encode(AggregateSnapshot(kind, fingerprint, anchor(raw_envelope), version, state))
+
+
+def decode_aggregate(raw: bytes, kind: str, fingerprint: bytes) -> AggregateSnapshot | None:
+    """The snapshot if it decodes and was written by this fold of this kind, else ``None``."""
+    try:
+        snap = _decode_aggregate(raw)
+    except msgspec.MsgspecError:
+        return None
+    return snap if snap.kind == kind and snap.fingerprint == fingerprint else None
+
+
+@cache
+def aggregate_fingerprint(kind: str, state_type: Any) -> bytes:
+    """The aggregate's kind and state type, and its rules' source, digested once per process."""
+    h = hashlib.blake2b(digest_size=16)
+    h.update(f"{kind}\0{state_type!r}\0".encode())
+    h.update(_sources_digest(_PLATFORM_RULES))
+    return h.digest()
+
+
 _state_decoders: dict[str, msgspec.msgpack.Decoder[Any]] = {}
 _fingerprints: dict[str, bytes] = {}
 
@@ -121,26 +171,26 @@ def fingerprint(game: GameModule[Any, Any, Any, Any]) -> bytes:
 def _fingerprint(game: GameModule[Any, Any, Any, Any]) -> bytes:
     h = hashlib.blake2b(digest_size=16)
     h.update(f"{game.key}\0{game.state_type.__module__}.{game.state_type.__qualname__}\0".encode())
-    h.update(_rules_digest())
+    h.update(_sources_digest(_GAME_RULES))
     module = sys.modules.get(game.state_type.__module__)
     path = Path(module.__file__) if module is not None and module.__file__ else None
-    if path is not None and not _under_rules(path):
+    if path is not None and not _under(path, _GAME_RULES):
         h.update(path.read_bytes())
     return h.digest()
 
 
-def _rule_roots() -> list[Path]:
-    return [Path(p) for pkg in (shared.kernel, shared.games) for p in pkg.__path__]
+def _roots(packages: tuple[str, ...]) -> list[Path]:
+    return [Path(p) for name in packages for p in importlib.import_module(name).__path__]
 
 
-def _under_rules(path: Path) -> bool:
-    return any(path.resolve().is_relative_to(root.resolve()) for root in _rule_roots())
+def _under(path: Path, packages: tuple[str, ...]) -> bool:
+    return any(path.resolve().is_relative_to(root.resolve()) for root in _roots(packages))
 
 
 @cache
-def _rules_digest() -> bytes:
+def _sources_digest(packages: tuple[str, ...]) -> bytes:
     h = hashlib.blake2b(digest_size=16)
-    for root in _rule_roots():
+    for root in _roots(packages):
         for path in sorted(root.rglob("*")):
             if path.suffix in _SOURCE_SUFFIXES and "__pycache__" not in path.parts and path.is_file():
                 h.update(str(path.relative_to(root)).encode() + b"\0")

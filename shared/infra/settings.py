@@ -99,6 +99,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     ws_control_burst: int = 100
 
     # --- Write budgets and aggregate bounds ---
+    #: A player's, arena's, invitation's or tournament's snapshot is rewritten once
+    #: its stream is this many events past it, so a load reads at most this many
+    #: events (docs/architecture.md, "Aggregate snapshots").
+    aggregate_snapshot_every: int = 100
 
     # --- The replicated store: durability levels and failover ---
     #: What an accepted move has survived when it is answered: local, fsync,
