@@ -1,9 +1,11 @@
-"""``python -m services.reducer``: the single writer of the partitions it owns.
+"""``python -m services.reducer``: the single writer of the partitions whose leases it holds.
 
-A reducer owns the partitions p with ``p % reducer_count == reducer_index``
-(static assignment, like Kafka's static membership): run one per index. Two
-reducers that briefly claim the same partition cannot corrupt a game: every
-append carries the expected version.
+Run as many as you like, all alike: each takes its fair share of the
+partitions through leases (``services/reducer/ownership.py``), takes over
+those of a reducer that died within a few seconds, and gives some up when
+another starts. Every append carries the lease's fencing token and the
+expected version, so a reducer that lost a lease (paused past it, say) can
+never write for it again.
 """
 
 from __future__ import annotations
@@ -12,29 +14,24 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from services.reducer.handlers import GROUP, Reducer
-from shared.eventstore.keys import validated_stream
+from services.reducer.handlers import Reducer
+from services.reducer.ownership import Ownership
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.infra.settings import Settings
 from shared.messaging.service import run
-from shared.messaging.streams import StreamReader
-
-
-def owned(settings: Settings) -> list[int]:
-    return [p for p in range(settings.partitions) if p % settings.reducer_count == settings.reducer_index]
 
 
 async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
     store = EventStore(redis)
+    cache = TableCache(store)
+    ownership = Ownership(redis, settings, cache)
     reducer = Reducer(
-        store, TableCache(store), settings.snapshot_every, max_deliveries=settings.max_deliveries
+        store, cache, settings.snapshot_every, max_deliveries=settings.max_deliveries, leases=ownership
     )
-    partitions = owned(settings)
-    reader = StreamReader.configured(redis, GROUP, settings, (validated_stream(p) for p in partitions))
     return [
-        lambda stopping: reader.run(reducer, stopping),
-        lambda stopping: reducer.watch_clocks(partitions, stopping),
+        lambda stopping: ownership.run(reducer, stopping),
+        lambda stopping: reducer.watch_clocks(ownership.owned, stopping),
     ]
 
 

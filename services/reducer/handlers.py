@@ -5,6 +5,13 @@ Commands for the same game in one batch chain their expected versions. If an
 append loses to another writer (two reducers briefly owning a partition), that
 game's later appends in the batch fail too; the game is re-read and its
 commands are planned again, so each game stays linear.
+
+A reducer writes only for the partitions whose lease it holds
+(``services/reducer/ownership.py``): each append carries the lease's token,
+which the store refuses once a later lease superseded it. A command of a
+partition it does not hold is left pending, unanswered, for the holder to
+claim; a rejection, judged against this reducer's own cache, is answered
+only while its lease is current by its own clock.
 """
 
 from __future__ import annotations
@@ -12,8 +19,8 @@ from __future__ import annotations
 import asyncio
 import time
 import traceback
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
 import msgspec
 import structlog
@@ -48,6 +55,19 @@ SERVICE = GROUP = "reducer"
 MAX_ATTEMPTS = 5
 
 
+class Leases(Protocol):
+    """Which partitions this reducer may write and answer for now."""
+
+    def token(self, partition: int) -> int | None:
+        """The token of the partition's lease if this reducer holds it, else ``None``."""
+
+    def current(self, partition: int) -> bool:
+        """Held, and not lapsed by this reducer's clock: no other may hold it yet."""
+
+    def fenced(self, partition: int) -> None:
+        """The store refused an append with the partition's token: a later lease superseded it."""
+
+
 class Reducer:
     def __init__(
         self,
@@ -57,8 +77,11 @@ class Reducer:
         seeds: Callable[[], bytes] = new_seed,
         clock_ns: Callable[[], int] = time.time_ns,
         max_deliveries: int = 3,
+        leases: Leases | None = None,
     ) -> None:
         self.store = store
+        #: None: every partition is this reducer's, its appends unfenced (tests, tools).
+        self.leases = leases
         self.cache = cache
         self.snapshot_every = snapshot_every
         self.seeds = seeds
@@ -86,9 +109,18 @@ class Reducer:
         await self.publisher.after(replies)
 
     async def process(self, msgs: list[CommandMsg], batch: Batch | None = None) -> list[Outcome]:
+        """Append and answer; returns the outcomes answered, in order.
+
+        A command of a partition whose lease this reducer does not hold is
+        neither answered nor acknowledged: it stays pending for the holder,
+        who claims it. Nor is a rejection once the lease is not current (paused
+        past it, this reducer's cache may miss the holder's writes); an
+        accepted outcome is the store's own, and is answered.
+        """
         replies: dict[int, Outcome] = {}
         pending = list(range(len(msgs)))
         for _ in range(MAX_ATTEMPTS):
+            pending = [i for i in pending if self._holds(msgs[i].partition)]
             if not pending:
                 break
             pending = await self._attempt(msgs, pending, replies)
@@ -96,9 +128,23 @@ class Reducer:
             replies[i] = rejected(
                 msgs[i], "busy", "The game is changing too fast; retry with the same idempotency key."
             )
-        outcomes = [replies[i] for i in range(len(msgs))]
-        await self._reply(msgs, outcomes, batch)
-        return outcomes
+        # Asked at the end: a reducer paused past its lease judges nothing.
+        answered = [
+            i for i in sorted(replies) if replies[i].status == "accepted" or self._current(msgs[i].partition)
+        ]
+        if len(answered) < len(msgs):
+            kept = set(answered)
+            for i in range(len(msgs)):
+                if i not in kept:  # its table may hold what the store refused
+                    self.cache.forget(msgs[i].game_id)
+        await self._reply(msgs, answered, replies, batch)
+        return [replies[i] for i in answered]
+
+    def _holds(self, partition: int) -> bool:
+        return self.leases is None or self.leases.token(partition) is not None
+
+    def _current(self, partition: int) -> bool:
+        return self.leases is None or self.leases.current(partition)
 
     async def _attempt(
         self, msgs: list[CommandMsg], indices: list[int], replies: dict[int, Outcome]
@@ -109,6 +155,13 @@ class Reducer:
             if not self.cache.get(msgs[i].game_id)
         ]
         await self.cache.refresh(cold)
+        tokens: dict[int, int] | None = None
+        if self.leases is not None:  # read after the last wait: the tokens as the appends leave
+            tokens = {}
+            for p in {msgs[i].partition for i in indices}:
+                if (token := self.leases.token(p)) is not None:
+                    tokens[p] = token
+            indices = [i for i in indices if msgs[i].partition in tokens]
         working: dict[str, Table | None] = {}
         planned: list[tuple[int, Planned]] = []
         for i in indices:
@@ -119,7 +172,7 @@ class Reducer:
                 working[msg.game_id] = result.after
             planned.append((i, result))
         plans = [p for _, p in planned if isinstance(p, Plan)]
-        outcomes = iter(await self.store.append_many([p.request for p in plans]))
+        outcomes = iter(await self.store.append_many([p.request for p in plans], tokens))
         retry: list[int] = []
         conflicted: set[str] = set()
         for i, result in planned:
@@ -128,6 +181,8 @@ class Reducer:
                 retry.append(i)
             elif isinstance(result, Outcome):
                 replies[i] = await self._rejection(msgs[i], result)
+            elif outcome is not None and outcome.status == "fenced":
+                self._fenced(msgs[i], outcome.last)
             elif outcome is not None and outcome.status == "conflict":
                 metrics.APPEND_CONFLICTS.inc()
                 conflicted.add(msgs[i].game_id)
@@ -138,6 +193,13 @@ class Reducer:
         for game_id in conflicted:
             self.cache.forget(game_id)
         return retry
+
+    def _fenced(self, msg: CommandMsg, latest: int) -> None:
+        """The partition passed to a later lease: its commands are left to that holder."""
+        metrics.FENCED_APPENDS.inc()
+        log.warning("append_fenced", partition=msg.partition, game_id=msg.game_id, superseded_by=latest)
+        if self.leases is not None:
+            self.leases.fenced(msg.partition)
 
     async def _settle(self, p: Plan, outcome: AppendOutcome) -> Outcome:
         game = registry.get(p.after.game)
@@ -197,14 +259,16 @@ class Reducer:
             rejection, decided_ns=self.clock_ns(), game=table.game if table is not None else ""
         )
 
-    async def _reply(self, msgs: list[CommandMsg], outcomes: list[Outcome], batch: Batch | None) -> None:
+    async def _reply(
+        self, msgs: list[CommandMsg], answered: list[int], outcomes: dict[int, Outcome], batch: Batch | None
+    ) -> None:
         """Answer the gateways, index the clocks, and acknowledge, in one round trip.
 
         Acknowledging after the appends: a crash in between redelivers the
         batch, and the store answers each repeated command id with its first
         outcome.
         """
-        replies = replies_by_node((m.reply_to, o) for m, o in zip(msgs, outcomes, strict=True))
+        replies = replies_by_node((msgs[i].reply_to, outcomes[i]) for i in answered)
         pipe = self.store.redis.pipeline(transaction=False)
         self.publisher.queue(pipe, replies)
         for (partition, game_id), due in self._deadlines.items():
@@ -224,12 +288,17 @@ class Reducer:
         else:
             # The appends are done (awaited above): the answers and the
             # acknowledgements may ride with the next read.
-            batch.ack(pipe, GROUP)
+            if len(answered) == len(batch):
+                batch.ack(pipe, GROUP)
+            elif answered:  # the rest stay pending, for their partition's holder
+                batch.ack(pipe, GROUP, only=[batch.entries[i][:2] for i in answered])
             await batch.write(pipe)
         await self.publisher.after(replies)
 
-    async def watch_clocks(self, partitions: list[int], stopping: Any, interval_s: float = 0.2) -> None:
-        """Time out seats whose clocks ran out, in the partitions this reducer owns.
+    async def watch_clocks(
+        self, partitions: Callable[[], Sequence[int]], stopping: Any, interval_s: float = 0.2
+    ) -> None:
+        """Time out seats whose clocks ran out, in the partitions this reducer holds now.
 
         A timeout is a command like any other (its id names the version it
         was decided at, so it applies once however often it is issued); it
@@ -238,7 +307,7 @@ class Reducer:
         """
         while not stopping.is_set():
             try:
-                due = [m for m in await self._due(partitions) if m.game_id not in self._clock_parked]
+                due = [m for m in await self._due(list(partitions())) if m.game_id not in self._clock_parked]
                 if due:
                     await self._time_out(due)
             except Exception:

@@ -1,9 +1,21 @@
 -- Append one command's events to a game, atomically (one slot: hash-tagged keys).
--- KEYS: 1 events stream, 2 commands stream, 3 dedup hash, 4 meta hash, 5 partition feed
--- ARGV: 1 expected version, 2 command id, 3 command record, 4 game id, 5.. event envelopes
--- Returns {status, first, last}: "appended" | "duplicate" (the first outcome) | "conflict".
+-- KEYS: 1 events stream, 2 commands stream, 3 dedup hash, 4 meta hash, 5 partition feed,
+--       6 the partition's fencing token (hash: token)
+-- ARGV: 1 expected version, 2 command id, 3 command record, 4 game id,
+--       5 the writer's lease token (0: a writer without a lease), 6.. event envelopes
+-- Returns {status, first, last}: "appended" | "duplicate" (the first outcome) | "conflict"
+-- | "fenced" (a later lease's token in first and last).
 local expected = tonumber(ARGV[1])
 local command_id = ARGV[2]
+-- First: a writer whose lease was taken over (paused past it, then resumed)
+-- must neither write nor learn an outcome it would answer with.
+local token = tonumber(ARGV[5])
+if token > 0 then
+  local latest = tonumber(redis.call("HGET", KEYS[6], "token") or "0")
+  if token < latest then
+    return {"fenced", latest, latest}
+  end
+end
 if command_id ~= "" then
   local seen = redis.call("HGET", KEYS[3], command_id)
   if seen then
@@ -15,12 +27,12 @@ local current = tonumber(redis.call("HGET", KEYS[4], "version") or "0")
 if current ~= expected then
   return {"conflict", current, current}
 end
-local n = #ARGV - 4
+local n = #ARGV - 5
 for i = 1, n do
   local v = expected + i
   -- The explicit id 0-<version> makes the stream itself refuse a stale writer.
-  redis.call("XADD", KEYS[1], "0-" .. v, "e", ARGV[4 + i])
-  redis.call("XADD", KEYS[5], "*", "g", ARGV[4], "v", v, "e", ARGV[4 + i])
+  redis.call("XADD", KEYS[1], "0-" .. v, "e", ARGV[5 + i])
+  redis.call("XADD", KEYS[5], "*", "g", ARGV[4], "v", v, "e", ARGV[5 + i])
 end
 local last = expected + n
 if ARGV[3] ~= "" then

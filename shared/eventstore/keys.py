@@ -107,6 +107,18 @@ def validated_stream(partition: int) -> str:
     return f"{PREFIX}:{tag(partition)}:validated"
 
 
+def reducer_lease(partition: int) -> str:
+    """The partition's lease, ``<node>:<token>`` of the reducer holding it, with a TTL
+    (``shared/messaging/leases.py``)."""
+    return f"{PREFIX}:{tag(partition)}:reducer:lease"
+
+
+def fencing_token(partition: int) -> str:
+    """Hash: the partition's latest lease token (``token``) and who took it (``node``).
+    In the games' slot, so the append script compares its writer's token with it."""
+    return f"{PREFIX}:{tag(partition)}:reducer:token"
+
+
 def reply_channel(node: str) -> str:
     """Outcomes for one gateway process (pub/sub: a lost reply is retried by
     the client with the same idempotency key)."""
@@ -120,4 +132,5 @@ def open_key(digest: str) -> str:
 
 DEAD_LETTERS = f"{PREFIX}:dead-letters"  # stream: messages a stage failed on, for an operator
 CHANGES_CHANNEL = f"{PREFIX}:changes"  # pub/sub: "game_id version" after a projection
+REDUCERS = f"{PREFIX}:reducers"  # sorted set: reducer node -> its heartbeat's expiry (server ms)
 GAMES_INDEX = f"{PREFIX}:games"  # sorted set of game ids by creation time (not on the hot path)

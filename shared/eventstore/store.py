@@ -7,14 +7,14 @@ validator keep their round trips per command below one.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from importlib.resources import files
 from typing import Any, NamedTuple
 
 import msgspec
 
 from shared.eventstore.envelope import AppendOutcome, CommandRecord, EventEnvelope
-from shared.eventstore.keys import GAMES_INDEX, GameKeys
+from shared.eventstore.keys import GAMES_INDEX, GameKeys, fencing_token
 from shared.infra.lua import LuaScript
 
 _encode = msgspec.msgpack.Encoder().encode
@@ -62,14 +62,15 @@ class EventStore:
         self.redis = redis
         self._append = LuaScript(_APPEND_LUA)
 
-    def _args(self, req: AppendRequest) -> tuple[list[str], list[Any]]:
+    def _args(self, req: AppendRequest, token: int = 0) -> tuple[list[str], list[Any]]:
         k = req.keys
-        keys = [k.events, k.commands, k.dedup, k.meta, k.feed]
+        keys = [k.events, k.commands, k.dedup, k.meta, k.feed, fencing_token(k.partition)]
         args: list[Any] = [
             req.expected,
             req.command_id,
             _encode(req.command) if req.command else b"",
             k.game_id,
+            token,
             *map(_encode, req.envelopes),
         ]
         return keys, args
@@ -77,11 +78,19 @@ class EventStore:
     async def append(self, req: AppendRequest) -> AppendOutcome:
         return _outcome(await self._append.call(self.redis, *self._args(req)))
 
-    async def append_many(self, reqs: Sequence[AppendRequest]) -> list[AppendOutcome]:
-        """Independent appends (different games) in one round trip."""
+    async def append_many(
+        self, reqs: Sequence[AppendRequest], tokens: Mapping[int, int] | None = None
+    ) -> list[AppendOutcome]:
+        """Independent appends (different games) in one round trip.
+
+        ``tokens``: the writer's lease token of each partition (a reducer's);
+        the store refuses (``fenced``) an append whose token a later lease
+        has superseded. Without one, the append is not fenced.
+        """
         if not reqs:
             return []
-        return [_outcome(r) for r in await self._append.run(self.redis, [self._args(req) for req in reqs])]
+        calls = [self._args(req, tokens.get(req.keys.partition, 0) if tokens else 0) for req in reqs]
+        return [_outcome(r) for r in await self._append.run(self.redis, calls)]
 
     async def read(self, keys: GameKeys, after: int = 0) -> list[EventEnvelope]:
         """The game's events with version > ``after``, in order."""

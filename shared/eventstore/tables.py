@@ -49,6 +49,11 @@ class TableCache:
     def forget(self, game_id: str) -> None:
         self._tables.pop(game_id, None)
 
+    def forget_where(self, doomed: Callable[[str], bool]) -> None:
+        """Forget every table whose game id ``doomed`` picks (a partition another may have written)."""
+        for game_id in [g for g in self._tables if doomed(g)]:
+            del self._tables[game_id]
+
     def __len__(self) -> int:
         return len(self._tables)
 

@@ -21,9 +21,6 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: Games hash into this many partitions; every service must agree on it.
     partitions: int = 4
     node: str = f"{socket.gethostname()}-{os.getpid()}"
-    #: A reducer owns the partitions p with p % reducer_count == reducer_index.
-    reducer_index: int = 0
-    reducer_count: int = 1
     http_host: str = "127.0.0.1"
     http_port: int = 8000
     #: Health and metrics port of the validator, reducer and projector.
@@ -117,6 +114,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     durability_timeout_ms: Annotated[int, msgspec.Meta(ge=10, le=60_000)] = 2000
 
     # --- Reducer partition leases ---
+    #: A reducer's lease on a partition lasts this long unless renewed (every third of
+    #: it); a dead reducer's partitions are taken over within about 5/3 of it plus a
+    #: second (docs/architecture.md, "Partition leases").
+    lease_ttl_s: Annotated[float, msgspec.Meta(ge=1.0, le=300)] = 5.0
 
 
 #: Rate limits out of the way, for tests and benchmarks that drive the API

@@ -165,6 +165,31 @@ CACHED_GAMES = Gauge(
     ["service"],
     registry=None,
 )
+# ------------------------------------------------- partition leases (reducers)
+
+PARTITIONS_OWNED = Gauge(
+    "ziggurat_reducer_partitions_owned", "Partitions whose lease this reducer holds", registry=None
+)
+PARTITIONS = Gauge(
+    "ziggurat_reducer_partitions",
+    "Partitions in all (ZIGGURAT_PARTITIONS), for the coverage alert",
+    registry=None,
+)
+LEASE_TAKEOVERS = Counter(
+    "ziggurat_lease_takeovers_total",
+    "Partition leases this reducer took that another reducer had held",
+    registry=None,
+)
+LEASES_LOST = Counter(
+    "ziggurat_leases_lost_total",
+    "Partition leases this reducer lost without giving them up (expired, taken, or its token fenced)",
+    registry=None,
+)
+FENCED_APPENDS = Counter(
+    "ziggurat_fenced_appends_total",
+    "Appends the store refused because a later lease's token superseded this reducer's",
+    registry=None,
+)
 REDIS_ROUND_TRIPS = Counter(
     "ziggurat_redis_round_trips_total",
     "Writes to Redis (a pipeline counts once) by this process",
@@ -340,6 +365,7 @@ OWNERS: dict[MetricWrapperBase, tuple[str, ...]] = {
     BATCH_SIZE: READERS,
     EVENTS_PROJECTED: (PROJECTOR,),
     CACHED_GAMES: (VALIDATOR, REDUCER, PROJECTOR),
+    **dict.fromkeys((PARTITIONS_OWNED, PARTITIONS, LEASE_TAKEOVERS, LEASES_LOST, FENCED_APPENDS), (REDUCER,)),
     REDIS_ROUND_TRIPS: SERVICES,
     LOOP_LAG: SERVICES,
     GC_PAUSE: SERVICES,
@@ -359,7 +385,7 @@ _READ_ERRORS = ("read", "batch", "message")
 ERROR_KINDS: dict[str, tuple[str, ...]] = {
     GATEWAY: ("store_unreachable", "unexpected", "watch"),
     VALIDATOR: _READ_ERRORS,
-    REDUCER: (*_READ_ERRORS, "clock"),
+    REDUCER: (*_READ_ERRORS, "clock", "lease"),
     PROJECTOR: _READ_ERRORS,
     TOURNAMENTS: (*_READ_ERRORS, "advance", "reconcile", "bots", "bot"),
 }

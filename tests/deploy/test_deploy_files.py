@@ -13,7 +13,6 @@ import functools
 import json
 import re
 import shlex
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -244,7 +243,7 @@ def test_every_ziggurat_variable_is_a_settings_field() -> None:
         for var in ENV_RE.findall(path.read_text()):
             seen.add(var)
             assert var.removeprefix("ZIGGURAT_").lower() in fields, f"{path.relative_to(REPO)}: {var}"
-    assert {"ZIGGURAT_REDIS_URL", "ZIGGURAT_REDUCER_INDEX", "ZIGGURAT_REDUCER_COUNT"} <= seen
+    assert {"ZIGGURAT_REDIS_URL", "ZIGGURAT_LEASE_TTL_S"} <= seen
 
 
 def settings_from(env: dict[str, Any]) -> Settings:
@@ -277,18 +276,17 @@ def test_every_compose_service_agrees_on_partitions() -> None:
     assert len(counts) == 1
 
 
-def test_compose_reducers_cover_every_index_once() -> None:
+def test_compose_reducers_are_alike_replicas_of_one_service() -> None:
+    """Leases share the partitions out: no index to give each reducer, and a
+    name of its own each (the default, hostname-pid, is unique per container)."""
     reducers = {
-        name: settings_from(svc["environment"])
+        name: svc
         for name, svc in compose_ziggurat_services().items()
         if programs(compose_argv(svc))[0] == {"reducer"}
     }
-    assert len(reducers) >= 2
-    counts = {s.reducer_count for s in reducers.values()}
-    assert counts == {len(reducers)}
-    assert sorted(s.reducer_index for s in reducers.values()) == list(range(len(reducers)))
-    for name in reducers:
-        assert compose()["services"][name]["deploy"]["replicas"] == 1, name
+    (svc,) = reducers.values()
+    assert svc["deploy"]["replicas"] >= 2
+    assert "ZIGGURAT_NODE" not in svc["environment"]
 
 
 def k8s_reducer() -> tuple[dict[str, Any], dict[str, Any]]:
@@ -296,36 +294,18 @@ def k8s_reducer() -> tuple[dict[str, Any], dict[str, Any]]:
     return found
 
 
-def test_k8s_reducer_replicas_match_the_reducer_count() -> None:
-    workload, _ = k8s_reducer()
-    assert workload["kind"] == "StatefulSet"
-    assert workload["spec"]["replicas"] == settings_from(k8s_settings()).reducer_count
-
-
-@pytest.mark.parametrize(("pod", "index"), [("reducer-0", "0"), ("reducer-1", "1"), ("reducer-12", "12")])
-def test_k8s_reducer_entrypoint_reads_its_index_from_the_pod_name(pod: str, index: str) -> None:
-    _, container = k8s_reducer()
-    argv = k8s_argv(container)
-    assert argv[:2] == ["sh", "-c"]
-    script = argv[2].replace("exec python -m services.reducer", 'echo "$ZIGGURAT_REDUCER_INDEX"')
-    assert script != argv[2]
-    done = subprocess.run(["sh", "-c", script], env={"POD_NAME": pod}, capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout.strip() == index
-
-
-def test_k8s_reducer_entrypoint_refuses_a_pod_name_without_ordinal() -> None:
-    _, container = k8s_reducer()
-    script = k8s_argv(container)[2].replace("exec python -m services.reducer", "echo started")
-    done = subprocess.run(["sh", "-c", script], env={"POD_NAME": "reducer"}, capture_output=True, text=True)
-    assert done.returncode != 0 and "started" not in done.stdout
+def test_k8s_reducers_are_a_deployment_of_alike_pods_each_named_after_itself() -> None:
+    workload, container = k8s_reducer()
+    assert workload["kind"] == "Deployment" and workload["spec"]["replicas"] >= 2
+    assert k8s_argv(container) == ["python", "-m", "services.reducer"]
     env = {e["name"]: e for e in container["env"]}
-    assert env["POD_NAME"]["valueFrom"]["fieldRef"]["fieldPath"] == "metadata.name"
+    assert env["ZIGGURAT_NODE"]["valueFrom"]["fieldRef"]["fieldPath"] == "metadata.name"
 
 
 def test_stateless_services_are_k8s_deployments_with_replicas() -> None:
     for doc, _, container in k8s_ziggurat_containers():
         modules = programs(k8s_argv(container))[0]
-        if modules & {"gateway", "validator", "projector"}:
+        if modules & {"gateway", "validator", "reducer", "projector"}:
             assert doc["kind"] == "Deployment" and doc["spec"]["replicas"] >= 1, doc["metadata"]["name"]
 
 
