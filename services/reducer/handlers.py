@@ -197,7 +197,7 @@ class Reducer:
     def _fenced(self, msg: CommandMsg, latest: int) -> None:
         """The partition passed to a later lease: its commands are left to that holder."""
         metrics.FENCED_APPENDS.inc()
-        log.warning("append_fenced", partition=msg.partition, game_id=msg.game_id, superseded_by=latest)
+        log.warning("append_fenced", partition=msg.partition, game_id=msg.game_id, latest_token=latest)
         if self.leases is not None:
             self.leases.fenced(msg.partition)
 

@@ -10,8 +10,8 @@ pending are claimed for this reducer, and the new reader starts by re-reading
 this reducer's own pending entries, theirs among them.
 
 The token rides with every append (:meth:`Ownership.token`); the store
-refuses one that a later lease superseded, and the handler gives the
-partition up here (:meth:`fenced`). So a reducer paused past its lease that
+refuses one that is not the partition's latest (a later taking superseded
+it), and the handler gives the partition up here (:meth:`fenced`). So a reducer paused past its lease that
 resumes with a batch in hand writes nothing: the store says no. Its own
 judgements (rejections) it answers only while the lease is current
 (:meth:`current`): until ``HELD_FOR`` of the TTL after the request that last

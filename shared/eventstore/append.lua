@@ -4,15 +4,17 @@
 -- ARGV: 1 expected version, 2 command id, 3 command record, 4 game id,
 --       5 the writer's lease token (0: a writer without a lease), 6.. event envelopes
 -- Returns {status, first, last}: "appended" | "duplicate" (the first outcome) | "conflict"
--- | "fenced" (a later lease's token in first and last).
+-- | "fenced" (the partition's latest lease token in first and last).
 local expected = tonumber(ARGV[1])
 local command_id = ARGV[2]
 -- First: a writer whose lease was taken over (paused past it, then resumed)
--- must neither write nor learn an outcome it would answer with.
+-- must neither write nor learn an outcome it would answer with. Only the
+-- latest token writes: one above it was handed out by a taking this store
+-- has lost (a failover), and the lease is someone else's again.
 local token = tonumber(ARGV[5])
 if token > 0 then
   local latest = tonumber(redis.call("HGET", KEYS[6], "token") or "0")
-  if token < latest then
+  if token ~= latest then
     return {"fenced", latest, latest}
   end
 end

@@ -37,7 +37,7 @@ class CommandRecord(Record, frozen=True):
 class AppendOutcome(Record, frozen=True):
     status: Literal["appended", "duplicate", "conflict", "fenced"]
     #: appended/duplicate: the versions of the command's events (first..last);
-    #: conflict: the stream's current version in ``last``; fenced: the lease
-    #: token that superseded the writer's, in ``last``.
+    #: conflict: the stream's current version in ``last``; fenced: the
+    #: partition's latest lease token (not the writer's), in ``last``.
     first: int
     last: int

@@ -84,8 +84,8 @@ class EventStore:
         """Independent appends (different games) in one round trip.
 
         ``tokens``: the writer's lease token of each partition (a reducer's);
-        the store refuses (``fenced``) an append whose token a later lease
-        has superseded. Without one, the append is not fenced.
+        the store refuses (``fenced``) an append whose token is not the
+        partition's latest. Without one, the append is not fenced.
         """
         if not reqs:
             return []

@@ -200,3 +200,18 @@ async def test_past_its_lease_by_its_own_clock_it_answers_only_what_the_store_ac
     again = msgspec.structs.replace(open_msg(GAME, TOKENS), command_id="open-again")
     assert await reducer.process([again]) == [], "table_exists, judged from its cache, is not answered"
     await lapsing.leave()
+
+
+async def test_a_token_above_the_stores_latest_is_refused_too(redis: Any) -> None:
+    """A failover can lose a taking: its bearer's token is then above the
+    store's latest, and the store does not know it as the holder."""
+    store = EventStore(redis)
+    bearer = ownership(redis, "bearer", 1)
+    await bearer.look()
+    token = bearer.token(0) or 0
+    await redis.hset(fencing_token(0), "token", token - 1)  # the store came back without it
+    fenced = metrics.FENCED_APPENDS._value.get()
+    assert await Reducer(store, TableCache(store), leases=bearer).process([open_msg(GAME, TOKENS)]) == []
+    assert metrics.FENCED_APPENDS._value.get() == fenced + 1
+    assert await store.version(GameKeys("g", 0)) == 0 and bearer.token(0) is None
+    await bearer.leave()
