@@ -136,8 +136,8 @@ class ValkeyCluster:
 
     def wait_ok(self, timeout: float = 60.0) -> None:
         """Until every slot is served by a primary this process can reach, and every
-        reachable node says ``cluster_state:ok`` and sees the same primaries (after a
-        failover: once the successor serves the dead primary's slots)."""
+        reachable node says ``cluster_state:ok``, knows every other and sees the same
+        primaries (after a failover: once the successor serves the dead primary's slots)."""
         deadline = time.monotonic() + timeout
         seen = ""
         reachable = {n.port for n in self.reachable()}
@@ -149,11 +149,13 @@ class ValkeyCluster:
                 ports = {f["port"] for v in views for i, f in v.items() if i in next(iter(serving))}
                 slots = sorted(r for f in views[0].values() if f["port"] in ports for r in f["slots"])
                 whole = sum(hi - lo + 1 for lo, hi in slots) == SLOTS
+                met = all(reachable <= {f["port"] for f in v.values()} for v in views)
                 if (
                     all(s.get("cluster_state") == "ok" for s in states)
                     and len(serving) == 1
                     and ports <= reachable
                     and whole
+                    and met
                 ):
                     return
                 seen = f"states {[s.get('cluster_state') for s in states]}, {len(serving)} views"

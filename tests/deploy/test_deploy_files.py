@@ -317,14 +317,83 @@ def valkey_settings(text: str) -> dict[str, str]:
     return {p[0]: (p[1] if len(p) > 1 else "") for p in pairs}
 
 
+def store_nodes() -> dict[str, dict[str, Any]]:
+    """The compose services that are nodes of the store (they run valkey.conf)."""
+    return {
+        name: svc
+        for name, svc in compose()["services"].items()
+        if any(str(v).startswith("./valkey.conf:") for v in svc.get("volumes", []))
+    }
+
+
 def test_valkey_keeps_an_append_only_file() -> None:
     conf = valkey_settings((DEPLOY / "valkey.conf").read_text())
     assert conf["appendonly"] == "yes"
     assert conf["appendfsync"] == "everysec"
     assert re.search(r"#.*\balways\b", (DEPLOY / "valkey.conf").read_text())
-    valkey = compose()["services"]["valkey"]
-    assert any(v.startswith("./valkey.conf:") for v in valkey["volumes"])
-    assert any(v.split(":")[0] in compose()["volumes"] and ":/data" in v for v in valkey["volumes"])
+    data = []
+    for name, valkey in store_nodes().items():
+        (volume,) = [v for v in valkey["volumes"] if ":/data" in v]
+        assert volume.split(":")[0] in compose()["volumes"], name
+        data.append(volume.split(":")[0])
+    assert len(data) == len(set(data)), "each node keeps its data on a volume of its own"
+
+
+def init_arguments(argv: list[str]) -> tuple[int, list[str]]:
+    """valkey-cluster-init.sh's arguments: replicas per primary, the nodes (host:port)."""
+    (at,) = [i for i, a in enumerate(argv) if a.endswith("valkey-cluster-init.sh")]
+    return int(argv[at + 1]), argv[at + 2 :]
+
+
+def test_compose_runs_a_replicated_store_of_three_primaries_by_default() -> None:
+    conf = valkey_settings((DEPLOY / "valkey.conf").read_text())
+    assert conf["cluster-enabled"] == "yes" and conf["cluster-require-full-coverage"] == "no"
+    nodes = store_nodes()
+    init = compose()["services"]["valkey-cluster-init"]
+    replicas, named = init_arguments(as_list(init["entrypoint"]) + as_list(init["command"]))
+    assert init["volumes"] == ["./valkey-cluster-init.sh:/usr/local/bin/valkey-cluster-init.sh:ro"]
+    # Every node, once; three primaries at least, or no failover can be agreed.
+    assert sorted(n.split(":")[0] for n in named) == sorted(nodes)
+    assert replicas >= 1 and len(nodes) % (1 + replicas) == 0 and len(nodes) // (1 + replicas) >= 3
+    assert set(init["depends_on"]) == set(nodes)
+    for name, node in nodes.items():
+        argv = as_list(node["command"])
+        assert argv[argv.index("--cluster-announce-hostname") + 1] == node["hostname"] == name
+    # The services wait for the cluster, use the cluster client, and wait for R replicas.
+    for name, svc in compose_ziggurat_services().items():
+        assert svc["depends_on"] == {"valkey-cluster-init": {"condition": "service_completed_successfully"}}
+        settings = settings_from(svc["environment"])
+        assert settings.cluster and settings.redis_url.split("//")[1].split(":")[0] in nodes, name
+        assert settings.durability == "replicated", name
+        assert settings.durability_replicas == int(conf["min-replicas-to-write"]) <= replicas, name
+
+
+def test_k8s_runs_the_same_replicated_store() -> None:
+    docs = k8s_docs()
+    (statefulset,) = [d for d in docs if d["kind"] == "StatefulSet" and d["metadata"]["name"] == "valkey"]
+    (job,) = [d for d in docs if d["kind"] == "Job" and d["metadata"]["name"] == "valkey-cluster-init"]
+    (headless,) = [d for d in docs if d["kind"] == "Service" and d["metadata"]["name"] == "valkey-nodes"]
+    (budget,) = [d for d in docs if d["kind"] == "PodDisruptionBudget" and d["metadata"]["name"] == "valkey"]
+    (configmap,) = [d for d in docs if d["kind"] == "ConfigMap" and d["metadata"]["name"] == "valkey-config"]
+    assert configmap["data"]["valkey-cluster-init.sh"] == (DEPLOY / "valkey-cluster-init.sh").read_text()
+    assert headless["spec"]["clusterIP"] == "None" and statefulset["spec"]["serviceName"] == "valkey-nodes"
+    (container,) = job["spec"]["template"]["spec"]["containers"]
+    replicas, named = init_arguments(as_list(container["command"]))
+    count = statefulset["spec"]["replicas"]
+    assert named == [f"valkey-{i}.valkey-nodes.ziggurat.svc.cluster.local:6379" for i in range(count)]
+    assert replicas >= 1 and count % (1 + replicas) == 0 and count // (1 + replicas) >= 3
+    pod = statefulset["spec"]["template"]["spec"]
+    args = pod["containers"][0]["args"]
+    assert args[args.index("--cluster-announce-hostname") + 1] == (
+        "$(POD_NAME).valkey-nodes.ziggurat.svc.cluster.local"
+    )
+    anti = pod["affinity"]["podAntiAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"]
+    assert anti[0]["podAffinityTerm"]["topologyKey"] == "kubernetes.io/hostname"
+    assert budget["spec"]["maxUnavailable"] == 1
+    settings = settings_from(k8s_settings())
+    conf = valkey_settings((DEPLOY / "valkey.conf").read_text())
+    assert settings.cluster and settings.durability == "replicated"
+    assert settings.durability_replicas == int(conf["min-replicas-to-write"]) <= replicas
 
 
 def test_k8s_valkey_config_matches_deploy_valkey_conf() -> None:
