@@ -18,6 +18,7 @@ from services.reducer.handlers import Reducer
 from services.reducer.ownership import Ownership
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
+from shared.infra.durability import confirmation
 from shared.infra.settings import Settings
 from shared.messaging.service import run
 
@@ -27,7 +28,14 @@ async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event]
     cache = TableCache(store)
     ownership = Ownership(redis, settings, cache)
     reducer = Reducer(
-        store, cache, settings.snapshot_every, max_deliveries=settings.max_deliveries, leases=ownership
+        store,
+        cache,
+        settings.snapshot_every,
+        max_deliveries=settings.max_deliveries,
+        leases=ownership,
+        confirm=confirmation(
+            settings.durability, settings.durability_replicas, settings.durability_timeout_ms
+        ),
     )
     return [
         lambda stopping: ownership.run(reducer, stopping),

@@ -24,14 +24,16 @@ from typing import Any, Protocol
 
 import msgspec
 import structlog
+from redis.exceptions import ResponseError
 
-from services.reducer.plan import Plan, Planned, accepted, plan
+from services.reducer.plan import Plan, Planned, accepted, plan, unconfirmed
 from shared.eventstore import snapshots
 from shared.eventstore.envelope import AppendOutcome
-from shared.eventstore.keys import GameKeys, deadlines, validated_stream
-from shared.eventstore.store import EventStore, encode_envelope
+from shared.eventstore.keys import GameKeys, deadlines, partition_feed, validated_stream
+from shared.eventstore.store import AppendRequest, EventStore, encode_envelope
 from shared.eventstore.tables import TableCache
 from shared.games import registry
+from shared.infra.durability import Confirmation, confirm_at, refused_for_replicas
 from shared.infra.redis_client import Publisher
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
@@ -78,8 +80,16 @@ class Reducer:
         clock_ns: Callable[[], int] = time.time_ns,
         max_deliveries: int = 3,
         leases: Leases | None = None,
+        confirm: Confirmation | None = None,
     ) -> None:
         self.store = store
+        #: A replicated durability level: no move is answered accepted before R
+        #: replicas hold it (None: the primary's own reply is enough).
+        self.confirm = confirm
+        #: In the batch at hand: a wait fell short (or the store refused its writes),
+        #: and the partitions with outcomes read back rather than appended.
+        self._unconfirmed = False
+        self._reread: set[int] = set()
         #: None: every partition is this reducer's, its appends unfenced (tests, tools).
         self.leases = leases
         self.cache = cache
@@ -119,15 +129,28 @@ class Reducer:
         """
         replies: dict[int, Outcome] = {}
         pending = list(range(len(msgs)))
-        for _ in range(MAX_ATTEMPTS):
-            pending = [i for i in pending if self._holds(msgs[i].partition)]
-            if not pending:
-                break
-            pending = await self._attempt(msgs, pending, replies)
+        self._unconfirmed, self._reread = False, set()
+        try:
+            for _ in range(MAX_ATTEMPTS):
+                pending = [i for i in pending if self._holds(msgs[i].partition)]
+                if not pending:
+                    break
+                pending = await self._attempt(msgs, pending, replies)
+        except ResponseError as exc:
+            self._refused(exc)
+            # A primary without its replicas took none of these writes (or,
+            # mid-batch, some): each is answered 503, as are those it took.
+            pending = [i for i in range(len(msgs)) if i not in replies]
+            for i in pending:
+                replies[i] = unconfirmed(msgs[i])
+                metrics.REJECTIONS.labels(SERVICE, "unavailable").inc()
+                self.cache.forget(msgs[i].game_id)
+            pending = []
         for i in pending:  # still conflicting after every attempt: the client retries
             replies[i] = rejected(
                 msgs[i], "busy", "The game is changing too fast; retry with the same idempotency key."
             )
+        await self._confirm(msgs, replies)
         # Asked at the end: a reducer paused past its lease judges nothing.
         answered = [
             i for i in sorted(replies) if replies[i].status == "accepted" or self._current(msgs[i].partition)
@@ -172,7 +195,7 @@ class Reducer:
                 working[msg.game_id] = result.after
             planned.append((i, result))
         plans = [p for _, p in planned if isinstance(p, Plan)]
-        outcomes = iter(await self.store.append_many([p.request for p in plans], tokens))
+        outcomes = iter(await self._append([p.request for p in plans], tokens))
         retry: list[int] = []
         conflicted: set[str] = set()
         for i, result in planned:
@@ -193,6 +216,59 @@ class Reducer:
         for game_id in conflicted:
             self.cache.forget(game_id)
         return retry
+
+    async def _append(
+        self, requests: list[AppendRequest], tokens: dict[int, int] | None
+    ) -> list[AppendOutcome]:
+        """The appends, in one round trip; under a replicated level each node's
+        followed on the same connection by the wait for its replicas."""
+        if self.confirm is None or not requests:
+            return await self.store.append_many(requests, tokens)
+        outcomes, confirmed = await self.store.append_confirmed(requests, self.confirm, tokens)
+        self._waited(confirmed)
+        return outcomes
+
+    def _waited(self, confirmed: bool) -> None:
+        metrics.DURABILITY_WAITS.labels("confirmed" if confirmed else "short").inc()
+        self._unconfirmed = self._unconfirmed or not confirmed
+
+    def _refused(self, exc: ResponseError) -> None:
+        """``min-replicas-to-write``: the batch is unconfirmed; any other error goes on up."""
+        if not refused_for_replicas(exc):
+            raise exc
+        metrics.DURABILITY_WAITS.labels("refused").inc()
+        self._unconfirmed = True
+
+    async def _confirm(self, msgs: list[CommandMsg], replies: dict[int, Outcome]) -> None:
+        """Under a replicated level, once per batch before any answer: an accepted
+        outcome stands only if the replicas hold it; otherwise (a wait fell short,
+        the store refused) every accepted outcome of the batch is answered 503
+        ``unavailable``, and a retry with the same idempotency key gets the real one.
+
+        A retry's first outcome, read back from the dedup hash rather than
+        appended, was confirmed by no append's wait: its partition's node is
+        asked to confirm everything it holds now.
+        """
+        if self.confirm is None:
+            return
+        held = [i for i, outcome in replies.items() if outcome.status == "accepted"]
+        if not held:
+            return
+        if self._reread and not self._unconfirmed:
+            redis, confirm = self.store.redis, self.confirm
+            waits = [confirm_at(redis, partition_feed(p), confirm) for p in sorted(self._reread)]
+            try:
+                self._waited(all(await asyncio.gather(*waits)))
+            except ResponseError as exc:
+                self._refused(exc)
+        if not self._unconfirmed:
+            return
+        for i in held:
+            replies[i] = unconfirmed(msgs[i])
+            metrics.REJECTIONS.labels(SERVICE, "unavailable").inc()
+            # Whatever the store keeps of it, the next command reads it afresh.
+            self.cache.forget(msgs[i].game_id)
+        log.warning("durability_unconfirmed", commands=len(held), level=self.confirm.level)
 
     def _fenced(self, msg: CommandMsg, latest: int) -> None:
         """The partition passed to a later lease: its commands are left to that holder."""
@@ -253,6 +329,7 @@ class Reducer:
             first, last = (int(x) for x in seen.decode().split(":"))
             outcome = AppendOutcome(status="duplicate", first=first, last=last)
             metrics.DUPLICATES.inc()
+            self._reread.add(msg.partition)
             return await self._first_outcome(msg, registry.get(table.game), None, outcome)
         metrics.REJECTIONS.labels(SERVICE, rejection.code).inc()
         return msgspec.structs.replace(

@@ -183,6 +183,19 @@ def _append(
     return Plan(msg=msg, request=request, events=events, after=after, seat=seat, reused=decided is not None)
 
 
+#: A move whose batch the store could not confirm on its replicas (a replicated
+#: durability level; docs/reliability.md, "Durability levels").
+UNCONFIRMED = (
+    "The store could not confirm this move on enough of its replicas in time, so it is not acknowledged: "
+    "it may or may not have been applied. Retry with the same idempotency key to get its outcome."
+)
+
+
+def unconfirmed(msg: CommandMsg) -> Outcome:
+    """503 ``unavailable``: never "accepted" for a move the replicas may not hold."""
+    return rejected(msg, "unavailable", UNCONFIRMED)
+
+
 def accepted(
     msg: CommandMsg,
     game: Any,

@@ -15,7 +15,8 @@ import msgspec
 
 from shared.eventstore.envelope import AppendOutcome, CommandRecord, EventEnvelope
 from shared.eventstore.keys import GAMES_INDEX, GameKeys, fencing_token
-from shared.infra.lua import LuaScript
+from shared.infra.durability import Confirmation, run_confirmed
+from shared.infra.lua import Call, LuaScript
 
 _encode = msgspec.msgpack.Encoder().encode
 _decode_envelope = msgspec.msgpack.Decoder(EventEnvelope).decode
@@ -89,8 +90,21 @@ class EventStore:
         """
         if not reqs:
             return []
-        calls = [self._args(req, tokens.get(req.keys.partition, 0) if tokens else 0) for req in reqs]
-        return [_outcome(r) for r in await self._append.run(self.redis, calls)]
+        return [_outcome(r) for r in await self._append.run(self.redis, self._calls(reqs, tokens))]
+
+    async def append_confirmed(
+        self, reqs: Sequence[AppendRequest], confirm: Confirmation, tokens: Mapping[int, int] | None = None
+    ) -> tuple[list[AppendOutcome], bool]:
+        """:meth:`append_many`, each node's appends followed by a replicated durability
+        level's wait (shared/infra/durability.py): the outcomes, and whether the
+        replicas hold them all (and whatever else their nodes held)."""
+        if not reqs:
+            return [], True
+        results, confirmed = await run_confirmed(self._append, self.redis, self._calls(reqs, tokens), confirm)
+        return [_outcome(r) for r in results], confirmed
+
+    def _calls(self, reqs: Sequence[AppendRequest], tokens: Mapping[int, int] | None) -> list[Call]:
+        return [self._args(req, tokens.get(req.keys.partition, 0) if tokens else 0) for req in reqs]
 
     async def read(self, keys: GameKeys, after: int = 0) -> list[EventEnvelope]:
         """The game's events with version > ``after``, in order."""

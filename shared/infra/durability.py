@@ -30,6 +30,7 @@ from collections.abc import Sequence
 from typing import Any, Literal, get_args
 
 import msgspec
+from redis._parsers.base import BaseParser
 from redis.asyncio.cluster import PipelineCommand
 from redis.exceptions import (
     AskError,
@@ -123,9 +124,23 @@ def confirmation(level: Level, replicas: int, timeout_ms: int) -> Confirmation |
     return Confirmation(level=level, replicas=replicas, timeout_ms=timeout_ms) if replicated(level) else None
 
 
+class NoReplicasError(ResponseError, RedisConnectionError):
+    """``NOREPLICAS``: a primary refused a write for want of good replicas
+    (``min-replicas-to-write``). An error reply, so redis-py raises it where it
+    raises the others (a pipeline keeps it in place); and an outage, so every
+    stage waits and reads its entries again rather than counting it against a
+    message, and the gateway answers 503 ``unavailable`` as for a store it cannot reach.
+    """
+
+
+# redis-py (and the thin path, shared/infra/wire.py) turn an error reply into
+# the class this table names for its first word.
+BaseParser.EXCEPTION_CLASSES["NOREPLICAS"] = NoReplicasError
+
+
 def refused_for_replicas(exc: BaseException) -> bool:
     """The store refused a write because too few replicas are in reach (``min-replicas-to-write``)."""
-    return isinstance(exc, ResponseError) and str(exc).startswith("NOREPLICAS")
+    return isinstance(exc, NoReplicasError)
 
 
 async def run_confirmed(

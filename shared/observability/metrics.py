@@ -190,6 +190,16 @@ FENCED_APPENDS = Counter(
     "Appends the store refused because a later lease's token superseded this reducer's",
     registry=None,
 )
+DURABILITY_WAITS = Counter(
+    "ziggurat_durability_waits_total",
+    "A replicated durability level's waits for a batch's replicas, by outcome: confirmed; short "
+    "(too few replicas in time) or refused (the store took no writes for want of replicas), "
+    "whose accepted moves are answered 503 unavailable",
+    ["outcome"],
+    registry=None,
+)
+#: How a replicated level's wait can end (services/reducer/handlers.py).
+DURABILITY_OUTCOMES = ("confirmed", "short", "refused")
 REDIS_ROUND_TRIPS = Counter(
     "ziggurat_redis_round_trips_total",
     "Writes to Redis (a pipeline counts once) by this process",
@@ -366,6 +376,7 @@ OWNERS: dict[MetricWrapperBase, tuple[str, ...]] = {
     EVENTS_PROJECTED: (PROJECTOR,),
     CACHED_GAMES: (VALIDATOR, REDUCER, PROJECTOR),
     **dict.fromkeys((PARTITIONS_OWNED, PARTITIONS, LEASE_TAKEOVERS, LEASES_LOST, FENCED_APPENDS), (REDUCER,)),
+    DURABILITY_WAITS: (REDUCER,),
     REDIS_ROUND_TRIPS: SERVICES,
     LOOP_LAG: SERVICES,
     GC_PAUSE: SERVICES,
@@ -399,6 +410,7 @@ PIPELINE_CODES = (
     "unknown_game",
     "unknown_table",
     "dead_lettered",
+    "unavailable",
 )
 GATEWAY_OUTCOMES = ("accepted", "rejected", "unknown")
 FEED_AUDIENCES = ("spectator", "seat", "tournament")
@@ -468,5 +480,7 @@ def _create_known(service: str, rejection_codes: Iterable[str]) -> None:
             COMMANDS.labels(service, game, "accepted")
         for policy in typing.get_args(typing.get_type_hints(ClockSettings)["policy"]):
             CLOCK_TIMEOUTS.labels(policy)
+        for outcome in DURABILITY_OUTCOMES:
+            DURABILITY_WAITS.labels(outcome)
     elif service == TOURNAMENTS:
         COMMANDS.labels(service, "tournament", "accepted")
