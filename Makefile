@@ -7,7 +7,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
 
-.PHONY: install run check test test-slow lint format bench bench-engines bench-peer openapi asyncapi clean screenshots
+.PHONY: install run check test test-slow lint format bench bench-engines bench-peer bench-durability openapi asyncapi clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -59,6 +59,10 @@ bench: $(STAMP)
 
 bench-engines: $(STAMP)
 	$(BIN)/python -m bench.engines
+
+# Tigris flat out under each durability level on a replicated store, as ratios to local (~5 min).
+bench-durability: $(STAMP)
+	$(BIN)/python -m bench.durability
 
 # Ziggurat against boardgame.io's server on the same game (needs Node.js and npm).
 bench-peer: $(STAMP)

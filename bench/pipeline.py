@@ -41,7 +41,7 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
@@ -64,6 +64,7 @@ from bench.common import (
     summary_ms,
     write_json,
 )
+from shared.infra.durability import Level
 from shared.infra.settings import UNTHROTTLED
 
 console = make_console()
@@ -94,6 +95,10 @@ class RunConfig:
     transport: str = "http"
     #: "same": the read models on the store's Valkey; "separate": on a second one without AOF.
     read_models: str = "same"
+    #: Replicas of the store's primary (0: one server; else a one-shard cluster) and
+    #: the durability level (bench/durability.py).
+    replicas: int = 0
+    durability: str = "local"
 
 
 def _busy_cpu() -> float:
@@ -130,12 +135,15 @@ def run_once(cfg: RunConfig) -> dict[str, Any]:
         fsync=cfg.fsync,
         env=env,
         read_models="start" if cfg.read_models == "separate" else None,
+        replicas=cfg.replicas,
+        durability=cast(Level, cfg.durability),
     )
     console.rule(
         f"[bold]{cfg.label}[/]: {cfg.game}, {cfg.games} games, fsync {cfg.fsync}, "
         f"{cfg.partitions} partitions, {cfg.validators}v/{cfg.reducers}r/{cfg.projectors}p, "
         f"read models on {'their own Valkey (no AOF)' if cfg.read_models == 'separate' else 'the store'}, "
         f"{'flat out' if cfg.rate <= 0 else f'{cfg.rate:g} commands/s'}"
+        + (f", store with {cfg.replicas} replica(s), durability {cfg.durability}" if cfg.replicas else "")
     )
     result: dict[str, Any] = {"config": asdict(cfg)}
     try:
@@ -189,6 +197,9 @@ def _drive(cfg: RunConfig, stack: Any) -> dict[str, Any]:
     pids = {name: proc.process.pid for name, proc in stack.procs.items() if proc.process is not None}
     if stack.valkey is not None and stack.valkey.process is not None:
         pids["valkey"] = stack.valkey.process.pid
+    for i, node in enumerate(stack.store.nodes if stack.store is not None else []):
+        if node.process is not None:
+            pids[f"valkey-{i}"] = node.process.pid
     if stack.read_valkey is not None and stack.read_valkey.process is not None:
         pids["valkey-read-models"] = stack.read_valkey.process.pid
     for i, p in enumerate(procs):
@@ -362,7 +373,7 @@ def _summarise(
             rejected[code] = rejected.get(code, 0) + n
     counts = [a - b for a, b in zip(end_counts, start_counts, strict=True)]
     ours = sum(cpu.values())
-    valkey = cpu.get("valkey", 0.0) + cpu.get("valkey-read-models", 0.0)
+    valkey = sum(s for name, s in cpu.items() if name.startswith("valkey"))
     stages = {s: histogram_quantiles(d, "ziggurat_stage_seconds", {"stage": s}) for s in STAGES}
     http = {
         route: histogram_quantiles(d, "ziggurat_http_request_seconds", {"route": route})
@@ -401,7 +412,7 @@ def _summarise(
         "cpu_ms_per_command": {
             name: (1e3 * s / accepted) if accepted else math.nan for name, s in cpu.items()
         },
-        # Valkey's CPU: both servers' when the read models have their own (each is in cpu_s too).
+        # Valkey's CPU: every server's (the read models', replicas') (each is in cpu_s too).
         "valkey_ms_per_command": (1e3 * valkey / accepted) if accepted else math.nan,
         "cpu_other_pct": 100 * max(0.0, busy - ours) / wall,
         "machine_busy_pct": 100 * busy / wall,

@@ -7,9 +7,12 @@ Runs, one after the other so they share the machine's background load (printed):
 2. Tigris flat out, AOF ``always``: its ratio to (1);
 3. Tigris paced at half of (1)'s rate: p99 from the POST to the reply (the
    reply holds the seat's new view, so "accepted" is also "visible");
-4. the fixture game flat out, ``everysec``, as ``make bench-peer`` plays it
+4. Tigris flat out on a store with a replica (one primary, one replica), under
+   the durability levels ``local`` and ``replicated``: their ratio, one run
+   each (``make bench-durability`` runs every level, several times);
+5. the fixture game flat out, ``everysec``, as ``make bench-peer`` plays it
    (50-card hands, a play connection per seat): its CPU per command;
-5. unless ``--quick``: Catan against catanatron (``bench.catan_peer``) and the
+6. unless ``--quick``: Catan against catanatron (``bench.catan_peer``) and the
    projection rebuild (``bench.replay``); ``make bench-peer`` measures the
    fixture game against boardgame.io and needs Node.js, so it is its own target.
 
@@ -17,7 +20,7 @@ Then one table: each metric, the figure, the target, and by how much it is met
 or missed. Timings are printed, never asserted. Figures go to
 ``var/bench/targets.json``.
 
-    python -m bench.targets                  # everything, about 6 minutes
+    python -m bench.targets                  # everything, about 7 minutes
     python -m bench.targets --quick          # the pipeline runs only
 """
 
@@ -31,7 +34,7 @@ from typing import Any
 
 from rich.table import Table
 
-from bench import peer
+from bench import durability, peer
 from bench.common import OUT_DIR, ensure_extra_games, fmt, machine, make_console, write_json
 
 console = make_console()
@@ -109,6 +112,12 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     runs["tigris_always"] = _pipeline("tigris-always", "tigris", "always", 0, args)
     half = runs["tigris_everysec"]["throughput"]["commands_per_s"] / 2
     runs["tigris_half"] = _pipeline(f"tigris-everysec-{half:.0f}per-s", "tigris", "everysec", half, args)
+    # On a store with a replica: local against replicated, one run each (`make
+    # bench-durability` runs every level, several times, for medians).
+    for level in ("local", "replicated"):
+        runs[f"tigris_replica_{level}"] = durability.run(
+            level, args_for_durability(args), f"tigris-replica-{level}"
+        )
     # The fixture game as `make bench-peer` plays it against boardgame.io: its
     # long hands and its play connections, so the CPU per move compares.
     runs["fixture_everysec"] = _pipeline(
@@ -131,13 +140,33 @@ def _rebuild() -> dict[str, Any]:
     return result
 
 
+def args_for_durability(args: argparse.Namespace) -> argparse.Namespace:
+    """The pipeline runs' settings, as bench.durability takes them."""
+    return argparse.Namespace(
+        game="tigris",
+        games=args.games,
+        duration=args.duration,
+        warmup=args.warmup,
+        read_models=args.read_models,
+    )
+
+
 def targets(out: dict[str, Any]) -> list[Target]:
     runs = out["pipeline"]
     everysec = runs["tigris_everysec"]["throughput"]["commands_per_s"]
     always = runs["tigris_always"]["throughput"]["commands_per_s"]
+    on_replica = runs["tigris_replica_local"]["throughput"]["commands_per_s"]
+    replicated = runs["tigris_replica_replicated"]["throughput"]["commands_per_s"]
     rows = [
         Target("Tigris flat out, AOF everysec (commands/s)", everysec, 1500, "/s", True),
         Target("Tigris AOF always / everysec", always / everysec if everysec else None, 0.8, "x", True),
+        Target(
+            "Tigris durability replicated / local, 1 primary + 1 replica",
+            replicated / on_replica if on_replica else None,
+            0.8,
+            "x",
+            True,
+        ),
         Target(
             f"p99 POST to accepted at half saturation ({runs['tigris_half']['config']['rate']:.0f}/s, ms)",
             runs["tigris_half"]["latency"]["accepted"]["p99_ms"],

@@ -151,7 +151,12 @@ class Stack:
             )
             self.valkey.start()
             self.redis_url = self.valkey.url
-        if self.read_models == "start":
+        if self.read_models == "start" and self.cluster:
+            # The services reach it with the cluster client too: a one-node cluster
+            # holding every slot, unreplicated (its data is rebuilt from the store).
+            (self.read_valkey,) = start_cluster(self.root / "valkey-read-models", masters=1, durable=False)
+            self.read_models = self.read_valkey.url
+        elif self.read_models == "start":
             self.read_valkey = ValkeyServer(self.root / "valkey-read-models", port=free_port(), durable=False)
             self.read_valkey.start()
             self.read_models = self.read_valkey.url

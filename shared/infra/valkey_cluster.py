@@ -272,6 +272,7 @@ def start_cluster(
     durability: Level = "local",
     durability_replicas: int = 0,
     node_timeout_ms: int = 3000,
+    durable: bool = True,
 ) -> ValkeyCluster:
     """A cluster of ``masters`` primaries (slots spread evenly) with ``replicas`` replicas
     each, on loopback, every node with its append-only file.
@@ -281,7 +282,7 @@ def start_cluster(
     refuse writes without ``durability_replicas`` good replicas.
     ``node_timeout_ms`` is ``cluster-node-timeout``: how long a silent node
     takes to be failed over, and how long a primary cut off from the majority
-    keeps accepting writes.
+    keeps accepting writes. ``durable=False``: no AOF, for derived data only.
     """
     max_lag_s = max(1, math.ceil(node_timeout_ms / 1000))
     options = [
@@ -299,7 +300,9 @@ def start_cluster(
         options[options.index("--appendfsync") + 1] = "always"
     total = masters * (1 + replicas)
     nodes = [
-        ValkeyServer(base_dir / f"node{i}", port=cluster_port(), cluster=True, extra=list(options)).start()
+        ValkeyServer(
+            base_dir / f"node{i}", port=cluster_port(), cluster=True, durable=durable, extra=list(options)
+        ).start()
         for i in range(total)
     ]
     cluster = ValkeyCluster(nodes)
