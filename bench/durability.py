@@ -101,8 +101,16 @@ def summarise(levels: list[str], rounds: list[dict[str, dict[str, Any]]]) -> dic
             "median_commands_per_s": statistics.median(rates),
             "ratio_to_local": statistics.median(ratios) if ratios else float("nan"),
             "median_p99_ms": statistics.median(r[level]["accepted_p99_ms"] for r in rounds),
+            # Less at the mercy of other work on the machine than the rate.
+            "median_server_cpu_ms": statistics.median(server_cpu_ms(r[level]) for r in rounds),
         }
     return out
+
+
+def server_cpu_ms(run: dict[str, Any]) -> float:
+    """CPU per command of every service and Valkey node (not the driver or the bench)."""
+    per = run["cpu_ms_per_command"].items()
+    return float(sum(ms for name, ms in per if not name.startswith(("driver", "bench"))))
 
 
 def report(result: dict[str, Any]) -> None:
@@ -110,7 +118,15 @@ def report(result: dict[str, Any]) -> None:
     table = Table(
         title=f"Tigris flat out by durability level, 1 primary + 1 replica (load average now {load[0]:.2f})"
     )
-    for col in ("level", "commands/s by round", "median /s", "median ratio to local", "p99 accepted (ms)"):
+    columns = (
+        "level",
+        "commands/s by round",
+        "median /s",
+        "median ratio to local",
+        "p99 accepted (ms)",
+        "server CPU per command (ms)",
+    )
+    for col in columns:
         table.add_column(col, justify="left" if col == "level" else "right")
     for level, summary in result["levels"].items():
         rates = ", ".join(fmt(r[level]["commands_per_s"], 0) for r in result["rounds"])
@@ -120,6 +136,7 @@ def report(result: dict[str, Any]) -> None:
             fmt(summary["median_commands_per_s"], 0),
             fmt(summary["ratio_to_local"], 2),
             fmt(summary["median_p99_ms"], 1),
+            fmt(summary["median_server_cpu_ms"], 2),
         )
     console.print(table)
     level, target = TARGET
