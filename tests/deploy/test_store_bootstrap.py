@@ -109,5 +109,7 @@ def test_the_shipped_store_forms_replicates_refuses_and_repairs(store: ValkeyClu
     store.wait_synced()
     assert topology(store) == formed
     for node in store.nodes:
-        lines = redis.Redis(port=node.port, decode_responses=True).execute_command("CLUSTER", "NODES")
+        client = redis.Redis(port=node.port, decode_responses=True)
+        lines = client.execute_command("CLUSTER", "NODES")  # type: ignore[no-untyped-call]
+        client.close()
         assert len(str(lines).splitlines()) == 6, lines
