@@ -6,7 +6,7 @@
    ``shared.eventstore.store.EventStore.append_many``, in batches, exactly as
    the reducer writes, and the game is indexed as the gateway does.
 2. Rebuilds every game's projections with ``ziggurat rebuild --write``'s own
-   code (``shared.cli.audit.rebuild_games``: read the logs of a group of games
+   code (``shared.readmodels.rebuilder.rebuild_games``: read the logs of a group of games
    in one round trip, build each game's read models in one pass with
    ``shared.readmodels.rebuild.models_from_log``, and write them as plain
    commands, ``shared.readmodels.writer.rewrite_commands``, a group per
@@ -145,9 +145,9 @@ async def rebuild(
     with the CPU each path cost per event."""
     import redis.asyncio as aioredis
 
-    from shared.cli.audit import rebuild_games
     from shared.eventstore.keys import GameKeys
     from shared.readmodels.rebuild import models_from_log
+    from shared.readmodels.rebuilder import rebuild_games
 
     # The writes used before this round: the projector's script, through redis-py.
     script_client = aioredis.Redis.from_url(url)

@@ -42,7 +42,6 @@ from services.gateway.tournaments import (
 from shared.arenas import codes as ac
 from shared.arenas.standings import ArenaView
 from shared.casual import codes as cc
-from shared.cli.audit import AuditLog
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.games.conan.views import Board as ConanBoard
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
@@ -51,6 +50,7 @@ from shared.observability.health import Ready
 from shared.players import codes as pc
 from shared.players.decide import PLAYER_ID
 from shared.readmodels.build import FeedEntry, ViewDoc
+from shared.readmodels.rebuilder import AuditLog
 from shared.tournaments import codes as tc
 from shared.tournaments.views import PairingsView, StandingsView
 

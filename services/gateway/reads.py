@@ -22,13 +22,13 @@ from services.gateway.context import Gateway, client_address
 from services.gateway.delay import newest_allowed
 from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedResponse, Page, resume_after
-from shared.cli.audit import AuditLog
 from shared.eventstore.keys import GameKeys
 from shared.infra import wallclock
 from shared.kernel.auth import token_hash
 from shared.kernel.clocks import SpectatorDelay
 from shared.messaging.messages import encode
 from shared.readmodels.build import HISTORY, SPECTATOR, FeedEntry, ViewDoc, audience_name
+from shared.readmodels.rebuilder import AuditLog
 
 
 class PublicLog(msgspec.Struct, kw_only=True):

@@ -33,7 +33,6 @@ from services.gateway.context import Gateway, client_address
 from services.gateway.delay import allowed
 from services.gateway.errors import ApiError, error_response
 from services.gateway.reads import anonymous_read, int_param, read_view
-from shared.cli.audit import AuditLog, verify_log
 from shared.eventstore.keys import GAMES_INDEX, PREFIX, GameKeys, live_tables, tag
 from shared.eventstore.tournament_keys import (
     BOT_TABLES,
@@ -51,6 +50,7 @@ from shared.kernel.contract import Result
 from shared.kernel.rng import commitment
 from shared.messaging.messages import encode
 from shared.readmodels.build import HISTORY, SPECTATOR
+from shared.readmodels.rebuilder import AuditLog, verify_log
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Served at all; anything else in the tree (an editor's swap file) is not.

@@ -14,10 +14,10 @@ from typing import Any
 
 import structlog
 
-from shared.cli.audit import rebuild_games
 from shared.eventstore.keys import GameKeys
 from shared.eventstore.store import EventStore
 from shared.readmodels.rebuild import models_with_history
+from shared.readmodels.rebuilder import rebuild_games
 from shared.readmodels.server import REBUILD_LOCK, mark_ready, missing
 
 log = structlog.get_logger()

@@ -7,7 +7,6 @@ from typing import Any
 import httpx
 import msgspec
 
-from shared.cli.audit import AuditLog, verify_log
 from shared.eventstore.keys import GameKeys, partition_of
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import decode_all, fold_all
@@ -16,6 +15,7 @@ from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.visibility import may_see
 from shared.readmodels.build import audience_name, build, view_doc
+from shared.readmodels.rebuilder import AuditLog, verify_log
 
 _json = msgspec.json.Encoder().encode
 

@@ -11,11 +11,12 @@ from typing import Any
 import httpx
 import pytest
 
-from shared.cli import audit, botclient
+from shared.cli import botclient
 from shared.cli.main import main as ziggurat
 from shared.eventstore.keys import GameKeys, partition_of
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
+from shared.readmodels import rebuilder as audit
 from shared.readmodels.build import HISTORY, audience_name
 from tests.waiting import until
 

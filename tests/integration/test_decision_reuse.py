@@ -20,7 +20,6 @@ import pytest
 from services.reducer.handlers import Reducer
 from services.validator.checks import _decided, check_move
 from services.validator.handlers import Validator
-from shared.cli.audit import AuditLog, verify_log
 from shared.eventstore.keys import GameKeys, command_stream, validated_stream
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache, decode_all
@@ -38,6 +37,7 @@ from shared.messaging.messages import (
 )
 from shared.messaging.streams import Batch
 from shared.observability import metrics
+from shared.readmodels.rebuilder import AuditLog, verify_log
 from tests.fixtures.messages import move_msg, open_msg
 
 pytestmark = pytest.mark.integration

@@ -11,7 +11,6 @@ from typing import Any
 import msgspec
 import pytest
 
-from shared.cli import audit
 from shared.cli.main import main as ziggurat
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys, partition_of
@@ -21,6 +20,7 @@ from shared.infra.valkey_cluster import start_cluster
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.playout import play
+from shared.readmodels import rebuilder as audit
 from shared.readmodels.build import audience_name
 from tests.fixtures.highcard import GAME
 

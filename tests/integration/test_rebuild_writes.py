@@ -12,7 +12,6 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
-from shared.cli import audit
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys, live_tables, partition_of
 from shared.eventstore.store import AppendRequest, EventStore
@@ -20,6 +19,7 @@ from shared.infra.valkey_server import ValkeyServer
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.playout import play
+from shared.readmodels import rebuilder as audit
 from shared.readmodels.build import HISTORY, audience_name
 from shared.readmodels.rebuild import models_from_log
 from tests.fixtures.highcard import GAME

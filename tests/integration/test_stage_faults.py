@@ -17,7 +17,6 @@ from services.projector.handlers import GROUP as PROJECTOR
 from services.projector.handlers import Projector
 from services.reducer.handlers import GROUP as REDUCER
 from services.reducer.handlers import Reducer
-from shared.cli.audit import AuditLog, verify_log
 from shared.eventstore.keys import GameKeys, partition_feed, validated_stream
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache, fold_all
@@ -25,6 +24,7 @@ from shared.games import registry
 from shared.messaging.messages import CommandMsg, encode
 from shared.messaging.streams import Batch
 from shared.observability import metrics
+from shared.readmodels.rebuilder import AuditLog, verify_log
 from tests.fixtures.messages import move_msg, open_msg
 
 pytestmark = pytest.mark.integration

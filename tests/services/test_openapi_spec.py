@@ -27,11 +27,11 @@ from services.gateway.feeds import FeedCut
 from services.gateway.openapi import spec
 from services.gateway.reads import PublicLog
 from services.gateway.tournaments import NewPlayer, NewTournament, TournamentLog
-from shared.cli.audit import AuditLog
 from shared.games import registry
 from shared.kernel.bounds import MAX_SEATS
 from shared.observability.health import Ready
 from shared.readmodels.build import ViewDoc
+from shared.readmodels.rebuilder import AuditLog
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 #: Pages and files for people and browsers, not the API: the specs themselves (the
