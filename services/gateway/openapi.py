@@ -49,8 +49,8 @@ from shared.ladders.ladder import LadderView
 from shared.observability.health import Ready
 from shared.players import codes as pc
 from shared.players.decide import PLAYER_ID
+from shared.readmodels.audit import AuditLog
 from shared.readmodels.build import FeedEntry, ViewDoc
-from shared.readmodels.rebuilder import AuditLog
 from shared.tournaments import codes as tc
 from shared.tournaments.views import PairingsView, StandingsView
 

@@ -27,8 +27,8 @@ from shared.infra import wallclock
 from shared.kernel.auth import token_hash
 from shared.kernel.clocks import SpectatorDelay
 from shared.messaging.messages import encode
+from shared.readmodels.audit import AuditLog
 from shared.readmodels.build import HISTORY, SPECTATOR, FeedEntry, ViewDoc, audience_name
-from shared.readmodels.rebuilder import AuditLog
 
 
 class PublicLog(msgspec.Struct, kw_only=True):

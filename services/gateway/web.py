@@ -49,8 +49,8 @@ from shared.kernel.clocks import ClockSettings, SpectatorDelay
 from shared.kernel.contract import Result
 from shared.kernel.rng import commitment
 from shared.messaging.messages import encode
+from shared.readmodels.audit import AuditLog, verify_log
 from shared.readmodels.build import HISTORY, SPECTATOR
-from shared.readmodels.rebuilder import AuditLog, verify_log
 
 STATIC = Path(__file__).resolve().parent / "static"
 #: Served at all; anything else in the tree (an editor's swap file) is not.

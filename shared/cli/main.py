@@ -173,7 +173,7 @@ def _load(command: str) -> Callable[[argparse.Namespace], int]:
             return _reaching(api, lambda: bot_command(api, args.key, args.strategy, args.games, args.seed))
 
         return play
-    from shared.readmodels.rebuilder import rebuild_command, verify_command
+    from shared.cli.audit import rebuild_command, verify_command
 
     if command == "verify":
 

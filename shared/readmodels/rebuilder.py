@@ -1,4 +1,12 @@
-"""``ziggurat verify`` and ``ziggurat rebuild``: check a game and its projections."""
+"""Many games' read models rebuilt from their logs on the live servers: compared
+with the live ones (``ziggurat rebuild``) or written over them (``ziggurat rebuild
+--write``, and a projector restoring a read-model server that came back empty).
+
+Each game's models come from its log by :mod:`.rebuild` (pure); this is the I/O
+around it: the logs read a group of games per round trip, the writes a group per
+transaction, retried when a live projector writes meanwhile, and shared out to
+worker processes for a large rebuild.
+"""
 
 from __future__ import annotations
 
@@ -8,80 +16,15 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
-from urllib.parse import urlsplit
 
-import httpx
-import msgspec
 from redis.exceptions import NoScriptError, ResponseError, WatchError
-from rich.console import Console
-from rich.progress import Progress
 
-from shared.eventstore.envelope import CommandRecord, EventEnvelope
-from shared.eventstore.keys import GameKeys, partition_of
-from shared.eventstore.store import EventStore
-from shared.eventstore.tables import decode_all
-from shared.games import registry
+from shared.eventstore.keys import GameKeys
 from shared.infra.lua import is_cluster
-from shared.infra.redis_client import connect
-from shared.infra.settings import Settings
 from shared.infra.wire import Wire
-from shared.kernel.codec import codec_for
-from shared.kernel.table import TableOpened
-from shared.kernel.verify import Decided, Verdict, verify
 from shared.readmodels.build import ReadModels
 from shared.readmodels.rebuild import models_from_log
-from shared.readmodels.server import mark_ready, read_model_client, separate
 from shared.readmodels.writer import ReadModelWriter, Write, rewrite_commands
-
-
-class AuditLog(msgspec.Struct):
-    """Every event and command of a game, hidden ones included (payloads are base64 MessagePack)."""
-
-    events: list[EventEnvelope]
-    commands: list[CommandRecord]
-
-
-def verify_log(log: AuditLog) -> tuple[str, Verdict]:
-    opened = msgspec.msgpack.decode(log.events[0].payload, type=TableOpened)
-    game = registry.get(opened.game)
-    codec = codec_for(game)
-    events = decode_all(opened.game, log.events)
-    decided = [
-        Decided(
-            seat=c.seat if c.seat is not None else -1,
-            version=c.version,
-            command=codec.command(c.payload) if c.payload else None,
-            kind=c.kind,
-            at_ms=c.at_ms,
-        )
-        for c in log.commands
-        if c.kind != "open" and (c.payload or c.kind == "timeout")
-    ]
-    return opened.game, verify(game, events, decided)
-
-
-def verify_command(game_id: str, api: str) -> int:
-    console = Console()
-    r = httpx.get(f"{api}/v1/tables/{game_id}/audit", timeout=30)
-    if r.status_code != 200:
-        try:
-            reason = r.json().get("message", r.text)
-        except ValueError:  # not one of ours, or not JSON: a proxy, another server on the port
-            reason = f"HTTP {r.status_code} from {api}"
-        console.print(f"[red]cannot fetch the audit log:[/] {reason}", soft_wrap=True)
-        return 2
-    game, verdict = verify_log(msgspec.json.decode(r.content, type=AuditLog))
-    if verdict.fair:
-        console.print(
-            f"[green]fair[/]: {game} game {game_id}: the revealed seed matches its commitment, and "
-            f"{verdict.commands} commands re-derive all {verdict.events} events byte for byte."
-        )
-        return 0
-    console.print(f"[red]NOT fair[/]: {game} game {game_id}")
-    for problem in verdict.problems:
-        console.print(f"  - {problem}")
-    return 1
-
 
 #: One round trip carries the read models of about this many events...
 GROUP_EVENTS = 4096
@@ -96,75 +39,6 @@ IN_FLIGHT = 4
 ATTEMPTS = 5
 #: Below this many events a rebuild stays in one process: a pool's start costs more.
 POOL_EVENTS = 20_000
-
-
-def rebuild_command(
-    redis_url: str,
-    partitions: int,
-    game_ids: list[str],
-    write: bool,
-    cluster: bool = False,
-    workers: int = 1,
-    read_model_url: str = "",
-) -> int:
-    return asyncio.run(_rebuild(redis_url, partitions, game_ids, write, cluster, workers, read_model_url))
-
-
-async def _rebuild(
-    redis_url: str,
-    partitions: int,
-    game_ids: list[str],
-    write: bool,
-    cluster: bool,
-    workers: int,
-    read_model_url: str = "",
-) -> int:
-    """Fold every game (or the named ones) from its log, build its read models,
-    and compare them with the live ones (or overwrite them with ``write``) on
-    the read-model server (``read_model_url``; empty: the store's)."""
-    redis = connect(redis_url, cluster)
-    settings = Settings(redis_url=redis_url, read_model_url=read_model_url, cluster=cluster)
-    read = read_model_client(settings, redis)
-    console = Console()
-    try:
-        if game_ids:
-            games = [GameKeys(g, partition_of(g, partitions)) for g in game_ids]
-            missing = [keys.game_id for keys in games if not await redis.exists(keys.events)]
-            if missing:
-                where = urlsplit(redis_url)
-                console.print(
-                    f"[red]no such table: {', '.join(missing)}[/] "
-                    f"(in {where.hostname}:{where.port}, with {partitions} partitions)",
-                    soft_wrap=True,
-                )
-                return 2
-        else:
-            games = [GameKeys(g, p) for g, p in await EventStore(redis).list_games()]
-        with Progress(console=console) as progress:
-            task = progress.add_task("rebuilding projections", total=len(games))
-            bad = await rebuild_games(
-                redis, games, write, lambda n: progress.advance(task, n), workers=workers, read=read
-            )
-        if write and not game_ids and not bad and separate(settings):
-            await mark_ready(read, partitions)  # a complete rebuild: the server holds every game
-    finally:
-        await redis.aclose()
-        if read is not redis:
-            await read.aclose()
-    if bad and write:
-        console.print(
-            f"[red]{len(bad)} of {len(games)} projections kept changing while they were rewritten "
-            f"(run it again):[/] {bad[:10]}"
-        )
-        return 1
-    if bad:
-        console.print(f"[red]{len(bad)} of {len(games)} projections differ from a rebuild:[/] {bad[:10]}")
-        return 1
-    console.print(
-        f"[green]{len(games)} projections {'rewritten' if write else 'equal a rebuild from the log'}[/]"
-    )
-    return 0
-
 
 #: A game's read models from its id and its stored envelopes, in order.
 ModelsFromLog = Callable[[str, Sequence[bytes]], ReadModels | None]

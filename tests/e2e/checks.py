@@ -14,8 +14,8 @@ from shared.games import registry
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.visibility import may_see
+from shared.readmodels.audit import AuditLog, verify_log
 from shared.readmodels.build import audience_name, build, view_doc
-from shared.readmodels.rebuilder import AuditLog, verify_log
 
 _json = msgspec.json.Encoder().encode
 

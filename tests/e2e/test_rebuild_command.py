@@ -16,7 +16,7 @@ from shared.cli.main import main as ziggurat
 from shared.eventstore.keys import GameKeys, partition_of
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
-from shared.readmodels import rebuilder as audit
+from shared.readmodels import rebuilder
 from shared.readmodels.build import HISTORY, audience_name
 from tests.waiting import until
 
@@ -70,8 +70,8 @@ async def test_a_repair_writes_every_feed_entry_once_as_the_projector_did(
     live = {g: await _read_models(redis, keys[g], seats[g]) for g in ids}
     assert all(len(m["feed:spectator"]) > 20 for m in live.values())
     # Small chunks and groups, so their boundaries fall inside every game.
-    monkeypatch.setattr(audit, "CHUNK_VERSIONS", 7)
-    monkeypatch.setattr(audit, "GROUP_EVENTS", 30)
+    monkeypatch.setattr(rebuilder, "CHUNK_VERSIONS", 7)
+    monkeypatch.setattr(rebuilder, "GROUP_EVENTS", 30)
     args = _args(stack, *ids)
     assert await asyncio.to_thread(ziggurat, args) == 0
 
@@ -100,9 +100,9 @@ async def test_rewriting_while_the_game_is_played_loses_no_feed_entry(
     """The projector keeps writing while rebuild rewrites the same game: an
     entry it writes between rebuild's read and rebuild's write must survive."""
     reads = 0
-    read = audit._Rebuilder.read
+    read = rebuilder._Rebuilder.read
 
-    async def slow_read(self: audit._Rebuilder, group: Any) -> Any:
+    async def slow_read(self: rebuilder._Rebuilder, group: Any) -> Any:
         nonlocal reads
         reads += 1
         out = await read(self, group)
@@ -116,7 +116,7 @@ async def test_rewriting_while_the_game_is_played_loses_no_feed_entry(
         await until(projected_meanwhile, 2, every_s=0.01)
         return out
 
-    monkeypatch.setattr(audit._Rebuilder, "read", slow_read)
+    monkeypatch.setattr(rebuilder._Rebuilder, "read", slow_read)
     async with httpx.AsyncClient(base_url=stack.api, timeout=60) as api:
         table = await botclient.open_table(api, "highcard", 3, LONG)
         args = [*_args(stack, table.table_id), "--write"]
@@ -134,5 +134,5 @@ async def test_rewriting_while_the_game_is_played_loses_no_feed_entry(
         final = await asyncio.wait_for(play, 120)
     assert final["over"] and runs >= 1
     assert reads > runs, "no rewrite ever raced the projector: the test proves nothing"
-    monkeypatch.setattr(audit._Rebuilder, "read", read)
+    monkeypatch.setattr(rebuilder._Rebuilder, "read", read)
     assert await asyncio.to_thread(ziggurat, _args(stack, table.table_id)) == 0

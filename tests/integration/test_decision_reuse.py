@@ -37,7 +37,7 @@ from shared.messaging.messages import (
 )
 from shared.messaging.streams import Batch
 from shared.observability import metrics
-from shared.readmodels.rebuilder import AuditLog, verify_log
+from shared.readmodels.audit import AuditLog, verify_log
 from tests.fixtures.messages import move_msg, open_msg
 
 pytestmark = pytest.mark.integration

@@ -20,7 +20,7 @@ from shared.infra.valkey_cluster import start_cluster
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.playout import play
-from shared.readmodels import rebuilder as audit
+from shared.readmodels import rebuilder
 from shared.readmodels.build import audience_name
 from tests.fixtures.highcard import GAME
 
@@ -72,8 +72,8 @@ async def test_rebuild_writes_and_repairs_read_models_on_a_cluster(
         for i, k in enumerate(keys):
             await _write_game(store, k, bytes([i + 1]) * 32)
         # Several script calls per game and several groups per partition.
-        monkeypatch.setattr(audit, "CHUNK_VERSIONS", 4)
-        monkeypatch.setattr(audit, "GROUP_EVENTS", 30)
+        monkeypatch.setattr(rebuilder, "CHUNK_VERSIONS", 4)
+        monkeypatch.setattr(rebuilder, "GROUP_EVENTS", 30)
         args = ["rebuild", *ids, "--redis", valkeys.url, "--partitions", str(PARTITIONS), "--cluster"]
 
         assert await asyncio.to_thread(ziggurat, args) == 1  # nothing projected yet

@@ -19,7 +19,7 @@ from shared.infra.valkey_server import ValkeyServer
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.playout import play
-from shared.readmodels import rebuilder as audit
+from shared.readmodels import rebuilder
 from shared.readmodels.build import HISTORY, audience_name
 from shared.readmodels.rebuild import models_from_log
 from tests.fixtures.highcard import GAME
@@ -83,7 +83,7 @@ def _script_client(valkey: ValkeyServer) -> Any:
 async def _by_script(valkey: ValkeyServer, keys: list[GameKeys]) -> dict[str, Any]:
     client = _script_client(valkey)
     try:
-        assert await audit.rebuild_games(client, keys, True) == []
+        assert await rebuilder.rebuild_games(client, keys, True) == []
         return await _stored(client, keys)
     finally:
         await client.aclose()
@@ -93,10 +93,10 @@ async def test_plain_writes_store_what_the_script_stores(
     redis: Any, valkey: ValkeyServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     keys = await _games(redis)
-    assert audit._Rebuilder(redis, models_from_log).wire is not None
+    assert rebuilder._Rebuilder(redis, models_from_log).wire is not None
     # Several groups per partition, and the script's chunks inside every game.
-    monkeypatch.setattr(audit, "GROUP_EVENTS", 40)
-    monkeypatch.setattr(audit, "CHUNK_VERSIONS", 7)
+    monkeypatch.setattr(rebuilder, "GROUP_EVENTS", 40)
+    monkeypatch.setattr(rebuilder, "CHUNK_VERSIONS", 7)
     expected = await _by_script(valkey, keys)
     assert sum(1 for v in expected.values() if v) > 5 * len(keys)
     assert expected["live:0"] or expected["live:1"] or expected["live:2"] or expected["live:3"]
@@ -105,10 +105,10 @@ async def test_plain_writes_store_what_the_script_stores(
         await redis.set(k.view("spectator"), b"{}")
         await redis.set(k.checkpoint, 1)
     await redis.sadd(live_tables(keys[1].partition, GAME.key), keys[1].game_id)
-    assert await audit.rebuild_games(redis, keys, False) != []
-    assert await audit.rebuild_games(redis, keys, True) == []
+    assert await rebuilder.rebuild_games(redis, keys, False) != []
+    assert await rebuilder.rebuild_games(redis, keys, True) == []
     assert await _stored(redis, keys) == expected
-    assert await audit.rebuild_games(redis, keys, False) == []
+    assert await rebuilder.rebuild_games(redis, keys, False) == []
 
 
 async def test_a_projector_write_between_read_and_write_makes_the_group_try_again(
@@ -117,10 +117,10 @@ async def test_a_projector_write_between_read_and_write_makes_the_group_try_agai
     keys = await _games(redis, 4)
     expected = await _by_script(valkey, keys)
     await redis.delete(*(k.checkpoint for k in keys))
-    read = audit._Rebuilder.read
+    read = rebuilder._Rebuilder.read
     reads = 0
 
-    async def projected_meanwhile(self: audit._Rebuilder, group: Any) -> Any:
+    async def projected_meanwhile(self: rebuilder._Rebuilder, group: Any) -> Any:
         nonlocal reads
         reads += 1
         out = await read(self, group)
@@ -130,8 +130,8 @@ async def test_a_projector_write_between_read_and_write_makes_the_group_try_agai
             await redis.set(group[0].view("seat0"), b"projected")
         return out
 
-    monkeypatch.setattr(audit._Rebuilder, "read", projected_meanwhile)
-    assert await audit.rebuild_games(redis, keys, True) == []
+    monkeypatch.setattr(rebuilder._Rebuilder, "read", projected_meanwhile)
+    assert await rebuilder.rebuild_games(redis, keys, True) == []
     assert reads >= 2  # the first attempt wrote nothing; the retry read afresh
     assert await _stored(redis, keys) == expected
 
@@ -142,10 +142,10 @@ async def test_a_pool_of_processes_writes_the_same(
     keys = await _games(redis)
     expected = await _by_script(valkey, keys)
     await redis.delete(*(k.checkpoint for k in keys), *(k.audience_feed("spectator") for k in keys))
-    monkeypatch.setattr(audit, "GROUP_EVENTS", 40)
-    monkeypatch.setattr(audit, "POOL_EVENTS", 0)
+    monkeypatch.setattr(rebuilder, "GROUP_EVENTS", 40)
+    monkeypatch.setattr(rebuilder, "POOL_EVENTS", 0)
     advanced: list[int] = []
-    assert await audit.rebuild_games(redis, keys, True, advanced.append, workers=2) == []
+    assert await rebuilder.rebuild_games(redis, keys, True, advanced.append, workers=2) == []
     assert sum(advanced) == len(keys) and len(advanced) > 2
     assert await _stored(redis, keys) == expected
 
@@ -154,4 +154,4 @@ async def test_a_refused_command_is_an_error(redis: Any) -> None:
     keys = await _games(redis, 3)
     await redis.set(live_tables(keys[1].partition, GAME.key), b"not a set")
     with pytest.raises(ResponseError, match="WRONGTYPE"):
-        await audit.rebuild_games(redis, keys, True)
+        await rebuilder.rebuild_games(redis, keys, True)

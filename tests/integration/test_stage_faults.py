@@ -24,7 +24,7 @@ from shared.games import registry
 from shared.messaging.messages import CommandMsg, encode
 from shared.messaging.streams import Batch
 from shared.observability import metrics
-from shared.readmodels.rebuilder import AuditLog, verify_log
+from shared.readmodels.audit import AuditLog, verify_log
 from tests.fixtures.messages import move_msg, open_msg
 
 pytestmark = pytest.mark.integration

@@ -30,8 +30,8 @@ from services.gateway.tournaments import NewPlayer, NewTournament, TournamentLog
 from shared.games import registry
 from shared.kernel.bounds import MAX_SEATS
 from shared.observability.health import Ready
+from shared.readmodels.audit import AuditLog
 from shared.readmodels.build import ViewDoc
-from shared.readmodels.rebuilder import AuditLog
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "openapi.json"
 #: Pages and files for people and browsers, not the API: the specs themselves (the
