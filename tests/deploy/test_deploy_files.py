@@ -4,12 +4,16 @@ Every YAML and JSON file under deploy/ parses; every module and ``ziggurat``
 subcommand the compose file and the k8s manifests run exists; every
 ``ZIGGURAT_*`` variable is a settings field; every metric a dashboard queries
 is one some process exports (each only its own, shared/observability/metrics.py);
-Prometheus scrapes every service.
+Prometheus scrapes every service. The proxy in front (deploy/edge/haproxy.cfg)
+is the one compose and Kubernetes run, in front of gateways nobody else
+reaches, with limits inside the gateway's own; the Ingress variant carries its
+numbers.
 """
 
 from __future__ import annotations
 
 import functools
+import ipaddress
 import json
 import re
 import shlex
@@ -21,6 +25,9 @@ import pytest
 import yaml
 from prometheus_client.metrics import MetricWrapperBase
 
+from services.gateway.connections import networks
+from services.gateway.feeds import HEARTBEAT_S
+from services.gateway.play_socket import SocketLimits
 from shared.cli.main import main as cli_main
 from shared.infra.settings import Settings
 from shared.observability import metrics
@@ -647,3 +654,154 @@ def test_compose_provisions_grafana_with_the_dashboards() -> None:
     assert "./grafana/provisioning:/etc/grafana/provisioning:ro" in volumes
     prometheus = compose()["services"]["prometheus"]["volumes"]
     assert "./prometheus.yml:/etc/prometheus/prometheus.yml:ro" in prometheus
+
+
+# -------------------------------------------------------------------- the edge
+
+EDGE_CFG = DEPLOY / "edge" / "haproxy.cfg"
+_PRESETENV_RE = re.compile(r'^\s*presetenv\s+(EDGE_\w+)\s+"([^"]*)"\s*$', re.M)
+
+
+def edge_defaults() -> dict[str, str]:
+    """haproxy.cfg's EDGE_* variables and their defaults (its ``presetenv`` lines)."""
+    return dict(_PRESETENV_RE.findall(EDGE_CFG.read_text()))
+
+
+def haproxy_seconds(value: str) -> float:
+    """An HAProxy duration (``500ms``, ``10s``, ``1h``; a bare number is milliseconds)."""
+    number, unit = re.fullmatch(r"(\d+)(us|ms|s|m|h|d)?", value).groups()  # type: ignore[union-attr]
+    scale = {"us": 1e-6, "ms": 1e-3, None: 1e-3, "s": 1, "m": 60, "h": 3600, "d": 86400}[unit]
+    return int(number) * scale
+
+
+def nginx_bytes(value: str) -> int:
+    number, unit = re.fullmatch(r"(\d+)([kKmM]?)", value).groups()  # type: ignore[union-attr]
+    return int(number) * {"": 1, "k": 1024, "m": 1024 * 1024}[unit.lower()]
+
+
+def port_of(bind: str) -> int:
+    return int(bind.rsplit(":", 1)[1])
+
+
+def test_the_proxy_uses_only_variables_it_gives_a_default() -> None:
+    """HAProxy expands an unset variable to nothing: a misspelt name would turn a
+    limit off without a word."""
+    text = EDGE_CFG.read_text()
+    defaults = edge_defaults()
+    assert {"EDGE_CONNS_PER_CLIENT", "EDGE_REQUESTS_PER_10S", "EDGE_GATEWAY"} <= defaults.keys()
+    used = set(re.findall(r"\$\{(\w+)\}", text)) | set(re.findall(r"env\((\w+)\)", text))
+    assert used == defaults.keys()
+    for name in ("EDGE_TIMEOUT_HTTP_REQUEST", "EDGE_TIMEOUT_CLIENT", "EDGE_TIMEOUT_TUNNEL"):
+        assert haproxy_seconds(defaults[name]) > 0, name
+
+
+def test_the_proxys_limits_sit_inside_the_gateways_own() -> None:
+    """The proxy refuses first (so a client hears it from the proxy, with its
+    numbers), and its timeouts never cut what the gateway keeps alive."""
+    edge = edge_defaults()
+    gateway = settings_from(compose()["services"]["gateway"]["environment"])
+    assert settings_from(k8s_settings()).max_body_bytes == gateway.max_body_bytes
+    assert int(edge["EDGE_MAX_BODY_BYTES"]) == gateway.max_body_bytes
+    assert int(edge["EDGE_MAX_HEADER_BYTES"]) < gateway.max_header_bytes
+    assert haproxy_seconds(edge["EDGE_TIMEOUT_HTTP_REQUEST"]) < gateway.request_timeout_s
+    # An idle live feed stays open on its heartbeats; a move the gateway waits
+    # on is answered by the gateway (504 outcome_unknown at worst), not cut here.
+    for timeout in ("EDGE_TIMEOUT_CLIENT", "EDGE_TIMEOUT_SERVER"):
+        assert haproxy_seconds(edge[timeout]) >= 2 * HEARTBEAT_S, timeout
+    assert haproxy_seconds(edge["EDGE_TIMEOUT_SERVER"]) > 2 * gateway.reply_timeout_s
+    # The gateway ends an idle play connection itself, with a reason, first.
+    assert haproxy_seconds(edge["EDGE_TIMEOUT_TUNNEL"]) > SocketLimits().idle_s
+
+
+def test_compose_puts_the_proxy_in_front_of_the_gateways() -> None:
+    services = compose()["services"]
+    edge, gateway = services["edge"], services["gateway"]
+    defaults = edge_defaults()
+    assert edge["image"] == "haproxy:2.6"
+    assert "./edge/haproxy.cfg:/usr/local/etc/haproxy/haproxy.cfg:ro" in edge["volumes"]
+    assert edge["ports"] == [f"8000:{port_of(defaults['EDGE_BIND'])}"]
+    # Only the proxy and the monitoring are published: no Ziggurat service is.
+    for name in compose_ziggurat_services():
+        assert "ports" not in services[name], name
+    settings = settings_from(gateway["environment"])
+    assert edge["environment"]["EDGE_GATEWAY"] == f"gateway:{settings.http_port}"
+    assert int(edge["environment"]["EDGE_GATEWAY_SLOTS"]) >= gateway["deploy"]["replicas"]
+    # The gateways believe X-Forwarded-For from the proxy's fixed address and no other.
+    address = ipaddress.ip_address(edge["networks"]["default"]["ipv4_address"])
+    (subnet,) = [c["subnet"] for c in compose()["networks"]["default"]["ipam"]["config"]]
+    assert address in ipaddress.ip_network(subnet)
+    assert networks(settings.trusted_proxies) == (ipaddress.ip_network(f"{address}/32"),)
+
+
+def k8s_named(kind: str, name: str) -> dict[str, Any]:
+    (doc,) = [d for d in k8s_docs() if d["kind"] == kind and d["metadata"]["name"] == name]
+    return doc
+
+
+def test_k8s_puts_the_same_proxy_in_front_of_the_gateways() -> None:
+    assert (K8S / "haproxy.cfg").read_text() == EDGE_CFG.read_text(), "copy deploy/edge/haproxy.cfg over"
+    kustomization = yaml.safe_load((K8S / "kustomization.yaml").read_text())
+    assert "edge.yaml" in kustomization["resources"]
+    (generated,) = [g for g in kustomization["configMapGenerator"] if g["name"] == "edge-haproxy"]
+    assert generated["files"] == ["haproxy.cfg"]
+
+    deployment = k8s_named("Deployment", "edge")
+    assert deployment["spec"]["replicas"] >= 2
+    pod = deployment["spec"]["template"]["spec"]
+    anti = pod["affinity"]["podAntiAffinity"]["preferredDuringSchedulingIgnoredDuringExecution"]
+    assert anti[0]["podAffinityTerm"]["topologyKey"] == "kubernetes.io/hostname"
+    (container,) = pod["containers"]
+    assert container["image"] == "haproxy:2.6"
+    (volume,) = pod["volumes"]
+    assert volume["configMap"]["name"] == "edge-haproxy"
+    assert {"name": "config", "mountPath": "/usr/local/etc/haproxy", "readOnly": True} in container[
+        "volumeMounts"
+    ]
+    env = {e["name"]: e["value"] for e in container["env"]}
+    assert env.keys() <= edge_defaults().keys()
+    ports = {p["name"]: p["containerPort"] for p in container["ports"]}
+    assert ports["http"] == port_of(edge_defaults()["EDGE_BIND"])
+    assert ports["stats"] == port_of(edge_defaults()["EDGE_STATS_BIND"])
+
+    # The proxy finds each gateway pod through a headless Service of them.
+    host, port = env["EDGE_GATEWAY"].rsplit(":", 1)
+    name, namespace = host.split(".")[:2]
+    headless = k8s_named("Service", name)
+    assert namespace == "ziggurat" and headless["spec"]["clusterIP"] == "None"
+    gateway = k8s_named("Deployment", "gateway")
+    assert headless["spec"]["selector"] == gateway["spec"]["selector"]["matchLabels"]
+    assert int(port) == settings_from(k8s_settings()).http_port
+    assert int(env["EDGE_GATEWAY_SLOTS"]) >= gateway["spec"]["replicas"]
+
+    # One public address, keeping the client's own; the gateways only inside.
+    public = k8s_named("Service", "edge")
+    assert public["spec"]["type"] == "LoadBalancer"
+    assert public["spec"]["externalTrafficPolicy"] == "Local"
+    assert [p["targetPort"] for p in public["spec"]["ports"]] == ["http"]
+    for service in (d for d in k8s_docs() if d["kind"] == "Service"):
+        if service["metadata"]["name"] != "edge":
+            assert service["spec"].get("type", "ClusterIP") == "ClusterIP", service["metadata"]["name"]
+    assert k8s_named("Service", "gateway")["spec"]["type"] == "ClusterIP"
+    assert networks(settings_from(k8s_settings()).trusted_proxies)
+
+
+def test_the_ingress_variant_carries_the_proxys_limits() -> None:
+    edge = edge_defaults()
+    ingress = k8s_named("Ingress", "ziggurat")
+    notes = {
+        key.removeprefix("nginx.ingress.kubernetes.io/"): value
+        for key, value in ingress["metadata"]["annotations"].items()
+    }
+    assert int(notes["limit-connections"]) == int(edge["EDGE_CONNS_PER_CLIENT"])
+    window = int(notes["limit-burst-multiplier"])
+    assert window == 10 and int(notes["limit-rps"]) * window == int(edge["EDGE_REQUESTS_PER_10S"])
+    assert nginx_bytes(notes["proxy-body-size"]) == int(edge["EDGE_MAX_BODY_BYTES"])
+    assert nginx_bytes(notes["client-body-buffer-size"]) >= int(edge["EDGE_MAX_BODY_BYTES"])
+    assert int(notes["proxy-connect-timeout"]) == haproxy_seconds(edge["EDGE_TIMEOUT_CONNECT"])
+    assert int(notes["proxy-read-timeout"]) == haproxy_seconds(edge["EDGE_TIMEOUT_TUNNEL"])
+    assert int(notes["proxy-send-timeout"]) == haproxy_seconds(edge["EDGE_TIMEOUT_TUNNEL"])
+    assert notes["proxy-buffering"] == "off"
+    (rule,) = ingress["spec"]["rules"]
+    (path,) = rule["http"]["paths"]
+    backend = path["backend"]["service"]
+    assert path["path"] == "/" and backend == {"name": "gateway", "port": {"name": "http"}}
