@@ -219,7 +219,7 @@ ROUTES = [
     Route("/asyncapi.json", asyncapi_document),
     Route("/docs", docs),
     Route("/v1/games", games),
-    Route("/v1/games/conan/packs/{pack}/board", packs.board),
+    Route("/v1/games/{game}/packs/{pack}/board", packs.board),
     Route("/v1/tables/{table_id}/feed", reads.feed),
     Route("/v1/tables/{table_id}/log", reads.public_log),
     Route("/v1/tables/{table_id}/replay", reads.replay),

@@ -43,7 +43,7 @@ from shared.arenas import codes as ac
 from shared.arenas.standings import ArenaView
 from shared.casual import codes as cc
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
-from shared.games.conan.views import Board as ConanBoard
+from shared.games import registry
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
 from shared.ladders.ladder import LadderView
 from shared.observability.health import Ready
@@ -134,7 +134,7 @@ def _generated() -> dict[str, Any]:
             casual.NewCasual,
             casual.CasualView,
             bots.InvitationNotice,
-            ConanBoard,
+            *_asset_types(),
             # The answers the table, lobby and health routes encode.
             Error,
             Health,
@@ -963,15 +963,26 @@ _INVITATION_ID = _path("invitation_id", casual.INVITATION_ID.pattern)
 
 
 def _pack_paths() -> dict[str, Any]:
-    """A content pack's map, served once per pack instead of inside every view."""
+    """A content pack's map, served once per pack instead of inside every view, by
+    the games that serve one through their contract (``GameModule.assets``)."""
+    serving = [key for key in registry.available() if registry.get(key).assets is not None]
     return {
-        "/v1/games/conan/packs/{pack}/board": {
+        "/v1/games/{game}/packs/{pack}/board": {
             "get": {
-                "summary": "An Age of Conan content pack's map: provinces, outlines, kingdoms (public)",
-                "description": "A Conan view names its map by `board_digest`, a hash of exactly these "
-                "bytes. Asked for with `?digest=` equal to it, the answer is immutable for a year; "
-                "otherwise it is today's map, revalidated with its ETag (a 304 when it has not changed).",
+                "summary": "A content pack's map, for a game whose tables play one (public)",
+                "description": "Served for the games that serve their packs' maps (`game` lists them); "
+                "any other game, or a pack the game does not have, is not found. A view names its "
+                "map by `board_digest`, a hash of exactly these bytes. Asked for with `?digest=` equal "
+                "to it, the answer is immutable for a year; otherwise it is today's map, revalidated "
+                "with its ETag (a 304 when it has not changed).",
                 "parameters": [
+                    {
+                        "name": "game",
+                        "in": "path",
+                        "required": True,
+                        "schema": {"type": "string", "enum": serving},
+                        "description": "A game key (GET /v1/games) whose game serves its packs' maps",
+                    },
                     _path("pack", "^[a-z0-9][a-z0-9_-]{0,63}$", "A content pack's name (a view's `pack`)"),
                     {
                         "name": "digest",
@@ -982,7 +993,7 @@ def _pack_paths() -> dict[str, Any]:
                 ],
                 "responses": _responses(
                     {
-                        "200": _json(_ref("Board")),
+                        "200": _json(_one_of(_asset_types())),
                         "304": {"description": "Not modified (If-None-Match held the ETag)"},
                     },
                     NOT_FOUND,
@@ -990,6 +1001,17 @@ def _pack_paths() -> dict[str, Any]:
             }
         }
     }
+
+
+def _asset_types() -> list[type[msgspec.Struct]]:
+    """The structs every registered game's assets encode, each once."""
+    found = (registry.get(key).assets for key in registry.available())
+    return list(dict.fromkeys(t for assets in found if assets is not None for t in assets.types))
+
+
+def _one_of(types: list[type[msgspec.Struct]]) -> dict[str, Any]:
+    refs = [_ref(t.__name__) for t in types]
+    return refs[0] if len(refs) == 1 else {"oneOf": refs}
 
 
 def _casual_paths() -> dict[str, Any]:

@@ -12,7 +12,7 @@ import importlib
 import os
 from typing import Any
 
-from shared.kernel.contract import GameModule
+from shared.kernel.contract import Asset, GameModule
 
 #: key -> the module that defines it (its ``GAMES`` tuple holds the key).
 BUILTIN: dict[str, str] = {
@@ -69,3 +69,13 @@ def available() -> list[str]:
         except UnknownGame:
             continue
     return sorted(_loaded)
+
+
+def asset(key: str, name: str) -> Asset | None:
+    """The file game ``key`` serves by ``name``; ``None`` if there is no such game
+    or it serves no such file."""
+    try:
+        game = get(key)
+    except UnknownGame:
+        return None
+    return None if game.assets is None else game.assets.find(name)

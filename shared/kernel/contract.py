@@ -79,6 +79,38 @@ class Secrets(Generic[S, E]):
 
 
 @dataclass(frozen=True, slots=True)
+class Asset:
+    """A public file a game serves beside its views, the same for every table
+    that uses it (a content pack's map): a client fetches it once instead of
+    finding it in every view, which names it by ``digest``."""
+
+    media_type: str
+    body: bytes
+    #: A hash of exactly ``body``: asked for with it, the answer never changes
+    #: (a client caches it for good); a changed body gets another one.
+    digest: str
+
+
+def pack_board(pack: str) -> str:
+    """The asset name of a content pack's map: the gateway serves it at
+    ``GET /v1/games/{key}/packs/{pack}/board``."""
+    return f"packs/{pack}/board"
+
+
+@dataclass(frozen=True, slots=True)
+class Assets:
+    """The files a game serves, by name (:func:`pack_board`), so the gateway
+    serves any game's without naming one."""
+
+    #: ``find(name)``: the asset by that name, or ``None`` if the game has none.
+    #: Called on every request for it: answer from memory (the game's own files
+    #: are read once, when the registry imports it).
+    find: Callable[[str], Asset | None]
+    #: The structs the JSON assets encode, so the API document describes them.
+    types: tuple[type[msgspec.Struct], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameModule(Generic[S, C, E, O]):
     key: str
     title: str
@@ -125,6 +157,8 @@ class GameModule(Generic[S, C, E, O]):
     #: The default options of this registration (``catan`` and ``catan-ck``
     #: share code and differ here).
     default_options: Mapping[str, Any] = field(default_factory=dict)
+    #: Files the game serves beside its views; ``None``: it serves none.
+    assets: Assets | None = None
 
     def options(self, overrides: Mapping[str, Any] | None = None) -> O:
         """Validate ``overrides`` over this registration's defaults."""

@@ -166,7 +166,8 @@ async def _make_one_of_everything(api: str) -> dict[str, Any]:
             "arena_id": [arena["arena_id"]],
             "invitation_id": [invitation["invitation_id"]],
             "pack": list(PACKS),
-            "game": ["highcard"],
+            # Conan serves its packs' maps (/v1/games/{game}/packs/{pack}/board).
+            "game": ["highcard", "conan"],
         },
         # A seat handed to the bots by POST .../bots: seat 1's (seat 0's token acts in the run).
         "body": {"tokens[*]": [live.tokens[1]]},

@@ -3,8 +3,10 @@
 The engine is content-agnostic: the map, dice and cards come from a content
 pack (``content/<name>/*.yaml``) chosen by the ``pack`` option. The packs are
 read here, once, when the registry imports the game; :func:`build` makes the
-game over them, and the rules receive the table's :class:`Pack` from it. The
-bundled pack is Ziggurat's own design.
+game over them, and the rules receive the table's :class:`Pack` from it. Each
+pack's map is served through the contract's ``assets`` (``packs/<pack>/board``),
+so the gateway serves it without naming the game. The bundled pack is
+Ziggurat's own design.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from shared.games.conan.options import Options
 from shared.games.conan.secrets import conceal, hidden_ids, named_ids, reveals
 from shared.games.conan.setup import create
 from shared.games.conan.state import GameOver, State
-from shared.games.conan.views import view, visibility
-from shared.kernel.contract import GameModule, Result, Secrets
+from shared.games.conan.views import Board, board_asset, view, visibility
+from shared.kernel.contract import Asset, Assets, GameModule, Result, Secrets, pack_board
 
 Game = GameModule[State, AnyCommand, AnyEvent, Options]
 
@@ -47,6 +49,12 @@ def build(packs: Mapping[str, Pack]) -> Game:
 
     def of(state: State) -> Pack:
         return pack(state.options.pack)
+
+    boards = {pack_board(name): found for name, found in packs.items()}
+
+    def asset(name: str) -> Asset | None:
+        found = boards.get(name)
+        return None if found is None else board_asset(found)
 
     def fold(state: State | None, event: AnyEvent) -> State:
         # The first event names the pack; every later one finds it in the state.
@@ -82,11 +90,12 @@ def build(packs: Mapping[str, Pack]) -> Game:
             "random": lambda state, seat, rng: random_bot(of(state), state, seat, rng),
             "heuristic": lambda state, seat, rng: heuristic_bot(of(state), state, seat, rng),
         },
+        assets=Assets(find=asset, types=(Board,)),
     )
 
 
-#: The bundled packs, by name: the only place the game reads files (the
-#: gateway serves each pack's map from them).
+#: The bundled packs, by name: the only place the game reads files (each
+#: pack's map is served from them, through ``GAME.assets``).
 PACKS = load_packs()
 #: The game over the bundled packs.
 GAME = build(PACKS)

@@ -12,8 +12,9 @@ province's printed facts, its outline and anchor from the pack's
 ``layout.yaml``, the kingdoms' colours) is public and a function of the pack
 alone, the same in every view and every history entry of every table that
 plays it, and about twice the size of the rest of a view: the gateway serves
-it once per pack (``GET /v1/games/conan/packs/{pack}/board``) and a view
-names it by ``board_digest``, a hash of exactly the bytes served.
+it once per pack (``GET /v1/games/conan/packs/{pack}/board``: the game's
+:func:`board_asset`, through the contract's ``assets``) and a view names it by
+``board_digest``, a hash of exactly the bytes served.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from shared.games.conan.state import (
     State,
     TableCard,
 )
+from shared.kernel.contract import Asset
 from shared.kernel.messages import Record
 from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Visibility, seat_only
 
@@ -294,6 +296,11 @@ def board_digest(pack: Pack) -> str:
     """A hash of :func:`board_json`: a client keeps a map it fetched for as long
     as views name the same digest (a pack edited in place gets a new one)."""
     return hashlib.sha256(board_json(pack)).hexdigest()[:32]
+
+
+def board_asset(pack: Pack) -> Asset:
+    """The pack's map as the game serves it (``pack_board(name)`` in its ``assets``)."""
+    return Asset(media_type="application/json", body=board_json(pack), digest=board_digest(pack))
 
 
 def _share_border(a: ProvinceLayout | None, b: ProvinceLayout | None) -> bool:

@@ -19,10 +19,12 @@ import msgspec
 import pytest
 import yaml
 
-from shared.games.conan import GAME
+from shared.games import registry
+from shared.games.conan import GAME, PACKS
 from shared.games.conan.content import PackError
 from shared.games.conan.loader import load_pack
-from shared.games.conan.views import board, board_digest
+from shared.games.conan.views import board, board_digest, board_json
+from shared.kernel.contract import Asset, pack_board
 from tests.games.conan.helpers import PACK, TINY, edit_seat, opening
 
 ZIGGURAT = Path(__file__).parents[3] / "shared" / "games" / "conan" / "content" / "ziggurat"
@@ -90,6 +92,26 @@ def test_every_audience_names_the_same_board_and_the_kingdoms_colours():
     assert board_digest(PACK) != board_digest(TINY)
     kingdoms = {k.id: k.colour for k in board(PACK).kingdoms}
     assert kingdoms == {"aquilonia": "red", "turan": "yellow", "stygia": "green", "hyperborea": "purple"}
+
+
+def test_the_game_serves_each_packs_map_through_its_contract():
+    """What the gateway serves at /v1/games/{game}/packs/{pack}/board, found by
+    key and name alone: the bytes a view's digest names, for every bundled pack,
+    and nothing for another name, another pack or another game."""
+    for name, pack in PACKS.items():
+        asset = registry.asset("conan", pack_board(name))
+        assert asset == Asset(media_type="application/json", body=board_json(pack), digest=board_digest(pack))
+        assert msgspec.json.decode(asset.body, type=type(board(pack))) == board(pack)
+    assert GAME.assets is not None and GAME.assets.types == (type(board(PACK)),)
+    bundled = next(iter(PACKS))
+    for key, name in [
+        ("conan", pack_board("atlantis")),
+        ("conan", f"packs/{bundled}/rules"),
+        ("conan", f"packs/{bundled}/board/x"),
+        ("catan", pack_board(bundled)),
+        ("no-such-game", pack_board(bundled)),
+    ]:
+        assert registry.asset(key, name) is None, (key, name)
 
 
 def test_cards_name_what_the_view_shows_and_nothing_of_another_hand():
