@@ -494,11 +494,6 @@ class _Connection:
             await self._out_within(close)
 
 
-def client_address_of(scope: Scope) -> str:
-    client = scope.get("client")
-    return client[0] if client else "-"
-
-
 def _payload(message: Any) -> bytes | None:
     """A received message's bytes; None when the client disconnected."""
     if message["type"] != "websocket.receive":
