@@ -35,6 +35,7 @@ from services.gateway import (
 from services.gateway.answers import GameInfo, Health
 from services.gateway.connections import Connections
 from services.gateway.context import Changes, Gateway
+from services.gateway.credentials import Credentials
 from services.gateway.errors import (
     INTERNAL_MESSAGE,
     STATUS,
@@ -326,8 +327,13 @@ def create_app(settings: Settings | None = None, connections: Connections | None
             read=read,
         )
         app.state.gateway.watch.start()
+        credentials = app.state.credentials = Credentials(
+            app.state.gateway.batch, changes, settings.credential_check_s
+        )
+        await credentials.start()
         freeze_startup_objects()
         yield
+        await credentials.stop()
         await app.state.gateway.watch.stop()
         await replies.stop()
         await changes.stop()

@@ -39,7 +39,15 @@ from shared.eventstore.keys import (
     tag,
     validated_stream,
 )
-from shared.eventstore.player_keys import ArenaKeys, CasualKeys, LadderKeys, PlayerKeys, inbox, notice_id
+from shared.eventstore.player_keys import (
+    ArenaKeys,
+    CasualKeys,
+    LadderKeys,
+    PlayerKeys,
+    credential_notice,
+    inbox,
+    notice_id,
+)
 from shared.eventstore.tournament_keys import TournamentKeys, tournament_feed
 from shared.infra.settings import Settings
 from shared.ladders.events import LadderEventUnion
@@ -294,15 +302,18 @@ CHANNELS: dict[str, tuple[str, dict[str, Any], tuple[str, ...], str, str]] = {
 }
 #: A player's notice names the player as :func:`notice_id` does, with the id's own pattern.
 _PLAYER_NOTICE = "^" + notice_id("") + PLAYER_ID.pattern.strip("^$") + " [0-9]+$"
+#: A credential's notice names the SHA-256 hex digest of the key that ended.
+_CREDENTIAL_NOTICE = "^" + credential_notice("") + "[0-9a-f]{64} 0$"
 #: Pub/sub of plain text, one notice a line: "<game_id> <version>" (or "tournament:<id> <version>",
-#: "player:<id> <n>").
+#: "player:<id> <n>", "credential:<key hash> 0").
 _CHANGES = {
     "address": CHANGES_CHANNEL,
     "title": "changes",
     "description": "Pub/sub: '<game_id> <version>' (or 'tournament:<id> <version>') after a "
-    "projection or a tournament's read models are written, and 'player:<id> <n>' after a player's "
-    "inbox gets entry n (or n = 0: its key was rotated, its open bot streams end); one notice a "
-    "line. The gateways' feeds and bot streams wake on it",
+    "projection or a tournament's read models are written, 'player:<id> <n>' after a player's "
+    "inbox gets entry n, and 'credential:<key hash> 0' when a credential ended (a rotated "
+    "player key: every gateway ends the play connections and bot streams open with it); one "
+    "notice a line. The gateways' feeds and bot streams wake on it",
     "messages": {
         "Change": {
             "name": "Change",
@@ -312,8 +323,14 @@ _CHANGES = {
         "PlayerNotice": {
             "name": "PlayerNotice",
             "contentType": "text/plain",
-            "description": "A player's inbox moved to entry n (notice_id), or its key was rotated (n = 0)",
+            "description": "A player's inbox moved to entry n (notice_id)",
             "payload": {"type": "string", "pattern": _PLAYER_NOTICE},
+        },
+        "CredentialNotice": {
+            "name": "CredentialNotice",
+            "contentType": "text/plain",
+            "description": "A credential ended (a player key rotated): the channels open with it end",
+            "payload": {"type": "string", "pattern": _CREDENTIAL_NOTICE},
         },
     },
     "x-key": "CHANGES_CHANNEL",
@@ -393,6 +410,8 @@ _OPERATIONS = (
     ),
     ("tournaments.receiveTableEvents", "receive", "game-events", "tournaments", "Follow account tables"),
     ("gateway.receivePlayerNotices", "receive", "changes", "gateway", "Wake the bot streams"),
+    ("gateway.sendCredentialNotices", "send", "changes", "gateway", "Announce a credential that ended"),
+    ("gateway.receiveCredentialNotices", "receive", "changes", "gateway", "End its open channels"),
 )
 
 

@@ -15,7 +15,10 @@ per table when the player is seated); this stream turns each into
 * a bare ``id:`` line otherwise (someone else is to act), so the client's
   ``Last-Event-ID`` still moves on.
 
-A rotated key's open streams end (``event: end``) at their next read.
+A rotated key's open streams end (``event: end``) on every gateway within a
+second or two (:mod:`services.gateway.credentials`): the rotation's notice, or
+the periodic check of the keys held should the notice be lost, has the
+stream read again, and a read under a key that is no longer current ends it.
 The SSE id is the inbox entry's number. A bot that drops reconnects with
 ``Last-Event-ID`` and gets every entry after it (views as they are then); a
 connection without one starts with a fresh look at every table the player
@@ -36,6 +39,7 @@ from starlette.requests import Request
 
 from services.gateway.body import bearer
 from services.gateway.context import Gateway, client_address
+from services.gateway.credentials import Credentials, HeldResponse
 from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedResponse, Page, resume_after
 from services.gateway.reads import int_param, read_view, view_at
@@ -98,15 +102,21 @@ async def seat_token_hash(gw: Gateway, table_id: str, token: str) -> str:
     """The token hash the table knows: a seat token's own; for a player key, the hash
     of that player's seat token at this table (a key never reaches another player's
     seat: without a seat of its own here it matches none, and the validator refuses it)."""
+    return (await seat_token_of(gw, table_id, token))[0]
+
+
+async def seat_token_of(gw: Gateway, table_id: str, token: str) -> tuple[str, str | None]:
+    """:func:`seat_token_hash`, and the player whose current key ``token`` is when it
+    resolved to that player's seat here (None for a seat token, or a key that did not)."""
     hashed = token_hash(token)
     if not token.startswith(KEY_PREFIX):
-        return hashed
+        return hashed, None
     player_id = await player_of_key(gw.redis, hashed)
     mine = await seat(gw.redis, player_id, table_id) if player_id is not None else None
-    return token_hash(mine.token) if mine is not None else hashed
+    return (token_hash(mine.token), player_id) if mine is not None else (hashed, None)
 
 
-async def stream(request: Request) -> FeedResponse:
+async def stream(request: Request) -> HeldResponse:
     gw: Gateway = request.app.state.gateway
     player_id, hashed = await authenticated_player(gw, request)
     gw.limits.read(hashed)
@@ -119,7 +129,9 @@ async def stream(request: Request) -> FeedResponse:
         mine += [Turn(table_id=i.decode(), seat=-1, version=0) for i in sorted(asked)]
         await turns(gw.redis, [(player_id, t) for t in mine])
     after = resume_after(request, after)
-    return FeedResponse(gw.feeds, Inbox(gw, player_id, hashed), after)
+    feed = Inbox(gw, player_id, hashed)
+    credentials: Credentials = request.app.state.credentials
+    return HeldResponse(FeedResponse(gw.feeds, feed, after), credentials, hashed, feed, player_id)
 
 
 class Inbox:
@@ -134,6 +146,10 @@ class Inbox:
         self.label = "bot"
         #: (table, seat) -> the newest version sent: a repeat becomes a bare id.
         self._sent: dict[tuple[str, int], int] = {}
+
+    def end(self) -> None:
+        """The key ended: the stream is read again now, and that read ends it."""
+        self.gw.feeds.notify([self.key[0]])
 
     async def read(self, after: int, count: int) -> Page:
         if await player_of_key(self.gw.redis, self.key_hash) != self.player_id:

@@ -49,6 +49,9 @@ STATUS: dict[str, int] = {
     # (services/gateway/connections.py).
     "too_many_connections": 429,
     "idle_timeout": 408,
+    # The key or token a play connection was opened with ended (a rotated player key):
+    # services/gateway/credentials.py.
+    "credential_revoked": 401,
     # The transport's guards (services/gateway/transport.py), answered before the
     # application sees the request, on a connection that then closes.
     "request_timeout": 408,

@@ -21,6 +21,12 @@ http_status`` whose reason is the code. A client that stops reading is not
 waited for: a send that cannot complete within ``send_timeout_s`` (the
 transport's buffer is full) ends the connection.
 
+The connection ends with the credential its hello brought
+(:mod:`services.gateway.credentials`): when the player key is rotated, on
+whichever gateway, it gets a last error ``credential_revoked`` and the close
+4401 within a second or two, and no view after it. A connection opened with
+a player key also checks that the key is still current before each command.
+
 Pushes are read only when a change notice may not be in the last view sent:
 notices are counted per table, and a command's own reply counts as having
 carried the notice its view waited for, so a seat playing alone costs one view
@@ -43,11 +49,14 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.types import Receive, Scope, Send
 
 from services.gateway.body import MAX_HEADER_ID, Move, decode_json, made_up_id
-from services.gateway.commands import checked_token, play
+from services.gateway.bots import seat_token_of
+from services.gateway.commands import play
 from services.gateway.connections import Connections, Refusal
 from services.gateway.context import Gateway
+from services.gateway.credentials import Credentials
 from services.gateway.errors import INTERNAL_MESSAGE, STORE_DOWN_MESSAGE, ApiError, error_body, status_of
 from services.gateway.reads import read_view
+from shared.kernel.auth import token_hash
 from shared.observability import metrics
 from shared.readmodels.build import audience_name
 
@@ -107,6 +116,14 @@ class Refused(Exception):
         self.code = code
         self.message = message
         self.details = details
+
+
+def _revoked() -> Refused:
+    return Refused(
+        "credential_revoked",
+        "The key or token this connection was opened with has ended (a player key is ended "
+        "by its rotation); connect again with the current one.",
+    )
 
 
 def _unavailable() -> Refused:
@@ -212,7 +229,7 @@ async def serve(app: Any, table_id: str, scope: Scope, receive: Receive, send: S
     if (await receive())["type"] != "websocket.connect":
         return
     await send({"type": "websocket.accept"})
-    connection = _Connection(gw, sockets, table_id, scope, receive, send)
+    connection = _Connection(gw, sockets, app.state.credentials, table_id, scope, receive, send)
     try:
         sockets.admit(connection.address)
     except Refused as refused:
@@ -226,10 +243,22 @@ async def serve(app: Any, table_id: str, scope: Scope, receive: Receive, send: S
 
 class _Connection:
     def __init__(
-        self, gw: Gateway, sockets: PlaySockets, table_id: str, scope: Scope, receive: Receive, send: Send
+        self,
+        gw: Gateway,
+        sockets: PlaySockets,
+        credentials: Credentials,
+        table_id: str,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
     ) -> None:
         self.gw = gw
         self.sockets = sockets
+        self.credentials = credentials
+        #: The hash of the token or key the hello brought, held in ``credentials`` meanwhile.
+        self.credential: str | None = None
+        #: When that was a player key: (its hash, its player), checked before each command.
+        self.player_key: tuple[str, str] | None = None
         self.limits = sockets.limits
         self.table_id = table_id
         self.address = sockets.connections.client_of(scope)
@@ -249,17 +278,38 @@ class _Connection:
         self.idle.set()
         #: When the send under way started (None: none is).
         self.sending_since: float | None = None
-        #: Why the watchdog ended the connection.
+        #: Why the watchdog (or the end of the credential) ended the connection.
         self.ended: Refused | _Stalled | None = None
         self._period = max(0.05, min(self.limits.idle_s, self.limits.send_timeout_s) / 4)
         self._timer: asyncio.TimerHandle | None = None
+        self._tasks: tuple[asyncio.Task[None], ...] = ()
+
+    def end(self) -> None:
+        """The credential ended (:class:`Credentials` heard it): whatever is under way
+        stops, and the connection closes with ``credential_revoked``."""
+        if self.ended is None:
+            self.ended = _revoked()
+        for task in self._tasks:
+            task.cancel()
+
+    def _check_ended(self) -> None:
+        if self.ended is not None:
+            raise self.ended
 
     async def run(self) -> None:
+        try:
+            await self._run()
+        finally:
+            if self.credential is not None:
+                self.credentials.release(self.credential, self)
+
+    async def _run(self) -> None:
         try:
             try:
                 hashed, seat = await self._hello()
             except _STORE_DOWN as exc:
                 raise _unavailable() from exc
+            self._check_ended()
             self.sockets.authenticated(self.address)
             self.authenticated = True
             self.sockets.seat(self.table_id, hashed)
@@ -294,7 +344,14 @@ class _Connection:
             ) from exc
         try:
             gw.keys(self.table_id)
-            hashed = await checked_token(gw, self.table_id, token, self.address)
+            gw.limits.check_tokens(self.address)
+            # Held before the store is asked: an ending after that read is heard.
+            self.credential = token_hash(token)
+            self.credentials.hold(self.credential, self)
+            hashed, player_id = await seat_token_of(gw, self.table_id, token)
+            if player_id is not None:
+                self.player_key = (self.credential, player_id)
+                self.credentials.player_key(self.credential, player_id)
             seat = await gw.seat_of(self.table_id, hashed)
             if seat is None:
                 gw.limits.bad_token(self.address)
@@ -313,9 +370,11 @@ class _Connection:
             raise Refused(exc.code, exc.message, **exc.details) from exc
         except _STORE_DOWN as exc:
             raise _unavailable() from exc
+        self._check_ended()
         self.shown = _version(doc).version
         ready = b'{"type":"ready","seat":%d,"view":%s}' % (seat, doc)
         await self._out_within({"type": "websocket.send", "bytes": None, "text": ready.decode()})
+        self._check_ended()
 
     async def _play(self, hashed: str, seat: int) -> None:
         try:
@@ -327,6 +386,7 @@ class _Connection:
             return
         reader = asyncio.create_task(self._commands(hashed))
         pusher = asyncio.create_task(self._pushes(audience_name(seat)))
+        self._tasks = (reader, pusher)
         self._timer = self.loop.call_later(self._period, self._watch, (reader, pusher))
         try:
             await asyncio.wait({reader, pusher}, return_when=asyncio.FIRST_COMPLETED)
@@ -403,6 +463,11 @@ class _Connection:
             if len(raw) > limit:
                 raise ApiError("body_too_large", f"The body is larger than {limit} bytes.", limit=limit)
             message.append(decode_json(raw, PlayMessage))
+            # After the budget and the body's checks, before anything is submitted: a
+            # rotation this gateway has not heard of yet still stops the move.
+            key = self.player_key
+            if key is not None and not await self.credentials.current(*key):
+                raise self.ended or _revoked()
             return message[0]
 
         try:
@@ -463,6 +528,7 @@ class _Connection:
 
     async def _out(self, data: bytes) -> None:
         """Send; the watchdog ends the connection if this does not return in time."""
+        self._check_ended()  # nothing more once the credential ended
         self.sending_since = self.loop.time()
         try:
             await self._send({"type": "websocket.send", "bytes": None, "text": data.decode()})

@@ -27,6 +27,7 @@ from services.gateway.body import bearer, header_id
 from services.gateway.bots import KEY_PREFIX, authenticated_player
 from services.gateway.commands import remember, remembered_key
 from services.gateway.context import Gateway, client_address
+from services.gateway.credentials import ended
 from services.gateway.decisions import creation, decided
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
@@ -40,7 +41,7 @@ from shared.eventstore.player_keys import (
     player_ratings,
     player_tables,
 )
-from shared.eventstore.player_store import announce, decode_seat, publish_player
+from shared.eventstore.player_store import decode_seat, publish_player
 from shared.eventstore.tournament_keys import tournament_keys
 from shared.games import registry
 from shared.infra.wallclock import now_ms
@@ -205,7 +206,8 @@ async def rotate_key(request: Request) -> Response:
             )
     command = RotateKey(key_hash=token_hash(chosen.key), at_ms=now_ms())
     version, _, _ = await _execute(gw, player_id, command, f"rotate:{hashed}")
-    await announce(gw.redis, [player_id])  # the old key's open bot streams end now
+    # The old key's open play connections and bot streams end on every gateway now.
+    await ended(gw.redis, [hashed])
     out = PlayerKeyIssued(player_id=player_id, player_key=chosen.key, version=version)
     return Response(encode(out), media_type="application/json")
 

@@ -91,6 +91,12 @@ def notice_id(player_id: str) -> str:
     return f"player:{player_id}"
 
 
+def credential_notice(credential_hash: str) -> str:
+    """What a change notice names for a credential (a player key) that ended: every
+    gateway ends the channels open with it (services/gateway/credentials.py)."""
+    return f"credential:{credential_hash}"
+
+
 #: The ids of arenas not yet closed (or with tables still in play): the arena runner's round.
 ARENAS_OPEN = f"{_SHARED}:arenas:open"
 #: table id -> arena id, for every table an arena opened.

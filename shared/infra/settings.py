@@ -94,6 +94,10 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: past it the gateway stops reading that connection until it is within its budget.
     ws_control_per_s: float = 20.0
     ws_control_burst: int = 100
+    #: How often each gateway checks the player keys of its open play connections and
+    #: bot streams against the store, should a rotation's notice have been lost
+    #: (services/gateway/credentials.py; docs/reliability.md, "Credentials that end").
+    credential_check_s: Annotated[float, msgspec.Meta(gt=0, le=300)] = 5.0
 
     # --- Write budgets and aggregate bounds ---
     #: A player's, arena's, invitation's or tournament's snapshot is rewritten once
