@@ -10,8 +10,8 @@ are uvicorn's own, with the guards a public server needs:
   write buffer passes its high-water mark, the connection is not read again
   until it drains, so nothing a client sends can make the gateway write more.
   An output that stays undrained for ``drain_timeout_s`` is cut off, and one
-  that grows past ``max_output_bytes`` (a safety net: the pause keeps it far
-  below) is cut off at once.
+  that keeps growing past ``max_output_bytes`` while it is not draining (a
+  safety net: the pause keeps it far below) is cut off at once.
 * **Requests ahead of their answers.** At most ``max_pipelined`` requests wait
   behind the one being answered; the connection is not read while any wait,
   and a client that sends more gets those answered and the connection closed.
@@ -122,7 +122,13 @@ class GuardedTransport:
             self._loop.call_soon(self._flush)
         self._pending.append(data)
         self._pending_bytes += len(data)
-        if self._pending_bytes + self._transport.get_write_buffer_size() > self._guard.max_output_bytes:
+        # Only what is written on top of an output already not draining counts: one
+        # large answer to a client that reads (a long game's audit log) is no harm,
+        # and every writer here waits for the drain before its next write.
+        if (
+            "output" in self._holds
+            and self._pending_bytes + self._transport.get_write_buffer_size() > self._guard.max_output_bytes
+        ):
             self.cut("output_overflow")
 
     def _flush(self) -> None:
