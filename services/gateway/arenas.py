@@ -4,7 +4,11 @@ An arena is an aggregate of its own (``shared/arenas``), appended to with
 the expected version by the gateway (create, join, leave) and by the arena
 runner in the tournament service (pair, score, close); the leaderboard is
 folded from its stream on each read (arenas are small and read rarely).
-Joining takes the player's own key: nobody is entered by anyone else.
+Joining takes the player's own key: nobody is entered by anyone else. A join
+or leave under an Idempotency-Key is the player's own, for that arena and route
+(:func:`services.gateway.commands.keyed`), and counts against the player's
+writes budget and its client address's. An arena takes at most
+``max_arena_members`` players (``arena_full``).
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from starlette.responses import Response
 
 from services.gateway.body import header_id
 from services.gateway.bots import authenticated_player
-from services.gateway.commands import checked_options
-from services.gateway.context import Gateway
+from services.gateway.commands import Chosen, asked, checked_options, forget, keyed, player_caller
+from services.gateway.context import Gateway, client_address
 from services.gateway.decisions import creation, decided
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
@@ -67,7 +71,10 @@ async def _execute(
 ) -> tuple[int, ArenaState, bool]:
     keys = arena_keys(arena_id, gw.settings.partitions)
     busy = "The arena is changing too fast; retry."
-    return await decided(gw, ARENAS, keys, lambda state: decide(state, command), command_id, busy)
+    bound = gw.settings.max_arena_members
+    return await decided(
+        gw, ARENAS, keys, lambda state: decide(state, command, max_members=bound), command_id, busy
+    )
 
 
 async def _arena(gw: Gateway, request: Request) -> str:
@@ -82,7 +89,8 @@ async def create(request: Request) -> Response:
     gw, body = made.gw, made.body
     options = checked_options(body.game, body.seats, dict(body.game_options))
     key = header_id(request, "idempotency-key")
-    arena_id = (await made.chosen("arena", key, _Chosen("a" + uuid.uuid4().hex[:12]))).arena_id
+    fresh = _Chosen("a" + uuid.uuid4().hex[:12], asked=asked(body))
+    arena_id = (await made.chosen("arena", key, fresh)).arena_id
     now = now_ms()
     command = Create(
         arena_id=arena_id,
@@ -93,7 +101,12 @@ async def create(request: Request) -> Response:
         ends_at_ms=now + body.seconds * 1000,
         at_ms=now,
     )
-    version, state, duplicate = await _execute(gw, arena_id, command, "create")
+    try:
+        version, state, duplicate = await _execute(gw, arena_id, command, "create")
+    except ApiError as exc:
+        if exc.code != "busy":  # refused: nothing was created under the key
+            await forget(gw, "arena", made.address, key)
+        raise
     async with gw.redis.pipeline(transaction=False) as pipe:
         pipe.zadd(ARENAS_INDEX, {arena_id: state.starts_at_ms}, nx=True)
         pipe.sadd(ARENAS_OPEN, arena_id)
@@ -155,26 +168,28 @@ async def listing(request: Request) -> Response:
     return Response(encode(out), media_type="application/json")
 
 
-class _Chosen(msgspec.Struct):
+class _Chosen(Chosen):
     arena_id: str
 
 
 async def join(request: Request) -> Response:
-    return await _membership(request, "join", Join)
+    return await _membership(request, Join)
 
 
 async def leave(request: Request) -> Response:
-    return await _membership(request, "leave", Leave)
+    return await _membership(request, Leave)
 
 
-async def _membership(request: Request, kind: str, command: type[Join] | type[Leave]) -> Response:
+async def _membership(request: Request, command: type[Join] | type[Leave]) -> Response:
     """A player joins or leaves with its own key; a repeat under one idempotency key is one change."""
     gw: Gateway = request.app.state.gateway
     arena_id = await _arena(gw, request)
     player_id, _ = await authenticated_player(gw, request)
-    key = header_id(request, "idempotency-key") or uuid.uuid4().hex
+    caller = player_caller(player_id)
+    gw.limits.write(client_address(request), caller)
+    command_id, _ = keyed(request, caller)
     change = command(player_id=player_id, at_ms=now_ms())
-    version, _, duplicate = await _execute(gw, arena_id, change, f"{kind}:{player_id}:{key}")
+    version, _, duplicate = await _execute(gw, arena_id, change, command_id)
     out = ArenaAccepted(arena_id=arena_id, player_id=player_id, version=version, duplicate=duplicate)
     return Response(encode(out), media_type="application/json")
 

@@ -8,6 +8,13 @@ invitation's), seats the accounts so their bots get their turns, hands bot
 seats to the tournament service's bot runner, and records the opening. Every
 step is idempotent (the seat tokens are kept once, a second open answers
 ``table_exists``), so an accept retried after a failure finishes the job.
+
+An invitation's Idempotency-Key is its host's own; every invitation and answer
+counts against the player's writes budget and its client address's; and a
+player has at most ``max_pending_invitations`` invitations waiting for answers
+as host, and apart as an invitee (``too_many_invitations``), counted from the
+indices kept here (a bound that requests racing past it exceed by their number,
+which the writes budget keeps small).
 """
 
 from __future__ import annotations
@@ -22,19 +29,29 @@ from starlette.responses import Response
 
 from services.gateway.body import correlation_id, header_id, read_json
 from services.gateway.bots import authenticated_player
-from services.gateway.commands import _message, _submit, checked_options, remember
+from services.gateway.commands import (
+    Chosen,
+    _message,
+    _submit,
+    asked,
+    checked_options,
+    forget,
+    player_caller,
+    remember,
+)
 from services.gateway.context import Gateway, client_address
 from services.gateway.decisions import decided
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
 from shared.casual.commands import Accept, CasualCommandUnion, CasualSeat, Decline, Invite, MarkOpened
-from shared.casual.rules import Invitation, decide, invited
+from shared.casual.rules import Invitation, Pending, decide, invited
 from shared.eventstore.casual_store import INVITATIONS, CasualTable
 from shared.eventstore.player_keys import (
     CASUAL_TABLES,
     casual_keys,
     casual_tokens,
     player_doc,
+    player_hosting,
     player_invitations,
 )
 from shared.eventstore.player_store import seat_players, turns
@@ -83,31 +100,54 @@ def _view(inv: Invitation) -> CasualView:
 
 
 async def _execute(
-    gw: Gateway, invitation_id: str, command: CasualCommandUnion, command_id: str
+    gw: Gateway,
+    invitation_id: str,
+    command: CasualCommandUnion,
+    command_id: str,
+    pending: Pending = Pending(),
 ) -> Invitation:
     keys = casual_keys(invitation_id, gw.settings.partitions)
     busy = "The invitation is changing too fast; retry."
-    _, state, _ = await decided(gw, INVITATIONS, keys, lambda state: decide(state, command), command_id, busy)
+    _, state, _ = await decided(
+        gw, INVITATIONS, keys, lambda state: decide(state, command, pending), command_id, busy
+    )
     return state
 
 
-class _Chosen(msgspec.Struct):
+class _Chosen(Chosen):
     invitation_id: str
+
+
+async def _pending(gw: Gateway, host: str, seats: list[CasualSeat]) -> Pending:
+    """What waits for answers already: the host's invitations as host, each guest's as a guest."""
+    guests = [s.player_id for s in seats if s.player_id is not None and s.player_id != host]
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        pipe.scard(player_hosting(host))
+        for guest in guests:
+            pipe.scard(player_invitations(guest))
+        hosting, *counts = await pipe.execute()
+    return Pending(
+        hosting=hosting,
+        invited=dict(zip(guests, counts, strict=True)),
+        limit=gw.settings.max_pending_invitations,
+    )
 
 
 async def invite(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
     host, _ = await authenticated_player(gw, request)
-    gw.limits.open(client_address(request))
+    address = client_address(request)
+    gw.limits.open(address)
+    gw.limits.write(address, player_caller(host))
     body = await read_json(request, NewCasual, gw.settings.max_body_bytes)
     options = checked_options(body.game, len(body.seats), dict(body.game_options))
     for seat in body.seats:
         if seat.player_id is not None and not await gw.redis.exists(player_doc(seat.player_id)):
             raise ApiError("not_found", f"There is no player {seat.player_id}.")
-    chosen = _Chosen("c" + uuid.uuid4().hex[:12])
+    chosen = _Chosen("c" + uuid.uuid4().hex[:12], asked=asked(body))
     key = header_id(request, "idempotency-key")
     if key is not None:
-        chosen = await remember(gw, "casual", client_address(request), key, chosen)
+        chosen = await remember(gw, "casual", player_caller(host), key, chosen)
     command = Invite(
         invitation_id=chosen.invitation_id,
         host=host,
@@ -117,9 +157,17 @@ async def invite(request: Request) -> Response:
         rated=body.rated,
         at_ms=wallclock.now_ms(),
     )
-    inv = await _execute(gw, chosen.invitation_id, command, "invite")
+    try:
+        pending = await _pending(gw, host, body.seats)
+        inv = await _execute(gw, chosen.invitation_id, command, "invite", pending)
+    except ApiError as exc:
+        if exc.code != "busy":  # refused: nothing was invited under the key
+            await forget(gw, "casual", player_caller(host), key)
+        raise
     guests = [p for p in invited(inv) if p not in inv.accepted]
     async with gw.redis.pipeline(transaction=False) as pipe:
+        if inv.status in ("pending", "ready"):
+            pipe.sadd(player_hosting(inv.host), inv.invitation_id)
         for guest in guests:
             pipe.sadd(player_invitations(guest), inv.invitation_id)
         await pipe.execute()
@@ -140,6 +188,7 @@ async def accept(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
     invitation_id = await _invitation(gw, request)
     player_id, _ = await authenticated_player(gw, request)
+    gw.limits.write(client_address(request), player_caller(player_id))
     inv = await _execute(gw, invitation_id, Accept(player_id=player_id), f"accept:{player_id}")
     await gw.redis.srem(player_invitations(player_id), invitation_id)
     inv = await _open_when_ready(gw, request, inv)
@@ -150,8 +199,10 @@ async def decline(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
     invitation_id = await _invitation(gw, request)
     player_id, _ = await authenticated_player(gw, request)
+    gw.limits.write(client_address(request), player_caller(player_id))
     inv = await _execute(gw, invitation_id, Decline(player_id=player_id), f"decline:{player_id}")
     async with gw.redis.pipeline(transaction=False) as pipe:
+        pipe.srem(player_hosting(inv.host), invitation_id)
         for guest in invited(inv):  # cancelled for everyone
             pipe.srem(player_invitations(guest), invitation_id)
         await pipe.execute()
@@ -214,4 +265,6 @@ async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> In
     if bots:
         await gw.redis.hset(bot_seats(table_id), mapping=bots)
         await gw.redis.sadd(BOT_TABLES, table_id)
-    return await _execute(gw, inv.invitation_id, MarkOpened(table_id=table_id), "open")
+    opened = await _execute(gw, inv.invitation_id, MarkOpened(table_id=table_id), "open")
+    await gw.redis.srem(player_hosting(inv.host), inv.invitation_id)  # answered: no longer pending
+    return opened

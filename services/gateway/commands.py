@@ -6,9 +6,13 @@ code and a message).
 
 Idempotency keys belong to their caller. A seat's key is scoped to its token
 (:func:`~shared.messaging.messages.scoped_command_id`), so replaying another
-seat's key is a new command that learns nothing. A table opening's key is
-scoped to the client address: the first request records the table id and
-seat tokens it chose, and a retry with the same key gets that same table.
+seat's key is a new command that learns nothing. Every other route scopes its
+key the same way, to its caller (:func:`scoped_key`: a player, an organiser
+token, or the client address on anonymous routes) and to the route and resource
+it names. A creation's key is scoped to its caller too: the first request
+records what it chose (a table's id and seat tokens), and a retry with the same
+key gets that same table, while the same key with another request body is
+``idempotency_key_reused`` (:func:`remember`).
 """
 
 from __future__ import annotations
@@ -106,7 +110,16 @@ class Accepted(msgspec.Struct, kw_only=True):
     ) = msgspec.UNSET
 
 
-class _Opening(msgspec.Struct):
+class Chosen(msgspec.Struct, kw_only=True):
+    """What a keyed request chose (ids, secret tokens), kept under its caller's key.
+
+    ``asked`` is a digest of the request that chose it (:func:`asked`): a retry
+    asks the same, and any other request under the key is refused."""
+
+    asked: str = ""
+
+
+class _Opening(Chosen):
     """What a table opening chose, kept under its idempotency key."""
 
     table_id: str
@@ -121,15 +134,11 @@ async def open_table(request: Request) -> Response:
     body = await read_json(request, NewTable, gw.settings.max_body_bytes)
     options = _checked_options(body)
     key = header_id(request, "idempotency-key")
-    opening = _Opening(uuid.uuid4().hex[:20], [new_token() for _ in range(body.seats)], body.game)
+    opening = _Opening(
+        uuid.uuid4().hex[:20], [new_token() for _ in range(body.seats)], body.game, asked=asked(body)
+    )
     if key is not None:
         opening = await remember(gw, "table", address, key, opening)
-        if len(opening.tokens) != body.seats or opening.game != body.game:
-            raise ApiError(
-                "idempotency_key_reused",
-                "This Idempotency-Key opened a different table; use a new key for a new table.",
-                table_id=opening.table_id,
-            )
     game_id, tokens = opening.table_id, opening.tokens
     hashes = tuple(token_hash(t) for t in tokens)
     keys = gw.keys(game_id)
@@ -153,7 +162,8 @@ async def open_table(request: Request) -> Response:
     if outcome.status == "rejected" and outcome.code != "dead_lettered":
         # Nothing was opened: the seats and the key's record go, so a
         # corrected retry with the same key opens a table of its own.
-        await gw.redis.delete(keys.auth, *([remembered_key("table", address, key)] if key else []))
+        await gw.redis.delete(keys.auth)
+        await forget(gw, "table", address, key)
     if outcome.status == "rejected":
         return error_response(outcome.code, outcome.message, outcome.details)
     await gw.store.index_game(game_id, keys.partition, wallclock.now_ms())
@@ -190,23 +200,80 @@ def checked_options(
         raise ApiError.refused(exc) from exc
 
 
-def remembered_key(kind: str, address: str, key: str) -> str:
+# -- whose an idempotency key is -------------------------------------------------
+
+
+def player_caller(player_id: str) -> str:
+    """The caller a player key acts as: the player (so a retry with the key that
+    replaced a rotated one is still the same caller's)."""
+    return f"player:{player_id}"
+
+
+def organiser_caller(token_hash: str) -> str:
+    return f"organiser:{token_hash}"
+
+
+def route_of(request: Request) -> str:
+    """The route and the resource a request names: its method and path."""
+    return f"{request.method} {request.scope['path']}"
+
+
+def scoped_key(caller: str, route: str, key: str) -> str:
+    """The command id a caller's idempotency key is deduplicated by: the same key
+    from another caller, or sent to another route or resource, is another command
+    (never the first one's answer). The shape of a seat's scoped id, so
+    :func:`~shared.messaging.messages.client_key` gives the client's key back."""
+    return scoped_command_id(hashlib.sha256(f"{route}\n{caller}".encode()).hexdigest(), key)
+
+
+def keyed(request: Request, caller: str, default: str | None = None) -> tuple[str, str | None]:
+    """(command id, Idempotency-Key) of a request to a route that deduplicates by
+    command id: the key scoped to ``caller`` and the route; without a key, ``default``
+    (a platform id, such as one entry per player) or a new id."""
+    key = header_id(request, "idempotency-key")
+    if key is None:
+        return default or made_up_id(), None
+    return scoped_key(caller, route_of(request), key), key
+
+
+def asked(body: msgspec.Struct) -> str:
+    """A digest of a request's decoded body: what :class:`Chosen` compares."""
+    return hashlib.sha256(msgspec.json.encode(body)).hexdigest()[:32]
+
+
+def remembered_key(kind: str, caller: str, key: str) -> str:
     """Where a creation's choices are kept under its caller's idempotency key
-    (per kind: one key may open a table and create a tournament)."""
-    return open_key(hashlib.sha256(f"{kind}\n{address}\n{key}".encode()).hexdigest())
+    (per kind: one key may open a table and create a tournament). ``caller`` is a
+    client address on anonymous routes, else :func:`player_caller` or
+    :func:`organiser_caller`."""
+    return open_key(hashlib.sha256(f"{kind}\n{caller}\n{key}".encode()).hexdigest())
 
 
-async def remember(gw: Gateway, kind: str, address: str, key: str, fresh: T) -> T:
-    """What the first request under (address, key) chose, recording ``fresh`` if none.
+async def remember(gw: Gateway, kind: str, caller: str, key: str, fresh: T) -> T:
+    """What the first request under (caller, key) chose, recording ``fresh`` if none.
 
-    Creations (tables, tournaments) choose ids and secret tokens; a retry must
-    get the same ones, and two requests racing with one key agree on one.
+    Creations (tables, tournaments, accounts...) choose ids and secret tokens; a
+    retry must get the same ones, and two requests racing with one key agree on
+    one. A :class:`Chosen` first asked by another request is ``idempotency_key_reused``.
     """
-    stored = remembered_key(kind, address, key)
+    stored = remembered_key(kind, caller, key)
     if await gw.redis.set(stored, msgspec.json.encode(fresh), nx=True, ex=OPEN_KEY_TTL_S):
         return fresh
     raw = await gw.redis.get(stored)
-    return msgspec.json.decode(raw, type=type(fresh)) if raw else fresh
+    first = msgspec.json.decode(raw, type=type(fresh)) if raw else fresh
+    # A record from before digests were kept (asked empty) is taken as the same request.
+    if isinstance(first, Chosen) and isinstance(fresh, Chosen) and first.asked not in ("", fresh.asked):
+        raise ApiError(
+            "idempotency_key_reused",
+            "This Idempotency-Key was first sent with another request; use a new key for a new one.",
+        )
+    return first
+
+
+async def forget(gw: Gateway, kind: str, caller: str, key: str | None) -> None:
+    """Free a key whose request was refused: a corrected retry with it is a request of its own."""
+    if key is not None:
+        await gw.redis.delete(remembered_key(kind, caller, key))
 
 
 async def submit_command(request: Request) -> Response:

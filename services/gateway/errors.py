@@ -44,6 +44,11 @@ STATUS: dict[str, int] = {
     # owns; it is never retried by itself, so 422 (not a 5xx to retry).
     "dead_lettered": 422,
     "idempotency_key_reused": 422,
+    # Aggregate bounds (docs/reliability.md, "Write budgets and aggregate bounds"):
+    # the aggregate is full, not the request wrong, so the same request may pass later.
+    "tournament_full": 409,
+    "arena_full": 409,
+    "too_many_invitations": 409,
     # Play connections (WebSocket): refusals sent as a last message before the close.
     # too_many_connections also refuses a socket, a feed or a bot stream over a cap
     # (services/gateway/connections.py).

@@ -242,6 +242,7 @@ _RATE_LIMIT_NOTE = {
     "opens": "table openings per client address",
     "reads": "reads per seat token, or per client address without one",
     "tokens": "invalid tokens per client address",
+    "writes": "writes per caller (player, organiser token or seat token) and per client address",
 }
 
 
@@ -313,8 +314,10 @@ _IDEMPOTENCY = {
     "name": "Idempotency-Key",
     "in": "header",
     "required": False,
-    "description": f"1 to {MAX_HEADER_ID} printable ASCII characters; a retry with the same key "
-    "gets the first outcome (bad_header otherwise)",
+    "description": f"1 to {MAX_HEADER_ID} printable ASCII characters (bad_header otherwise). The key "
+    "is its caller's (the seat token, player, organiser token, or the client address where the "
+    "route takes no credential), for this route and resource: the same caller's retry gets the "
+    "first outcome; the same key from another caller is a request of its own",
     "schema": _HEADER_ID_SCHEMA,
 }
 _CORRELATION = {
@@ -414,7 +417,7 @@ def _table_paths() -> dict[str, Any]:
             "post": {
                 "summary": "Open a table; returns one secret token per seat",
                 "description": "With an `Idempotency-Key`, a retry from the same client address gets the "
-                "same table and tokens (`duplicate: true`); the same key with another seat count is "
+                "same table and tokens (`duplicate: true`); the same key with another body is "
                 "idempotency_key_reused. Rate limited: " + _RATE_LIMIT_NOTE["opens"] + ".",
                 "parameters": [_IDEMPOTENCY, _CORRELATION],
                 "requestBody": _body("NewTable", {"game": "tigris", "seats": 2}),
@@ -546,7 +549,13 @@ _TOURNAMENT_SECURITY = {
 }
 #: Checked before any organiser command: the tournament, then the organiser token.
 _ORGANISER = ("missing_token", "bad_token", UNKNOWN_TOURNAMENT, NOT_FOUND, "rate_limited")
-_ORGANISER_NOTE = "Organiser only. Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + "."
+_ORGANISER_NOTE = (
+    "Organiser only. Rate limited: "
+    + _RATE_LIMIT_NOTE["tokens"]
+    + ", and "
+    + _RATE_LIMIT_NOTE["writes"]
+    + "."
+)
 
 
 def _organiser_post(
@@ -599,7 +608,9 @@ def _tournament_paths() -> dict[str, Any]:
             "post": {
                 "summary": "Create a tournament; returns the organiser token",
                 "description": "The tournament service opens every table as a game and pairs "
-                "rounds as results come in. Bad settings answer 422 invalid_settings.",
+                "rounds as results come in. Bad settings answer 422 invalid_settings. With an "
+                "`Idempotency-Key`, a retry from the same client address gets the same tournament "
+                "and token; the same key with another body is idempotency_key_reused.",
                 "parameters": [_IDEMPOTENCY, _CORRELATION],
                 "requestBody": _body("NewTournament", {"game": "tigris", "name": "Open", "rounds": 3}),
                 "responses": _responses(
@@ -613,6 +624,7 @@ def _tournament_paths() -> dict[str, Any]:
                     "bad_clock",
                     tc.INVALID_SETTINGS,
                     tc.ALREADY_CREATED,
+                    "idempotency_key_reused",
                     "rate_limited",
                 ),
             }
@@ -622,6 +634,8 @@ def _tournament_paths() -> dict[str, Any]:
             tc.ALREADY_REGISTERED,
             tc.ALREADY_STARTED,
             tc.INVALID_PLAYER,
+            tc.FULL,
+            "idempotency_key_reused",
             body="NewPlayer",
             created="PlayerRegistered",
         ),
@@ -737,6 +751,8 @@ def _web_paths() -> dict[str, Any]:
                 "summary": "Hand seats to the bot runner, which plays them through this API",
                 "description": "Only the holder of a seat's token can give it away. Rate limited: "
                 + _RATE_LIMIT_NOTE["tokens"]
+                + ", and "
+                + _RATE_LIMIT_NOTE["writes"]
                 + ".",
                 "parameters": [_TABLE_ID],
                 "requestBody": _body("BotSeats"),
@@ -776,14 +792,14 @@ _PLAYER_KEY = ("missing_token", "bad_token", "rate_limited", STORE)
 
 def _player_paths() -> dict[str, Any]:
     key_note = "Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + "."
+    write_note = "Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + ", and " + _RATE_LIMIT_NOTE["writes"] + "."
     return {
         "/v1/players": {
             "post": {
                 "summary": "Register a player account (a person or a bot); returns its player key, once",
                 "description": "Only the key's hash is kept. With an `Idempotency-Key`, a retry from the "
-                "same client address gets the same player and key. Rate limited: "
-                + _RATE_LIMIT_NOTE["opens"]
-                + ".",
+                "same client address gets the same player and key; the same key with another body is "
+                "idempotency_key_reused. Rate limited: " + _RATE_LIMIT_NOTE["opens"] + ".",
                 "parameters": [_IDEMPOTENCY],
                 "requestBody": _body("NewAccount", {"name": "My bot", "bot": True, "operator": "me"}),
                 "responses": _responses(
@@ -795,6 +811,7 @@ def _player_paths() -> dict[str, Any]:
                     "rate_limited",
                     "busy",
                     STORE,
+                    "idempotency_key_reused",
                     pc.INVALID_PLAYER,
                     pc.ALREADY_REGISTERED,
                 ),
@@ -809,7 +826,7 @@ def _player_paths() -> dict[str, Any]:
             "post": {
                 "summary": "Rotate the player key: the old key stops working before this answers",
                 "description": "Authorised by the current key. A retry with the same `Idempotency-Key` "
-                "and the old key learns the same new key. " + key_note,
+                "and the old key learns the same new key. " + write_note,
                 "parameters": [_PLAYER_ID_PATH, _IDEMPOTENCY],
                 "security": [{"playerKey": []}],
                 "responses": _responses(
@@ -841,7 +858,7 @@ def _player_paths() -> dict[str, Any]:
                 "summary": "Enter a tournament as a player account, with its own key",
                 "description": "Only the player itself enters: its ladder rating for the tournament's "
                 "game is the prior its tournament ratings start from, and its results feed the ladder. "
-                + key_note,
+                + write_note,
                 "parameters": [_TOURNAMENT_ID, _IDEMPOTENCY, _CORRELATION],
                 "security": [{"playerKey": []}],
                 "responses": _responses(
@@ -854,6 +871,7 @@ def _player_paths() -> dict[str, Any]:
                     tc.ALREADY_REGISTERED,
                     tc.ALREADY_STARTED,
                     tc.INVALID_PLAYER,
+                    tc.FULL,
                 ),
             }
         },
@@ -877,7 +895,7 @@ _ARENA_ID = _path("arena_id", arenas.ARENA_ID.pattern)
 
 
 def _arena_paths() -> dict[str, Any]:
-    key_note = "Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + "."
+    key_note = "Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + ", and " + _RATE_LIMIT_NOTE["writes"] + "."
 
     def membership(summary: str, *codes: str) -> dict[str, Any]:
         return {
@@ -940,6 +958,7 @@ def _arena_paths() -> dict[str, Any]:
                     "rate_limited",
                     "busy",
                     STORE,
+                    "idempotency_key_reused",
                     ac.INVALID_ARENA,
                     ac.ALREADY_CREATED,
                 ),
@@ -951,7 +970,11 @@ def _arena_paths() -> dict[str, Any]:
             "ArenaView",
         ),
         "/v1/arenas/{arena_id}/join": membership(
-            "Join the arena's queue with your player key", ac.CLOSED, ac.NOT_OPEN_YET, ac.ALREADY_IN
+            "Join the arena's queue with your player key",
+            ac.CLOSED,
+            ac.NOT_OPEN_YET,
+            ac.ALREADY_IN,
+            ac.FULL,
         ),
         "/v1/arenas/{arena_id}/leave": membership(
             "Leave the arena (after the table you are playing, if any)", ac.NOT_IN
@@ -1015,7 +1038,7 @@ def _one_of(types: list[type[msgspec.Struct]]) -> dict[str, Any]:
 
 
 def _casual_paths() -> dict[str, Any]:
-    key_note = "Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + "."
+    key_note = "Rate limited: " + _RATE_LIMIT_NOTE["tokens"] + ", and " + _RATE_LIMIT_NOTE["writes"] + "."
 
     def answer(summary: str, *codes: str) -> dict[str, Any]:
         return {
@@ -1043,7 +1066,15 @@ def _casual_paths() -> dict[str, Any]:
                 "description": "The host's key; the host sits at the table. Each invited player hears "
                 "of it on its bot stream (`invitation`) and accepts or declines; the table opens (its id "
                 "is the invitation's) once every invited player accepted. Rated tables move the players' "
-                "ladder ratings. Rate limited: " + _RATE_LIMIT_NOTE["opens"] + ", and " + key_note,
+                "ladder ratings. The host, and apart each invited player, may have only so many "
+                "invitations waiting for answers (too_many_invitations; a host withdraws one by declining "
+                "it). Rate limited: "
+                + _RATE_LIMIT_NOTE["opens"]
+                + ", "
+                + _RATE_LIMIT_NOTE["tokens"]
+                + ", and "
+                + _RATE_LIMIT_NOTE["writes"]
+                + ".",
                 "parameters": [_IDEMPOTENCY],
                 "security": [{"playerKey": []}],
                 "requestBody": _body(
@@ -1068,6 +1099,8 @@ def _casual_paths() -> dict[str, Any]:
                     cc.INVALID,
                     cc.ALREADY_CREATED,
                     cc.NOT_READY,
+                    cc.TOO_MANY_PENDING,
+                    "idempotency_key_reused",
                 ),
             }
         },

@@ -11,7 +11,10 @@ are rare and touch one stream each, so no service of their own sits between
 
 A player key acts only for its own player: it resolves server-side to the
 seat tokens of the tables that player sits at
-(:func:`services.gateway.bots.seat_token_hash`).
+(:func:`services.gateway.bots.seat_token_hash`). What it sends with an
+Idempotency-Key is the player's own (:func:`services.gateway.commands.player_caller`),
+and each write it makes counts against the player's writes budget and its
+client address's.
 """
 
 from __future__ import annotations
@@ -25,7 +28,15 @@ from starlette.responses import Response
 
 from services.gateway.body import bearer, header_id
 from services.gateway.bots import KEY_PREFIX, authenticated_player
-from services.gateway.commands import remember, remembered_key
+from services.gateway.commands import (
+    Chosen,
+    asked,
+    forget,
+    keyed,
+    player_caller,
+    remember,
+    remembered_key,
+)
 from services.gateway.context import Gateway, client_address
 from services.gateway.credentials import ended
 from services.gateway.decisions import creation, decided
@@ -143,7 +154,7 @@ async def _execute(
 # -- routes -------------------------------------------------------------------------
 
 
-class _Registration(msgspec.Struct):
+class _Registration(Chosen):
     """What a registration chose, kept under its idempotency key."""
 
     player_id: str
@@ -155,7 +166,8 @@ async def register(request: Request) -> Response:
     made = await creation(request, NewAccount)
     body = made.body
     key = header_id(request, "idempotency-key")
-    chosen = await made.chosen("player", key, _Registration("pl" + uuid.uuid4().hex[:16], new_player_key()))
+    fresh = _Registration("pl" + uuid.uuid4().hex[:16], new_player_key(), asked=asked(body))
+    chosen = await made.chosen("player", key, fresh)
     command = Register(
         player_id=chosen.player_id,
         name=body.name,
@@ -164,15 +176,21 @@ async def register(request: Request) -> Response:
         key_hash=token_hash(chosen.key),
         at_ms=now_ms(),
     )
-    version, _, duplicate = await _execute(made.gw, chosen.player_id, command, "register")
+    try:
+        version, _, duplicate = await _execute(made.gw, chosen.player_id, command, "register")
+    except ApiError as exc:
+        if exc.code != "busy":  # refused: nothing was registered under the key
+            await forget(made.gw, "player", made.address, key)
+        raise
     out = PlayerKeyIssued(
         player_id=chosen.player_id, player_key=chosen.key, version=version, duplicate=duplicate
     )
     return Response(encode(out), status_code=201, media_type="application/json")
 
 
-class _Rotation(msgspec.Struct):
-    """What a key rotation chose, kept under its idempotency key."""
+class _Rotation(Chosen):
+    """What a key rotation chose, kept under its idempotency key (``asked``: the
+    hash of the key it replaced, so the key rotates one key once)."""
 
     player_id: str
     key: str
@@ -188,22 +206,17 @@ async def rotate_key(request: Request) -> Response:
     try:
         player_id, hashed = await authenticated_player(gw, request)
     except ApiError as exc:
-        replay = (
-            await _replayed_rotation(gw, address, key, path_id, request) if exc.code == "bad_token" else None
-        )
+        replay = await _replayed_rotation(gw, key, path_id, request) if exc.code == "bad_token" else None
         if replay is None:
             raise
         return replay
     if player_id != path_id:
         gw.limits.bad_token(address)
         raise ApiError("bad_token", "This key belongs to another player.")
-    chosen = _Rotation(player_id, new_player_key(), hashed)
+    gw.limits.write(address, player_caller(player_id))
+    chosen = _Rotation(player_id, new_player_key(), hashed, asked=hashed)
     if key is not None:
-        chosen = await remember(gw, "player-key", address, key, chosen)
-        if chosen.player_id != player_id or chosen.old_hash != hashed:
-            raise ApiError(
-                "idempotency_key_reused", "This Idempotency-Key rotated another key; use a new one."
-            )
+        chosen = await remember(gw, "player-key", player_caller(player_id), key, chosen)
     command = RotateKey(key_hash=token_hash(chosen.key), at_ms=now_ms())
     version, _, _ = await _execute(gw, player_id, command, f"rotate:{hashed}")
     # The old key's open play connections and bot streams end on every gateway now.
@@ -213,14 +226,14 @@ async def rotate_key(request: Request) -> Response:
 
 
 async def _replayed_rotation(
-    gw: Gateway, address: str, key: str | None, player_id: str, request: Request
+    gw: Gateway, key: str | None, player_id: str, request: Request
 ) -> Response | None:
     """A retry of a rotation that went through: its old key no longer works, but the
-    same client with the same Idempotency-Key and that old key learns the new one."""
+    same player with the same Idempotency-Key and that old key learns the new one."""
     token = bearer(request)
     if key is None or token is None:
         return None
-    raw = await gw.redis.get(remembered_key("player-key", address, key))
+    raw = await gw.redis.get(remembered_key("player-key", player_caller(player_id), key))
     if raw is None:
         return None
     first = msgspec.json.decode(raw, type=_Rotation)
@@ -296,6 +309,8 @@ async def join_tournament(request: Request) -> Response:
     if await gw.redis.get(tournament_keys(tid, gw.settings.partitions).auth) is None:
         raise ApiError(UNKNOWN_TOURNAMENT, f"There is no tournament {tid}.")
     player_id, _ = await authenticated_player(gw, request)
+    caller = player_caller(player_id)
+    gw.limits.write(client_address(request), caller)
     game = msgspec.json.decode(await _model(gw, tid, "standings"), type=_Game).game
     raw = await gw.redis.hget(player_ratings(player_id), game)
     rated = _decode_ladder(raw) if raw is not None else None
@@ -303,7 +318,8 @@ async def join_tournament(request: Request) -> Response:
     name = (await gw.redis.hget(player_doc(player_id), "name") or b"").decode() or player_id
     # Played through the bot API by its holder, never by the tournament's own bot runner.
     command = TournamentRegister(player_id=player_id, name=name, kind="human", account=True, rating=prior)
-    outcome = await _submit(gw, request, tid, command, f"join:{player_id}")
+    command_id, _ = keyed(request, caller, f"join:{player_id}")
+    outcome = await _submit(gw, request, tid, command, command_id)
     if outcome.status == "rejected":
         return _rejection(outcome)
     out = Joined(tournament_id=tid, player_id=player_id, version=outcome.last, rating=prior)

@@ -1,13 +1,18 @@
 """Rate limits: a token bucket per key, so one flooding client is throttled
 while every other keeps its full rate.
 
-Four budgets, each a :class:`RateLimiter`:
+Five budgets, each a :class:`RateLimiter` (or two):
 
 * commands, per seat token;
 * reads (views, feeds, logs, tournament pages), per seat token when the
   request carries a valid one, else per client address, so a bot reading its
   own seat's view never shares a budget with the spectators behind its address;
 * table openings, per client address;
+* every other write (joins, leaves, registrations, key rotations, organiser
+  commands, answers to invitations, seats handed to bots), per caller (a
+  player, an organiser token, a seat token) and, apart and larger, per client
+  address, so one key cannot flood from many addresses nor one address with
+  many keys, while the players behind one address keep their own budgets;
 * invalid tokens, per client address: each refused token costs one unit,
   and an address with none left is refused before any token is looked up,
   so guessing tokens is slow and costs the store nothing.
@@ -77,6 +82,8 @@ class Limits:
     reads: RateLimiter
     opens: RateLimiter
     bad_tokens: RateLimiter
+    writes: RateLimiter
+    address_writes: RateLimiter
 
     @classmethod
     def from_settings(cls, s: Settings) -> Limits:
@@ -85,6 +92,8 @@ class Limits:
             reads=RateLimiter(s.read_rate_per_s, s.read_burst),
             opens=RateLimiter(s.open_rate_per_s, s.open_burst),
             bad_tokens=RateLimiter(s.bad_token_rate_per_s, s.bad_token_burst),
+            writes=RateLimiter(s.write_rate_per_s, s.write_burst),
+            address_writes=RateLimiter(s.address_write_rate_per_s, s.address_write_burst),
         )
 
     def command(self, token_hash: str) -> None:
@@ -98,6 +107,14 @@ class Limits:
     def open(self, address: str) -> None:
         if wait := self.opens.take(address):
             raise throttled("tables opened from this address", wait)
+
+    def write(self, address: str, caller: str) -> None:
+        """One write by ``caller`` from ``address``: the address's budget first, so a
+        refused address spends nothing of its callers'."""
+        if wait := self.address_writes.take(address):
+            raise throttled("writes from this address", wait)
+        if wait := self.writes.take(caller):
+            raise throttled("writes from this key", wait)
 
     def check_tokens(self, address: str) -> None:
         """Refuse an address that has spent its budget of invalid tokens."""

@@ -6,6 +6,11 @@ tournament returns the organiser token (its hash is kept); registering a
 player returns that player's token, which later fetches their current table
 and seat token. Reads come from the read models the tournament service
 writes; the live feed streams the tournament's own events.
+
+An organiser command's Idempotency-Key is the organiser token's own, for that
+route and tournament (:func:`services.gateway.commands.keyed`): a player's key
+(``join``) or another route's never answers it. Every organiser command counts
+against the writes budget of its token and of its client address.
 """
 
 from __future__ import annotations
@@ -23,7 +28,16 @@ from starlette.responses import Response
 
 from services.gateway.answers import stored
 from services.gateway.body import bearer, correlation_id, header_id, read_json
-from services.gateway.commands import checked_options, remembered_key
+from services.gateway.commands import (
+    Chosen,
+    asked,
+    checked_options,
+    forget,
+    keyed,
+    organiser_caller,
+    remember,
+    route_of,
+)
 from services.gateway.context import Gateway, client_address
 from services.gateway.decisions import creation
 from services.gateway.errors import ApiError, error_response
@@ -126,7 +140,7 @@ class MyTable(msgspec.Struct, kw_only=True):
 # -- organiser ----------------------------------------------------------------
 
 
-class _Creation(msgspec.Struct):
+class _Creation(Chosen):
     """What a tournament creation chose, kept under its idempotency key."""
 
     tournament_id: str
@@ -139,7 +153,7 @@ async def create(request: Request) -> Response:
     # Everything the request could be refused for is checked before the id is claimed.
     key = header_id(request, "idempotency-key")
     correlation_id(request)
-    chosen = _Creation(body.tournament_id or "t" + uuid.uuid4().hex[:12], new_token())
+    chosen = _Creation(body.tournament_id or "t" + uuid.uuid4().hex[:12], new_token(), asked=asked(body))
     _check_id(chosen.tournament_id, "tournament_id")
     first = await made.chosen("tournament", key, chosen)
     retried = first != chosen
@@ -152,10 +166,13 @@ async def create(request: Request) -> Response:
     fields["tournament_id"] = tid
     fields["game_options"] = _checked_game_options(body)
     command = Create(**fields)
+    # One creation per tournament id: a retry under the key (only its caller's
+    # reaches here, with the id it chose) is this command again.
     outcome = await _submit(gw, request, tid, command, f"create-{tid}")
     if outcome.status == "rejected":
         # Nothing was created: the id and the key are free again.
-        await gw.redis.delete(keys.auth, *([remembered_key("tournament", address, key)] if key else []))
+        await gw.redis.delete(keys.auth)
+        await forget(gw, "tournament", address, key)
         return _rejection(outcome)
     out = TournamentCreated(
         tournament_id=tid,
@@ -178,53 +195,59 @@ def _checked_game_options(body: NewTournament) -> dict[str, Any]:
     return options
 
 
+class _Entry(Chosen):
+    """What a registration chose (the player's id and token), kept under its key."""
+
+    player_id: str
+    token: str
+
+
 async def register(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
-    tid, keys = await _organiser(gw, request)
+    tid, keys, caller = await _organiser(gw, request)
     body = await read_json(request, NewPlayer, gw.settings.max_body_bytes)
-    player_id = body.player_id or "p" + uuid.uuid4().hex[:10]
-    _check_id(player_id, "player_id")
+    chosen = _Entry(body.player_id or "p" + uuid.uuid4().hex[:10], new_token(), asked=asked(body))
+    _check_id(chosen.player_id, "player_id")
+    command_id, key = keyed(request, caller)
+    if key is not None:
+        chosen = await remember(gw, route_of(request), caller, key, chosen)
     bot = (body.bot or "random") if body.kind == "bot" else body.bot
-    command = Register(player_id=player_id, name=body.name, kind=body.kind, bot=bot)
-    outcome = await _submit(gw, request, tid, command)
+    command = Register(player_id=chosen.player_id, name=body.name, kind=body.kind, bot=bot)
+    outcome = await _submit(gw, request, tid, command, command_id)
     if outcome.status == "rejected":
+        await forget(gw, route_of(request), caller, key)
         return _rejection(outcome)
-    token = new_token()
-    await gw.redis.hset(keys.players, token_hash(token), player_id)
-    out = PlayerRegistered(player_id=player_id, player_token=token, version=outcome.last)
+    # A retry sets the same token again: one token per entry.
+    await gw.redis.hset(keys.players, token_hash(chosen.token), chosen.player_id)
+    out = PlayerRegistered(player_id=chosen.player_id, player_token=chosen.token, version=outcome.last)
     return Response(encode(out), status_code=201, media_type="application/json")
 
 
 async def withdraw(request: Request) -> Response:
-    gw: Gateway = request.app.state.gateway
-    tid, _ = await _organiser(gw, request)
-    return await _simple(gw, request, tid, Withdraw(player_id=request.path_params["player_id"]))
+    return await _simple(request, Withdraw(player_id=request.path_params["player_id"]))
 
 
 async def start(request: Request) -> Response:
-    gw: Gateway = request.app.state.gateway
-    tid, _ = await _organiser(gw, request)
-    return await _simple(gw, request, tid, Start())
+    return await _simple(request, Start())
 
 
 async def pair_round(request: Request) -> Response:
-    gw: Gateway = request.app.state.gateway
-    tid, _ = await _organiser(gw, request)
-    return await _simple(gw, request, tid, PairRound())
+    return await _simple(request, PairRound())
 
 
 async def finish(request: Request) -> Response:
+    return await _simple(request, Finish())
+
+
+async def _simple(request: Request, command: Any) -> Response:
     gw: Gateway = request.app.state.gateway
-    tid, _ = await _organiser(gw, request)
-    return await _simple(gw, request, tid, Finish())
-
-
-async def _simple(gw: Gateway, request: Request, tid: str, command: Any) -> Response:
-    outcome = await _submit(gw, request, tid, command)
+    tid, _, caller = await _organiser(gw, request)
+    command_id, key = keyed(request, caller)
+    outcome = await _submit(gw, request, tid, command, command_id)
     if outcome.status == "rejected":
         return _rejection(outcome)
     out = TournamentAccepted(
-        command_id=outcome.command_id,
+        command_id=key or command_id,
         version=outcome.last,
         duplicate=outcome.duplicate,
         events=outcome.events,
@@ -232,7 +255,9 @@ async def _simple(gw: Gateway, request: Request, tid: str, command: Any) -> Resp
     return Response(encode(out), media_type="application/json")
 
 
-async def _organiser(gw: Gateway, request: Request) -> tuple[str, TournamentKeys]:
+async def _organiser(gw: Gateway, request: Request) -> tuple[str, TournamentKeys, str]:
+    """The tournament, its keys and the organiser as a caller, once the request's
+    token is the organiser's and the token and its address may still write."""
     tid = request.path_params["tournament_id"]
     keys = tournament_keys(tid, gw.settings.partitions)
     stored = await gw.redis.get(keys.auth)
@@ -243,16 +268,18 @@ async def _organiser(gw: Gateway, request: Request) -> tuple[str, TournamentKeys
         raise ApiError("missing_token", "Send the organiser token as 'Authorization: Bearer <token>'.")
     address = client_address(request)
     gw.limits.check_tokens(address)
-    if not hmac.compare_digest(stored.decode(), token_hash(token)):
+    hashed = token_hash(token)
+    if not hmac.compare_digest(stored.decode(), hashed):
         gw.limits.bad_token(address)
         raise ApiError("bad_token", "This is not the organiser token of this tournament.")
-    return tid, keys
+    caller = organiser_caller(hashed)
+    gw.limits.write(address, caller)
+    return tid, keys, caller
 
 
-async def _submit(
-    gw: Gateway, request: Request, tid: str, command: Any, command_id: str | None = None
-) -> Outcome:
-    command_id = header_id(request, "idempotency-key") or command_id or uuid.uuid4().hex
+async def _submit(gw: Gateway, request: Request, tid: str, command: Any, command_id: str) -> Outcome:
+    """Send ``command`` under ``command_id`` (a platform id, or a caller's scoped key:
+    :func:`services.gateway.commands.keyed`) and wait for its outcome."""
     request_id, future = gw.replies.expect()
     msg = TournamentMsg(
         tournament_id=tid,
@@ -270,7 +297,7 @@ async def _submit(
         raise ApiError(
             "outcome_unknown",
             "No outcome arrived in time; retry with the same Idempotency-Key to learn it.",
-            command_id=command_id,
+            command_id=header_id(request, "idempotency-key") or command_id,
         ) from exc
     finally:
         gw.replies.forget(request_id)

@@ -593,6 +593,7 @@ async def add_bots(request: Request) -> Response:
             gw.limits.bad_token(address)
             raise ApiError("bad_token", "One of these tokens does not belong to a seat at this table.")
         seats[seat] = token
+    gw.limits.write(address, f"seat:{token_hash(body.tokens[0])}")
     await read_view(gw, keys, SPECTATOR)
     name = bot_seats(keys.game_id)
     async with gw.redis.pipeline(transaction=True) as pipe:

@@ -39,7 +39,7 @@ async def main() -> None:
     redis = connect(settings.redis_url, settings.cluster)
     broker = make_broker(settings)
     replies = Replies(connect_listener(settings.redis_url), settings.node)
-    tournaments = Tournaments(redis, settings.partitions)
+    tournaments = Tournaments(redis, settings.partitions, max_entries=settings.max_tournament_entries)
     manager = Manager(tournaments, redis, partial(send, Coalescer(redis)), replies, settings.node)
     handler = CommandHandler(tournaments, manager, redis)
     subscribe_commands(broker, GROUP, settings, handler.handle, handler.poisoned)

@@ -43,7 +43,7 @@ from shared.messaging.messages import Outcome
 from shared.observability import metrics
 from shared.tournaments import codes
 from shared.tournaments.commands import Create, PairRound, TournamentCommandUnion
-from shared.tournaments.decide import decide
+from shared.tournaments.decide import MAX_ENTRIES, decide
 from shared.tournaments.events import TournamentEventUnion
 from shared.tournaments.evolve import fold
 from shared.tournaments.state import TournamentState
@@ -71,8 +71,16 @@ def event_json(event: Any) -> msgspec.Raw:
 class Tournaments:
     """Cached tournament states and the one way to change them."""
 
-    def __init__(self, redis: Any, partitions: int, clock_ms: Callable[[], int] = now_ms) -> None:
+    def __init__(
+        self,
+        redis: Any,
+        partitions: int,
+        clock_ms: Callable[[], int] = now_ms,
+        max_entries: int = MAX_ENTRIES,
+    ) -> None:
         self.redis = redis
+        #: The entries a tournament takes at most (settings ``max_tournament_entries``).
+        self.max_entries = max_entries
         self.publisher = Publisher(redis)
         self.store = EventStore(redis)
         self.partitions = partitions
@@ -157,7 +165,7 @@ class Tournaments:
                 seed = await self._seed(keys, isinstance(command, Create))
                 started = time.perf_counter()
                 try:
-                    events = decide(state, command, Rng(seed, version))
+                    events = decide(state, command, Rng(seed, version), self.max_entries)
                 except RuleViolation as exc:
                     metrics.REJECTIONS.labels(SERVICE, exc.code).inc()
                     code = UNKNOWN_TOURNAMENT if exc.code == codes.NO_TOURNAMENT else exc.code

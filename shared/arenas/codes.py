@@ -9,3 +9,5 @@ ALREADY_IN = "already_in_arena"
 NOT_IN = "not_in_arena"
 UNKNOWN_TABLE = "unknown_table"
 RESULT_CONFLICT = "result_conflict"
+#: The arena has as many players as it may take.
+FULL = "arena_full"

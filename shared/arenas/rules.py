@@ -17,9 +17,12 @@ from shared.tournaments.results import check_placings
 Events = list[ArenaEventUnion]
 MIN_SEATS = 2
 MAX_SEATS = 8
+#: The players an arena takes at most (the setting ``max_arena_members``): its state
+#: keeps everyone who ever joined, so an unbounded arena grows with every new account.
+MAX_MEMBERS = 4096
 
 
-def decide(state: ArenaState | None, command: ArenaCommandUnion) -> Events:
+def decide(state: ArenaState | None, command: ArenaCommandUnion, max_members: int = MAX_MEMBERS) -> Events:
     if isinstance(command, Create):
         require(state is None, codes.ALREADY_CREATED, f"Arena {command.arena_id} already exists.")
         require(
@@ -55,6 +58,12 @@ def decide(state: ArenaState | None, command: ArenaCommandUnion) -> Events:
             require(command.at_ms >= state.starts_at_ms, codes.NOT_OPEN_YET, "The arena has not opened yet.")
             busy = pid in state.waiting or (pid in playing(state) and pid not in state.leaving)
             require(not busy, codes.ALREADY_IN, f"Player {pid} is already in the arena.")
+            require(
+                pid in state.members or len(state.members) < max_members,
+                codes.FULL,
+                f"The arena has {len(state.members)} players, the most it takes.",
+                limit=max_members,
+            )
             return [Joined(player_id=pid, at_ms=command.at_ms)]
         case Leave(player_id=pid):
             inside = pid in state.waiting or (pid in playing(state) and pid not in state.leaving)

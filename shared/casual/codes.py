@@ -7,3 +7,5 @@ NOT_INVITED = "not_invited"
 CANCELLED = "invitation_cancelled"
 ALREADY_OPEN = "table_already_open"
 NOT_READY = "invitation_pending"
+#: A player has too many invitations waiting for answers (as host, or as an invitee).
+TOO_MANY_PENDING = "too_many_invitations"

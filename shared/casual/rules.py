@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Literal
 
 from msgspec.structs import replace
@@ -15,6 +15,20 @@ from shared.kernel.messages import Record
 from shared.kernel.rejection import RuleViolation, require
 
 Status = Literal["pending", "ready", "open", "cancelled"]
+
+#: Invitations a player may have waiting for answers at once as host, and apart as
+#: an invitee: an invitation nobody answers stays pending (the host withdraws it by
+#: declining), so without a bound one player could fill another's list forever.
+MAX_PENDING = 32
+
+
+class Pending(Record, frozen=True):
+    """What already waits for answers, as the shell counts it before an invitation:
+    the host's pending invitations as host, and each invitee's as an invitee."""
+
+    hosting: int = 0
+    invited: Mapping[str, int] = {}
+    limit: int = MAX_PENDING
 
 
 class Invitation(Record, frozen=True):
@@ -37,7 +51,10 @@ def _status(inv: Invitation) -> Status:
     return "ready" if set(invited(inv)) <= set(inv.accepted) else "pending"
 
 
-def decide(state: Invitation | None, command: CasualCommandUnion) -> list[CasualEventUnion]:
+def decide(
+    state: Invitation | None, command: CasualCommandUnion, pending: Pending = Pending()
+) -> list[CasualEventUnion]:
+    """``pending`` matters only to a new invitation (the shell counts it)."""
     if isinstance(command, Invite):
         require(state is None, codes.ALREADY_CREATED, "This invitation already exists.")
         players = [s.player_id for s in command.seats if s.player_id is not None]
@@ -50,6 +67,7 @@ def decide(state: Invitation | None, command: CasualCommandUnion) -> list[Casual
         require(len(players) == len(set(players)), codes.INVALID, "A player takes one seat.")
         require(len(command.seats) >= 2, codes.INVALID, "A table needs at least two seats.")
         require(not command.rated or len(players) >= 2, codes.INVALID, "A rated table needs two players.")
+        _check_pending(command.host, players, pending)
         return [
             Invited(
                 invitation_id=command.invitation_id,
@@ -78,6 +96,27 @@ def decide(state: Invitation | None, command: CasualCommandUnion) -> list[Casual
             require(state.status == "ready", codes.NOT_READY, "Not every player has accepted.")
             return [Opened(table_id=tid, at_ms=command.at_ms)]
     raise AssertionError(f"unhandled command {command!r}")
+
+
+def _check_pending(host: str, players: list[str], pending: Pending) -> None:
+    require(
+        pending.hosting < pending.limit,
+        codes.TOO_MANY_PENDING,
+        f"You have {pending.hosting} invitations waiting for answers, the most a host may have; "
+        "wait for answers, or withdraw one by declining it.",
+        player_id=host,
+        limit=pending.limit,
+    )
+    for pid in players:
+        waiting = pending.invited.get(pid, 0) if pid != host else 0
+        require(
+            waiting < pending.limit,
+            codes.TOO_MANY_PENDING,
+            f"Player {pid} has {waiting} invitations waiting for an answer, the most a player may have; "
+            "invite them once they have answered some.",
+            player_id=pid,
+            limit=pending.limit,
+        )
 
 
 def evolve(state: Invitation | None, event: CasualEventUnion) -> Invitation:

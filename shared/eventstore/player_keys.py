@@ -72,6 +72,8 @@ player_doc = _record("players", "")
 player_tables = _record("players", ":tables")
 #: Set: ids of the casual invitations it has not answered (a fresh bot stream hears of them).
 player_invitations = _record("players", ":invitations")
+#: Set: ids of the casual invitations it hosts that are neither open nor cancelled yet.
+player_hosting = _record("players", ":hosting")
 #: List: JSON seats of its finished tables, newest first.
 player_games = _record("players", ":games")
 #: Hash: game -> JSON :class:`shared.ladders.ladder.PlayerLadder`.

@@ -8,7 +8,10 @@ from typing import Annotated
 
 import msgspec
 
+from shared.arenas.rules import MAX_MEMBERS
+from shared.casual.rules import MAX_PENDING
 from shared.infra.durability import Level
+from shared.tournaments.decide import MAX_ENTRIES
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -104,6 +107,22 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: its stream is this many events past it, so a load reads at most this many
     #: events (docs/architecture.md, "Aggregate snapshots").
     aggregate_snapshot_every: int = 100
+    #: Writes other than moves and openings (joins, leaves, registrations, key rotations,
+    #: organiser commands, answers to invitations, seats handed to bots), per caller (a
+    #: player, an organiser token, a seat token), per second and in a burst; past it
+    #: 429 rate_limited (docs/reliability.md, "Write budgets and aggregate bounds").
+    write_rate_per_s: Annotated[float, msgspec.Meta(gt=0)] = 2.0
+    write_burst: Annotated[int, msgspec.Meta(ge=1)] = 60
+    #: The same writes per client address, whoever sends them (many players may share one).
+    address_write_rate_per_s: Annotated[float, msgspec.Meta(gt=0)] = 10.0
+    address_write_burst: Annotated[int, msgspec.Meta(ge=1)] = 300
+    #: Entries a tournament takes, withdrawn ones included (past it: 409 tournament_full).
+    max_tournament_entries: Annotated[int, msgspec.Meta(ge=2, le=100_000)] = MAX_ENTRIES
+    #: Players an arena takes, everyone who ever joined (past it: 409 arena_full).
+    max_arena_members: Annotated[int, msgspec.Meta(ge=2, le=1_000_000)] = MAX_MEMBERS
+    #: Casual invitations a player may have waiting for answers as host, and apart as an
+    #: invitee (past it: 409 too_many_invitations).
+    max_pending_invitations: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = MAX_PENDING
 
     # --- The replicated store: durability levels and failover ---
     #: What an accepted move has survived when it is answered: local, fsync,
@@ -141,6 +160,10 @@ UNTHROTTLED = {
         "accepts_per_address_burst": "100000",
         "requests_per_address_per_s": "100000",
         "requests_per_address_burst": "100000",
+        "write_rate_per_s": "100000",
+        "write_burst": "100000",
+        "address_write_rate_per_s": "100000",
+        "address_write_burst": "100000",
     }.items()
 }
 

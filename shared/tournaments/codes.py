@@ -7,6 +7,8 @@ FINISHED = "tournament_finished"
 ALREADY_STARTED = "already_started"
 NOT_STARTED = "not_started"
 ALREADY_REGISTERED = "already_registered"
+#: The tournament has as many entries as it may take.
+FULL = "tournament_full"
 INVALID_PLAYER = "invalid_player"
 UNKNOWN_PLAYER = "unknown_player"
 ALREADY_WITHDRAWN = "already_withdrawn"

@@ -41,9 +41,14 @@ from shared.tournaments.standings import standings
 from shared.tournaments.state import TournamentState, active_players, current_round, find_table, player
 
 Events = list[TournamentEventUnion]
+#: The entries a tournament takes at most, withdrawn ones included (the setting
+#: ``max_tournament_entries``): every entry is kept in the state and paired each round.
+MAX_ENTRIES = 1024
 
 
-def decide(state: TournamentState | None, command: TournamentCommandUnion, rng: Rng) -> Events:
+def decide(
+    state: TournamentState | None, command: TournamentCommandUnion, rng: Rng, max_entries: int = MAX_ENTRIES
+) -> Events:
     if isinstance(command, Create):
         require(state is None, codes.ALREADY_CREATED, "This tournament already exists.")
         return create(command)
@@ -52,7 +57,7 @@ def decide(state: TournamentState | None, command: TournamentCommandUnion, rng: 
     require(state.status != "finished", codes.FINISHED, "The tournament is over.")
     match command:
         case Register():
-            return _register(state, command)
+            return _register(state, command, max_entries)
         case Withdraw():
             return _withdraw(state, command)
         case Start():
@@ -68,13 +73,19 @@ def decide(state: TournamentState | None, command: TournamentCommandUnion, rng: 
     raise AssertionError(f"unhandled command {command!r}")
 
 
-def _register(state: TournamentState, cmd: Register) -> Events:
+def _register(state: TournamentState, cmd: Register, max_entries: int) -> Events:
     require(state.status == "registering", codes.ALREADY_STARTED, "Registration closed when play began.")
     require(
         player(state, cmd.player_id) is None,
         codes.ALREADY_REGISTERED,
         f"Player {cmd.player_id} is already registered.",
         player_id=cmd.player_id,
+    )
+    require(
+        len(state.players) < max_entries,
+        codes.FULL,
+        f"The tournament has {len(state.players)} entries, the most it takes.",
+        limit=max_entries,
     )
     require(bool(cmd.name.strip()), codes.INVALID_PLAYER, "A player needs a display name.")
     require(

@@ -9,9 +9,10 @@ from hypothesis import strategies as st
 
 from shared.arenas import codes
 from shared.arenas.commands import ArenaCommandUnion, Close, Create, Join, Leave, Pair, Score
-from shared.arenas.rules import decide, evolve
+from shared.arenas.rules import MAX_MEMBERS, decide, evolve
 from shared.arenas.standings import arena_view
 from shared.arenas.state import ArenaState, playing
+from shared.infra.settings import Settings
 from shared.kernel.rejection import RuleViolation
 from shared.tournaments.commands import Placing
 
@@ -133,3 +134,32 @@ def test_a_table_scored_twice_the_same_way_changes_nothing_and_otherwise_conflic
         decide(state, Score(table_id="a-g1", placings=other, at_ms=4))
     assert refused.value.code == codes.RESULT_CONFLICT
     assert decide(state, Pair(at_ms=END)) == []  # the window is over: nobody is seated
+
+
+def test_an_arena_takes_at_most_its_members_and_a_member_may_always_come_back() -> None:
+    state: ArenaState | None = created()
+    bound = 3
+    for pid in PLAYERS[:bound]:
+        state = evolve(state, decide(state, Join(player_id=pid, at_ms=1), max_members=bound)[0])
+    assert state is not None
+    with pytest.raises(RuleViolation) as full:
+        decide(state, Join(player_id=PLAYERS[bound], at_ms=2), max_members=bound)
+    assert (full.value.code, full.value.details) == (codes.FULL, {"limit": bound})
+    # Leaving frees no place (every member stays on the leaderboard), and a member
+    # who left joins again.
+    state = evolve(state, decide(state, Leave(player_id=PLAYERS[0], at_ms=3))[0])
+    with pytest.raises(RuleViolation):
+        decide(state, Join(player_id=PLAYERS[bound], at_ms=4), max_members=bound)
+    back = decide(state, Join(player_id=PLAYERS[0], at_ms=5), max_members=bound)
+    assert [type(e).__name__ for e in back] == ["Joined"]
+
+
+def test_the_default_member_bound_is_the_setting_default() -> None:
+    assert Settings().max_arena_members == MAX_MEMBERS
+    state: ArenaState | None = created()
+    for i in range(MAX_MEMBERS):
+        state = evolve(state, decide(state, Join(player_id=f"m{i}", at_ms=1))[0])
+    assert state is not None
+    with pytest.raises(RuleViolation) as full:
+        decide(state, Join(player_id="one-more", at_ms=1))
+    assert full.value.code == codes.FULL

@@ -6,7 +6,8 @@ import pytest
 
 from shared.casual import codes
 from shared.casual.commands import Accept, CasualCommandUnion, CasualSeat, Decline, Invite, MarkOpened
-from shared.casual.rules import Invitation, decide, evolve, fold
+from shared.casual.rules import MAX_PENDING, Invitation, Pending, decide, evolve, fold
+from shared.infra.settings import Settings
 from shared.kernel.rejection import RuleViolation
 
 SEATS = (CasualSeat(player_id="host"), CasualSeat(player_id="guest"), CasualSeat(bot="random"))
@@ -72,3 +73,26 @@ def test_a_decline_cancels_and_strangers_cannot_answer() -> None:
         assert refused.value.code == codes.CANCELLED
     events = decide(None, Invite(invitation_id="c2", host="host", game="g", seats=SEATS))
     assert fold(events) is not None
+
+
+def test_pending_invitations_are_bounded_for_the_host_and_for_each_invitee() -> None:
+    fields = {"invitation_id": "c2", "host": "host", "game": "highcard", "seats": SEATS}
+    full = Pending(hosting=2, invited={"guest": 0}, limit=2)
+    with pytest.raises(RuleViolation) as host:
+        decide(None, Invite(**fields), full)  # type: ignore[arg-type]
+    assert (host.value.code, host.value.details) == (
+        codes.TOO_MANY_PENDING,
+        {"player_id": "host", "limit": 2},
+    )
+    busy = Pending(hosting=1, invited={"guest": 2}, limit=2)
+    with pytest.raises(RuleViolation) as guest:
+        decide(None, Invite(**fields), busy)  # type: ignore[arg-type]
+    assert guest.value.details == {"player_id": "guest", "limit": 2}
+    # Below the bound on both sides it is an invitation like any other; the host's own
+    # invitations as a guest do not count against it as host.
+    fine = Pending(hosting=1, invited={"guest": 1, "host": 5}, limit=2)
+    assert [type(e).__name__ for e in decide(None, Invite(**fields), fine)] == ["Invited", "Accepted"]  # type: ignore[arg-type]
+    # Answers are never refused for what waits elsewhere.
+    inv = invitation()
+    assert decide(inv, Accept(player_id="guest"), full)
+    assert Pending().limit == MAX_PENDING == Settings().max_pending_invitations

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from shared.infra.settings import Settings
 from shared.kernel.contract import Result, Standing
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
@@ -23,8 +24,9 @@ from shared.tournaments.commands import (
     Start,
     Withdraw,
 )
-from shared.tournaments.decide import decide
+from shared.tournaments.decide import MAX_ENTRIES, decide
 from shared.tournaments.events import Created, ResultRecorded, RoundCompleted
+from shared.tournaments.evolve import evolve
 from shared.tournaments.results import record_command
 from shared.tournaments.settings import ClockSettings
 from shared.tournaments.state import current_round
@@ -210,3 +212,37 @@ def test_decide_never_mutates_and_is_deterministic(script: list[Any], rounds_pla
         assert encode(state) == before
         assert encode(decide(state, command, Rng(SEED, 42))) == encode(first)
         driver.send(command)
+
+
+def test_a_tournament_takes_at_most_its_entries_and_a_withdrawal_frees_none() -> None:
+    state = Driver()
+    state.send(Create(tournament_id="t", game="highcard", rounds=1))
+    bound = 3
+    for i in range(bound):
+        decided = decide(state.now, Register(player_id=f"p{i}", name="P"), Rng(SEED, i), bound)
+        for event in decided:
+            state.state = evolve(state.state, event)
+    before = state.now
+    with pytest.raises(RuleViolation) as full:
+        decide(state.now, Register(player_id="late", name="Late"), Rng(SEED, 9), bound)
+    assert (full.value.code, full.value.details) == (codes.FULL, {"limit": bound})
+    assert state.now is before  # pure: nothing changed
+    # A withdrawn entry stays in the state (it was paired, it has standings): still full.
+    for event in decide(state.now, Withdraw(player_id="p0"), Rng(SEED, 10), bound):
+        state.state = evolve(state.state, event)
+    with pytest.raises(RuleViolation) as still:
+        decide(state.now, Register(player_id="late", name="Late"), Rng(SEED, 11), bound)
+    assert still.value.code == codes.FULL
+    # A repeated registration still says what it is, full or not.
+    with pytest.raises(RuleViolation) as again:
+        decide(state.now, Register(player_id="p1", name="P"), Rng(SEED, 12), bound)
+    assert again.value.code == codes.ALREADY_REGISTERED
+
+
+def test_the_default_entry_bound_is_the_setting_default() -> None:
+    assert Settings().max_tournament_entries == MAX_ENTRIES
+    state = Driver()
+    state.send(Create(tournament_id="t", game="highcard", rounds=1))
+    for i in range(MAX_ENTRIES):
+        state.send(Register(player_id=f"p{i}", name="P"))
+    rejects(state, Register(player_id="one-more", name="P"), codes.FULL)
