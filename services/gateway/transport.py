@@ -111,6 +111,8 @@ class GuardedTransport:
         self._grace: asyncio.TimerHandle | None = None
         self._throttle: asyncio.TimerHandle | None = None
         self._gone = False
+        #: What the connection registry knows this socket by.
+        self.key = id(transport)
         self.peer: str = (transport.get_extra_info("peername") or ("-",))[0]
 
     # --- writing ---
@@ -238,10 +240,28 @@ class GuardedTransport:
         return getattr(self._transport, name)
 
 
-class GatewayHttpProtocol(HttpToolsProtocol):
-    """uvicorn's httptools protocol with the guards of this module."""
+class _Guarded(asyncio.Protocol):
+    """What both protocols do alike: tell the transport when its output stops and
+    starts draining, and give its socket back to the registry when it is gone."""
 
     guard: ClassVar[Guard]
+    _guarded: GuardedTransport
+
+    def pause_writing(self) -> None:
+        super().pause_writing()
+        self._guarded.output_paused()
+
+    def resume_writing(self) -> None:
+        super().resume_writing()
+        self._guarded.output_resumed()
+
+    def _gone(self) -> None:
+        self._guarded.forget()
+        self.guard.connections.release(self._guarded.key)
+
+
+class GatewayHttpProtocol(_Guarded, HttpToolsProtocol):
+    """uvicorn's httptools protocol with the guards of this module."""
 
     def connection_made(self, transport: Any) -> None:  # type: ignore[override]
         guarded = GuardedTransport(transport, self.loop, self.guard)
@@ -253,7 +273,7 @@ class GatewayHttpProtocol(HttpToolsProtocol):
         self._headers_seen = 0
         self._deadline: asyncio.TimerHandle | None = None
         try:
-            self.guard.connections.accept(id(transport), guarded.peer)
+            self.guard.connections.accept(guarded.key, guarded.peer)
         except Refusal as refusal:
             if refusal.answer:
                 self._close_with(refusal.code, refusal.message, retry_after_s=1)
@@ -265,17 +285,8 @@ class GatewayHttpProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._disarm()
-        self._guarded.forget()
-        self.guard.connections.release(id(self._guarded._transport))
+        self._gone()
         super().connection_lost(exc)
-
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self._guarded.output_paused()
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self._guarded.output_resumed()
 
     def data_received(self, data: bytes) -> None:
         if self._refusing:
@@ -402,37 +413,22 @@ class GatewayHttpProtocol(HttpToolsProtocol):
             self._guarded.close_within(min(self.guard.drain_timeout_s, LINGER_S))
 
 
-class GatewayWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's WebSocket protocol with bounded output and a budget of control frames."""
+class GatewayWebSocketProtocol(_Guarded, WebSocketsSansIOProtocol):
+    """uvicorn's WebSocket protocol with bounded output and a budget of control frames.
 
-    guard: ClassVar[Guard]
+    It always starts as an upgrade of a :class:`GatewayHttpProtocol` connection,
+    on that connection's guarded (and already counted) transport."""
 
     def connection_made(self, transport: Any) -> None:
-        if not isinstance(transport, GuardedTransport):  # served without the HTTP protocol first
-            transport = GuardedTransport(transport, self.loop, self.guard)
-            try:
-                self.guard.connections.accept(id(transport._transport), transport.peer)
-            except Refusal:
-                self.guard.connections.release(id(transport._transport))
-                transport.abort()
-                return
+        assert isinstance(transport, GuardedTransport), "a WebSocket is an upgrade of a guarded connection"
         super().connection_made(transport)
-        self._guarded: GuardedTransport = transport
+        self._guarded = transport
         self._tokens = self.guard.control_burst
         self._refilled = time.monotonic()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._guarded.forget()
-        self.guard.connections.release(id(self._guarded._transport))
+        self._gone()
         super().connection_lost(exc)
-
-    def pause_writing(self) -> None:
-        super().pause_writing()
-        self._guarded.output_paused()
-
-    def resume_writing(self) -> None:
-        super().resume_writing()
-        self._guarded.output_resumed()
 
     def handle_connect(self, event: Any) -> None:
         if self.conn.accept(event).status_code != 101:

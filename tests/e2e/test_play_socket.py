@@ -22,17 +22,15 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from services.gateway.__main__ import server_config
 from services.gateway.errors import status_of
 from services.gateway.play_socket import CLOSE_BASE, SocketLimits
 from shared.infra.launcher import Stack
 from shared.infra.settings import Settings
-from shared.infra.valkey_server import free_port
 from shared.kernel.legal_groups import expand
+from tests.stacks import served_gateway
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(180)]
 
@@ -222,18 +220,8 @@ async def own_gateway(stack: Stack, limits: SocketLimits, **settings: Any) -> As
         "max_body_bytes": 4096,
         **settings,
     }
-    port = free_port()
-    config = server_config(Settings(**values, http_port=port))
-    config.app.state.socket_limits = limits
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve())
-    while not server.started:  # uvicorn sets a flag, no event  # noqa: ASYNC110
-        await asyncio.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
+    async with served_gateway(Settings(**values), socket_limits=limits) as api:
+        yield api
 
 
 async def refused(ws: ClientConnection, code: str) -> dict[str, Any]:

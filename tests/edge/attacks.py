@@ -17,7 +17,7 @@ import socket
 import struct
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from tests.edge.clients import raw_connection
@@ -88,6 +88,27 @@ def answer_of(sock: socket.socket, seen: Seen, timeout: float = 10.0) -> bytes:
     return data
 
 
+def _connect(target: Target, source: str, seen: Seen, rcvbuf: int | None = None) -> socket.socket | None:
+    try:
+        return raw_connection(target.port, source, rcvbuf=rcvbuf)
+    except OSError:
+        seen.endings["connect_failed"] += 1
+        return None
+
+
+def _one_after_another(
+    target: Target, source: str, deadline: float, seen: Seen, rcvbuf: int | None = None
+) -> Iterator[socket.socket]:
+    """A new connection each time the last one is done with, until the deadline."""
+    while time.monotonic() < deadline:
+        sock = _connect(target, source, seen, rcvbuf)
+        if sock is None:
+            time.sleep(0.05)
+            continue
+        with sock:
+            yield sock
+
+
 def _push(sock: socket.socket, data: bytes, seen: Seen, deadline: float) -> str:
     """Send ``data`` over and over without reading, until the deadline or the gateway ends it."""
     sock.settimeout(0.2)
@@ -109,15 +130,8 @@ def pipelining_without_reading(target: Target, source: str, seconds: float) -> S
         f"GET {path} HTTP/1.1\r\nHost: edge\r\n\r\n".encode()
         for path in ("/health", "/openapi.json", f"/v1/tables/{target.table_id}/view", "/v1/games")
     )
-    while time.monotonic() < deadline:
-        try:
-            sock = raw_connection(target.port, source, rcvbuf=TINY_RCVBUF)
-        except OSError:
-            seen.endings["connect_failed"] += 1
-            time.sleep(0.05)
-            continue
-        with sock:
-            seen.endings[_push(sock, requests * 64, seen, deadline)] += 1
+    for sock in _one_after_another(target, source, deadline, seen, TINY_RCVBUF):
+        seen.endings[_push(sock, requests * 64, seen, deadline)] += 1
     return seen
 
 
@@ -157,20 +171,13 @@ def ping_flood(target: Target, source: str, seconds: float, hello: bool = False)
     seen = Seen()
     deadline = time.monotonic() + seconds
     pings = frame(0x9, b"p" * 125) * 256
-    while time.monotonic() < deadline:
-        try:
-            sock = raw_connection(target.port, source, rcvbuf=TINY_RCVBUF)
-        except OSError:
-            seen.endings["connect_failed"] += 1
+    for sock in _one_after_another(target, source, deadline, seen, TINY_RCVBUF):
+        if not _handshake(sock, f"/v1/tables/{target.table_id}/play", seen):
             time.sleep(0.05)
             continue
-        with sock:
-            if not _handshake(sock, f"/v1/tables/{target.table_id}/play", seen):
-                time.sleep(0.05)
-                continue
-            if hello and target.token is not None:
-                sock.sendall(frame(0x1, json.dumps({"token": target.token}).encode()))
-            seen.endings[_push(sock, pings, seen, deadline)] += 1
+        if hello and target.token is not None:
+            sock.sendall(frame(0x1, json.dumps({"token": target.token}).encode()))
+        seen.endings[_push(sock, pings, seen, deadline)] += 1
     return seen
 
 
@@ -178,8 +185,17 @@ def ping_flood_with_hello(target: Target, source: str, seconds: float) -> Seen:
     return ping_flood(target, source, seconds, hello=True)
 
 
-def socket_hoarding(target: Target, source: str, seconds: float, count: int = 400) -> Seen:
-    """Open as many sockets as the gateway lets one address have, and send nothing on them."""
+def _hoard(
+    target: Target,
+    source: str,
+    seconds: float,
+    count: int,
+    start: Callable[[socket.socket, Seen], None],
+    rcvbuf: int | None = None,
+) -> tuple[Seen, list[socket.socket]]:
+    """Open up to ``count`` connections from one address (``start`` sends on each what the
+    attack sends), hold them until the deadline, then close them. The caller looks at the
+    held sockets through ``start``'s notes."""
     seen = Seen()
     deadline = time.monotonic() + seconds
     held: list[socket.socket] = []
@@ -187,51 +203,55 @@ def socket_hoarding(target: Target, source: str, seconds: float, count: int = 40
         for _ in range(count):
             if time.monotonic() >= deadline:
                 break
-            try:
-                held.append(raw_connection(target.port, source))
-            except OSError:
-                seen.endings["connect_failed"] += 1
-        # Those over the address's cap were answered at once; the rest wait for their timeout.
-        for sock in held:
-            sock.settimeout(0.01)
+            if (sock := _connect(target, source, seen, rcvbuf)) is not None:
+                held.append(sock)
+                start(sock, seen)
+        for sock in held:  # refusals are sent at once: read what has come
+            sock.settimeout(0.05)
             with contextlib.suppress(OSError):
-                if sock.recv(1, socket.MSG_PEEK):
-                    answer_of(sock, seen, timeout=1)
+                if data := sock.recv(65536, socket.MSG_PEEK):
+                    _note(data, seen)
         time.sleep(max(0.0, deadline - time.monotonic()))
     finally:
         for sock in held:
             sock.close()
-    return seen
+    return seen, held
+
+
+def _note(data: bytes, seen: Seen) -> None:
+    """The status and refusal code of an HTTP answer, or the code of a play connection's last message."""
+    if data.startswith(b"HTTP/1.1 ") and len(data) > 12:
+        seen.statuses[int(data[9:12])] += 1
+    if b'"code":"' in data:
+        seen.codes[data.split(b'"code":"', 1)[1].split(b'"', 1)[0].decode()] += 1
+
+
+def socket_hoarding(target: Target, source: str, seconds: float, count: int = 400) -> Seen:
+    """Open as many sockets as the gateway lets one address have, and send nothing on them."""
+    return _hoard(target, source, seconds, count, lambda sock, seen: None)[0]
 
 
 def slow_headers(target: Target, source: str, seconds: float) -> Seen:
     """Slowloris: a request head sent a byte at a time, never finished."""
     seen = Seen()
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        try:
-            sock = raw_connection(target.port, source)
-        except OSError:
-            seen.endings["connect_failed"] += 1
-            time.sleep(0.05)
-            continue
-        with sock:
-            sock.settimeout(0.5)
-            sock.sendall(b"GET /health HTTP/1.1\r\nHost: edge\r\n")
-            answered = False
-            while time.monotonic() < deadline and not answered:
-                try:
-                    sock.sendall(b"X")
-                    if sock.recv(1, socket.MSG_PEEK):
-                        answer_of(sock, seen)
-                        answered = True
-                except TimeoutError:
-                    continue
-                except OSError:
-                    seen.endings["cut"] += 1
-                    break
-            if answered:
-                seen.endings["answered"] += 1
+    for sock in _one_after_another(target, source, deadline, seen):
+        sock.settimeout(0.5)
+        sock.sendall(b"GET /health HTTP/1.1\r\nHost: edge\r\n")
+        answered = False
+        while time.monotonic() < deadline and not answered:
+            try:
+                sock.sendall(b"X")
+                if sock.recv(1, socket.MSG_PEEK):
+                    answer_of(sock, seen)
+                    answered = True
+            except TimeoutError:
+                continue
+            except OSError:
+                seen.endings["cut"] += 1
+                break
+        if answered:
+            seen.endings["answered"] += 1
     return seen
 
 
@@ -240,82 +260,30 @@ def oversized_headers(target: Target, source: str, seconds: float) -> Seen:
     seen = Seen()
     deadline = time.monotonic() + seconds
     filler = "".join(f"X-Filler-{i}: {'z' * 200}\r\n" for i in range(200))
-    while time.monotonic() < deadline:
-        try:
-            sock = raw_connection(target.port, source)
-        except OSError:
-            seen.endings["connect_failed"] += 1
-            time.sleep(0.05)
-            continue
-        with sock:
-            with contextlib.suppress(OSError):
-                sock.sendall(f"GET /health HTTP/1.1\r\nHost: edge\r\n{filler}\r\n".encode())
-            answer_of(sock, seen)
+    for sock in _one_after_another(target, source, deadline, seen):
+        with contextlib.suppress(OSError):
+            sock.sendall(f"GET /health HTTP/1.1\r\nHost: edge\r\n{filler}\r\n".encode())
+        answer_of(sock, seen)
     return seen
 
 
 def feed_hoarding(target: Target, source: str, seconds: float, count: int = 100) -> Seen:
     """Open many live feeds of a table from one address and never read them."""
-    seen = Seen()
-    deadline = time.monotonic() + seconds
-    held: list[socket.socket] = []
-    try:
-        for _ in range(count):
-            if time.monotonic() >= deadline:
-                break
-            try:
-                sock = raw_connection(target.port, source, rcvbuf=TINY_RCVBUF)
-            except OSError:
-                seen.endings["connect_failed"] += 1
-                continue
-            held.append(sock)
-            sock.sendall(f"GET /v1/tables/{target.table_id}/feed HTTP/1.1\r\nHost: edge\r\n\r\n".encode())
-            sock.settimeout(5)
-            with contextlib.suppress(OSError):
-                head = sock.recv(12)
-                if head.startswith(b"HTTP/1.1 200"):
-                    seen.statuses[200] += 1
-                elif head.startswith(b"HTTP/1.1 "):
-                    rest = head + sock.recv(65536)
-                    status = int(rest.split(b" ", 2)[1])
-                    seen.statuses[status] += 1
-                    if b'"code":"' in rest:
-                        seen.codes[rest.split(b'"code":"', 1)[1].split(b'"', 1)[0].decode()] += 1
-        time.sleep(max(0.0, deadline - time.monotonic()))
-    finally:
-        for sock in held:
-            sock.close()
-    return seen
+
+    def ask(sock: socket.socket, seen: Seen) -> None:
+        sock.sendall(f"GET /v1/tables/{target.table_id}/feed HTTP/1.1\r\nHost: edge\r\n\r\n".encode())
+
+    return _hoard(target, source, seconds, count, ask, TINY_RCVBUF)[0]
 
 
 def unauthenticated_play(target: Target, source: str, seconds: float, count: int = 40) -> Seen:
     """Open play connections and never send the token."""
-    seen = Seen()
-    deadline = time.monotonic() + seconds
-    held: list[socket.socket] = []
-    try:
-        for _ in range(count):
-            if time.monotonic() >= deadline:
-                break
-            try:
-                sock = raw_connection(target.port, source)
-            except OSError:
-                seen.endings["connect_failed"] += 1
-                continue
-            held.append(sock)
-            if _handshake(sock, f"/v1/tables/{target.table_id}/play", seen):
-                seen.endings["upgraded"] += 1
-        for sock in held:  # the refusals sent at once: a last error message, then the close
-            sock.settimeout(0.05)
-            with contextlib.suppress(OSError):
-                data = sock.recv(4096)
-                if b'"code":"' in data:
-                    seen.codes[data.split(b'"code":"', 1)[1].split(b'"', 1)[0].decode()] += 1
-        time.sleep(max(0.0, deadline - time.monotonic()))
-    finally:
-        for sock in held:
-            sock.close()
-    return seen
+
+    def upgrade(sock: socket.socket, seen: Seen) -> None:
+        if _handshake(sock, f"/v1/tables/{target.table_id}/play", seen):
+            seen.endings["upgraded"] += 1
+
+    return _hoard(target, source, seconds, count, upgrade)[0]
 
 
 #: Every attack, by name: the suite runs each, the soak benchmark all at once.

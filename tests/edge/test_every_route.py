@@ -23,8 +23,8 @@ import pytest
 from services.gateway.app import ROUTES
 from services.gateway.errors import STATUS
 from shared.infra.launcher import Stack
-from shared.infra.settings import UNTHROTTLED
 from tests.edge.clients import fresh_address, raw_connection
+from tests.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("edge-routes"), pytest.mark.timeout(300)]
 
@@ -34,12 +34,7 @@ _PARAM = re.compile(r"\{(\w+)\}")
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    stack = Stack(tmp_path_factory.mktemp("edge-routes"), partitions=4, env=UNTHROTTLED)
-    stack.start()
-    try:
-        yield stack
-    finally:
-        stack.stop()
+    yield from running_stack(tmp_path_factory, "edge-routes")
 
 
 @pytest.fixture(scope="module")

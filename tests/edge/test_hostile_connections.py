@@ -36,6 +36,7 @@ from shared.cli import botclient
 from shared.infra.launcher import Stack
 from tests.edge.attacks import ATTACKS, Attack, Seen, Target
 from tests.edge.clients import Footprint, async_client, footprint, fresh_address
+from tests.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("edge"), pytest.mark.timeout(300)]
 
@@ -60,12 +61,7 @@ ATTACKERS = 3
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    stack = Stack(tmp_path_factory.mktemp("edge-stack"), partitions=4, env=LIMITS)
-    stack.start()
-    try:
-        yield stack
-    finally:
-        stack.stop()
+    yield from running_stack(tmp_path_factory, "edge-stack", env=LIMITS)
 
 
 @dataclass

@@ -13,11 +13,10 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-import uvicorn
 
-from services.gateway.__main__ import server_config
 from shared.infra.settings import Settings
-from shared.infra.valkey_server import ValkeyServer, free_port
+from shared.infra.valkey_server import ValkeyServer
+from tests.stacks import served_gateway
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
 CAP = 16 * 1024
@@ -25,23 +24,14 @@ CAP = 16 * 1024
 
 @pytest.fixture
 async def gateway(valkey: ValkeyServer) -> AsyncIterator[str]:
-    port = free_port()
     settings = Settings(
         redis_url=valkey.url,
         node=f"large-answers-{uuid.uuid4().hex[:6]}",
-        http_port=port,
         max_output_bytes=CAP,
         drain_timeout_s=1.0,
     )
-    server = uvicorn.Server(server_config(settings))
-    task = asyncio.create_task(server.serve())
-    while not server.started:  # uvicorn sets a flag, no event  # noqa: ASYNC110
-        await asyncio.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        await task
+    async with served_gateway(settings) as api:
+        yield api
 
 
 async def test_an_answer_larger_than_the_cap_reaches_a_client_that_reads(gateway: str) -> None:
