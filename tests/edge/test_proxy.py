@@ -48,6 +48,7 @@ from shared.infra.settings import UNTHROTTLED
 from shared.infra.valkey_server import free_port, spawn
 from shared.kernel.legal_groups import expand
 from tests.edge.clients import async_client, fresh_address, raw_connection
+from tests.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("haproxy"), pytest.mark.timeout(300)]
 
@@ -100,12 +101,7 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
         "ZIGGURAT_OPEN_RATE_PER_S": "0.001",
         "ZIGGURAT_OPEN_BURST": str(OPENS),
     }
-    stack = Stack(tmp_path_factory.mktemp("proxy-stack"), partitions=2, env=env)
-    stack.start()
-    try:
-        yield stack
-    finally:
-        stack.stop()
+    yield from running_stack(tmp_path_factory, "proxy-stack", env=env)
 
 
 @dataclass
