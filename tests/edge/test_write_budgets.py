@@ -29,6 +29,7 @@ from shared.infra.launcher import Stack
 from shared.infra.settings import UNTHROTTLED, Settings
 from tests.e2e.accounts import bearer
 from tests.edge.clients import async_client, fresh_address
+from tests.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("write-budgets"), pytest.mark.timeout(300)]
 
@@ -53,12 +54,7 @@ LIMITS = {
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    stack = Stack(tmp_path_factory.mktemp("write-budgets"), partitions=4, env=LIMITS)
-    stack.start()
-    try:
-        yield stack
-    finally:
-        stack.stop()
+    yield from running_stack(tmp_path_factory, "write-budgets", env=LIMITS)
 
 
 @pytest_asyncio.fixture
