@@ -20,9 +20,18 @@ MAX_SEATS = 8
 #: The players an arena takes at most (the setting ``max_arena_members``): its state
 #: keeps everyone who ever joined, so an unbounded arena grows with every new account.
 MAX_MEMBERS = 4096
+#: The tables an arena plays at most: its state keeps every table (the leaderboard is
+#: folded from their results), so without a bound fast games would grow it for the
+#: whole window. Past it nobody is seated and nobody joins.
+MAX_TABLES = 50_000
 
 
-def decide(state: ArenaState | None, command: ArenaCommandUnion, max_members: int = MAX_MEMBERS) -> Events:
+def decide(
+    state: ArenaState | None,
+    command: ArenaCommandUnion,
+    max_members: int = MAX_MEMBERS,
+    max_tables: int = MAX_TABLES,
+) -> Events:
     if isinstance(command, Create):
         require(state is None, codes.ALREADY_CREATED, f"Arena {command.arena_id} already exists.")
         require(
@@ -63,6 +72,14 @@ def decide(state: ArenaState | None, command: ArenaCommandUnion, max_members: in
                 codes.FULL,
                 f"The arena has {len(state.members)} players, the most it takes.",
                 limit=max_members,
+                of="players",
+            )
+            require(
+                len(state.tables) < max_tables,
+                codes.FULL,
+                f"The arena has played {len(state.tables)} tables, the most it plays.",
+                limit=max_tables,
+                of="tables",
             )
             return [Joined(player_id=pid, at_ms=command.at_ms)]
         case Leave(player_id=pid):
@@ -72,7 +89,7 @@ def decide(state: ArenaState | None, command: ArenaCommandUnion, max_members: in
         case Pair():
             if state.status != "open" or command.at_ms >= state.ends_at_ms:
                 return []
-            count = len(state.waiting) // state.seats
+            count = min(len(state.waiting) // state.seats, max(0, max_tables - len(state.tables)))
             seated = tuple(
                 Seated(
                     table_id=table_id_for(state.arena_id, len(state.tables) + i + 1),

@@ -201,7 +201,7 @@ async def test_an_arena_takes_at_most_its_members(stack: Stack) -> None:
         _, outsider = await account(api, "Outsider")
         before = await lines(api, arena_id)
         full = await api.post(f"/v1/arenas/{arena_id}/join", headers=bearer(outsider))
-        assert refused(full, 409, "arena_full") == {"limit": MEMBERS}
+        assert refused(full, 409, "arena_full") == {"limit": MEMBERS, "of": "players"}
         assert await lines(api, arena_id) == before
         # A member who leaves may come back: the bound counts players, not joins.
         first = members[0][1]

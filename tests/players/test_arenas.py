@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from shared.arenas import codes
 from shared.arenas.commands import ArenaCommandUnion, Close, Create, Join, Leave, Pair, Score
+from shared.arenas.events import Paired
 from shared.arenas.rules import MAX_MEMBERS, decide, evolve
 from shared.arenas.standings import arena_view
 from shared.arenas.state import ArenaState, playing
@@ -144,7 +145,7 @@ def test_an_arena_takes_at_most_its_members_and_a_member_may_always_come_back() 
     assert state is not None
     with pytest.raises(RuleViolation) as full:
         decide(state, Join(player_id=PLAYERS[bound], at_ms=2), max_members=bound)
-    assert (full.value.code, full.value.details) == (codes.FULL, {"limit": bound})
+    assert (full.value.code, full.value.details) == (codes.FULL, {"limit": bound, "of": "players"})
     # Leaving frees no place (every member stays on the leaderboard), and a member
     # who left joins again.
     state = evolve(state, decide(state, Leave(player_id=PLAYERS[0], at_ms=3))[0])
@@ -163,3 +164,22 @@ def test_the_default_member_bound_is_the_setting_default() -> None:
     with pytest.raises(RuleViolation) as full:
         decide(state, Join(player_id="one-more", at_ms=1))
     assert full.value.code == codes.FULL
+
+
+def test_an_arena_plays_at_most_its_tables_then_seats_and_admits_nobody() -> None:
+    state: ArenaState | None = created()
+    bound = 2
+    for pid in PLAYERS[:6]:
+        state = run(state, Join(player_id=pid, at_ms=1))
+    assert state is not None
+    [paired] = decide(state, Pair(at_ms=2), max_tables=bound)
+    assert isinstance(paired, Paired) and len(paired.tables) == bound
+    state = evolve(state, paired)
+    assert len(state.waiting) == 2, "the third table's players wait"
+    assert decide(state, Pair(at_ms=3), max_tables=bound) == []
+    with pytest.raises(RuleViolation) as full:
+        decide(state, Join(player_id=PLAYERS[6], at_ms=4), max_tables=bound)
+    assert (full.value.code, full.value.details) == (codes.FULL, {"limit": bound, "of": "tables"})
+    # The tables already seated still finish and score.
+    state = finish(state, state.tables[0].table_id, 5)
+    assert decide(state, Pair(at_ms=6), max_tables=bound) == []
