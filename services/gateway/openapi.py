@@ -1188,7 +1188,12 @@ def _document() -> dict[str, Any]:
             "version": "1",
             "description": "Host hidden-information board games: open tables, play moves, watch. "
             "Every rejection is a JSON Error with a stable code; a wrong method answers 405 with "
-            "Allow, a spent budget 429 with Retry-After.",
+            "Allow, a spent budget 429 with Retry-After. Any request may also be refused by the "
+            "connection's own guards before a route sees it, and the connection then closes: 400 "
+            "bad_request (not HTTP/1.1), 408 request_timeout (not whole within the request timeout), "
+            "431 headers_too_large, 429 too_many_connections (the client's address, or the server, "
+            "holds as many connections as it may) or rate_limited (the address's request budget); "
+            'docs/reliability.md, "Limits".',
         },
         "paths": _paths(),
         "components": {
