@@ -10,8 +10,6 @@ from contextlib import asynccontextmanager
 
 import structlog
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -54,7 +52,7 @@ from shared.eventstore.store import EventStore
 from shared.games import registry
 from shared.infra.coalesce import Coalescer
 from shared.infra.memory import freeze_startup_objects
-from shared.infra.redis_client import connect, connect_listener
+from shared.infra.redis_client import STORE_DOWN, Subscriber, store_client
 from shared.infra.settings import Settings, load
 from shared.messaging.broker import make_broker
 from shared.messaging.messages import encode
@@ -304,13 +302,14 @@ def create_app(settings: Settings | None = None, connections: Connections | None
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         configure("gateway", settings.node, settings.log_level)
-        redis = connect(settings.redis_url, settings.cluster)
+        redis = store_client(settings)
         read = read_model_client(settings, redis)
         broker = make_broker(settings)
         await broker.connect()
-        listener = connect_listener(settings.redis_url)
-        replies = Replies(listener, settings.node)
-        changes = Changes(listener)
+        # Pub/sub on whichever node of the store answers, never one node for good.
+        subscriber = Subscriber(redis)
+        replies = Replies(subscriber, settings.node)
+        changes = Changes(subscriber)
         await replies.start()
         await changes.start()
         app.state.gateway = Gateway(
@@ -322,7 +321,7 @@ def create_app(settings: Settings | None = None, connections: Connections | None
             changes=changes,
             limits=Limits.from_settings(settings),
             store=EventStore(redis),
-            watch=PipelineWatch(redis, settings.partitions, settings.stall_after_s, listener, read),
+            watch=PipelineWatch(redis, settings.partitions, settings.stall_after_s, subscriber, read),
             feeds=FeedHub(changes, connections),
             read=read,
         )
@@ -341,7 +340,6 @@ def create_app(settings: Settings | None = None, connections: Connections | None
         await redis.aclose()
         if read is not redis:
             await read.aclose()
-        await listener.aclose()
 
     app = GatewayApp(
         routes=ROUTES,
@@ -349,8 +347,8 @@ def create_app(settings: Settings | None = None, connections: Connections | None
         middleware=[Middleware(Timing)],
         exception_handlers={
             ApiError: on_api_error,
-            RedisConnectionError: on_store_down,
-            RedisTimeoutError: on_store_down,
+            # The store, or one node of it, unreachable or failing over: 503 unavailable.
+            **dict.fromkeys(STORE_DOWN, on_store_down),
             404: on_not_found,
             405: on_wrong_method,
             Exception: on_unexpected,

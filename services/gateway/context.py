@@ -24,6 +24,7 @@ from services.gateway.watch import PipelineWatch
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, partition_of
 from shared.eventstore.store import EventStore
 from shared.infra.coalesce import Coalescer
+from shared.infra.redis_client import Subscriber
 from shared.infra.settings import Settings
 from shared.messaging.broker import command_publisher
 from shared.messaging.replies import Replies
@@ -51,8 +52,8 @@ class Changes:
     wakes the requests waiting for a game's next version, and tells the listeners
     (the live feeds' hub) which games changed."""
 
-    def __init__(self, redis: Any) -> None:
-        self.redis = redis
+    def __init__(self, subscriber: Subscriber) -> None:
+        self.subscriber = subscriber
         # Weak: an event lives while a request waits on it, so the waiter taken by a
         # read that needed no wait (or for a game that never changes again) is not kept.
         self._events: weakref.WeakValueDictionary[str, asyncio.Event] = weakref.WeakValueDictionary()
@@ -76,21 +77,19 @@ class Changes:
                 await self._task
 
     async def _listen(self) -> None:
-        while True:
-            try:
-                async with self.redis.pubsub() as pubsub:
-                    await pubsub.subscribe(CHANGES_CHANNEL)
-                    # Pub/sub keeps nothing for an absent subscriber: whatever changed
-                    # while this connection was down (or before it was up) is unknown.
-                    self._tell(None)
-                    async for message in pubsub.listen():
-                        if message["type"] == "message":
-                            self._wake(message["data"])
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("changes_listener_failed")
-                await asyncio.sleep(0.5)
+        # Pub/sub keeps nothing for an absent subscriber: whatever changed while it
+        # was not subscribed (before the first time, or while it moved to another
+        # node of the store) is unknown.
+        async for notice in self.subscriber.messages(CHANGES_CHANNEL, self._lost, "gateway", copies=2):
+            self._wake(notice)
+
+    def _lost(self) -> None:
+        """Notices may have been missed: every waiting request looks again, and the
+        listeners are told."""
+        for event in list(self._events.values()):
+            event.set()
+        self._events.clear()
+        self._tell(None)
 
     def _wake(self, notice: bytes) -> None:
         """A notice holds a line ``<game id> <version>`` per game a batch changed."""

@@ -44,8 +44,6 @@ from typing import Annotated, Any
 
 import msgspec
 import structlog
-from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 from starlette.types import Receive, Scope, Send
 
 from services.gateway.body import MAX_HEADER_ID, Move, decode_json, made_up_id
@@ -56,12 +54,13 @@ from services.gateway.context import Gateway
 from services.gateway.credentials import Credentials
 from services.gateway.errors import INTERNAL_MESSAGE, STORE_DOWN_MESSAGE, ApiError, error_body, status_of
 from services.gateway.reads import read_view
+from shared.infra.redis_client import STORE_DOWN
 from shared.kernel.auth import token_hash
 from shared.observability import metrics
 from shared.readmodels.build import audience_name
 
 log = structlog.get_logger()
-_STORE_DOWN = (RedisConnectionError, RedisTimeoutError)
+_STORE_DOWN = STORE_DOWN  # the store, or a node of it, unreachable or failing over
 #: How long a push waits before reading again a view the gateway cannot serve yet.
 _RETRY_S = 0.5
 PATH = re.compile(r"^/v1/tables/(?P<table_id>[^/]+)/play$")

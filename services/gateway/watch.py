@@ -310,20 +310,9 @@ class CommandWatch:
         self._size = 0
 
     async def _listen(self) -> None:
-        while True:
-            try:
-                async with self.listener.pubsub() as pubsub:
-                    await pubsub.subscribe(CHANGES_CHANNEL)
-                    self.lost()
-                    async for message in pubsub.listen():
-                        if message["type"] == "message":
-                            self.notice(message["data"])
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                metrics.ERRORS.labels("gateway", "watch").inc()
-                log.warning("command_watch_listener_failed", exc_info=True)
-                await asyncio.sleep(0.5)
+        assert self.listener is not None
+        async for notice in self.listener.messages(CHANGES_CHANNEL, self.lost, "gateway", copies=2):
+            self.notice(notice)
 
 
 @functools.lru_cache(maxsize=256)

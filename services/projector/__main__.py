@@ -16,6 +16,7 @@ import structlog
 from services.projector.handlers import GROUP, Projector
 from services.projector.restore import Restorer
 from shared.eventstore.keys import partition_feed
+from shared.eventstore.rewinds import noticer
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.infra.settings import Settings
@@ -31,11 +32,11 @@ async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event]
         redis, GROUP, settings, (partition_feed(p) for p in range(settings.partitions))
     )
     if not separate(settings):
-        projector = Projector(TableCache(EventStore(redis)), redis)
+        projector = Projector(TableCache(EventStore(redis), noticed=noticer(redis, GROUP)), redis)
         return [lambda stopping: reader.run(projector, stopping)]
     read = read_model_client(settings, redis)
     restorer = Restorer(redis, read, settings.partitions, settings.node)
-    projector = Projector(TableCache(EventStore(redis)), redis, read, restorer)
+    projector = Projector(TableCache(EventStore(redis), noticed=noticer(redis, GROUP)), redis, read, restorer)
 
     async def project(stopping: asyncio.Event) -> None:
         # An empty server (a first start, a restart) is rebuilt first; one not

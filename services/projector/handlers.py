@@ -8,6 +8,14 @@ so no crash can fall between writing and acknowledging. With the read models
 on a server of their own, their write is confirmed first and the entries are
 acknowledged on the store after it (with the next read): a crash between the
 two redelivers entries the checkpoint then skips.
+
+A store that went backwards (a failover that lost writes: shared/eventstore/rewinds.py)
+sends entries at versions this projector already folded, for other
+commands. Entries at or below a game's folded version make it ask the store
+(the cache's read checks that the store still holds what it folded); a
+game the store no longer holds so has its read models written again from
+the log, every audience's feed and the history included, so no view shows
+a move the store lost.
 """
 
 from __future__ import annotations
@@ -20,6 +28,7 @@ import structlog
 from services.projector.restore import Restorer
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys
+from shared.eventstore.rewinds import Noticed, Rewind
 from shared.eventstore.store import decode_envelope
 from shared.eventstore.tables import Folded, TableCache
 from shared.games import registry
@@ -29,6 +38,8 @@ from shared.kernel.codec import codec_for
 from shared.messaging.streams import Batch
 from shared.observability import metrics
 from shared.readmodels.build import ReadModels, build
+from shared.readmodels.rebuild import models_with_history
+from shared.readmodels.rebuilder import rebuild_games
 from shared.readmodels.writer import MISSING, ReadModelWriter, Write
 
 log = structlog.get_logger()
@@ -40,6 +51,11 @@ class Projector:
         self, cache: TableCache, redis: Any, read: Any = None, restorer: Restorer | None = None
     ) -> None:
         self.cache = cache
+        #: Told by the cache of the games the store went back on (marked, counted),
+        #: kept here until their read models are written again.
+        self._marked: Noticed | None = cache.noticed
+        cache.noticed = self._noticed
+        self._rewound: dict[str, GameKeys] = {}
         #: The store (feeds, acknowledgements, change notices) and the read
         #: models' server: the same client unless they have one of their own.
         self.redis = redis
@@ -59,13 +75,14 @@ class Projector:
             entries.setdefault(env.game_id, []).append((stream, entry_id))
         try:
             touched = await self._fold(by_game)
+            renewed = await self._rewrite_rewound(by_game)
             writes: list[Write] = [
                 (GameKeys(g, by_game[g][0].partition), models, [entry_id for _, entry_id in entries[g]])
                 for g, (models, _) in touched.items()
             ]
             # Entries of games with nothing new (already folded here) need only their ack.
             idle = [pair for g, pairs in entries.items() if g not in touched for pair in pairs]
-            notices = _notices(touched)
+            notices = _notices(touched, renewed)
 
             def then(pipe: Any) -> None:
                 self.publisher.queue(pipe, notices)
@@ -114,6 +131,29 @@ class Projector:
         # back, and the models they would write are there already.
         await batch.write(pipe)
 
+    async def _noticed(self, rewinds: list[Rewind]) -> None:
+        if self._marked is not None:
+            await self._marked(rewinds)
+        self._rewound.update((r.keys.game_id, r.keys) for r in rewinds)
+
+    async def _rewrite_rewound(self, by_game: dict[str, list[EventEnvelope]]) -> dict[str, int]:
+        """The read models of the games the store went back on, written again from
+        the log (their entries in the batch are in it): their versions now."""
+        if not self._rewound:
+            return {}
+        games = list(self._rewound.values())
+        stuck = set(await rebuild_games(self.redis, games, True, models=models_with_history, read=self.read))
+        if stuck:
+            raise RuntimeError(f"read models of {sorted(stuck)} kept moving while written again")
+        renewed = {}
+        for keys in games:
+            del self._rewound[keys.game_id]
+            table = self.cache.get(keys.game_id)
+            renewed[keys.game_id] = table.version if table is not None else 0
+            by_game.pop(keys.game_id, None)  # acknowledged with the batch, nothing more to write
+        log.warning("read_models_rewritten", games=len(games))
+        return renewed
+
     def _forget(self, games: Iterable[str]) -> None:
         """The cache ran ahead of the read models; forget those games so the
         retry re-reads them from the store (the checkpoint dedups writes)."""
@@ -122,15 +162,20 @@ class Projector:
 
     async def _fold(self, by_game: dict[str, list[EventEnvelope]]) -> dict[str, tuple[ReadModels, int]]:
         before = {g: (t.version if (t := self.cache.get(g)) else 0) for g in by_game}
-        gaps = [
+        # A gap is read from the store; entries at or below what was folded here
+        # (redelivered, or another history: the store went back) make the cache
+        # check the store still holds what it folded.
+        asked = [
             GameKeys(g, envs[0].partition)
             for g, envs in by_game.items()
-            if min(e.version for e in envs) > before[g] + 1
+            if min(e.version for e in envs) != before[g] + 1
         ]
-        if gaps:
-            await self.cache.refresh(gaps)
+        if asked:
+            await self.cache.refresh(asked)
         touched: dict[str, tuple[ReadModels, int]] = {}
         for game_id, envs in by_game.items():
+            if game_id in self._rewound:
+                continue  # written again from the log (_rewrite_rewound)
             folded: list[Folded] = []
             table = self.cache.apply(game_id, sorted(envs, key=lambda e: e.version), folded)
             if table is None or table.version <= before[game_id]:
@@ -168,8 +213,8 @@ class Projector:
         metrics.CACHED_GAMES.labels(GROUP).set(len(self.cache))
 
 
-def _notices(touched: dict[str, tuple[ReadModels, int]]) -> list[tuple[str, str]]:
+def _notices(touched: dict[str, tuple[ReadModels, int]], renewed: dict[str, int]) -> list[tuple[str, str]]:
     """One change notice per batch: a line ``<game id> <version>`` per game."""
-    if not touched:
-        return []
-    return [(CHANGES_CHANNEL, "\n".join(f"{g} {m.version}" for g, (m, _) in touched.items()))]
+    lines = [f"{g} {m.version}" for g, (m, _) in touched.items()]
+    lines += [f"{g} {version}" for g, version in renewed.items()]
+    return [(CHANGES_CHANNEL, "\n".join(lines))] if lines else []

@@ -16,6 +16,7 @@ from typing import Any
 
 from services.reducer.handlers import Reducer
 from services.reducer.ownership import Ownership
+from shared.eventstore.rewinds import noticer
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.infra.durability import confirmation
@@ -25,7 +26,8 @@ from shared.messaging.service import run
 
 async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
     store = EventStore(redis)
-    cache = TableCache(store)
+    # A table it holds further on than the store (a failover lost writes) is marked and read again.
+    cache = TableCache(store, noticed=noticer(redis, "reducer"))
     ownership = Ownership(redis, settings, cache)
     reducer = Reducer(
         store,

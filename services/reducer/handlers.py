@@ -20,6 +20,7 @@ import asyncio
 import time
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import msgspec
@@ -30,6 +31,7 @@ from services.reducer.plan import Plan, Planned, accepted, plan, unconfirmed
 from shared.eventstore import snapshots
 from shared.eventstore.envelope import AppendOutcome
 from shared.eventstore.keys import GameKeys, deadlines, partition_feed, validated_stream
+from shared.eventstore.rewinds import Rewind
 from shared.eventstore.store import AppendRequest, EventStore, encode_envelope
 from shared.eventstore.tables import TableCache
 from shared.games import registry
@@ -70,6 +72,17 @@ class Leases(Protocol):
         """The store refused an append with the partition's token: a later lease superseded it."""
 
 
+@dataclass
+class _Round:
+    """One call of :meth:`Reducer.process` (on a cluster, batches of several
+    partitions and the clock watch's run at once: none may see another's)."""
+
+    #: A wait fell short (or the store refused the writes): no move is answered accepted.
+    unconfirmed: bool = False
+    #: Partitions with outcomes read back rather than appended (a retry's first outcome).
+    reread: set[int] = field(default_factory=set)
+
+
 class Reducer:
     def __init__(
         self,
@@ -86,10 +99,6 @@ class Reducer:
         #: A replicated durability level: no move is answered accepted before R
         #: replicas hold it (None: the primary's own reply is enough).
         self.confirm = confirm
-        #: In the batch at hand: a wait fell short (or the store refused its writes),
-        #: and the partitions with outcomes read back rather than appended.
-        self._unconfirmed = False
-        self._reread: set[int] = set()
         #: None: every partition is this reducer's, its appends unfenced (tests, tools).
         self.leases = leases
         self.cache = cache
@@ -129,15 +138,15 @@ class Reducer:
         """
         replies: dict[int, Outcome] = {}
         pending = list(range(len(msgs)))
-        self._unconfirmed, self._reread = False, set()
+        round_ = _Round()
         try:
             for _ in range(MAX_ATTEMPTS):
                 pending = [i for i in pending if self._holds(msgs[i].partition)]
                 if not pending:
                     break
-                pending = await self._attempt(msgs, pending, replies)
+                pending = await self._attempt(msgs, pending, replies, round_)
         except ResponseError as exc:
-            self._refused(exc)
+            self._refused(exc, round_)
             # A primary without its replicas took none of these writes (or,
             # mid-batch, some): each is answered 503, as are those it took.
             pending = [i for i in range(len(msgs)) if i not in replies]
@@ -150,7 +159,7 @@ class Reducer:
             replies[i] = rejected(
                 msgs[i], "busy", "The game is changing too fast; retry with the same idempotency key."
             )
-        await self._confirm(msgs, replies)
+        await self._confirm(msgs, replies, round_)
         # Asked at the end: a reducer paused past its lease judges nothing.
         answered = [
             i for i in sorted(replies) if replies[i].status == "accepted" or self._current(msgs[i].partition)
@@ -170,7 +179,7 @@ class Reducer:
         return self.leases is None or self.leases.current(partition)
 
     async def _attempt(
-        self, msgs: list[CommandMsg], indices: list[int], replies: dict[int, Outcome]
+        self, msgs: list[CommandMsg], indices: list[int], replies: dict[int, Outcome], round_: _Round
     ) -> list[int]:
         cold = [
             GameKeys(msgs[i].game_id, msgs[i].partition)
@@ -195,51 +204,57 @@ class Reducer:
                 working[msg.game_id] = result.after
             planned.append((i, result))
         plans = [p for _, p in planned if isinstance(p, Plan)]
-        outcomes = iter(await self._append([p.request for p in plans], tokens))
+        outcomes = iter(await self._append([p.request for p in plans], tokens, round_))
         retry: list[int] = []
         conflicted: set[str] = set()
+        rewinds: list[Rewind] = []
         for i, result in planned:
             outcome = next(outcomes) if isinstance(result, Plan) else None
             if msgs[i].game_id in conflicted:
                 retry.append(i)
             elif isinstance(result, Outcome):
-                replies[i] = await self._rejection(msgs[i], result)
+                replies[i] = await self._rejection(msgs[i], result, round_)
             elif outcome is not None and outcome.status == "fenced":
                 self._fenced(msgs[i], outcome.last)
             elif outcome is not None and outcome.status == "conflict":
                 metrics.APPEND_CONFLICTS.inc()
                 conflicted.add(msgs[i].game_id)
                 retry.append(i)
+                if (rewind := _behind(result, outcome, self.cache.get(msgs[i].game_id))) is not None:
+                    rewinds.append(rewind)
             else:
                 assert outcome is not None
                 replies[i] = await self._settle(result, outcome)
         for game_id in conflicted:
             self.cache.forget(game_id)
+        if rewinds and self.cache.noticed is not None:
+            # Marked before the retry appends anything at the versions the store lost.
+            await self.cache.noticed(rewinds)
         return retry
 
     async def _append(
-        self, requests: list[AppendRequest], tokens: dict[int, int] | None
+        self, requests: list[AppendRequest], tokens: dict[int, int] | None, round_: _Round
     ) -> list[AppendOutcome]:
         """The appends, in one round trip; under a replicated level each node's
         followed on the same connection by the wait for its replicas."""
         if self.confirm is None or not requests:
             return await self.store.append_many(requests, tokens)
         outcomes, confirmed = await self.store.append_confirmed(requests, self.confirm, tokens)
-        self._waited(confirmed)
+        self._waited(confirmed, round_)
         return outcomes
 
-    def _waited(self, confirmed: bool) -> None:
+    def _waited(self, confirmed: bool, round_: _Round) -> None:
         metrics.DURABILITY_WAITS.labels("confirmed" if confirmed else "short").inc()
-        self._unconfirmed = self._unconfirmed or not confirmed
+        round_.unconfirmed = round_.unconfirmed or not confirmed
 
-    def _refused(self, exc: ResponseError) -> None:
+    def _refused(self, exc: ResponseError, round_: _Round) -> None:
         """``min-replicas-to-write``: the batch is unconfirmed; any other error goes on up."""
         if not refused_for_replicas(exc):
             raise exc
         metrics.DURABILITY_WAITS.labels("refused").inc()
-        self._unconfirmed = True
+        round_.unconfirmed = True
 
-    async def _confirm(self, msgs: list[CommandMsg], replies: dict[int, Outcome]) -> None:
+    async def _confirm(self, msgs: list[CommandMsg], replies: dict[int, Outcome], round_: _Round) -> None:
         """Under a replicated level, once per batch before any answer: an accepted
         outcome stands only if the replicas hold it; otherwise (a wait fell short,
         the store refused) every accepted outcome of the batch is answered 503
@@ -254,14 +269,14 @@ class Reducer:
         held = [i for i, outcome in replies.items() if outcome.status == "accepted"]
         if not held:
             return
-        if self._reread and not self._unconfirmed:
+        if round_.reread and not round_.unconfirmed:
             redis, confirm = self.store.redis, self.confirm
-            waits = [confirm_at(redis, partition_feed(p), confirm) for p in sorted(self._reread)]
+            waits = [confirm_at(redis, partition_feed(p), confirm) for p in sorted(round_.reread)]
             try:
-                self._waited(all(await asyncio.gather(*waits)))
+                self._waited(all(await asyncio.gather(*waits)), round_)
             except ResponseError as exc:
-                self._refused(exc)
-        if not self._unconfirmed:
+                self._refused(exc, round_)
+        if not round_.unconfirmed:
             return
         for i in held:
             replies[i] = unconfirmed(msgs[i])
@@ -320,7 +335,7 @@ class Reducer:
         seat = envelopes[0].seat if envelopes else seat
         return accepted(msg, game, seat, outcome.first, events, self.clock_ns(), duplicate=True)
 
-    async def _rejection(self, msg: CommandMsg, rejection: Outcome) -> Outcome:
+    async def _rejection(self, msg: CommandMsg, rejection: Outcome, round_: _Round) -> Outcome:
         """A rejected retry of a command already applied gets its first outcome."""
         keys = GameKeys(msg.game_id, msg.partition)
         seen = await self.store.redis.hget(keys.dedup, msg.command_id)
@@ -329,7 +344,7 @@ class Reducer:
             first, last = (int(x) for x in seen.decode().split(":"))
             outcome = AppendOutcome(status="duplicate", first=first, last=last)
             metrics.DUPLICATES.inc()
-            self._reread.add(msg.partition)
+            round_.reread.add(msg.partition)
             return await self._first_outcome(msg, registry.get(table.game), None, outcome)
         metrics.REJECTIONS.labels(SERVICE, rejection.code).inc()
         return msgspec.structs.replace(
@@ -348,17 +363,23 @@ class Reducer:
         replies = replies_by_node((msgs[i].reply_to, outcomes[i]) for i in answered)
         pipe = self.store.redis.pipeline(transaction=False)
         self.publisher.queue(pipe, replies)
-        for (partition, game_id), due in self._deadlines.items():
+        # A batch writes the clocks and snapshots of its own partitions (on a
+        # cluster, another partition's may be on a node that is down); the clock
+        # watch's round writes every one it found.
+        mine = {m.partition for m in msgs}
+        ours = [k for k in self._deadlines if batch is None or k[0] in mine]
+        for partition, game_id in ours:
+            due = self._deadlines.pop((partition, game_id))
             if due is None:
                 pipe.zrem(deadlines(partition), game_id)
             else:
                 pipe.zadd(deadlines(partition), {game_id: due})
-        self._deadlines.clear()
         # After the appends they follow, and an optimisation only: a crash
         # before this write leaves the previous snapshot, still valid.
-        for keys, version, raw in self._snapshots:
+        taken = [snap for snap in self._snapshots if snap[0].partition in mine]
+        self._snapshots = [snap for snap in self._snapshots if snap[0].partition not in mine]
+        for keys, version, raw in taken:
             self.store.queue_snapshot(pipe, keys, version, raw)
-        self._snapshots.clear()
         metrics.CACHED_GAMES.labels(SERVICE).set(len(self.cache))
         if batch is None:  # the clock watch's timeouts: no stream entries to acknowledge
             await pipe.execute()
@@ -430,8 +451,14 @@ class Reducer:
         async with self.store.redis.pipeline(transaction=False) as pipe:
             for partition in partitions:
                 pipe.zrangebyscore(deadlines(partition), "-inf", now_ns // 1_000_000)
-            found = await pipe.execute()
-        keys = [GameKeys(g.decode(), p) for p, ids in zip(partitions, found, strict=True) for g in ids]
+            found = await pipe.execute(raise_on_error=False)
+        # A partition whose node does not answer (a failover) waits for the next look.
+        keys = [
+            GameKeys(g.decode(), p)
+            for p, ids in zip(partitions, found, strict=True)
+            if not isinstance(ids, Exception)
+            for g in ids
+        ]
         current = await self.cache.refresh(keys)
         out = []
         for k in keys:
@@ -454,3 +481,13 @@ class Reducer:
                 )
             )
         return out
+
+
+def _behind(planned: Plan, conflict: AppendOutcome, held: Table | None) -> Rewind | None:
+    """An append refused because the store is at a version below the one this
+    reducer held: the store lost versions this reducer wrote (a failover). The
+    only writer of its partition, it never holds a version the store has not had."""
+    expected = planned.request.expected
+    if expected <= conflict.last or held is None or held.version != expected:
+        return None
+    return Rewind(planned.request.keys, expected, held.last_command, conflict.last)

@@ -23,19 +23,26 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any
 
 import structlog
 
-from shared.eventstore.keys import REDUCERS, fencing_token, partition_of, reducer_lease, validated_stream
+from shared.eventstore.keys import (
+    REDUCERS,
+    GameKeys,
+    fencing_token,
+    partition_of,
+    reducer_lease,
+    validated_stream,
+)
 from shared.eventstore.tables import TableCache
 from shared.infra.lua import LuaScript
 from shared.infra.settings import Settings
 from shared.messaging import leases
-from shared.messaging.streams import BatchHandler, StreamReader
+from shared.messaging.streams import TRANSIENT, BatchHandler, StreamReader
 from shared.observability import metrics
 
 log = structlog.get_logger()
@@ -46,6 +53,8 @@ _HEARTBEAT = LuaScript(files("services.reducer").joinpath("heartbeat.lua").read_
 #: took or renewed it was sent. The rest is a margin for the time between the
 #: handler's last look and its answer leaving the process.
 HELD_FOR = 0.8
+#: The holder of a lease that could not be read: neither free, nor this reducer's.
+_UNREAD = "?"
 _PAGE = 1000
 
 
@@ -134,38 +143,53 @@ class Ownership:
             await self.leave()
 
     async def look(self) -> None:
-        """One look at the leases: renew, take, and note what to give up (:meth:`follow` does)."""
+        """One look at the leases: renew, take, and note what to give up (:meth:`follow` does).
+
+        Each partition's lease is read and written on its own, so a node of the
+        store that fails (or fails over) costs only the leases it serves: those
+        are neither renewed nor taken meanwhile, and one held lapses by this
+        reducer's own clock if its node stays away. Without the heartbeats (their
+        node down), what is held is renewed and nothing is taken or given up: how
+        many reducers share the partitions is not known.
+        """
         sent = self.clock()  # before any request: the store's TTLs start later than this
-        live = await _HEARTBEAT.call(self.redis, [REDUCERS], [self.node, self.ttl_ms])
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for p in range(self.partitions):
-                pipe.get(reducer_lease(p))
-            seen = await pipe.execute()
+        patience = self.settings.lease_ttl_s / 3  # a node slower than this (paused) holds nothing up
+        alive: list[str] | None
+        try:
+            beat = _HEARTBEAT.call(self.redis, [REDUCERS], [self.node, self.ttl_ms])
+            alive = [_text(n) for n in await asyncio.wait_for(beat, patience)]
+        except TRANSIENT:
+            alive = None
+            log.warning("heartbeat_failed", exc_info=True)
+        seen = await _each((self.redis.get(reducer_lease(p)) for p in range(self.partitions)), patience)
+        owners: dict[int, str | None] = {}
+        for p, raw in enumerate(seen):
+            if isinstance(raw, BaseException):  # unread: neither free nor lost
+                owners[p] = self.node if p in self._held else _UNREAD
+            else:
+                owners[p] = _holder(raw)
         moves = leases.decide(
-            self.node,
-            self.partitions,
-            {p: _holder(raw) for p, raw in enumerate(seen)},
-            [_text(n) for n in live],
-            self._held.keys(),
+            self.node, self.partitions, owners, alive if alive is not None else [self.node], self._held.keys()
         )
         for p in moves.lost:
             self._drop(p, "lost")
         asked = [(p, self._held[p].token) for p in moves.renew if p in self._held]
+        taking = list(moves.acquire) if alive is not None else []
         calls = [self._call(p, "renew", token) for p, token in asked]
-        calls += [self._call(p, "take", 0) for p in moves.acquire]
-        results = await _LEASE.run(self.redis, calls) if calls else []
-        for (p, token), (ok, _, _) in zip(asked, results[: len(asked)], strict=True):
+        calls += [self._call(p, "take", 0) for p in taking]
+        results = await _each((_LEASE.call(self.redis, keys, args) for keys, args in calls), patience)
+        for (p, token), result in zip(asked, results[: len(asked)], strict=True):
             lease = self._held.get(p)
-            if lease is None or lease.token != token:
-                continue  # fenced while the renewal was on its way
-            if ok:
+            if lease is None or lease.token != token or isinstance(result, BaseException):
+                continue  # fenced while the renewal was on its way, or its node did not answer
+            if result[0]:
                 lease.until = sent + HELD_FOR * self.settings.lease_ttl_s
             else:
                 self._drop(p, "lost")
-        for p, (ok, token, before) in zip(moves.acquire, results[len(asked) :], strict=True):
-            if ok:
-                self._take(p, int(token), _text(before), sent)
-        self._releasing = set(moves.release)
+        for p, result in zip(taking, results[len(asked) :], strict=True):
+            if not isinstance(result, BaseException) and result[0]:
+                self._take(p, int(result[1]), _text(result[2]), sent)
+        self._releasing = set(moves.release) if alive is not None else set()
 
     async def follow(self, handler: BatchHandler) -> None:
         """The reader reads what is held, less what is given up, which goes after it stopped."""
@@ -180,8 +204,8 @@ class Ownership:
 
     def _take(self, partition: int, token: int, before: str, sent: float) -> None:
         # What this process may hold of the partition's tables predates the
-        # writes of whoever held it since: they are read again from the store.
-        self._forget(partition)
+        # writes of whoever held it since: checked against the store before the
+        # reader starts (:meth:`_read`).
         self._held[partition] = _Lease(token, sent + HELD_FOR * self.settings.lease_ttl_s)
         self._taken.add(partition)
         if before and before != self.node:
@@ -189,8 +213,10 @@ class Ownership:
         log.info("partition_taken", partition=partition, token=token, previous=before or None)
 
     def _drop(self, partition: int, why: str) -> None:
+        # Its tables stay cached: if it is taken again they are checked against the
+        # store, so versions this reducer wrote and the store lost (the lease lost in
+        # a failover) are noticed and marked rather than forgotten.
         self._held.pop(partition, None)
-        self._forget(partition)
         metrics.LEASES_LOST.inc()
         log.warning("partition_lost", partition=partition, why=why)
 
@@ -210,19 +236,32 @@ class Ownership:
     # ---------------------------------------------------------------- the reader
 
     async def _read(self, handler: BatchHandler, wanted: frozenset[int]) -> None:
-        """Run one reader over exactly ``wanted``, restarting it when that changed."""
+        """Run one reader over exactly ``wanted``, restarting it when that changed.
+
+        A partition just taken is read once its previous holder's pending
+        entries are claimed; claiming comes first, while the reader in hand
+        goes on with the others, and one whose node does not answer waits for
+        the next look (the others are not held up for it).
+        """
+        self._taken &= wanted
+        claimed = False
+        for p in sorted(self._taken):
+            try:
+                await asyncio.wait_for(self._claimed(p), self.settings.lease_ttl_s)
+            except TRANSIENT:
+                log.warning("claim_failed", partition=p, exc_info=True)
+                continue
+            self._taken.discard(p)
+            claimed = True  # the reader starts again, to read the claimed entries first
+        wanted = frozenset(p for p in wanted if p in self._held and p not in self._taken)
         reading = self._reading
-        if reading is not None and reading.partitions == wanted and not self._taken:
+        if reading is not None and reading.partitions == wanted and not claimed:
             if not reading.task.done():
                 return
             if (error := _failure(reading.task)) is not None:
                 log.error("reader_ended", error=repr(error))
         await self.stop_reading()
         wanted = frozenset(p for p in wanted if p in self._held)  # less any fenced meanwhile
-        for p in sorted(self._taken):
-            if p in wanted:
-                await self._claim(p)
-        self._taken.clear()
         if wanted:
             stop = asyncio.Event()
             streams = (validated_stream(p) for p in sorted(wanted))
@@ -230,6 +269,19 @@ class Ownership:
             task = asyncio.create_task(reader.run(handler, stop))
             self._reading = _Reading(wanted, stop, task)
             log.info("reading", partitions=sorted(wanted))
+
+    async def _claimed(self, partition: int) -> None:
+        await self._claim(partition)
+        await self._check_cached(partition)
+
+    async def _check_cached(self, partition: int) -> None:
+        """The partition's tables this process still holds, brought up to the store:
+        read on from their versions if the store holds what they folded (others
+        wrote after them), else marked as the store having gone back
+        (shared/eventstore/rewinds.py) and read afresh."""
+        held = self.cache.ids_where(lambda game_id: partition_of(game_id, self.partitions) == partition)
+        for i in range(0, len(held), _PAGE):
+            await self.cache.refresh(GameKeys(g, partition) for g in held[i : i + _PAGE])
 
     async def stop_reading(self) -> None:
         """The reader finishes its batch in hand (and sends its last write), then ends."""
@@ -268,12 +320,26 @@ class Ownership:
         """On a clean stop: the batch in hand finishes, then the leases and the
         heartbeat go at once, so the others take over without waiting them out."""
         await self.stop_reading()
-        try:
-            for p in sorted(self._held):
+        for p in sorted(self._held):
+            try:
                 await self._give_up(p)
+            except Exception:
+                log.warning("lease_left_to_expire", partition=p, exc_info=True)
+        try:
             await _HEARTBEAT.call(self.redis, [REDUCERS], [self.node, 0])
         except Exception:
-            log.warning("leases_left_to_expire", exc_info=True)
+            log.warning("heartbeat_left_to_expire", exc_info=True)
+
+
+async def _each(requests: Iterable[Awaitable[Any]], patience: float) -> list[Any]:
+    """Every request at once, each answered or failed on its own (no answer within
+    ``patience`` seconds is a failure): an outage of one node of the store is the
+    failure of its requests, not of the others'."""
+    results = await asyncio.gather(*(asyncio.wait_for(r, patience) for r in requests), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException) and not isinstance(result, TRANSIENT):
+            raise result
+    return results
 
 
 def _text(raw: bytes | str) -> str:

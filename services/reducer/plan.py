@@ -124,14 +124,16 @@ def _check_expected(msg: CommandMsg, table: Table) -> None:
 def _reusable(msg: CommandMsg, table: Table) -> Decided | None:
     """The validator's decision, when it is exactly the one ``decide`` would make now.
 
-    Only at the version it was decided at (a second command for the same game
-    in one batch meets a table its first command moved on, and decides
-    afresh), and only without a clock: a clocked table's events depend on the
+    Only at the version it was decided at, after the same last command (a
+    second command for the same game in one batch meets a table its first
+    command moved on, and decides afresh), and only without a clock: a clocked table's events depend on the
     reducer's own moment.
     """
     decided = msg.decided
     if decided is None or decided.version != table.version or table.clock is not None:
         return None
+    if decided.last_command and decided.last_command != table.last_command:
+        return None  # decided at this version of another history (a store that went back)
     _check_expected(msg, table)
     return decided
 

@@ -22,7 +22,7 @@ from services.tournaments.writer import Tournaments
 from shared.eventstore.keys import partition_feed
 from shared.infra.coalesce import Coalescer
 from shared.infra.memory import freeze_startup_objects
-from shared.infra.redis_client import connect, connect_listener
+from shared.infra.redis_client import Subscriber, store_client
 from shared.infra.settings import load
 from shared.messaging.broker import make_broker, subscribe_commands
 from shared.messaging.replies import Replies
@@ -36,9 +36,9 @@ STOP_S = 5.0
 async def main() -> None:
     settings = load()
     log = configure("tournaments", settings.node, settings.log_level)
-    redis = connect(settings.redis_url, settings.cluster)
+    redis = store_client(settings)
     broker = make_broker(settings)
-    replies = Replies(connect_listener(settings.redis_url), settings.node)
+    replies = Replies(Subscriber(redis), settings.node, "tournaments")
     tournaments = Tournaments(redis, settings.partitions, max_entries=settings.max_tournament_entries)
     manager = Manager(tournaments, redis, partial(send, Coalescer(redis)), replies, settings.node)
     handler = CommandHandler(tournaments, manager, redis)

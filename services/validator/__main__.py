@@ -8,6 +8,7 @@ from typing import Any
 
 from services.validator.handlers import GROUP, Validator
 from shared.eventstore.keys import command_stream
+from shared.eventstore.rewinds import noticer
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.infra.settings import Settings
@@ -16,7 +17,8 @@ from shared.messaging.streams import StreamReader
 
 
 async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
-    validator = Validator(TableCache(EventStore(redis)), redis)
+    # A table it holds further on than the store (a failover lost writes) is marked and read again.
+    validator = Validator(TableCache(EventStore(redis), noticed=noticer(redis, GROUP)), redis)
     reader = StreamReader.configured(
         redis, GROUP, settings, (command_stream(p) for p in range(settings.partitions))
     )

@@ -106,7 +106,9 @@ def _decided(table: Table, codec: Any, command: Any, events: list[Any]) -> Decid
     command_packed = codec.pack(command)
     if len(command_packed) + sum(map(len, packed)) > MAX_DECIDED_BYTES:
         return None
-    return Decided(version=table.version, command=command_packed, events=packed)
+    return Decided(
+        version=table.version, last_command=table.last_command, command=command_packed, events=packed
+    )
 
 
 def _passed(msg: CommandMsg, seat: int | None, decided: Decided | None = None) -> CommandMsg:

@@ -63,6 +63,12 @@ class GameKeys:
         """The version the read models were last written at."""
         return self.key("projected")
 
+    @property
+    def rewound(self) -> str:
+        """Hash: versions a process held that the store lost (a failover), each
+        with what the store held instead (``shared/eventstore/rewinds.py``)."""
+        return self.key("rewound")
+
 
 class AggregateKeys(GameKeys):
     """The store's keys of one non-game aggregate (``game_id`` holds its id), next to

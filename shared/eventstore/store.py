@@ -117,8 +117,9 @@ class EventStore:
         then: Callable[[Any], None] | None = None,
         cold: Sequence[GameKeys] = (),
     ) -> tuple[list[list[EventEnvelope]], list[ColdRead], list[Any]]:
-        """Each game's events after a version, and each ``cold`` game's snapshot
-        and first :data:`COLD_PAGE` events, in one round trip.
+        """Each game's events from a version on (that version's included, so the
+        caller can tell the store still holds what it folded there), and each
+        ``cold`` game's snapshot and first :data:`COLD_PAGE` events, in one round trip.
 
         ``then`` may queue more reads in the same pipeline; their replies come
         back last.
@@ -126,8 +127,8 @@ class EventStore:
         if not wanted and not cold and then is None:
             return [], [], []
         async with self.redis.pipeline(transaction=False) as pipe:
-            for keys, after in wanted:
-                pipe.xrange(keys.events, min=f"({_version_id(after)}", max="+")
+            for keys, since in wanted:
+                pipe.xrange(keys.events, min=_version_id(since), max="+")
             for keys in cold:
                 pipe.hget(keys.snapshot, "state")
                 pipe.xrange(keys.events, min="-", max="+", count=COLD_PAGE)

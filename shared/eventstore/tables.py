@@ -8,6 +8,13 @@ reducer every ``snapshot_every`` events, and folds only the events after it;
 one whose snapshot is missing or unusable (see :mod:`shared.eventstore.snapshots`)
 folds its whole stream, exactly as if it had none. A new or short game is read
 whole in the same round trip as the warm ones; a long one costs one more.
+
+The cache never trusts itself past the store: each read of a warm table starts
+at the version it holds, and the entry there must be the one it folded (the
+same command). A store that went backwards (a failover that lost the last
+writes: shared/eventstore/rewinds.py) has no entry there, or another
+command's: the table is read again from the store, and the finding is handed
+to ``noticed`` (which marks the table) before the caller sees the table.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from typing import Any
 from shared.eventstore import snapshots
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys
+from shared.eventstore.rewinds import Noticed, Rewind
 from shared.eventstore.store import ColdRead, EventStore, Row, decode_envelope
 from shared.games import registry
 from shared.kernel import table as tables
@@ -27,11 +35,19 @@ from shared.kernel.table import Table
 
 
 class TableCache:
-    def __init__(self, store: EventStore, capacity: int = 20_000, snapshots: bool = True) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        capacity: int = 20_000,
+        snapshots: bool = True,
+        noticed: Noticed | None = None,
+    ) -> None:
         self.store = store
         self.capacity = capacity
         #: Whether cold tables start from their snapshots (off: the whole stream, for comparisons).
         self.snapshots = snapshots
+        #: Told the tables found further on here than in the store (None: nobody is told).
+        self.noticed = noticed
         self._tables: OrderedDict[str, Table] = OrderedDict()
 
     def get(self, game_id: str) -> Table | None:
@@ -54,6 +70,10 @@ class TableCache:
         for game_id in [g for g in self._tables if doomed(g)]:
             del self._tables[game_id]
 
+    def ids_where(self, picked: Callable[[str], bool]) -> list[str]:
+        """The ids of the tables held whose game id ``picked`` picks."""
+        return [game_id for game_id in self._tables if picked(game_id)]
+
     def __len__(self) -> int:
         return len(self._tables)
 
@@ -73,13 +93,32 @@ class TableCache:
             [(k, self._version(k.game_id)) for k in warm], then, cold
         )
         out: dict[str, Table | None] = {}
+        behind: list[tuple[GameKeys, Table]] = []
         for keys_, tail in zip(warm, tails, strict=True):
-            out[keys_.game_id] = self.apply(keys_.game_id, tail)
+            held = self.get(keys_.game_id)
+            if held is not None and not continues(held, tail):
+                self.forget(keys_.game_id)
+                behind.append((keys_, held))
+            else:
+                out[keys_.game_id] = self.apply(keys_.game_id, tail)
         for keys_, table in zip(cold, await self._load_cold(cold, firsts), strict=True):
             if table is not None:
                 self.put(keys_.game_id, table)
             out[keys_.game_id] = table
+        if behind:
+            out.update(await self._reread(behind))
         return out, extra
+
+    async def _reread(self, behind: list[tuple[GameKeys, Table]]) -> dict[str, Table | None]:
+        """Tables the store no longer holds as this cache did: read again, and told."""
+        found = await self.refresh(keys for keys, _ in behind)
+        rewinds = [
+            Rewind(keys, held.version, held.last_command, t.version if (t := found[keys.game_id]) else 0)
+            for keys, held in behind
+        ]
+        if self.noticed is not None:
+            await self.noticed(rewinds)
+        return found
 
     async def _load_cold(self, cold: list[GameKeys], firsts: list[ColdRead]) -> list[Table | None]:
         loads = [_ColdLoad(first) for first in firsts]
@@ -181,6 +220,12 @@ class _ColdLoad:
 
 #: An event as folded: (version, server time, the decoded event).
 Folded = tuple[int, int, Any]
+
+
+def continues(held: Table, tail: list[EventEnvelope]) -> bool:
+    """Whether a read from ``held``'s version on shows the store still holds what
+    was folded there: the entry at that version is the same command's."""
+    return bool(tail) and tail[0].version == held.version and tail[0].command_id == held.last_command
 
 
 def fold_envelope(table: Table | None, env: EventEnvelope) -> Table:

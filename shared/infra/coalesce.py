@@ -45,6 +45,12 @@ class Coalescer:
             async with self.redis.pipeline(transaction=False) as pipe:
                 for queue, _ in batch:
                     queue(pipe)
+                each = getattr(pipe, "execute_each", None)
+                if each is not None:
+                    # A cluster's: each request is answered as soon as its node is,
+                    # so a node that is slow to fail holds up only its own requests.
+                    await each(lambda i, reply: _settle(batch[i][1], reply))
+                    return
                 replies = await pipe.execute(raise_on_error=False)
         except BaseException as exc:  # the connection failed: every request hears it
             for _, future in batch:
@@ -58,9 +64,13 @@ class Coalescer:
                 raise
             return
         for (_, future), reply in zip(batch, replies, strict=True):
-            if future.done():  # the request gave up waiting
-                continue
-            if isinstance(reply, Exception):
-                future.set_exception(reply)
-            else:
-                future.set_result(reply)
+            _settle(future, reply)
+
+
+def _settle(future: asyncio.Future[Any], reply: Any) -> None:
+    if future.done():  # the request gave up waiting
+        return
+    if isinstance(reply, Exception):
+        future.set_exception(reply)
+    else:
+        future.set_result(reply)

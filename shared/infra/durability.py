@@ -44,6 +44,7 @@ from redis.exceptions import (
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from shared.infra.lua import Call, LuaScript, is_cluster
+from shared.infra.redis_client import node_round
 
 Level = Literal["local", "fsync", "replicated", "replicated-fsync"]
 LEVELS: tuple[Level, ...] = get_args(Level)
@@ -178,7 +179,7 @@ async def confirm_at(redis: Any, key: str, confirm: Confirmation) -> bool:
         await redis.initialize()
         node = redis.get_node_from_key(key)
         queued = [PipelineCommand(n, *c) for n, c in enumerate(commands)]
-        await node.execute_pipeline(queued)
+        await node_round(redis, node, queued)
         replies = [c.result for c in queued]
         _raise_outage(replies)
         return confirm.confirmed(replies)
@@ -231,7 +232,7 @@ async def _cluster(
             node = redis.get_node_from_key(calls[i][0][0])
             by_node.setdefault(node.name, (node, []))[1].append(i)
         rounds = await asyncio.gather(
-            *(_node_round(script, node, calls, ids, confirm) for node, ids in by_node.values())
+            *(_node_round(script, redis, node, calls, ids, confirm) for node, ids in by_node.values())
         )
         retry: list[int] = []
         for (_, ids), (replies, ok) in zip(by_node.values(), rounds, strict=True):
@@ -258,7 +259,7 @@ async def _cluster(
 
 
 async def _node_round(
-    script: LuaScript, node: Any, calls: Sequence[Call], ids: list[int], confirm: Confirmation
+    script: LuaScript, redis: Any, node: Any, calls: Sequence[Call], ids: list[int], confirm: Confirmation
 ) -> tuple[list[Any], bool]:
     commands = [
         PipelineCommand(n, "EVALSHA", script.sha, len(calls[i][0]), *calls[i][0], *calls[i][1])
@@ -267,7 +268,7 @@ async def _node_round(
     commands += [
         PipelineCommand(len(ids) + n, *c) for n, c in enumerate(confirm.commands(calls[ids[0]][0][0]))
     ]
-    await node.execute_pipeline(commands)
+    await node_round(redis, node, commands)
     replies = [c.result for c in commands]
     _raise_outage(replies)
     return replies[: len(ids)], confirm.confirmed(replies[len(ids) :])

@@ -1,19 +1,100 @@
-"""One way to connect: a plain server or a Redis Cluster, chosen by settings."""
+"""One way to connect: a plain server or a Redis Cluster, chosen by settings.
+
+On a cluster, one node's failure must stay that node's (docs/architecture.md,
+"Riding a failover"). redis-py's cluster client, as it comes, does not keep it
+so: a command that cannot reach one node closes the connections to every node
+(``ClusterDownError``, a pipeline's retry), every fifth ``MOVED`` does the same,
+each re-read of the slot map marks every connection for reconnecting, and a
+pipeline spanning nodes fails whole, after ten retries, when one node does
+not answer. :class:`FailoverCluster` keeps it to the node: a pipeline sends one
+request per node and a failed node fails only its own commands; a failure
+re-reads the slot map (asking the nodes not suspected first) and leaves the
+other nodes' connections alone; a node that does not answer within the socket
+timeout (paused, cut off) counts as failed. Pub/sub follows the store's nodes
+(:class:`Subscriber`, :class:`Publisher`): nothing waits on the one node named
+in the URL.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import Any, cast
+import contextvars
+import hashlib
+import random
+import time
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import hiredis
 import redis.asyncio as aioredis
-from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import DataError
+import structlog
+from redis.asyncio.cluster import ClusterNode, ClusterPipeline, NodesManager, PipelineCommand, RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    ClusterError,
+    DataError,
+    MovedError,
+    ReadOnlyError,
+    RedisClusterException,
+    TryAgainError,
+)
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from shared.infra.lua import is_cluster
 from shared.infra.wire import LeanRedis, Wire
 from shared.observability import metrics
+
+if TYPE_CHECKING:
+    from shared.infra.settings import Settings
+
+log = structlog.get_logger()
+
+#: What a request or a stage meets while the store, or one of its nodes, is
+#: unreachable or failing over: a connection refused, reset or silent past its
+#: timeout, a cluster between two views of itself (``CLUSTERDOWN``, ``TRYAGAIN``,
+#: redirections that do not settle, a slot nobody serves), a node still loading
+#: or turned replica. Never a message's fault; at the edge, the retryable 503.
+STORE_DOWN: tuple[type[Exception], ...] = (
+    RedisConnectionError,
+    RedisTimeoutError,
+    ClusterDownError,
+    ClusterError,
+    TryAgainError,
+    MovedError,
+    AskError,
+    ReadOnlyError,
+    RedisClusterException,
+)
+#: :data:`STORE_DOWN`, and the operating system's own socket errors.
+UNREACHED: tuple[type[Exception], ...] = (*STORE_DOWN, OSError)
+#: A node that failed is asked last (slot maps, pub/sub) for this long.
+SUSPECT_S = 10.0
+#: Attempts of one command on a cluster: the second after re-reading the slot
+#: map (a failover moved it). Callers meet an outage as such and retry later.
+_ATTEMPTS = 2
+#: Commands no reply to which comes this late counts the node as failed: above
+#: the longest block of a stage's read (0.5 s) and of a durability wait, which
+#: :func:`store_client` adds.
+STORE_TIMEOUT_S = 5.0
+CONNECT_TIMEOUT_S = 1.0
+#: Pub/sub: a ping after this long without a message, and the node counts as
+#: silent (paused, cut off) when nothing comes back within ``SILENT_S``.
+PING_EVERY_S = 1.0
+SILENT_S = 3.0
+#: A publish not answered within this long is sent again through another node.
+PUBLISH_TIMEOUT_S = 2.0
+#: Messages a subscriber listening on several nodes remembers, to drop their copies.
+_REMEMBERED = 4096
+#: Commands whose keys follow ``STREAMS``.
+_STREAM_READS = frozenset({"XREAD", "XREADGROUP"})
+#: Inside redis-py's own handling of a command: its "close everything" means
+#: "re-read the slot map" here (:meth:`FailoverCluster.aclose`).
+_IN_COMMAND: contextvars.ContextVar[bool] = contextvars.ContextVar("in_cluster_command", default=False)
 
 
 class PackedConnection(aioredis.Connection):
@@ -44,10 +125,16 @@ class PackedConnection(aioredis.Connection):
             raise DataError(str(exc)) from exc
 
 
-def connect(url: str, cluster: bool = False) -> Any:
+def connect(url: str, cluster: bool = False, timeout_s: float = STORE_TIMEOUT_S) -> Any:
     if cluster:
         # A cluster client builds its node connections itself (redis-py's packer).
-        return RedisCluster.from_url(url)
+        return FailoverCluster.from_url(
+            url,
+            socket_timeout=timeout_s,
+            socket_connect_timeout=CONNECT_TIMEOUT_S,
+            reinitialize_steps=0,  # a MOVED patches its slot; it never closes every connection
+            retry=Retry(NoBackoff(), _ATTEMPTS - 1),
+        )
     # Pipelines and plain commands over the thin path (shared/infra/wire.py);
     # transactions and pub/sub through redis-py's pool of packed connections.
     client = cast(LeanRedis, LeanRedis.from_url(url, connection_class=PackedConnection))
@@ -55,10 +142,441 @@ def connect(url: str, cluster: bool = False) -> Any:
     return client
 
 
-def connect_listener(url: str) -> Any:
-    """A plain connection for SUBSCRIBE. In a cluster PUBLISH reaches every
-    node, so listening on the node named in the URL hears everything."""
-    return aioredis.Redis.from_url(url, connection_class=PackedConnection)
+def store_client(settings: Settings) -> Any:
+    """The store's client for a service: a silent node's replies are waited for
+    past the longest wait the durability level asks of it, not longer."""
+    timeout_s = max(STORE_TIMEOUT_S, settings.durability_timeout_ms / 1000 + 1.0)
+    return connect(settings.redis_url, settings.cluster, timeout_s)
+
+
+class FailoverCluster(RedisCluster):
+    """redis-py's cluster client, with a node's failure kept to that node (module docstring)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        #: Node name -> when it last failed: asked last while it is recent.
+        self.suspects: dict[str, float] = {}
+        old = self.nodes_manager
+        self.nodes_manager = _KeptNodes(
+            list(old.startup_nodes.values()),
+            old.require_full_coverage,
+            old.connection_kwargs,
+            dynamic_startup_nodes=old._dynamic_startup_nodes,
+            address_remap=old.address_remap,
+            event_dispatcher=old._event_dispatcher,
+        )
+        self.nodes_manager.suspects = self.suspects
+
+    async def initialize(
+        self,
+        additional_startup_nodes_info: list[tuple[str, int]] | None = None,
+        last_failed_node_name: str | None = None,
+    ) -> FailoverCluster:
+        """Re-read the slot map if a failure asked for it. Unlike redis-py's, a
+        failed re-read closes nothing, and the command table (``COMMAND``, asked
+        of the default node, which may be the one that died) is learnt once."""
+        if self._initialize:
+            if self._lock is None:
+                self._lock = asyncio.Lock()
+            async with self._lock:
+                if self._initialize:
+                    await self.nodes_manager.initialize(additional_startup_nodes_info, last_failed_node_name)
+                    if not self.commands_parser.commands:
+                        await self._learn_commands()
+                    self._initialize = False
+        return self
+
+    async def _learn_commands(self) -> None:
+        failure: Exception | None = None
+        for node in sorted(self.get_primaries(), key=lambda n: self.suspected(n.name)):
+            try:
+                await self.commands_parser.initialize(node)
+                return
+            except UNREACHED as exc:
+                failure = exc
+        raise failure or RedisClusterException("no primary to learn the commands from")
+
+    async def _determine_slot(self, command: Any, *args: Any) -> int:
+        # redis-py asks the server (COMMAND GETKEYS, one round trip, always to the
+        # node it learnt its commands from) where the keys of a command whose keys
+        # move are; a stream read's are the first half of what follows STREAMS.
+        name = command.decode() if isinstance(command, bytes) else str(command)
+        if name.upper() in _STREAM_READS:
+            words = [a.decode() if isinstance(a, bytes) else str(a) for a in args]
+            at = next((i for i, w in enumerate(words) if w.upper() == "STREAMS"), None)
+            if at is not None:
+                rest = args[at + 1 :]
+                slots = {self.keyslot(key) for key in rest[: len(rest) // 2]}
+                if len(slots) == 1:
+                    return slots.pop()
+        return await super()._determine_slot(command, *args)
+
+    def pipeline(self, transaction: Any = None, shard_hint: Any = None) -> ClusterPipeline:
+        if transaction or shard_hint:
+            return super().pipeline(transaction, shard_hint)
+        return NodePipeline(self)  # type: ignore[abstract]
+
+    async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        token = _IN_COMMAND.set(True)
+        try:
+            return await super().execute_command(*args, **kwargs)
+        finally:
+            _IN_COMMAND.reset(token)
+
+    async def aclose(self) -> None:
+        """Close every connection; but inside a command, where redis-py closes
+        everything because one node answered ``CLUSTERDOWN`` or a slot had no
+        node, only re-read the slot map before the next command."""
+        if _IN_COMMAND.get():
+            self._initialize = True
+            return
+        await super().aclose()
+
+    def failed(self, node: ClusterNode) -> None:
+        """``node`` did not answer: its connections go, the slot map is read again
+        before the next command (from the nodes not suspected first)."""
+        self.suspects[node.name] = time.monotonic()
+        _recycle(node)
+        self._initialize = True
+
+    def suspected(self, name: str) -> bool:
+        since = self.suspects.get(name)
+        return since is not None and time.monotonic() - since < SUSPECT_S
+
+
+class _KeptNodes(NodesManager):
+    """The slot map of a :class:`FailoverCluster`: re-read from the nodes not
+    suspected first, and without closing the connections of the nodes that stay."""
+
+    __slots__ = ("suspects",)
+    suspects: dict[str, float]
+
+    def move_node_to_end_of_cached_nodes(self, node_name: str) -> None:
+        # redis-py calls this for the node a command could not reach.
+        self.suspects[node_name] = time.monotonic()
+        super().move_node_to_end_of_cached_nodes(node_name)
+
+    def set_nodes(
+        self, old: dict[str, ClusterNode], new: dict[str, ClusterNode], remove_old: bool = False
+    ) -> None:
+        # redis-py marks every kept node's connections for reconnecting at every
+        # re-read; only a node whose role changed needs that (its connections
+        # may hold a replica's state).
+        if remove_old:
+            for name in [n for n in old if n not in new]:
+                removed = old.pop(name)
+                removed.update_active_connections_for_reconnect()
+                task = asyncio.create_task(removed.disconnect_free_connections())
+                self._background_tasks.add(task)
+                task.add_done_callback(self._background_tasks.discard)
+        for name, node in new.items():
+            kept = old.get(name)
+            if kept is None:
+                old[name] = node
+            elif kept.server_type != node.server_type:
+                kept.server_type = node.server_type
+                _recycle(kept)
+
+    async def initialize(
+        self,
+        additional_startup_nodes_info: list[tuple[str, int]] | None = None,
+        last_failed_node_name: str | None = None,
+    ) -> None:
+        now = time.monotonic()
+        recent = {n for n, at in self.suspects.items() if now - at < SUSPECT_S}
+        trusted = {n: node for n, node in self.startup_nodes.items() if n not in recent}
+        if recent and trusted:
+            # A silent node asked first would hold the re-read for its whole timeout.
+            everyone, self.startup_nodes = self.startup_nodes, trusted
+            try:
+                await super().initialize(additional_startup_nodes_info, last_failed_node_name)
+                return  # (the re-read replaced the startup nodes with every node it found)
+            except RedisClusterException:
+                self.startup_nodes = everyone  # none of them answered: ask the suspects too
+            except BaseException:
+                self.startup_nodes = everyone
+                raise
+        await super().initialize(additional_startup_nodes_info, last_failed_node_name)
+
+
+def _recycle(node: ClusterNode) -> None:
+    """Every connection of ``node`` is closed once its current command is done."""
+    node.update_active_connections_for_reconnect()
+    for connection in tuple(node._free):
+        connection.mark_for_reconnect()  # type: ignore[no-untyped-call]
+
+
+class NodePipeline(ClusterPipeline):
+    """A pipeline on the cluster: one request per node, sent together.
+
+    A node that fails fails only its own commands (each gets the error in its
+    place, as any error reply), and the client re-reads the slot map before
+    its next command; redirected commands (a failover moved their slot) are
+    sent again one by one, as redis-py does. Nothing else is retried here: a
+    caller meets one node's outage as an outage, and the others' replies as usual.
+    """
+
+    async def execute(self, raise_on_error: bool = True, allow_redirections: bool = True) -> list[Any]:
+        results = await self._run(allow_redirections, None)
+        if raise_on_error:
+            for result in results:
+                if isinstance(result, Exception):
+                    raise result
+        return results
+
+    async def execute_each(self, settle: Callable[[int, Any], None]) -> None:
+        """:meth:`execute` without raising, each command's reply (or error) told to
+        ``settle`` with its place as soon as its node answered: a node that is slow
+        to fail (paused, cut off) holds up only its own commands' callers."""
+        await self._run(True, settle)
+
+    async def _run(self, allow_redirections: bool, settle: Callable[[int, Any], None] | None) -> list[Any]:
+        queue: list[PipelineCommand] = self._execution_strategy._command_queue  # type: ignore[attr-defined]
+        if not queue:
+            return []
+        client = cast(FailoverCluster, self.cluster_client)
+        redirected = (MovedError, AskError, TryAgainError) if allow_redirections else ()
+
+        def told(commands: list[PipelineCommand]) -> None:
+            if settle is not None:
+                for command in commands:
+                    if not isinstance(command.result, redirected):
+                        settle(command.position, command.result)
+
+        try:
+            if client._initialize:
+                await client.initialize()
+            by_node: dict[str, tuple[ClusterNode, list[PipelineCommand]]] = {}
+            unplaced: list[PipelineCommand] = []
+            for command in queue:
+                try:
+                    slot = await client._determine_slot(*command.args)
+                    node = client.nodes_manager.get_node_from_slot(slot)
+                except Exception as exc:  # its own reply, as any error reply
+                    command.result = exc
+                    unplaced.append(command)
+                    continue
+                by_node.setdefault(node.name, (node, []))[1].append(command)
+            told(unplaced)
+
+            async def on(node: ClusterNode, commands: list[PipelineCommand]) -> None:
+                await _on_node(client, node, commands)
+                told(commands)
+
+            await asyncio.gather(*(on(node, commands) for node, commands in by_node.values()))
+            for command in queue:
+                if redirected and isinstance(command.result, redirected):
+                    try:
+                        command.result = await client.execute_command(*command.args, **command.kwargs)
+                    except Exception as exc:
+                        command.result = exc
+                    if settle is not None:
+                        settle(command.position, command.result)
+            return [command.result for command in queue]
+        finally:
+            await self.reset()  # type: ignore[no-untyped-call]
+
+
+async def _on_node(client: FailoverCluster, node: ClusterNode, commands: list[PipelineCommand]) -> None:
+    try:
+        await node.execute_pipeline(commands)
+    except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
+        for command in commands:
+            command.result = exc
+        client.failed(node)
+        return
+    if any(isinstance(c.result, RedisConnectionError | RedisTimeoutError) for c in commands):
+        client.failed(node)
+
+
+async def node_round(client: Any, node: ClusterNode, commands: list[PipelineCommand]) -> None:
+    """``node.execute_pipeline``; a node that does not answer counts as failed
+    (:meth:`FailoverCluster.failed`)."""
+    try:
+        await node.execute_pipeline(commands)
+    except (RedisConnectionError, RedisTimeoutError, OSError):
+        if isinstance(client, FailoverCluster):
+            client.failed(node)
+        raise
+
+
+# ----------------------------------------------------------------- the nodes
+
+
+async def nodes(store: Any) -> list[tuple[str, int]]:
+    """The store's nodes (host, port), those not suspected of failing first.
+
+    On a cluster every node, replicas too, from the client's slot map (read
+    again first if a failure asked for it), so the node named in the URL is
+    only where the first map came from.
+    """
+    if not is_cluster(store):
+        kwargs = store.connection_pool.connection_kwargs
+        return [(str(kwargs.get("host", "127.0.0.1")), int(kwargs.get("port", 6379)))]
+    if store._initialize:
+        await store.initialize()
+    found = [(n.host, int(n.port)) for n in store.get_nodes()]
+    random.shuffle(found)  # the gateways' listeners spread over the nodes
+    suspected = getattr(store, "suspected", lambda _: False)
+    return sorted(found, key=lambda hp: suspected(f"{hp[0]}:{hp[1]}"))
+
+
+def _suspect(store: Any, host: str, port: int) -> None:
+    if isinstance(store, FailoverCluster):
+        store.suspects[f"{host}:{port}"] = time.monotonic()
+        store._initialize = True
+
+
+async def reachable(store: Any, timeout_s: float) -> bool:
+    """Whether any node of the store answers a ping within ``timeout_s``: a
+    cluster one of whose shards fails over still serves the others' partitions."""
+    if not is_cluster(store):
+        await asyncio.wait_for(store.ping(), timeout=timeout_s)
+        return True
+
+    async def ping(host: str, port: int) -> bool:
+        client = _plain(host, port, timeout_s)
+        try:
+            return bool(await asyncio.wait_for(client.ping(), timeout=timeout_s))
+        except UNREACHED:
+            return False
+        finally:
+            await client.aclose()
+
+    primaries = [(n.host, int(n.port)) for n in (await _initialized(store)).get_primaries()]
+    return any(await asyncio.gather(*(ping(h, p) for h, p in primaries)))
+
+
+def _plain(host: str, port: int, timeout_s: float | None) -> aioredis.Redis:
+    """A client of one node that tries once: the caller moves on to another node."""
+    return aioredis.Redis(
+        host=host,
+        port=port,
+        socket_timeout=timeout_s,
+        socket_connect_timeout=min(timeout_s or CONNECT_TIMEOUT_S, CONNECT_TIMEOUT_S),
+        retry=Retry(NoBackoff(), 0),
+    )
+
+
+async def _initialized(store: Any) -> Any:
+    if store._initialize:
+        await store.initialize()
+    return store
+
+
+class Subscriber:
+    """Pub/sub subscriptions that follow the store's nodes.
+
+    In a cluster a ``PUBLISH`` reaches every node, so a subscriber may listen on
+    any: it listens on one that answers, and when that node fails, or falls
+    silent (a ping it does not answer within :data:`SILENT_S`: paused, cut off),
+    on another. Pub/sub keeps nothing for an absent subscriber, so each
+    (re)subscription is reported: messages may have been missed in between.
+    With ``copies`` > 1 it listens on that many nodes at once, so one node's
+    failure loses nothing, and each message is passed on once: a message is
+    owed by the other copies once heard, and what they bring of it is dropped
+    (the same bytes published again later, a notice of a version the store
+    lost and wrote again, are passed on again).
+    """
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+
+    async def messages(
+        self, channel: str, subscribed: Callable[[], None], service: str, copies: int = 1
+    ) -> AsyncIterator[bytes]:
+        """Every message on ``channel``, for ever; ``subscribed()`` at each (re)subscription."""
+        if copies == 1:
+            async for message in self._listen(channel, subscribed, lambda: None, service, set()):
+                yield message
+            return
+        queue: asyncio.Queue[bytes] = asyncio.Queue()
+        held: set[tuple[str, int]] = set()  # the nodes listened on now, one per copy
+        listening = 0
+
+        def joined() -> None:
+            # Messages can have been missed only while no copy was listening.
+            nonlocal listening
+            listening += 1
+            if listening == 1:
+                subscribed()
+
+        def left() -> None:
+            nonlocal listening
+            listening -= 1
+
+        async def copy() -> None:
+            async for message in self._listen(channel, joined, left, service, held):
+                queue.put_nowait(message)
+
+        tasks = [asyncio.create_task(copy()) for _ in range(copies)]
+        owed: OrderedDict[bytes, int] = OrderedDict()  # message -> copies of it still to come
+        try:
+            while True:
+                message = await queue.get()
+                digest = hashlib.blake2b(message, digest_size=16).digest()
+                if owed.get(digest, 0) > 0:
+                    owed[digest] -= 1
+                    continue
+                owed[digest] = listening - 1
+                owed.move_to_end(digest)
+                if len(owed) > _REMEMBERED:
+                    owed.popitem(last=False)
+                yield message
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _listen(
+        self,
+        channel: str,
+        subscribed: Callable[[], None],
+        unsubscribed: Callable[[], None],
+        service: str,
+        held: set[tuple[str, int]],
+    ) -> AsyncIterator[bytes]:
+        loop = asyncio.get_running_loop()
+        while True:
+            client: aioredis.Redis | None = None
+            node = ("", 0)
+            listening = False
+            try:
+                found = await nodes(self.store)
+                node = next((n for n in found if n not in held), found[0])  # another copy's, if none is free
+                held.add(node)
+                client = _plain(*node, None)
+                async with client.pubsub() as pubsub:
+                    await asyncio.wait_for(pubsub.subscribe(channel), SILENT_S)
+                    subscribed()
+                    listening = True
+                    heard, pinged = loop.time(), False
+                    while True:
+                        message = await pubsub.get_message(timeout=PING_EVERY_S)
+                        now = loop.time()
+                        if message is not None:
+                            heard, pinged = now, False
+                            if message["type"] == "message":
+                                yield message["data"]
+                        elif pinged and now - heard > SILENT_S:
+                            raise RedisTimeoutError(f"{node[0]}:{node[1]} fell silent")
+                        elif not pinged and now - heard > PING_EVERY_S:
+                            await pubsub.ping()
+                            pinged = True
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                metrics.ERRORS.labels(service, "listener").inc()
+                log.warning("listener_failed", channel=channel, node=f"{node[0]}:{node[1]}", exc_info=True)
+                if node[0]:
+                    _suspect(self.store, *node)
+                await asyncio.sleep(0.2)
+            finally:
+                if listening:
+                    unsubscribed()
+                held.discard(node)
+                if client is not None:
+                    await client.aclose()
 
 
 class Publisher:
@@ -66,13 +584,17 @@ class Publisher:
 
     On one server the messages ride in the caller's pipeline. A cluster's
     pipelines refuse PUBLISH, so there they go out right after the pipeline,
-    through a plain connection to one node (a PUBLISH reaches every node).
+    through a plain connection to one node (a PUBLISH reaches every node);
+    when that node fails or does not answer in :data:`PUBLISH_TIMEOUT_S`, to
+    another. (A message sent twice that way is harmless: replies and notices
+    are idempotent.)
     """
 
     def __init__(self, redis: Any) -> None:
         self.redis = redis
         self.cluster = is_cluster(redis)
-        self._plain: Any = None
+        self._plain: aioredis.Redis | None = None
+        self._node = ("", 0)
 
     def queue(self, pipe: Any, messages: Sequence[tuple[str, bytes | str]]) -> None:
         if not self.cluster:
@@ -82,8 +604,18 @@ class Publisher:
     async def after(self, messages: Sequence[tuple[str, bytes | str]]) -> None:
         if not self.cluster or not messages:
             return
-        if self._plain is None:  # the cluster client knows its nodes once connected
-            await self.redis.initialize()
-            node = self.redis.get_default_node()
-            self._plain = aioredis.Redis(host=node.host, port=node.port)
-        await asyncio.gather(*(self._plain.publish(channel, message) for channel, message in messages))
+        failure: Exception | None = None
+        for _ in range(3):
+            if self._plain is None:
+                self._node = (await nodes(self.redis))[0]
+                self._plain = _plain(*self._node, PUBLISH_TIMEOUT_S)
+            try:
+                await asyncio.gather(*(self._plain.publish(channel, m) for channel, m in messages))
+                return
+            except UNREACHED as exc:
+                failure = exc
+                _suspect(self.redis, *self._node)
+                plain, self._plain = self._plain, None
+                await plain.aclose()
+        assert failure is not None
+        raise failure

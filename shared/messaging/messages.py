@@ -35,6 +35,8 @@ class OpenTable(Record, frozen=True):
 MAX_DECIDED_BYTES = 16_384
 #: More events than any single command of a hosted game causes.
 MAX_DECIDED_EVENTS = 256
+#: Longer than any command id (a client's key of 128 characters, scoped by 17 more).
+MAX_COMMAND_ID = 512
 
 
 class Decided(Record, frozen=True):
@@ -49,6 +51,10 @@ class Decided(Record, frozen=True):
     """
 
     version: Annotated[int, msgspec.Meta(ge=0)]
+    #: The id of the table's last command at ``version``: a decision made on a
+    #: table the store has since replaced at that version (a failover that lost
+    #: writes, then others') is not reused. Empty from a validator that predates it.
+    last_command: Annotated[str, msgspec.Meta(max_length=MAX_COMMAND_ID)] = ""
     #: The command as the game's codec packs it (what the command record keeps).
     command: Annotated[bytes, msgspec.Meta(max_length=MAX_DECIDED_BYTES)]
     #: Each event as the game's codec packs it (an envelope's payload).

@@ -6,7 +6,9 @@ twice in flight at one) before its command is published; the reducer or the
 validator publishes the outcomes of each batch on this node's channel, in one
 message, each carrying the request id it answers. A reply lost in transit
 costs a timeout, and the client's retry with the same idempotency key returns
-the first outcome from the store.
+the first outcome from the store. The subscription follows the store's nodes
+(:class:`~shared.infra.redis_client.Subscriber`), on two of them at once, so
+the failure of one loses no reply.
 """
 
 from __future__ import annotations
@@ -14,20 +16,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import uuid
-from typing import Any
-
-import structlog
 
 from shared.eventstore.keys import reply_channel
+from shared.infra.redis_client import Subscriber
 from shared.messaging.messages import Outcome, decode_outcomes
-
-log = structlog.get_logger()
 
 
 class Replies:
-    def __init__(self, redis: Any, node: str) -> None:
-        self.redis = redis
+    def __init__(self, subscriber: Subscriber, node: str, service: str = "gateway") -> None:
+        self.subscriber = subscriber
         self.node = node
+        self.service = service
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -53,19 +52,10 @@ class Replies:
         self._waiting.pop(request_id, None)
 
     async def _listen(self) -> None:
-        while True:
-            try:
-                async with self.redis.pubsub() as pubsub:
-                    await pubsub.subscribe(reply_channel(self.node))
-                    self._ready.set()
-                    async for message in pubsub.listen():
-                        if message["type"] == "message":
-                            self._deliver(message["data"])
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("reply_listener_failed")
-                await asyncio.sleep(0.5)
+        # On two nodes at once: a node that fails loses no reply.
+        channel = reply_channel(self.node)
+        async for raw in self.subscriber.messages(channel, self._ready.set, self.service, copies=2):
+            self._deliver(raw)
 
     def _deliver(self, raw: bytes) -> None:
         for outcome in decode_outcomes(raw):

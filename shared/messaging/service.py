@@ -17,7 +17,7 @@ from typing import Any
 import uvloop
 
 from shared.infra.memory import freeze_startup_objects
-from shared.infra.redis_client import connect
+from shared.infra.redis_client import store_client
 from shared.infra.settings import Settings, load
 from shared.observability import health, metrics
 from shared.observability.logging import configure
@@ -34,7 +34,7 @@ def run(service: str, setup: Setup) -> None:
 async def _main(service: str, setup: Setup) -> None:
     settings = load()
     log = configure(service, settings.node, settings.log_level)
-    redis = connect(settings.redis_url, settings.cluster)
+    redis = store_client(settings)
     jobs = await setup(settings, redis)
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()

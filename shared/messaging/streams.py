@@ -49,12 +49,11 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import structlog
-from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import ResponseError
-from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from shared.infra.coalesce import Coalescer
 from shared.infra.lua import is_cluster
+from shared.infra.redis_client import UNREACHED
 from shared.infra.settings import Settings
 from shared.messaging import deadletters
 from shared.observability import metrics
@@ -135,8 +134,9 @@ class DeadHook(Protocol):
         """Answer whoever waits for these parked entries (optional on a handler)."""
 
 
-#: Errors that say the store is unreachable, not that a message is bad.
-TRANSIENT = (RedisConnectionError, RedisTimeoutError, OSError)
+#: Errors that say the store (or the node serving a stream) is unreachable or
+#: failing over, not that a message is bad.
+TRANSIENT = UNREACHED
 
 
 @dataclass(frozen=True)

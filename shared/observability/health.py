@@ -19,15 +19,21 @@ from typing import Any
 import msgspec
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
 
+from shared.infra.redis_client import reachable
+
 #: Readiness: the reasons the service cannot work now (empty when ready).
 Readiness = Callable[[], Awaitable[list[str]]]
 PING_TIMEOUT_S = 1.0
 
 
 def store_readiness(redis: Any) -> Readiness:
+    """The store answers: on a cluster, any node of it (one shard failing over
+    leaves the others' partitions to serve, so no process goes out of service)."""
+
     async def problems() -> list[str]:
         try:
-            await asyncio.wait_for(redis.ping(), timeout=PING_TIMEOUT_S)
+            if not await reachable(redis, PING_TIMEOUT_S):
+                return ["no node of the store answers"]
         except Exception as exc:
             return [f"the store is unreachable ({type(exc).__name__})"]
         return []

@@ -200,6 +200,13 @@ DURABILITY_WAITS = Counter(
 )
 #: How a replicated level's wait can end (services/reducer/handlers.py).
 DURABILITY_OUTCOMES = ("confirmed", "short", "refused")
+STORE_REWINDS = Counter(
+    "ziggurat_store_rewinds_total",
+    "Tables this process held further on than the store holds them: versions lost in a failover "
+    "(shared/eventstore/rewinds.py), each marked on its table",
+    ["service"],
+    registry=None,
+)
 REDIS_ROUND_TRIPS = Counter(
     "ziggurat_redis_round_trips_total",
     "Writes to Redis (a pipeline counts once) by this process",
@@ -377,6 +384,7 @@ OWNERS: dict[MetricWrapperBase, tuple[str, ...]] = {
     CACHED_GAMES: (VALIDATOR, REDUCER, PROJECTOR),
     **dict.fromkeys((PARTITIONS_OWNED, PARTITIONS, LEASE_TAKEOVERS, LEASES_LOST, FENCED_APPENDS), (REDUCER,)),
     DURABILITY_WAITS: (REDUCER,),
+    STORE_REWINDS: (VALIDATOR, REDUCER, PROJECTOR),
     REDIS_ROUND_TRIPS: SERVICES,
     LOOP_LAG: SERVICES,
     GC_PAUSE: SERVICES,
@@ -394,11 +402,11 @@ STAGE_OF = {GATEWAY: "replied", VALIDATOR: "validated", REDUCER: "appended", PRO
 _READ_ERRORS = ("read", "batch", "message")
 #: ``ziggurat_errors_total`` kinds each service counts.
 ERROR_KINDS: dict[str, tuple[str, ...]] = {
-    GATEWAY: ("store_unreachable", "unexpected", "watch"),
+    GATEWAY: ("store_unreachable", "unexpected", "watch", "listener"),
     VALIDATOR: _READ_ERRORS,
     REDUCER: (*_READ_ERRORS, "clock", "lease"),
     PROJECTOR: _READ_ERRORS,
-    TOURNAMENTS: (*_READ_ERRORS, "advance", "reconcile", "bots", "bot"),
+    TOURNAMENTS: (*_READ_ERRORS, "advance", "reconcile", "bots", "bot", "listener"),
 }
 #: Codes the pipeline stages answer by themselves (a game's own rules add theirs).
 PIPELINE_CODES = (
@@ -456,6 +464,7 @@ def _create_known(service: str, rejection_codes: Iterable[str]) -> None:
         DEAD_LETTERS.labels(service)
     if service in (VALIDATOR, REDUCER, PROJECTOR):
         CACHED_GAMES.labels(service)
+        STORE_REWINDS.labels(service)
     if service != PROJECTOR:
         for code in (*PIPELINE_CODES, *rejection_codes):
             REJECTIONS.labels(service, code)
