@@ -1,4 +1,5 @@
-"""Clients that do not play fair, one per class of attack on a gateway's transport.
+"""Clients that do not play fair, one per class of attack on a gateway: its transport
+(connections, frames, feeds) and its writes (floods, replayed idempotency keys).
 
 Each attack runs from one source address until its deadline and ends by itself
 (the suite and the soak benchmark, bench/edge_soak.py, both use them). What it
@@ -20,7 +21,10 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from tests.edge.clients import raw_connection
+import httpx
+
+from services.gateway.errors import RULE_STATUS, STATUS
+from tests.edge.clients import client, raw_connection
 
 #: A receive buffer so small that a client that does not read fills it at once.
 TINY_RCVBUF = 4096
@@ -33,11 +37,14 @@ class Seen:
     statuses: Counter[int] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
     endings: Counter[str] = field(default_factory=Counter)
+    #: Refusals by a rule of a game or a platform domain (422, their own codes).
+    rules: Counter[str] = field(default_factory=Counter)
     sent_bytes: int = 0
 
     def add(self, other: Seen) -> None:
         self.statuses.update(other.statuses)
         self.codes.update(other.codes)
+        self.rules.update(other.rules)
         self.endings.update(other.endings)
         self.sent_bytes += other.sent_bytes
 
@@ -286,6 +293,67 @@ def unauthenticated_play(target: Target, source: str, seconds: float, count: int
     return _hoard(target, source, seconds, count, upgrade)[0]
 
 
+def _api(target: Target, source: str) -> httpx.Client:
+    return client(f"http://127.0.0.1:{target.port}", source, timeout=10)
+
+
+def _answered(r: httpx.Response, seen: Seen) -> None:
+    seen.statuses[r.status_code] += 1
+    if r.status_code >= 400 and r.headers.get("content-type", "").startswith("application/json"):
+        with contextlib.suppress(ValueError):
+            code = r.json().get("code", "")
+            # A rule's own refusal (a game's, an arena's: 422) is not a platform code.
+            (seen.rules if r.status_code == RULE_STATUS and code not in STATUS else seen.codes)[code] += 1
+
+
+def write_flood(target: Target, source: str, seconds: float) -> Seen:
+    """An account that writes as fast as it can: arena joins and leaves, key rotations,
+    invitations, each growing a stream if nothing stopped it."""
+    seen = Seen()
+    deadline = time.monotonic() + seconds
+    with _api(target, source) as api:
+        r = api.post("/v1/players", json={"name": f"flood {source}", "bot": True})
+        _answered(r, seen)
+        if r.status_code != 201:
+            return seen
+        player, key = r.json()["player_id"], r.json()["player_key"]
+        r = api.post("/v1/arenas", json={"game": "highcard", "seats": 2, "seconds": 600})
+        _answered(r, seen)
+        arena = r.json().get("arena_id") if r.status_code == 201 else None
+        while time.monotonic() < deadline:
+            auth = {"authorization": f"Bearer {key}"}
+            if arena is not None:
+                for action in ("join", "leave"):
+                    _answered(api.post(f"/v1/arenas/{arena}/{action}", headers=auth), seen)
+            invite = {"game": "highcard", "seats": [{"player_id": player}, {"bot": "random"}]}
+            _answered(api.post("/v1/casual", json=invite, headers=auth), seen)
+            r = api.post(f"/v1/players/{player}/key", headers=auth)
+            _answered(r, seen)
+            if r.status_code == 200:
+                key = r.json()["player_key"]
+    return seen
+
+
+def replayed_keys(target: Target, source: str, seconds: float) -> Seen:
+    """One Idempotency-Key sent with every kind of write and many different bodies."""
+    seen = Seen()
+    deadline = time.monotonic() + seconds
+    headers = {"idempotency-key": "the-same-key-every-time"}
+    bodies = [
+        ("/v1/tables", {"game": "highcard", "seats": 2}),
+        ("/v1/tables", {"game": "highcard", "seats": 3}),
+        ("/v1/tournaments", {"game": "highcard", "name": "replayed", "rounds": 1}),
+        ("/v1/players", {"name": "replayed", "bot": True}),
+        (f"/v1/tables/{target.table_id}/commands", {"command": {"type": "x.y"}, "expected_version": 10**6}),
+    ]
+    with _api(target, source) as api:
+        while time.monotonic() < deadline:
+            for path, body in bodies:
+                auth = {"authorization": f"Bearer {target.token}"} if "commands" in path else {}
+                _answered(api.post(path, json=body, headers={**headers, **auth}), seen)
+    return seen
+
+
 #: Every attack, by name: the suite runs each, the soak benchmark all at once.
 ATTACKS: dict[str, Attack] = {
     "pipelining": pipelining_without_reading,
@@ -296,4 +364,6 @@ ATTACKS: dict[str, Attack] = {
     "oversized_headers": oversized_headers,
     "feeds": feed_hoarding,
     "unauthenticated_play": unauthenticated_play,
+    "write_flood": write_flood,
+    "replayed_keys": replayed_keys,
 }

@@ -1,4 +1,4 @@
-"""One anonymous client must not exhaust a gateway below the application.
+"""One client must not exhaust a gateway, below the application or through it.
 
 Each test runs one class of attack (tests/edge/attacks.py) from addresses of its
 own against a real stack for a few seconds, and meanwhile:
@@ -218,3 +218,17 @@ def test_play_connections_that_never_authenticate(stack: Stack, target: Target) 
     check(outcome, attackers=2)
     cap = int(LIMITS["ZIGGURAT_UNAUTHENTICATED_PER_ADDRESS"])
     assert outcome.seen.codes["too_many_connections"] >= 2 * (40 - cap) * 0.9, outcome.seen
+
+
+def test_an_account_flooding_writes(stack: Stack, target: Target) -> None:
+    """Arena joins and leaves, invitations and key rotations as fast as one account can send
+    them: refused 429 past its budget, bounded where a list would grow, and nobody slowed."""
+    outcome = under_attack(stack, ATTACKS["write_flood"], target)
+    check(outcome)
+    assert outcome.seen.codes["rate_limited"] >= ATTACKERS, outcome.seen
+
+
+def test_one_idempotency_key_replayed_on_every_write(stack: Stack, target: Target) -> None:
+    outcome = under_attack(stack, ATTACKS["replayed_keys"], target)
+    check(outcome)
+    assert outcome.seen.codes["idempotency_key_reused"] + outcome.seen.codes["rate_limited"] > 0, outcome.seen
