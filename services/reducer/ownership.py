@@ -39,7 +39,7 @@ from shared.eventstore.keys import (
     validated_stream,
 )
 from shared.eventstore.tables import TableCache
-from shared.infra.lua import LuaScript
+from shared.infra.lua import LuaScript, is_cluster
 from shared.infra.settings import Settings
 from shared.messaging import leases
 from shared.messaging.streams import TRANSIENT, BatchHandler, StreamReader
@@ -93,6 +93,10 @@ class Ownership:
         self._taken: set[int] = set()
         #: Beyond the fair share at the last look: to give up once no reader reads them.
         self._releasing: set[int] = set()
+        #: The node serving each partition held, as this process's client last saw it.
+        self._serving: dict[int, str] = {}
+        #: Lost (not given up) since the last look: their tables are checked, then forgotten.
+        self._dropped: set[int] = set()
         self._reading: _Reading | None = None
         self._changed = asyncio.Event()
         metrics.PARTITIONS.set(self.partitions)
@@ -192,11 +196,47 @@ class Ownership:
         self._releasing = set(moves.release) if alive is not None else set()
 
     async def follow(self, handler: BatchHandler) -> None:
-        """The reader reads what is held, less what is given up, which goes after it stopped."""
+        """The reader reads what is held, less what is given up, which goes after it
+        stopped; the tables of a partition whose node changed are checked."""
         await self._read(handler, frozenset(self._held) - self._releasing)
         for p in sorted(self._releasing):
             await self._give_up(p)
         self._releasing.clear()
+        for p in self._failed_over():
+            try:
+                await asyncio.wait_for(self._check_cached(p), self.settings.lease_ttl_s)
+            except TRANSIENT:
+                self._serving.pop(p, None)  # checked again at the next look
+                log.warning("check_after_failover_failed", partition=p, exc_info=True)
+        for p in sorted(self._dropped - self._held.keys()):
+            # This reducer may be the only one that knows what it wrote there (the
+            # lease lost in a failover that lost writes too): checked before forgotten.
+            try:
+                await asyncio.wait_for(self._check_cached(p), self.settings.lease_ttl_s)
+            except TRANSIENT:
+                log.warning("check_after_loss_failed", partition=p, exc_info=True)
+                continue
+            self._forget(p)
+            self._dropped.discard(p)
+        self._dropped -= self._held.keys()  # taken again meanwhile: checked as it was taken
+
+    def _failed_over(self) -> list[int]:
+        """Held partitions now served by another node than at the last look (a
+        failover): under a level that does not wait for replicas the new node may
+        lack this reducer's last writes, on tables nobody moves again (a game whose
+        end was lost), which only a check of what it holds can find."""
+        if not is_cluster(self.redis):
+            return []
+        moved = []
+        for p in sorted(self._held):
+            try:
+                node = self.redis.get_node_from_key(validated_stream(p)).name
+            except Exception:  # the slot map has no node for it yet: look again later
+                continue
+            if self._serving.setdefault(p, node) != node:
+                moved.append(p)
+            self._serving[p] = node
+        return moved
 
     def _call(self, partition: int, mode: str, token: int) -> tuple[list[str], list[Any]]:
         keys = [reducer_lease(partition), fencing_token(partition)]
@@ -213,10 +253,11 @@ class Ownership:
         log.info("partition_taken", partition=partition, token=token, previous=before or None)
 
     def _drop(self, partition: int, why: str) -> None:
-        # Its tables stay cached: if it is taken again they are checked against the
-        # store, so versions this reducer wrote and the store lost (the lease lost in
-        # a failover) are noticed and marked rather than forgotten.
+        # Its tables stay cached until checked against the store (at the next look,
+        # or as it is taken again): versions this reducer wrote and the store lost
+        # (the lease lost in the same failover) are noticed and marked, not forgotten.
         self._held.pop(partition, None)
+        self._dropped.add(partition)
         metrics.LEASES_LOST.inc()
         log.warning("partition_lost", partition=partition, why=why)
 
