@@ -71,12 +71,12 @@ ENV = {**FAST_RECLAIM, "ZIGGURAT_LEASE_TTL_S": str(TTL_S)}
 #: How long a replica's link stays cut before its primary is killed.
 LAG_S = 3.0
 #: Moves are accepted again on a failed node's partitions within this many seconds
-#: of the fault (measured: 4-9 s; the failover's own share is about 1.5 node
+#: of the fault (measured: 4-8 s; the failover's own share is about 1.5 node
 #: timeouts, the rest the clients' retries and, under the replicated levels, the
 #: killed node's restart as a replica, without which its shard has none).
 RECOVERY_BOUND_S = 30.0
 #: Meanwhile the other partitions take at least this share of the moves they took
-#: in as long a while before the fault (measured: 0.7-1.3; a stall of every
+#: in as long a while before the fault (measured: 0.7-3; a stall of every
 #: partition, as before these changes, takes none for seconds).
 KEEP_SHARE = 0.4
 #: The while before a fault their rate is measured over.
