@@ -1,0 +1,191 @@
+"""The store's client on a cluster whose nodes fail: one node's failure stays that
+node's (shared/infra/redis_client.py; docs/architecture.md, "Riding a failover").
+
+Against real Valkey clusters of three primaries with a replica each: a killed
+primary fails only the commands of its own slots, at once (not after retries
+that close every connection), and once its replica is promoted the same client
+reaches it; the node named in the URL is not needed once the client runs
+(stream reads, pub/sub); a paused primary holds up only the requests that need
+it, and a subscriber listening on two nodes loses nothing while one is silent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+from redis.crc import key_slot
+
+from shared.infra.coalesce import Coalescer
+from shared.infra.redis_client import STORE_DOWN, Publisher, Subscriber, connect
+from shared.infra.valkey_cluster import ValkeyCluster, start_cluster
+from shared.infra.valkey_server import ValkeyServer
+from tests.waiting import until
+
+pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
+#: One key in each partition's slot, as the services' keys are ({p0}..{p7}).
+KEYS = [f"zg:{{p{p}}}:probe" for p in range(8)]
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> Iterator[ValkeyCluster]:
+    store = start_cluster(tmp_path, masters=3, replicas=1, node_timeout_ms=2000)
+    try:
+        yield store
+    finally:
+        store.stop()
+
+
+def on(store: ValkeyCluster, node: ValkeyServer) -> list[str]:
+    (shard,) = [s for s in store.shards() if s.primary.port == node.port]
+    return [k for k in KEYS if shard.owns(key_slot(k.encode()))]
+
+
+def a_primary(store: ValkeyCluster, url: bool) -> ValkeyServer:
+    """A primary serving some of the keys: the URL's, or another."""
+    return next(p for p in store.primaries() if (p.port == store.nodes[0].port) == url and on(store, p))
+
+
+def replaced(store: ValkeyCluster, node: ValkeyServer, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while node.port in {p.port for p in store.primaries()}:
+        assert time.monotonic() < deadline, f"{node.port} was not failed over"
+        time.sleep(0.1)
+
+
+async def listening(store: ValkeyCluster, copies: int) -> bool:
+    """Whether ``copies`` subscriptions to the test's channel are in place, over every node."""
+    total = 0
+    for node in store.reachable():
+        client = aioredis.Redis(port=node.port)
+        try:
+            total += sum(n for _, n in await client.pubsub_numsub("zg:test"))
+        finally:
+            await client.aclose()
+    return total == copies
+
+
+async def _true(value: bool) -> bool:
+    return value
+
+
+async def incr_all(redis: Any) -> list[Any]:
+    async with redis.pipeline(transaction=False) as pipe:
+        for key in KEYS:
+            pipe.incr(key)
+        return list(await pipe.execute(raise_on_error=False))
+
+
+async def test_a_dead_primary_fails_only_its_own_commands_and_is_followed(cluster: ValkeyCluster) -> None:
+    redis = connect(cluster.url, cluster=True)
+    try:
+        await incr_all(redis)
+        victim = a_primary(cluster, url=False)
+        theirs = on(cluster, victim)
+        cluster.kill(victim)
+        replies = dict(zip(KEYS, await incr_all(redis), strict=True))
+        # Answered before the cluster even noticed: no wait for the failover, no retries.
+        assert victim.port in {p.port for p in cluster.primaries()}, "answered only after the failover"
+        assert all(isinstance(replies[k], STORE_DOWN) for k in theirs), replies
+        assert all(replies[k] == 2 for k in KEYS if k not in theirs), replies
+        # The others' connections were kept: the same client goes on with them.
+        assert all(r == 3 for k, r in zip(KEYS, await incr_all(redis), strict=True) if k not in theirs)
+
+        await asyncio.to_thread(replaced, cluster, victim)
+        for _ in range(50):  # the client re-reads the slot map after a failure
+            replies = dict(zip(KEYS, await incr_all(redis), strict=True))
+            if not any(isinstance(r, Exception) for r in replies.values()):
+                break
+            await asyncio.sleep(0.1)
+        assert not any(isinstance(r, Exception) for r in replies.values()), replies
+    finally:
+        await redis.aclose()
+
+
+async def test_the_node_in_the_url_is_not_needed_once_running(cluster: ValkeyCluster) -> None:
+    redis = connect(cluster.url, cluster=True)
+    heard: list[bytes] = []
+    subscriptions = 0
+
+    def subscribed() -> None:
+        nonlocal subscriptions
+        subscriptions += 1
+
+    async def listen() -> None:
+        async for message in Subscriber(redis).messages("zg:test", subscribed, "gateway", copies=2):
+            heard.append(message)
+
+    listener = asyncio.create_task(listen())
+    publisher = Publisher(redis)
+    try:
+        streams = [k.replace("probe", "stream") for k in KEYS]
+        for stream in streams:
+            await redis.xadd(stream, {"m": "1"})
+            await redis.xgroup_create(stream, "g", id="0")
+        assert await until(lambda: listening(cluster, 2), 10)
+        url_node = a_primary(cluster, url=True)
+        elsewhere = [s for s, k in zip(streams, KEYS, strict=True) if k not in on(cluster, url_node)]
+        cluster.kill(url_node)
+        for i in range(20):
+            await publisher.after([("zg:test", f"m{i}".encode())])
+            # A stream read finds its node without asking the URL's (COMMAND GETKEYS).
+            for stream in elsewhere:
+                async with redis.pipeline(transaction=False) as pipe:
+                    pipe.xreadgroup("g", "c", {stream: "0"}, count=1)
+                    (reply,) = await pipe.execute(raise_on_error=False)
+                assert not isinstance(reply, Exception), (stream, reply)
+            await asyncio.sleep(0.05)
+        assert await until(lambda: _true(len(heard) >= 20), 10)
+        assert heard == [f"m{i}".encode() for i in range(20)], "every message, once, in order"
+    finally:
+        listener.cancel()
+        await asyncio.gather(listener, return_exceptions=True)
+        await redis.aclose()
+
+
+async def test_a_paused_primary_holds_up_only_its_own_requests(cluster: ValkeyCluster) -> None:
+    redis = connect(cluster.url, cluster=True)
+    heard: list[bytes] = []
+    subscriptions = 0
+
+    def subscribed() -> None:
+        nonlocal subscriptions
+        subscriptions += 1
+
+    async def listen() -> None:
+        async for message in Subscriber(redis).messages("zg:test", subscribed, "gateway", copies=2):
+            heard.append(message)
+
+    listener = asyncio.create_task(listen())
+    try:
+        batch = Coalescer(redis)
+        for key in KEYS:
+            await batch.run(lambda pipe, key=key: pipe.set(key, 0))
+        assert await until(lambda: listening(cluster, 2), 10)
+        paused = a_primary(cluster, url=False)
+        theirs = set(on(cluster, paused))
+        cluster.pause(paused)
+        try:
+            requests = {k: asyncio.ensure_future(batch.run(lambda pipe, k=k: pipe.incr(k))) for k in KEYS}
+            others = [requests[k] for k in KEYS if k not in theirs]
+            # One pipeline for all of them, yet the others are answered while the paused node's wait.
+            await asyncio.wait_for(asyncio.gather(*others), 4)
+            assert all(f.result() == 1 for f in others)
+            assert not any(requests[k].done() for k in theirs), "the paused node answered?"
+            # Published on a node that answers, heard by the copy that does: nothing lost.
+            await redis.publish("zg:test", "while paused")
+            assert await until(lambda: _true(b"while paused" in heard), 10)
+        finally:
+            cluster.resume(paused)
+        mine = await asyncio.gather(*(requests[k] for k in theirs), return_exceptions=True)
+        assert all(r == 1 or isinstance(r, STORE_DOWN) for r in mine), mine
+        assert subscriptions == 1, "the other copy was listening all along: nothing could be missed"
+    finally:
+        listener.cancel()
+        await asyncio.gather(listener, return_exceptions=True)
+        await redis.aclose()
