@@ -230,6 +230,9 @@ class FailoverCluster(RedisCluster):
         if _IN_COMMAND.get():
             self._initialize = True
             return
+        # redis-py closes only a client it thinks initialized; here a re-read may be
+        # due (a failure) while the connections are there all the same.
+        self._initialize = False
         await super().aclose()
 
     def failed(self, node: ClusterNode) -> None:
