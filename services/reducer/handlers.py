@@ -212,6 +212,9 @@ class Reducer:
             outcome = next(outcomes) if isinstance(result, Plan) else None
             if msgs[i].game_id in conflicted:
                 retry.append(i)
+            elif isinstance(result, Outcome) and await self._behind_the_client(msgs[i], result):
+                conflicted.add(msgs[i].game_id)  # read again (and marked): planned afresh
+                retry.append(i)
             elif isinstance(result, Outcome):
                 replies[i] = await self._rejection(msgs[i], result, round_)
             elif outcome is not None and outcome.status == "fenced":
@@ -231,6 +234,22 @@ class Reducer:
             # Marked before the retry appends anything at the versions the store lost.
             await self.cache.noticed(rewinds)
         return retry
+
+    async def _behind_the_client(self, msg: CommandMsg, rejection: Outcome) -> bool:
+        """A client acting on a version below this reducer's table may have read a
+        store that went back (a failover that lost writes nobody appended over yet):
+        before refusing it as stale, the table is checked against the store (the
+        cache's read marks and replaces one the store no longer holds)."""
+        held = self.cache.get(msg.game_id)
+        if (
+            rejection.code != "stale_version"
+            or held is None
+            or msg.expected_version is None
+            or msg.expected_version >= held.version
+        ):
+            return False
+        fresh = (await self.cache.refresh([GameKeys(msg.game_id, msg.partition)]))[msg.game_id]
+        return fresh is None or fresh.version != held.version or fresh.last_command != held.last_command
 
     async def _append(
         self, requests: list[AppendRequest], tokens: dict[int, int] | None, round_: _Round

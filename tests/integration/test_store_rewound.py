@@ -11,6 +11,8 @@ further on then meet the older store:
   marks the table, reads it again and goes on (the client's move, acted on a
   version the store lost, is refused ``stale_version`` with the store's version,
   and its next move is accepted), where it used to refuse every move for good;
+  a move acted on the store's version is checked against the store before it
+  could be refused as stale, and accepted;
 * the validator, whose read finds no entry at the version it holds (or
   another command's there, once the store moved on past it), marks the table
   and judges afresh; a decision it made on a table of another history at the
@@ -136,6 +138,26 @@ async def test_the_reducer_marks_a_table_the_store_lost_versions_of_and_plays_on
     await play(reducer, store, 6, "c", rng)
     assert (await current(store)).version > held.version
     assert rewinds("reducer") == before + 1, "noticed once"
+
+
+async def test_the_reducer_checks_the_store_before_refusing_a_move_on_its_version(redis: Any) -> None:
+    """A client that read the store's (older) version acts on it: the reducer, which
+    holds the table further on, asks the store before refusing it as stale."""
+    store = EventStore(redis)
+    reducer = Reducer(store, TableCache(store, noticed=noticer(redis, "reducer")))
+    rng = random.Random(5)
+    await reducer.process([open_msg(GAME, TOKENS, options={"deck_size": 60, "hand_size": 20})])
+    await play(reducer, store, 3, "a", rng)
+    moment, lost_from = await Moment.taken(redis), (await current(store)).version
+    await play(reducer, store, 3, "b", rng)
+    held = reducer.cache.get("g")
+    assert held is not None
+    await moment.restored(redis)
+
+    (outcome,) = await reducer.process([a_move(await current(store), "on-the-store", rng)])
+    assert outcome.status == "accepted" and outcome.first == lost_from + 1, outcome
+    (mark,) = await marks(redis, KEYS)
+    assert (mark.held, mark.store, mark.by) == (held.version, lost_from, "reducer")
 
 
 async def test_the_validator_rereads_a_table_the_store_lost_or_replaced(redis: Any) -> None:
