@@ -489,7 +489,7 @@ class Subscriber:
         self, channel: str, subscribed: Callable[[], None], service: str, copies: int = 1
     ) -> AsyncIterator[bytes]:
         """Every message on ``channel``, for ever; ``subscribed()`` at each (re)subscription."""
-        if copies == 1:
+        if copies == 1 or not is_cluster(self.store):  # one server: one node to listen on
             async for message in self._listen(channel, subscribed, lambda: None, service, set()):
                 yield message
             return

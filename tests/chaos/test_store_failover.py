@@ -206,8 +206,8 @@ async def _pause(run: Run) -> tuple[list[int], int]:
     """SIGSTOP a primary until its replica has replaced it, then SIGCONT: a stale
     primary for a moment, which then follows its successor."""
     shard = _pick(run, lambda s: True)
-    at_ms = await _server_ms(run.redis)
     await asyncio.to_thread(run.store.pause, shard.primary)
+    at_ms = _now_ms()
     try:
         await asyncio.to_thread(_replaced, run.store, shard.primary)
     finally:
@@ -220,7 +220,7 @@ FAULTS: dict[str, Fault] = {"kill": _kill, "kill-url": _kill_url_node, "lag": _l
 
 async def _kill_shard(run: Run, shard: Shard) -> tuple[list[int], int]:
     await asyncio.to_thread(run.store.kill, shard.primary)
-    at_ms = await _server_ms(run.redis)
+    at_ms = _now_ms()
     await asyncio.to_thread(_replaced, run.store, shard.primary)
     await asyncio.to_thread(run.store.restart, shard.primary)
     return _partitions_of(shard), at_ms
@@ -340,6 +340,12 @@ async def _moves(redis: Any, partitions: list[int], from_ms: int, to_ms: int) ->
 async def _server_ms(redis: Any) -> int:
     seconds, micros = await redis.time()
     return int(seconds) * 1000 + int(micros) // 1000
+
+
+def _now_ms() -> int:
+    """The moment a fault took effect, on the clock of the nodes (they run on this
+    machine): asking one of them might ask the one just paused."""
+    return time.time_ns() // 1_000_000
 
 
 def _entry_ms(entry_id: bytes) -> int:
