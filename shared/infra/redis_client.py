@@ -82,6 +82,10 @@ _ATTEMPTS = 2
 #: :func:`store_client` adds.
 STORE_TIMEOUT_S = 5.0
 CONNECT_TIMEOUT_S = 1.0
+#: A re-read of the slot map waits this long for an answer before asking again
+#: (the nodes in another order), this many times, before it waits as long as it takes.
+REREAD_S = 1.0
+_REREADS = 3
 #: Pub/sub: a ping after this long without a message, and the node counts as
 #: silent (paused, cut off) when nothing comes back within ``SILENT_S``.
 PING_EVERY_S = 1.0
@@ -284,6 +288,23 @@ class _KeptNodes(NodesManager):
         self,
         additional_startup_nodes_info: list[tuple[str, int]] | None = None,
         last_failed_node_name: str | None = None,
+    ) -> None:
+        # redis-py asks the nodes one by one; one that is silent but not yet
+        # suspected (paused) would hold the re-read, and every command of the
+        # process behind it, for its whole socket timeout: a few short tries
+        # (each asks the nodes in another order) first.
+        for _ in range(_REREADS):
+            try:
+                await asyncio.wait_for(
+                    self._reread(additional_startup_nodes_info, last_failed_node_name), REREAD_S
+                )
+                return
+            except TimeoutError:
+                continue
+        await self._reread(additional_startup_nodes_info, last_failed_node_name)
+
+    async def _reread(
+        self, additional_startup_nodes_info: list[tuple[str, int]] | None, last_failed_node_name: str | None
     ) -> None:
         now = time.monotonic()
         recent = {n for n, at in self.suspects.items() if now - at < SUSPECT_S}
