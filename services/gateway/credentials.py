@@ -47,10 +47,9 @@ from typing import Any, Protocol
 import structlog
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shared.eventstore.keys import CHANGES_CHANNEL
 from shared.eventstore.player_keys import credential_notice, player_doc
+from shared.eventstore.player_store import publish_notices
 from shared.infra.coalesce import Coalescer
-from shared.infra.redis_client import Publisher
 
 log = structlog.get_logger()
 #: Player keys checked per pipeline by the periodic check.
@@ -70,16 +69,8 @@ async def ended(redis: Any, hashes: Sequence[str]) -> None:
     """Tell every gateway that these credentials ended: their open channels end.
     Published after the store says so, so that a channel opened meanwhile is refused
     by the store and one opened before hears this."""
-    if not hashes:
-        return
-    notice: list[tuple[str, bytes | str]] = [
-        (CHANGES_CHANNEL, "\n".join(f"{credential_notice(h)} 0" for h in hashes))
-    ]
-    publisher = Publisher(redis)
-    async with redis.pipeline(transaction=False) as pipe:
-        publisher.queue(pipe, notice)
-        await pipe.execute()
-    await publisher.after(notice)
+    if hashes:
+        await publish_notices(redis, [credential_notice(h) for h in hashes])
 
 
 class Credentials:

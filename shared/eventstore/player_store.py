@@ -70,9 +70,13 @@ async def publish_player(redis: Any, state: PlayerState, version: int, old_key_h
 
 async def announce(redis: Any, player_ids: Iterable[str], number: int = 0) -> None:
     """A change notice for these players' bot streams (their channels read at once)."""
-    notice: list[tuple[str, bytes | str]] = [
-        (CHANGES_CHANNEL, "\n".join(f"{notice_id(p)} {number}" for p in player_ids))
-    ]
+    await publish_notices(redis, [notice_id(p) for p in player_ids], number)
+
+
+async def publish_notices(redis: Any, ids: Iterable[str], number: int = 0) -> None:
+    """One change notice naming ``ids`` (a line ``<id> <number>`` each), on the channel every
+    gateway hears, through the publisher that follows a failover."""
+    notice: list[tuple[str, bytes | str]] = [(CHANGES_CHANNEL, "\n".join(f"{i} {number}" for i in ids))]
     publisher = Publisher(redis)
     async with redis.pipeline(transaction=False) as pipe:
         publisher.queue(pipe, notice)

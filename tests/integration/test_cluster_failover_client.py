@@ -107,20 +107,29 @@ async def test_a_dead_primary_fails_only_its_own_commands_and_is_followed(cluste
         await redis.aclose()
 
 
+class Heard:
+    """What a gateway-style subscriber (two copies) hears on the test's channel."""
+
+    def __init__(self, redis: Any) -> None:
+        self.messages: list[bytes] = []
+        self.subscriptions = 0
+        self._task = asyncio.create_task(self._listen(redis))
+
+    def _subscribed(self) -> None:
+        self.subscriptions += 1
+
+    async def _listen(self, redis: Any) -> None:
+        async for message in Subscriber(redis).messages("zg:test", self._subscribed, "gateway", copies=2):
+            self.messages.append(message)
+
+    async def stop(self) -> None:
+        self._task.cancel()
+        await asyncio.gather(self._task, return_exceptions=True)
+
+
 async def test_the_node_in_the_url_is_not_needed_once_running(cluster: ValkeyCluster) -> None:
     redis = connect(cluster.url, cluster=True)
-    heard: list[bytes] = []
-    subscriptions = 0
-
-    def subscribed() -> None:
-        nonlocal subscriptions
-        subscriptions += 1
-
-    async def listen() -> None:
-        async for message in Subscriber(redis).messages("zg:test", subscribed, "gateway", copies=2):
-            heard.append(message)
-
-    listener = asyncio.create_task(listen())
+    heard = Heard(redis)
     publisher = Publisher(redis)
     try:
         streams = [k.replace("probe", "stream") for k in KEYS]
@@ -140,28 +149,16 @@ async def test_the_node_in_the_url_is_not_needed_once_running(cluster: ValkeyClu
                     (reply,) = await pipe.execute(raise_on_error=False)
                 assert not isinstance(reply, Exception), (stream, reply)
             await asyncio.sleep(0.05)
-        assert await until(lambda: _true(len(heard) >= 20), 10)
-        assert heard == [f"m{i}".encode() for i in range(20)], "every message, once, in order"
+        assert await until(lambda: _true(len(heard.messages) >= 20), 10)
+        assert heard.messages == [f"m{i}".encode() for i in range(20)], "every message, once, in order"
     finally:
-        listener.cancel()
-        await asyncio.gather(listener, return_exceptions=True)
+        await heard.stop()
         await redis.aclose()
 
 
 async def test_a_paused_primary_holds_up_only_its_own_requests(cluster: ValkeyCluster) -> None:
     redis = connect(cluster.url, cluster=True)
-    heard: list[bytes] = []
-    subscriptions = 0
-
-    def subscribed() -> None:
-        nonlocal subscriptions
-        subscriptions += 1
-
-    async def listen() -> None:
-        async for message in Subscriber(redis).messages("zg:test", subscribed, "gateway", copies=2):
-            heard.append(message)
-
-    listener = asyncio.create_task(listen())
+    heard = Heard(redis)
     try:
         batch = Coalescer(redis)
         for key in KEYS:
@@ -179,13 +176,12 @@ async def test_a_paused_primary_holds_up_only_its_own_requests(cluster: ValkeyCl
             assert not any(requests[k].done() for k in theirs), "the paused node answered?"
             # Published on a node that answers, heard by the copy that does: nothing lost.
             await redis.publish("zg:test", "while paused")
-            assert await until(lambda: _true(b"while paused" in heard), 10)
+            assert await until(lambda: _true(b"while paused" in heard.messages), 10)
         finally:
             cluster.resume(paused)
         mine = await asyncio.gather(*(requests[k] for k in theirs), return_exceptions=True)
         assert all(r == 1 or isinstance(r, STORE_DOWN) for r in mine), mine
-        assert subscriptions == 1, "the other copy was listening all along: nothing could be missed"
+        assert heard.subscriptions == 1, "the other copy was listening all along: nothing could be missed"
     finally:
-        listener.cancel()
-        await asyncio.gather(listener, return_exceptions=True)
+        await heard.stop()
         await redis.aclose()
