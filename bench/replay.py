@@ -107,13 +107,16 @@ async def fill(
 async def _write(store: Any, steps: list[Any], chunk: int = 64) -> None:
     """Append a game's commands in order, ``chunk`` per pipeline: like a reducer
     batch, the appends of one game chain their expected versions."""
+    from shared.eventstore import game_index
+    from shared.eventstore.keys import GameKeys
+
     for i in range(0, len(steps), chunk):
         outcomes = await store.append_many([s.plan.request for s in steps[i : i + chunk]])
         bad = [o for o in outcomes if o.status != "appended"]
         if bad:
             raise RuntimeError(f"append refused while filling: {bad[0]}")
     first = steps[0].msg
-    await store.index_game(first.game_id, first.partition, time.time_ns() // 1_000_000)
+    await game_index.index(store.redis, GameKeys(first.game_id, first.partition), time.time_ns() // 1_000_000)
 
 
 def _cpu(server_pid: int) -> tuple[float, float, float]:

@@ -45,6 +45,7 @@ from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
 from shared.casual.commands import Accept, CasualCommandUnion, CasualSeat, Decline, Invite, MarkOpened
 from shared.casual.rules import Invitation, Pending, decide, invited
+from shared.eventstore import game_index
 from shared.eventstore.casual_store import INVITATIONS, CasualTable
 from shared.eventstore.player_keys import (
     CASUAL_TABLES,
@@ -251,7 +252,7 @@ async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> In
     outcome = await _submit(gw, msg, inv.game)
     if outcome.status == "rejected" and outcome.code != "table_exists":
         raise ApiError(outcome.code, outcome.message, **outcome.details)
-    await gw.store.index_game(table_id, keys.partition, wallclock.now_ms())
+    await game_index.index(gw.redis, keys, wallclock.now_ms())
     accounts = [(pid, s) for s, pid in enumerate(record.seats) if pid is not None]
     await seat_players(
         gw.redis,

@@ -45,6 +45,7 @@ from services.gateway.bots import seat_token_hash
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_body, error_response, status_of
 from services.gateway.reads import view_at
+from shared.eventstore import game_index
 from shared.eventstore.keys import command_stream, open_key
 from shared.games import registry
 from shared.infra import wallclock
@@ -166,7 +167,7 @@ async def open_table(request: Request) -> Response:
         await forget(gw, "table", address, key)
     if outcome.status == "rejected":
         return error_response(outcome.code, outcome.message, outcome.details)
-    await gw.store.index_game(game_id, keys.partition, wallclock.now_ms())
+    await game_index.index(gw.redis, keys, wallclock.now_ms())
     body_out = TableOpened(
         table_id=game_id,
         game=body.game,

@@ -33,7 +33,8 @@ from services.gateway.context import Gateway, client_address
 from services.gateway.delay import allowed
 from services.gateway.errors import ApiError, error_response
 from services.gateway.reads import anonymous_read, int_param, read_view
-from shared.eventstore.keys import GAMES_INDEX, PREFIX, GameKeys, live_tables, tag
+from shared.eventstore import game_index
+from shared.eventstore.keys import PREFIX, GameKeys, live_tables, tag
 from shared.eventstore.tournament_keys import (
     BOT_TABLES,
     TOURNAMENT_GAMES,
@@ -316,12 +317,6 @@ class TournamentList(msgspec.Struct, kw_only=True):
     tournaments: list[TournamentSummary]
 
 
-def _keys(member: bytes) -> GameKeys:
-    """A ``<partition>:<game id>`` member of the games index."""
-    partition, _, game_id = member.decode().partition(":")
-    return GameKeys(game_id, int(partition))
-
-
 async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[TableSummary]:
     """What the lobby shows of each table: its public state, seat names, bot seats."""
     # The views from the read models' server, the bot seats from the store.
@@ -477,11 +472,9 @@ async def _live(gw: Gateway, games: list[str]) -> list[tuple[GameKeys, float]]:
             for game in games:
                 pipe.smembers(live_tables(p, game))
         replies = iter(await pipe.execute())
-    members = [(p, m.decode()) for p in partitions for _ in games for m in next(replies)]
-    if not members:
-        return []
-    scores = await gw.redis.zmscore(GAMES_INDEX, [f"{p}:{g}" for p, g in members])
-    return [(GameKeys(g, p), score or 0.0) for (p, g), score in zip(members, scores, strict=True)]
+    members = [GameKeys(m.decode(), p) for p in partitions for _ in games for m in next(replies)]
+    scores = await game_index.opened_at(gw.redis, members)
+    return [(keys, score or 0.0) for keys, score in zip(members, scores, strict=True)]
 
 
 async def _finished(gw: Gateway, games: list[str], limit: int) -> list[tuple[GameKeys, float]]:
@@ -490,13 +483,12 @@ async def _finished(gw: Gateway, games: list[str], limit: int) -> list[tuple[Gam
     live = {keys.game_id for keys, _ in await _live(gw, registry.available())}
     found: list[tuple[GameKeys, float]] = []
     wanted = set(games)
-    start, window = 0, max(4 * limit, 100)
-    while len(found) < limit and start < SCAN_LIMIT:
-        rows = await gw.redis.zrevrange(GAMES_INDEX, start, start + window - 1, withscores=True)
-        if not rows:
+    scanned = 0
+    async for rows in game_index.newest(gw.redis, gw.settings.partitions, max(4 * limit, 100)):
+        if len(found) >= limit or scanned >= SCAN_LIMIT:
             break
-        start += window
-        candidates = [(k, score) for member, score in rows if (k := _keys(member)).game_id not in live]
+        scanned += len(rows)
+        candidates = [(k, score) for k, score in rows if k.game_id not in live]
         if not candidates:
             continue
         async with gw.read.pipeline(transaction=False) as pipe:
@@ -515,7 +507,7 @@ async def about(request: Request) -> Response:
     anonymous_read(gw, request)
     keys = gw.keys(request.path_params["table_id"])
     await read_view(gw, keys, SPECTATOR)
-    opened = await gw.redis.zscore(GAMES_INDEX, f"{keys.partition}:{keys.game_id}")
+    (opened,) = await game_index.opened_at(gw.redis, [keys])
     found = await _summaries(gw, [(keys, opened or 0.0)])
     if not found:
         raise ApiError("unknown_table", f"There is no table {keys.game_id}.")

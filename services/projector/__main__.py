@@ -15,6 +15,7 @@ import structlog
 
 from services.projector.handlers import GROUP, Projector
 from services.projector.restore import Restorer
+from shared.eventstore import game_index
 from shared.eventstore.keys import partition_feed
 from shared.eventstore.rewinds import noticer
 from shared.eventstore.store import EventStore
@@ -28,6 +29,8 @@ log = structlog.get_logger()
 
 
 async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
+    if adopted := await game_index.adopt_legacy(redis, settings.partitions):
+        log.warning("games_index_spread", games=adopted)
     reader = StreamReader.configured(
         redis, GROUP, settings, (partition_feed(p) for p in range(settings.partitions))
     )

@@ -14,8 +14,7 @@ from typing import Any
 
 import structlog
 
-from shared.eventstore.keys import GameKeys
-from shared.eventstore.store import EventStore
+from shared.eventstore import game_index
 from shared.readmodels.rebuild import models_with_history
 from shared.readmodels.rebuilder import rebuild_games
 from shared.readmodels.server import REBUILD_LOCK, mark_ready, missing
@@ -62,7 +61,7 @@ class Restorer:
     async def _rebuild(self) -> None:
         renew = asyncio.create_task(self._renew())
         try:
-            games = [GameKeys(g, p) for g, p in await EventStore(self.store).list_games()]
+            games = await game_index.every_game(self.store, self.partitions)
             log.warning("read_models_rebuilding", games=len(games))
             stuck = await rebuild_games(self.store, games, True, models=models_with_history, read=self.read)
             if stuck:  # a write came between (none should: writes wait for the markers)

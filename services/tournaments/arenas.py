@@ -28,6 +28,7 @@ from services.tournaments.opening import open_command
 from shared.arenas.commands import ArenaCommandUnion, Close, Pair, Score
 from shared.arenas.rules import decide
 from shared.arenas.state import ArenaState, ArenaTable
+from shared.eventstore import game_index
 from shared.eventstore.arena_store import ARENAS
 from shared.eventstore.keys import GameKeys, command_stream, partition_of
 from shared.eventstore.player_keys import ARENA_TABLES, ARENAS_OPEN, arena_keys, arena_tokens
@@ -139,7 +140,7 @@ class ArenaRunner:
                     log.warning("arena_table_not_opened", arena_id=state.arena_id, table_id=table.table_id)
                     return  # the next tick tries again
                 await asyncio.sleep(0.05)
-        await self.store.index_game(table.table_id, keys.partition, self.clock_ms())
+        await game_index.index(self.store.redis, keys, self.clock_ms())
         source = f"arena:{state.arena_id}"
         await seat_players(
             self.redis,

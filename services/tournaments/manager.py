@@ -42,6 +42,7 @@ import structlog
 
 from services.tournaments.opening import open_command
 from services.tournaments.writer import BUSY, Tournaments
+from shared.eventstore import game_index
 from shared.eventstore.keys import GameKeys, command_stream, partition_of
 from shared.eventstore.store import decode_envelope
 from shared.eventstore.tournament_keys import BOT_TABLES, TOURNAMENT_GAMES, TOURNAMENTS_INDEX, bot_seats
@@ -340,7 +341,7 @@ class Manager:
         game_keys = self._game_keys(game_id)
         if not await self._exists(game_keys) and not await self._submit_open(state, table, game_id, tokens):
             raise OpenFailed(game_id)
-        await self.t.store.index_game(game_id, game_keys.partition, self.t.clock_ms())
+        await game_index.index(self.t.store.redis, game_keys, self.t.clock_ms())
         kinds = {p.player_id: p.kind for p in state.players}
         bots = {seat: tokens[seat] for seat, pid in enumerate(table.players) if kinds.get(pid) == "bot"}
         # A game that is already over needs no players (its result is on its way).

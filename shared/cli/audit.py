@@ -15,8 +15,8 @@ import msgspec
 from rich.console import Console
 from rich.progress import Progress
 
+from shared.eventstore import game_index
 from shared.eventstore.keys import GameKeys, partition_of
-from shared.eventstore.store import EventStore
 from shared.infra.redis_client import connect
 from shared.infra.settings import Settings
 from shared.readmodels.audit import AuditLog, verify_log
@@ -88,7 +88,7 @@ async def _rebuild(
                 )
                 return 2
         else:
-            games = [GameKeys(g, p) for g, p in await EventStore(redis).list_games()]
+            games = await game_index.every_game(redis, partitions)
         with Progress(console=console) as progress:
             task = progress.add_task("rebuilding projections", total=len(games))
             bad = await rebuild_games(

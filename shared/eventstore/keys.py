@@ -139,4 +139,13 @@ def open_key(digest: str) -> str:
 DEAD_LETTERS = f"{PREFIX}:dead-letters"  # stream: messages a stage failed on, for an operator
 CHANGES_CHANNEL = f"{PREFIX}:changes"  # pub/sub: "game_id version" after a projection
 REDUCERS = f"{PREFIX}:reducers"  # sorted set: reducer node -> its heartbeat's expiry (server ms)
-GAMES_INDEX = f"{PREFIX}:games"  # sorted set of game ids by creation time (not on the hot path)
+#: Before 2026-11 one sorted set indexed every game: its node's failover stopped
+#: every table opening. Read once at start and spread over the partitions'.
+LEGACY_GAMES_INDEX = f"{PREFIX}:games"
+
+
+def games_index(partition: int) -> str:
+    """Sorted set: the partition's game ids by opening time (ms); for listings and
+    rebuilds, never read on the hot path. One per partition, beside the partition's
+    own keys, so opening a table needs only its own partition's node."""
+    return f"{PREFIX}:{tag(partition)}:games"

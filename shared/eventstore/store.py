@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 import msgspec
 
 from shared.eventstore.envelope import AppendOutcome, CommandRecord, EventEnvelope
-from shared.eventstore.keys import GAMES_INDEX, GameKeys, fencing_token
+from shared.eventstore.keys import GameKeys, fencing_token
 from shared.infra.durability import Confirmation, run_confirmed
 from shared.infra.lua import Call, LuaScript
 
@@ -174,18 +174,6 @@ class EventStore:
         if not row:
             return None
         return int(row[b"version"]), row[b"state"]
-
-    async def index_game(self, game_id: str, partition: int, opened_at_ms: int) -> None:
-        """Remember a game for listings and ops (never read on the hot path)."""
-        await self.redis.zadd(GAMES_INDEX, {f"{partition}:{game_id}": opened_at_ms})
-
-    async def list_games(self) -> list[tuple[str, int]]:
-        members = await self.redis.zrange(GAMES_INDEX, 0, -1)
-        out = []
-        for m in members:
-            partition, game_id = m.decode().split(":", 1)
-            out.append((game_id, int(partition)))
-        return out
 
 
 def _rows(rows: list[tuple[bytes, dict[bytes, bytes]]]) -> list[Row]:

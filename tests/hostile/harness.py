@@ -28,7 +28,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect as ws_connect
 
 from services.gateway.errors import status_of
-from shared.eventstore.keys import GAMES_INDEX, GameKeys, partition_of
+from shared.eventstore import game_index
+from shared.eventstore.keys import GameKeys, partition_of
 from shared.eventstore.store import EventStore
 from shared.eventstore.tournament_keys import TOURNAMENTS_INDEX, tournament_keys
 from shared.games import registry
@@ -92,7 +93,7 @@ class Store:
         return self._run(self.store.version(tournament_keys(tournament_id, self.partitions)))
 
     def games_opened(self) -> int:
-        return int(self._run(self.redis.zcard(GAMES_INDEX)))
+        return self._run(game_index.count(self.redis, self.partitions))
 
     def tournaments_created(self) -> int:
         return int(self._run(self.redis.zcard(TOURNAMENTS_INDEX)))

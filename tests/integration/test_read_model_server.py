@@ -17,6 +17,7 @@ import pytest
 
 from services.projector.handlers import GROUP, Projector
 from services.projector.restore import Restorer
+from shared.eventstore import game_index
 from shared.eventstore.keys import live_tables, partition_feed
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
@@ -68,7 +69,7 @@ async def started(redis: Any, read: Any) -> tuple[EventStore, Projector, Restore
     """A store with the game indexed (as the gateway does) and a projector that
     found the read-model server empty at start, as a first start does."""
     store = EventStore(redis)
-    await store.index_game(KEYS.game_id, KEYS.partition, 0)
+    await game_index.index(redis, KEYS, 0)
     await redis.xgroup_create(FEED, GROUP, id="0", mkstream=True)
     restorer = Restorer(redis, read, PARTITIONS, "p")
     assert await restorer.ensure()  # an empty store: the markers, nothing to rebuild

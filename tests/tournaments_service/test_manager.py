@@ -21,8 +21,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from services.tournaments import manager as manager_module
 from services.tournaments.manager import GROUP, Manager, game_id_for
 from services.tournaments.writer import Tournaments
+from shared.eventstore import game_index
 from shared.eventstore.envelope import EventEnvelope
-from shared.eventstore.keys import GAMES_INDEX, GameKeys, partition_feed, partition_of
+from shared.eventstore.keys import GameKeys, partition_feed, partition_of
 from shared.eventstore.store import encode_envelope
 from shared.eventstore.tournament_keys import BOT_TABLES, TOURNAMENT_GAMES, bot_seats
 from shared.kernel.auth import token_hash
@@ -237,11 +238,12 @@ async def reconcile_until(m: Manager, done: Any, within: float = 5.0) -> None:
 
 async def fully_open(redis: Any, state: TournamentState, game_id: str) -> bool:
     """The game was submitted, indexed, and its bot seats handed to the bots."""
-    partition = partition_of(game_id, PARTITIONS)
+    keys = GameKeys(game_id, partition_of(game_id, PARTITIONS))
     table = next(t for r in state.rounds for t in r.tables if t.game_id == game_id)
     kinds = {p.player_id: p.kind for p in state.players}
     has_bots = any(kinds[p] == "bot" for p in table.players)
-    indexed = await redis.zscore(GAMES_INDEX, f"{partition}:{game_id}") is not None
+    (opened,) = await game_index.opened_at(redis, [keys])
+    indexed = opened is not None
     return indexed and (await redis.sismember(BOT_TABLES, game_id)) == has_bots
 
 
