@@ -21,7 +21,7 @@ from shared.eventstore.keys import GameKeys
 from shared.eventstore.store import AppendRequest
 from shared.games import registry
 from shared.kernel import table as tables
-from shared.kernel.auth import seat_of
+from shared.kernel.admission import admit
 from shared.kernel.codec import codec_for
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.table import Table
@@ -92,36 +92,20 @@ def _plan_timeout(msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: 
 
 
 def _plan_move(msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int) -> Planned:
-    if table is None:
-        raise RuleViolation("unknown_table", f"There is no table {msg.game_id}.")
-    seat = seat_of(msg.token_hash, table.token_hashes)
-    if seat is None:
-        raise RuleViolation("bad_token", "This token does not belong to a seat at this table.")
-    game = registry.get(table.game)
     decided = _reusable(msg, table)
+    # A reused decision's command was decoded by the validator: it is not decoded again.
+    command = None if decided is not None else msg.command
+    admitted = admit(msg.game_id, table, msg.token_hash, registry.get, command, msg.expected_version)
+    game, table, seat = admitted.game, admitted.table, admitted.seat
     if decided is not None:
         codec = codec_for(game)
         events = [codec.event(raw) for raw in decided.events]
         return _append(msg, keys, game, table, seat, events, now_ms, decided=decided)
-    try:
-        command = codec_for(game).command_from_json(msg.command)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise RuleViolation("bad_command", f"Not a {game.title} command: {exc}") from exc
-    _check_expected(msg, table)
-    events = tables.decide(game, table, seat, command, now_ms)
-    return _append(msg, keys, game, table, seat, events, now_ms, command=command)
+    events = tables.decide(game, table, seat, admitted.command, now_ms)
+    return _append(msg, keys, game, table, seat, events, now_ms, command=admitted.command)
 
 
-def _check_expected(msg: CommandMsg, table: Table) -> None:
-    if msg.expected_version is not None and msg.expected_version != table.version:
-        raise RuleViolation(
-            "stale_version",
-            f"You acted on version {msg.expected_version}, but the game is at version {table.version}.",
-            current=table.version,
-        )
-
-
-def _reusable(msg: CommandMsg, table: Table) -> Decided | None:
+def _reusable(msg: CommandMsg, table: Table | None) -> Decided | None:
     """The validator's decision, when it is exactly the one ``decide`` would make now.
 
     Only at the version it was decided at, after the same last command (a
@@ -130,11 +114,10 @@ def _reusable(msg: CommandMsg, table: Table) -> Decided | None:
     reducer's own moment.
     """
     decided = msg.decided
-    if decided is None or decided.version != table.version or table.clock is not None:
+    if decided is None or table is None or decided.version != table.version or table.clock is not None:
         return None
     if decided.last_command and decided.last_command != table.last_command:
         return None  # decided at this version of another history (a store that went back)
-    _check_expected(msg, table)
     return decided
 
 

@@ -20,7 +20,7 @@ import msgspec
 
 from shared.games import registry
 from shared.kernel import table as tables
-from shared.kernel.auth import seat_of
+from shared.kernel.admission import admit
 from shared.kernel.codec import codec_for
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import SEED_BYTES
@@ -67,30 +67,18 @@ def check_open(msg: CommandMsg, table: Table | None, already_applied: bool = Fal
 
 
 def check_move(msg: CommandMsg, table: Table | None, already_applied: bool) -> Verdict:
-    if table is None:
-        return rejected(msg, "unknown_table", f"There is no table {msg.game_id}.")
-    seat = seat_of(msg.token_hash, table.token_hashes)
-    if seat is None:
-        return rejected(msg, "bad_token", "This token does not belong to a seat at this table.")
-    if already_applied:
-        return _passed(msg, seat)
-    game = registry.get(table.game)
+    # A retry the store has applied is answered by the reducer: only who sent it is checked.
+    command = None if already_applied else msg.command
+    expected = None if already_applied else msg.expected_version
     try:
-        command = codec_for(game).command_from_json(msg.command)
-    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        return rejected(msg, "bad_command", f"Not a {game.title} command: {exc}")
-    if msg.expected_version is not None and msg.expected_version != table.version:
-        return rejected(
-            msg,
-            "stale_version",
-            f"You acted on version {msg.expected_version}, but the game is at version {table.version}.",
-            current=table.version,
-        )
-    try:
-        events = tables.decide(game, table, seat, command)
+        admitted = admit(msg.game_id, table, msg.token_hash, registry.get, command, expected)
+        if already_applied:
+            return _passed(msg, admitted.seat)
+        events = tables.decide(admitted.game, admitted.table, admitted.seat, admitted.command)
     except RuleViolation as exc:
         return rejected(msg, exc.code, exc.message, **exc.details)
-    return _passed(msg, seat, _decided(table, codec_for(game), command, events))
+    codec = codec_for(admitted.game)
+    return _passed(msg, admitted.seat, _decided(admitted.table, codec, admitted.command, events))
 
 
 def _decided(table: Table, codec: Any, command: Any, events: list[Any]) -> Decided | None:
