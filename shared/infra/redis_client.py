@@ -27,6 +27,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 import hiredis
+import msgspec
 import redis.asyncio as aioredis
 import structlog
 from redis.asyncio.cluster import ClusterNode, ClusterPipeline, NodesManager, PipelineCommand, RedisCluster
@@ -72,26 +73,54 @@ STORE_DOWN: tuple[type[Exception], ...] = (
 )
 #: :data:`STORE_DOWN`, and the operating system's own socket errors.
 UNREACHED: tuple[type[Exception], ...] = (*STORE_DOWN, OSError)
-#: A node that failed is asked last (slot maps, pub/sub) for this long.
-SUSPECT_S = 10.0
 #: Attempts of one command on a cluster: the second after re-reading the slot
 #: map (a failover moved it). Callers meet an outage as such and retry later.
 _ATTEMPTS = 2
-#: Commands no reply to which comes this late counts the node as failed: above
-#: the longest block of a stage's read (0.5 s) and of a durability wait, which
-#: :func:`store_client` adds.
-STORE_TIMEOUT_S = 5.0
-CONNECT_TIMEOUT_S = 1.0
-#: A re-read of the slot map waits this long for an answer before asking again
-#: (the nodes in another order), this many times, before it waits as long as it takes.
-REREAD_S = 1.0
+#: A re-read of the slot map that got no answer within ``reread_s`` asks again
+#: (the nodes in another order) this many times, then waits as long as it takes.
 _REREADS = 3
-#: Pub/sub: a ping after this long without a message, and the node counts as
-#: silent (paused, cut off) when nothing comes back within ``SILENT_S``.
-PING_EVERY_S = 1.0
-SILENT_S = 3.0
-#: A publish not answered within this long is sent again through another node.
-PUBLISH_TIMEOUT_S = 2.0
+
+
+class StoreTimeouts(msgspec.Struct, frozen=True, kw_only=True):
+    """How long the store's client waits before it counts a node as failed, and
+    how long it keeps that in mind: the ``store_*`` settings (shared/infra/settings.py,
+    docs/reliability.md, "The store client's timeouts"), read with :meth:`of`.
+    The defaults are the settings' defaults."""
+
+    #: Commands no reply to which comes this late count the node as failed (a
+    #: cluster's; one server's client waits as long as it takes). Above the longest
+    #: block of a stage's read (0.5 s); :func:`store_client` adds a durability wait.
+    socket_s: float = 5.0
+    #: A connection not made within this long counts the node as failed.
+    connect_s: float = 1.0
+    #: A node that failed is asked last (slot maps, pub/sub) for this long.
+    suspect_s: float = 10.0
+    #: A re-read of the slot map waits this long for an answer before asking again.
+    reread_s: float = 1.0
+    #: Pub/sub: a ping after this long without a message ...
+    ping_every_s: float = 1.0
+    #: ... and the node counts as silent (paused, cut off) when nothing came for this long.
+    silent_s: float = 3.0
+    #: A publish not answered within this long is sent again through another node.
+    publish_s: float = 2.0
+    #: A listener whose node failed subscribes again (on another) after this pause.
+    resubscribe_pause_s: float = 0.2
+
+    @classmethod
+    def of(cls, settings: Settings) -> StoreTimeouts:
+        return cls(
+            socket_s=settings.store_socket_timeout_s,
+            connect_s=settings.store_connect_timeout_s,
+            suspect_s=settings.store_suspect_s,
+            reread_s=settings.store_reread_s,
+            ping_every_s=settings.store_ping_every_s,
+            silent_s=settings.store_silent_s,
+            publish_s=settings.store_publish_timeout_s,
+            resubscribe_pause_s=settings.store_resubscribe_pause_s,
+        )
+
+
+DEFAULT_TIMEOUTS = StoreTimeouts()
 #: Messages a subscriber listening on several nodes remembers, to drop their copies.
 _REMEMBERED = 4096
 #: Commands whose keys follow ``STREAMS``.
@@ -129,28 +158,40 @@ class PackedConnection(aioredis.Connection):
             raise DataError(str(exc)) from exc
 
 
-def connect(url: str, cluster: bool = False, timeout_s: float = STORE_TIMEOUT_S) -> Any:
+def connect(url: str, cluster: bool = False, timeouts: StoreTimeouts = DEFAULT_TIMEOUTS) -> Any:
+    """A client of the store at ``url``; its :class:`Subscriber` and :class:`Publisher`
+    wait as ``timeouts`` say too (they find them on the client)."""
     if cluster:
         # A cluster client builds its node connections itself (redis-py's packer).
-        return FailoverCluster.from_url(
+        cluster_client = FailoverCluster.from_url(
             url,
-            socket_timeout=timeout_s,
-            socket_connect_timeout=CONNECT_TIMEOUT_S,
+            socket_timeout=timeouts.socket_s,
+            socket_connect_timeout=timeouts.connect_s,
             reinitialize_steps=0,  # a MOVED patches its slot; it never closes every connection
             retry=Retry(NoBackoff(), _ATTEMPTS - 1),
         )
+        cluster_client.keep(timeouts)
+        return cluster_client
     # Pipelines and plain commands over the thin path (shared/infra/wire.py);
     # transactions and pub/sub through redis-py's pool of packed connections.
     client = cast(LeanRedis, LeanRedis.from_url(url, connection_class=PackedConnection))
     client.wire = Wire.from_url(url)
+    client.timeouts = timeouts  # type: ignore[attr-defined]
     return client
 
 
 def store_client(settings: Settings) -> Any:
     """The store's client for a service: a silent node's replies are waited for
     past the longest wait the durability level asks of it, not longer."""
-    timeout_s = max(STORE_TIMEOUT_S, settings.durability_timeout_ms / 1000 + 1.0)
-    return connect(settings.redis_url, settings.cluster, timeout_s)
+    timeouts = StoreTimeouts.of(settings)
+    socket_s = max(timeouts.socket_s, settings.durability_timeout_ms / 1000 + 1.0)
+    return connect(settings.redis_url, settings.cluster, msgspec.structs.replace(timeouts, socket_s=socket_s))
+
+
+def timeouts_of(store: Any) -> StoreTimeouts:
+    """The timeouts ``store`` was connected with (:func:`connect`)."""
+    found = getattr(store, "timeouts", None)
+    return found if isinstance(found, StoreTimeouts) else DEFAULT_TIMEOUTS
 
 
 class FailoverCluster(RedisCluster):
@@ -160,6 +201,7 @@ class FailoverCluster(RedisCluster):
         super().__init__(*args, **kwargs)
         #: Node name -> when it last failed: asked last while it is recent.
         self.suspects: dict[str, float] = {}
+        self.timeouts = DEFAULT_TIMEOUTS
         old = self.nodes_manager
         self.nodes_manager = _KeptNodes(
             list(old.startup_nodes.values()),
@@ -170,6 +212,11 @@ class FailoverCluster(RedisCluster):
             event_dispatcher=old._event_dispatcher,
         )
         self.nodes_manager.suspects = self.suspects
+        self.nodes_manager.timeouts = self.timeouts
+
+    def keep(self, timeouts: StoreTimeouts) -> None:
+        """Wait as ``timeouts`` say (the socket ones are the connections' own, given apart)."""
+        self.timeouts = self.nodes_manager.timeouts = timeouts
 
     async def initialize(
         self,
@@ -248,15 +295,16 @@ class FailoverCluster(RedisCluster):
 
     def suspected(self, name: str) -> bool:
         since = self.suspects.get(name)
-        return since is not None and time.monotonic() - since < SUSPECT_S
+        return since is not None and time.monotonic() - since < self.timeouts.suspect_s
 
 
 class _KeptNodes(NodesManager):
     """The slot map of a :class:`FailoverCluster`: re-read from the nodes not
     suspected first, and without closing the connections of the nodes that stay."""
 
-    __slots__ = ("suspects",)
+    __slots__ = ("suspects", "timeouts")
     suspects: dict[str, float]
+    timeouts: StoreTimeouts
 
     def move_node_to_end_of_cached_nodes(self, node_name: str) -> None:
         # redis-py calls this for the node a command could not reach.
@@ -296,7 +344,7 @@ class _KeptNodes(NodesManager):
         for _ in range(_REREADS):
             try:
                 await asyncio.wait_for(
-                    self._reread(additional_startup_nodes_info, last_failed_node_name), REREAD_S
+                    self._reread(additional_startup_nodes_info, last_failed_node_name), self.timeouts.reread_s
                 )
                 return
             except TimeoutError:
@@ -307,7 +355,7 @@ class _KeptNodes(NodesManager):
         self, additional_startup_nodes_info: list[tuple[str, int]] | None, last_failed_node_name: str | None
     ) -> None:
         now = time.monotonic()
-        recent = {n for n, at in self.suspects.items() if now - at < SUSPECT_S}
+        recent = {n for n, at in self.suspects.items() if now - at < self.timeouts.suspect_s}
         trusted = {n: node for n, node in self.startup_nodes.items() if n not in recent}
         if recent and trusted:
             # A silent node asked first would hold the re-read for its whole timeout.
@@ -459,7 +507,7 @@ async def reachable(store: Any, timeout_s: float) -> bool:
         return True
 
     async def ping(host: str, port: int) -> bool:
-        client = _plain(host, port, timeout_s)
+        client = _plain(host, port, timeout_s, timeouts_of(store).connect_s)
         try:
             return bool(await asyncio.wait_for(client.ping(), timeout=timeout_s))
         except UNREACHED:
@@ -471,13 +519,13 @@ async def reachable(store: Any, timeout_s: float) -> bool:
     return any(await asyncio.gather(*(ping(h, p) for h, p in primaries)))
 
 
-def _plain(host: str, port: int, timeout_s: float | None) -> aioredis.Redis:
+def _plain(host: str, port: int, timeout_s: float | None, connect_s: float) -> aioredis.Redis:
     """A client of one node that tries once: the caller moves on to another node."""
     return aioredis.Redis(
         host=host,
         port=port,
         socket_timeout=timeout_s,
-        socket_connect_timeout=min(timeout_s or CONNECT_TIMEOUT_S, CONNECT_TIMEOUT_S),
+        socket_connect_timeout=min(timeout_s or connect_s, connect_s),
         retry=Retry(NoBackoff(), 0),
     )
 
@@ -493,7 +541,7 @@ class Subscriber:
 
     In a cluster a ``PUBLISH`` reaches every node, so a subscriber may listen on
     any: it listens on one that answers, and when that node fails, or falls
-    silent (a ping it does not answer within :data:`SILENT_S`: paused, cut off),
+    silent (a ping it does not answer within ``silent_s``: paused, cut off),
     on another. Pub/sub keeps nothing for an absent subscriber, so each
     (re)subscription is reported: messages may have been missed in between.
     With ``copies`` > 1 it listens on that many nodes at once, so one node's
@@ -505,6 +553,7 @@ class Subscriber:
 
     def __init__(self, store: Any) -> None:
         self.store = store
+        self.timeouts = timeouts_of(store)
 
     async def messages(
         self, channel: str, subscribed: Callable[[], None], service: str, copies: int = 1
@@ -561,6 +610,7 @@ class Subscriber:
         held: set[tuple[str, int]],
     ) -> AsyncIterator[bytes]:
         loop = asyncio.get_running_loop()
+        t = self.timeouts
         while True:
             client: aioredis.Redis | None = None
             node = ("", 0)
@@ -569,22 +619,22 @@ class Subscriber:
                 found = await nodes(self.store)
                 node = next((n for n in found if n not in held), found[0])  # another copy's, if none is free
                 held.add(node)
-                client = _plain(*node, None)
+                client = _plain(*node, None, t.connect_s)
                 async with client.pubsub() as pubsub:
-                    await asyncio.wait_for(pubsub.subscribe(channel), SILENT_S)
+                    await asyncio.wait_for(pubsub.subscribe(channel), t.silent_s)
                     subscribed()
                     listening = True
                     heard, pinged = loop.time(), False
                     while True:
-                        message = await pubsub.get_message(timeout=PING_EVERY_S)
+                        message = await pubsub.get_message(timeout=t.ping_every_s)
                         now = loop.time()
                         if message is not None:
                             heard, pinged = now, False
                             if message["type"] == "message":
                                 yield message["data"]
-                        elif pinged and now - heard > SILENT_S:
+                        elif pinged and now - heard > t.silent_s:
                             raise RedisTimeoutError(f"{node[0]}:{node[1]} fell silent")
-                        elif not pinged and now - heard > PING_EVERY_S:
+                        elif not pinged and now - heard > t.ping_every_s:
                             await pubsub.ping()
                             pinged = True
             except asyncio.CancelledError:
@@ -594,7 +644,7 @@ class Subscriber:
                 log.warning("listener_failed", channel=channel, node=f"{node[0]}:{node[1]}", exc_info=True)
                 if node[0]:
                     _suspect(self.store, *node)
-                await asyncio.sleep(0.2)
+                await asyncio.sleep(t.resubscribe_pause_s)
             finally:
                 if listening:
                     unsubscribed()
@@ -609,7 +659,7 @@ class Publisher:
     On one server the messages ride in the caller's pipeline. A cluster's
     pipelines refuse PUBLISH, so there they go out right after the pipeline,
     through a plain connection to one node (a PUBLISH reaches every node);
-    when that node fails or does not answer in :data:`PUBLISH_TIMEOUT_S`, to
+    when that node fails or does not answer in ``publish_s``, to
     another. (A message sent twice that way is harmless: replies and notices
     are idempotent.)
     """
@@ -617,6 +667,7 @@ class Publisher:
     def __init__(self, redis: Any) -> None:
         self.redis = redis
         self.cluster = is_cluster(redis)
+        self.timeouts = timeouts_of(redis)
         self._plain: aioredis.Redis | None = None
         self._node = ("", 0)
 
@@ -632,7 +683,7 @@ class Publisher:
         for _ in range(3):
             if self._plain is None:
                 self._node = (await nodes(self.redis))[0]
-                self._plain = _plain(*self._node, PUBLISH_TIMEOUT_S)
+                self._plain = _plain(*self._node, self.timeouts.publish_s, self.timeouts.connect_s)
             try:
                 await asyncio.gather(*(self._plain.publish(channel, m) for channel, m in messages))
                 return

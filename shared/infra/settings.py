@@ -135,12 +135,37 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: How long a batch's answer waits for its R replicas; past it the batch's
     #: moves are answered 503 unavailable (retry with the same idempotency key).
     durability_timeout_ms: Annotated[int, msgspec.Meta(ge=10, le=60_000)] = 2000
+    #: The store client's waits (shared/infra/redis_client.py, ``StoreTimeouts``;
+    #: docs/reliability.md, "The store client's timeouts"). A cluster node that has
+    #: not answered a command within this long counts as failed (its commands 503,
+    #: the slot map is read again); services add the durability wait to it.
+    store_socket_timeout_s: Annotated[float, msgspec.Meta(ge=0.5, le=60)] = 5.0
+    #: A connection to a node not made within this long counts the node as failed.
+    store_connect_timeout_s: Annotated[float, msgspec.Meta(ge=0.05, le=30)] = 1.0
+    #: A node that failed is asked last (slot maps, pub/sub) for this long.
+    store_suspect_s: Annotated[float, msgspec.Meta(ge=1, le=600)] = 10.0
+    #: A re-read of the slot map asks again (the nodes in another order) when no
+    #: node answered within this long, three times, then waits as long as it takes.
+    store_reread_s: Annotated[float, msgspec.Meta(ge=0.05, le=30)] = 1.0
+    #: A pub/sub listener pings its node after this long without a message ...
+    store_ping_every_s: Annotated[float, msgspec.Meta(ge=0.1, le=60)] = 1.0
+    #: ... and listens on another once nothing came for this long (more than the ping's pause).
+    store_silent_s: Annotated[float, msgspec.Meta(ge=0.2, le=120)] = 3.0
+    #: A publish not answered within this long is sent again through another node.
+    store_publish_timeout_s: Annotated[float, msgspec.Meta(ge=0.05, le=60)] = 2.0
+    #: A listener whose node failed subscribes again after this pause.
+    store_resubscribe_pause_s: Annotated[float, msgspec.Meta(ge=0, le=30)] = 0.2
 
     # --- Reducer partition leases ---
     #: A reducer's lease on a partition lasts this long unless renewed (every third of
     #: it); a dead reducer's partitions are taken over within about 5/3 of it plus a
     #: second (docs/architecture.md, "Partition leases").
     lease_ttl_s: Annotated[float, msgspec.Meta(ge=1.0, le=300)] = 5.0
+
+    def __post_init__(self) -> None:
+        if self.store_silent_s <= self.store_ping_every_s:
+            # A listener would count its node silent before it had pinged it.
+            raise ValueError("store_silent_s must be more than store_ping_every_s")
 
 
 #: Rate limits out of the way, for tests and benchmarks that drive the API

@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Any
 
 from shared.eventstore.keys import PREFIX, tag
-from shared.infra.redis_client import connect
+from shared.infra.redis_client import StoreTimeouts, connect
 from shared.infra.settings import Settings
 
 #: Taken by the projector that rebuilds (the others wait); expires if it dies.
@@ -41,7 +41,9 @@ def separate(settings: Settings) -> bool:
 
 def read_model_client(settings: Settings, store: Any) -> Any:
     """The client for the read models: ``store`` itself when they share its server."""
-    return connect(settings.read_model_url, settings.cluster) if separate(settings) else store
+    if not separate(settings):
+        return store
+    return connect(settings.read_model_url, settings.cluster, StoreTimeouts.of(settings))
 
 
 async def missing(read: Any, partitions: int) -> bool:
