@@ -48,6 +48,7 @@ from services.gateway.hot import STATUS_CLASS, HotRoutes
 from services.gateway.openapi import spec
 from services.gateway.ratelimit import Limits
 from services.gateway.watch import PipelineWatch
+from services.web import assets as client
 from shared.eventstore.store import EventStore
 from shared.games import registry
 from shared.infra.coalesce import Coalescer
@@ -256,8 +257,10 @@ ROUTES = [
     Route("/v1/casual/{invitation_id}", casual.view),
     Route("/v1/casual/{invitation_id}/accept", casual.accept, methods=["POST"]),
     Route("/v1/casual/{invitation_id}/decline", casual.decline, methods=["POST"]),
-    Route("/", web.index),
-    Mount("/static", app=web.ASSETS),
+    # The web client (services/web), served here under `make run`; in the
+    # deployments the proxy routes these two paths to the web service instead.
+    Route("/", client.index),
+    Mount("/static", app=client.ASSETS),
 ]
 
 

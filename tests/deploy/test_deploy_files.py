@@ -40,6 +40,9 @@ WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"}
 MODULE_RE = re.compile(r"(?<![\w.])services\.([A-Za-z_]\w*)")
 SUBCOMMAND_RE = re.compile(r"(?:^|[\s/])ziggurat\s+([a-z][\w-]*)")
 ENV_RE = re.compile(r"\bZIGGURAT_[A-Z0-9_]+\b")
+#: Serves the web client's files only: the proxy's metrics count its requests
+#: (haproxy_backend_* of the `web` backend), so it has nothing of its own to scrape.
+UNSCRAPED = {"web"}
 
 
 def service_modules() -> list[str]:
@@ -439,8 +442,8 @@ def test_prometheus_scrapes_every_compose_service_on_its_metrics_port() -> None:
     targets = set().union(*scrape_targets().values())
     for name, svc in compose_ziggurat_services().items():
         modules = programs(compose_argv(svc))[0]
-        if not modules:
-            continue  # a one-off tool, not a service
+        if not modules or modules <= UNSCRAPED:
+            continue  # a one-off tool, or the web client
         settings = settings_from(svc["environment"])
         port = settings.http_port if modules == {"gateway"} else settings.metrics_port
         assert f"{name}:{port}" in targets, f"{name} is not scraped on :{port}"
@@ -448,7 +451,7 @@ def test_prometheus_scrapes_every_compose_service_on_its_metrics_port() -> None:
 
 def test_prometheus_has_a_job_for_every_service() -> None:
     jobs = scrape_targets()
-    for module in service_modules():
+    for module in set(service_modules()) - UNSCRAPED:
         assert module in jobs, f"no scrape job for {module}"
 
 
@@ -456,6 +459,8 @@ def test_k8s_pods_carry_scrape_annotations_for_their_metrics_port() -> None:
     defaults = settings_from(k8s_settings())
     for doc, template, container in k8s_ziggurat_containers():
         modules = programs(k8s_argv(container))[0]
+        if modules <= UNSCRAPED:
+            continue
         port = defaults.http_port if modules == {"gateway"} else defaults.metrics_port
         annotations = template["metadata"]["annotations"]
         assert annotations["prometheus.io/scrape"] == "true", doc["metadata"]["name"]
@@ -481,7 +486,9 @@ def test_servicemonitors_select_a_service_of_every_workload() -> None:
         ports = {p.get("name") for p in service["spec"]["ports"]}
         return any(e["port"] in ports for e in monitor["spec"]["endpoints"])
 
-    for doc, template, _ in k8s_ziggurat_containers():
+    for doc, template, container in k8s_ziggurat_containers():
+        if programs(k8s_argv(container))[0] <= UNSCRAPED:
+            continue
         pod_labels = template["metadata"]["labels"]
         matching = [
             s for s in services if all(pod_labels.get(k) == v for k, v in s["spec"]["selector"].items())
@@ -726,6 +733,10 @@ def test_compose_puts_the_proxy_in_front_of_the_gateways() -> None:
     settings = settings_from(gateway["environment"])
     assert edge["environment"]["EDGE_GATEWAY"] == f"gateway:{settings.http_port}"
     assert int(edge["environment"]["EDGE_GATEWAY_SLOTS"]) >= gateway["deploy"]["replicas"]
+    # The web client's paths go to the web service, one slot per replica.
+    web = services["web"]
+    assert edge["environment"]["EDGE_WEB"] == f"web:{settings_from(web['environment']).http_port}"
+    assert int(edge["environment"]["EDGE_WEB_SLOTS"]) >= web["deploy"]["replicas"]
     # The gateways believe X-Forwarded-For from the proxy's fixed address and no other.
     address = ipaddress.ip_address(edge["networks"]["default"]["ipv4_address"])
     (subnet,) = [c["subnet"] for c in compose()["networks"]["default"]["ipam"]["config"]]
@@ -772,6 +783,14 @@ def test_k8s_puts_the_same_proxy_in_front_of_the_gateways() -> None:
     assert headless["spec"]["selector"] == gateway["spec"]["selector"]["matchLabels"]
     assert int(port) == settings_from(k8s_settings()).http_port
     assert int(env["EDGE_GATEWAY_SLOTS"]) >= gateway["spec"]["replicas"]
+    # And each web client pod through its own.
+    host, port = env["EDGE_WEB"].rsplit(":", 1)
+    headless = k8s_named("Service", host.split(".")[0])
+    web = k8s_named("Deployment", "web")
+    assert headless["spec"]["clusterIP"] == "None"
+    assert headless["spec"]["selector"] == web["spec"]["selector"]["matchLabels"]
+    assert int(port) == settings_from(k8s_settings()).http_port
+    assert int(env["EDGE_WEB_SLOTS"]) >= web["spec"]["replicas"]
 
     # One public address, keeping the client's own; the gateways only inside.
     public = k8s_named("Service", "edge")
@@ -802,6 +821,7 @@ def test_the_ingress_variant_carries_the_proxys_limits() -> None:
     assert int(notes["proxy-send-timeout"]) == haproxy_seconds(edge["EDGE_TIMEOUT_TUNNEL"])
     assert notes["proxy-buffering"] == "off"
     (rule,) = ingress["spec"]["rules"]
-    (path,) = rule["http"]["paths"]
-    backend = path["backend"]["service"]
-    assert path["path"] == "/" and backend == {"name": "gateway", "port": {"name": "http"}}
+    # The page and its files to the web client, the rest to the gateways: as the proxy routes them.
+    routes = {(p["path"], p["pathType"]): p["backend"]["service"] for p in rule["http"]["paths"]}
+    web, gateway = {"name": "web", "port": {"name": "http"}}, {"name": "gateway", "port": {"name": "http"}}
+    assert routes == {("/", "Exact"): web, ("/static/", "Prefix"): web, ("/", "Prefix"): gateway}

@@ -12,6 +12,8 @@ format, while a client from another address still gets through. The gateway
 trusts the proxy's X-Forwarded-For (``ZIGGURAT_TRUSTED_PROXIES``) and no one
 else's: its own per-address budget for opening tables, set low here, refuses
 the address behind the proxy and not its neighbour, whatever either claims.
+The web client's page and files come through it from the web service
+(``python -m services.web``), the API from the gateway.
 
 Each proxy the tests start reads the one configuration file; the numbers a test
 needs small come from the environment, as an operator would set them
@@ -27,9 +29,11 @@ import contextlib
 import fcntl
 import os
 import random
+import re
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import AsyncIterator, Iterator
@@ -104,6 +108,33 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     yield from running_stack(tmp_path_factory, "proxy-stack", env=env)
 
 
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]:
+    """The web service as deployed (``python -m services.web``); its port."""
+    port = free_port()
+    env = {**os.environ, "ZIGGURAT_HTTP_HOST": "127.0.0.1", "ZIGGURAT_HTTP_PORT": str(port)}
+    log = tmp_path_factory.mktemp("web") / "web.log"
+    with log.open("wb") as out:
+        process = spawn([sys.executable, "-m", "services.web"], env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + WITHIN_S
+        while True:
+            assert process.poll() is None, f"the web service exited:\n{log.read_text()}"
+            with contextlib.suppress(httpx.HTTPError):
+                if httpx.get(f"http://127.0.0.1:{port}/health", timeout=2).status_code == 200:
+                    break
+            assert time.monotonic() < deadline, f"the web service did not start:\n{log.read_text()}"
+            time.sleep(0.1)
+        yield port
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
 @dataclass
 class Proxy:
     port: int
@@ -120,9 +151,12 @@ class Proxy:
 
 
 @contextlib.contextmanager
-def running_proxy(root: Path, gateway_port: int, **limits: str) -> Iterator[Proxy]:
-    """HAProxy with deploy/edge/haproxy.cfg in front of ``gateway_port``; ``limits``
-    are EDGE_* variables (the rest keep the file's defaults)."""
+def running_proxy(
+    root: Path, gateway_port: int, web_port: int | None = None, **limits: str
+) -> Iterator[Proxy]:
+    """HAProxy with deploy/edge/haproxy.cfg in front of ``gateway_port`` and
+    ``web_port`` (None: no web service, its backend down); ``limits`` are EDGE_*
+    variables (the rest keep the file's defaults)."""
     haproxy = _install_haproxy()
     port, stats_port = free_port(), free_port()
     env = {
@@ -131,6 +165,8 @@ def running_proxy(root: Path, gateway_port: int, **limits: str) -> Iterator[Prox
         "EDGE_STATS_BIND": f"127.0.0.1:{stats_port}",
         "EDGE_GATEWAY": f"127.0.0.1:{gateway_port}",
         "EDGE_GATEWAY_SLOTS": "1",
+        "EDGE_WEB": f"127.0.0.1:{web_port or free_port()}",
+        "EDGE_WEB_SLOTS": "1",
         # Within this machine's open-files limit (HAProxy needs two per connection).
         "EDGE_MAXCONN": "2000",
         **limits,
@@ -170,9 +206,9 @@ def through(proxy: Proxy) -> None:
 
 
 @pytest.fixture(scope="module")
-def proxy(stack: Stack, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
+def proxy(stack: Stack, web: int, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
     """The file's own limits, nothing changed."""
-    with running_proxy(tmp_path_factory.mktemp("haproxy"), stack.http_port) as proxy:
+    with running_proxy(tmp_path_factory.mktemp("haproxy"), stack.http_port, web) as proxy:
         through(proxy)
         yield proxy
 
@@ -199,6 +235,44 @@ def health_from(proxy: Proxy, source: str) -> int:
         base_url=proxy.url, transport=httpx.HTTPTransport(local_address=source), timeout=WITHIN_S
     ) as client:
         return client.get("/health").status_code
+
+
+# ------------------------------------------------------------- the web client
+
+
+def answered_by(proxy: Proxy, backend: str) -> int:
+    """The 2xx answers the proxy has passed on from ``backend`` so far."""
+    line = f'haproxy_backend_http_responses_total{{proxy="{backend}",code="2xx"}} '
+    (found,) = [row for row in proxy.metrics().splitlines() if row.startswith(line)]
+    return int(float(found.split()[-1]))
+
+
+def test_the_page_and_its_files_come_through_the_proxy_from_the_web_service(proxy: Proxy) -> None:
+    deadline = time.monotonic() + WITHIN_S
+    while 'haproxy_server_status{proxy="web",server="web1",state="UP"} 1' not in proxy.metrics():
+        assert time.monotonic() < deadline, (
+            f"the proxy never found the web service up:\n{proxy.log.read_text()}"
+        )
+        time.sleep(0.2)
+    before = answered_by(proxy, "web"), answered_by(proxy, "gateways")
+    with httpx.Client(base_url=proxy.url, timeout=WITHIN_S) as client:
+        page = client.get("/")
+        assert page.status_code == 200 and page.headers["content-type"] == "text/html; charset=utf-8"
+        assert page.headers["cache-control"] == "no-cache"
+        assert "script-src 'self'" in page.headers["content-security-policy"]
+        version = re.search(r"/static/([0-9a-f]{12})/app\.js", page.text)
+        assert version, page.text
+        app = client.get(f"/static/{version.group(1)}/app.js", headers={"accept-encoding": "gzip"})
+        assert app.status_code == 200 and app.headers["content-type"] == "text/javascript; charset=utf-8"
+        assert app.headers["cache-control"] == "public, max-age=31536000, immutable"
+        assert app.headers["content-encoding"] == "gzip" and "import" in app.text
+        missing = client.get(f"/static/{version.group(1)}/nothing.js")
+        assert rejected(missing, 404, "not_found")["message"] == "There is no such file."
+        games = client.get("/v1/games")  # the API still goes to the gateway
+        assert games.status_code == 200, games.text
+    # The page and the script from the web service; only the API from the gateway.
+    assert answered_by(proxy, "web") - before[0] == 2
+    assert answered_by(proxy, "gateways") - before[1] == 1
 
 
 # ------------------------------------------------------------- a game, a feed

@@ -1,0 +1,57 @@
+"""The web client's own server (``python -m services.web``, as the proxy reaches it):
+the page, its files with their cache rules, and refusals in the API's error format."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+
+from services.gateway.errors import error_body
+from services.web.app import create_app
+from services.web.assets import ASSETS, IMMUTABLE, not_found
+
+
+def test_a_refusal_is_the_gateways_error_format_byte_for_byte() -> None:
+    for message in ("There is no such file.", "The web client is not installed."):
+        answer = not_found(message)
+        assert answer.body == error_body("not_found", message)
+        assert answer.status_code == 404 and answer.media_type == "application/json"
+
+
+def client() -> httpx.AsyncClient:
+    return httpx.AsyncClient(transport=httpx.ASGITransport(app=create_app()), base_url="http://web")
+
+
+async def test_the_page_names_the_version_its_files_are_served_under() -> None:
+    async with client() as web:
+        page = await web.get("/")
+        assert page.status_code == 200 and page.headers["cache-control"] == "no-cache"
+        assert page.headers["referrer-policy"] == "no-referrer"
+        version = re.search(r"/static/([0-9a-f]{12})/app\.js", page.text)
+        assert version and version.group(1) == ASSETS.version
+        script = await web.get(f"/static/{ASSETS.version}/app.js", headers={"accept-encoding": "gzip"})
+        assert script.headers["content-type"] == "text/javascript; charset=utf-8"
+        assert script.headers["cache-control"] == IMMUTABLE
+        assert script.headers["content-encoding"] == "gzip" and b"import" in script.content
+        # A game's renderer, two folders down, is served too.
+        assert (await web.get(f"/static/{ASSETS.version}/games/generic.js")).status_code == 200
+        # An older version's file is today's, revalidated rather than kept a year.
+        stale = await web.get("/static/000000000000/style.css")
+        assert stale.status_code == 200 and stale.headers["cache-control"] == "no-cache"
+        assert (await web.get("/health")).json() == {"ok": True}
+
+
+async def test_what_is_not_a_file_of_the_client_is_not_found_in_the_apis_words() -> None:
+    async with client() as web:
+        for path in (
+            f"/static/{ASSETS.version}/index.html",
+            f"/static/{ASSETS.version}/nothing.js",
+            f"/static/{ASSETS.version}/../assets.py",
+            "/static/",
+            "/v1/games",
+        ):
+            answer = await web.get(path)
+            assert answer.status_code == 404, path
+            assert answer.json()["code"] == "not_found", path
+        assert (await web.post(f"/static/{ASSETS.version}/app.js")).status_code == 404
