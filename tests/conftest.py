@@ -39,6 +39,31 @@ async def emptied(server: ValkeyServer) -> AsyncIterator[object]:
         await client.aclose()
 
 
+@pytest.fixture
+def fresh_metrics() -> Iterator[None]:
+    """The process's metrics as a fresh process has them, for the test's length.
+
+    The metrics are module-level objects, one set per process, as each service
+    is one process; the suite runs many services' code in one worker, so a test
+    that ran a stage before (a validator parking a message) leaves its counts in
+    them. Every metric is swapped for a fresh one in place (its state only:
+    what holds it keeps it) and given back afterwards."""
+    from shared.observability import metrics
+
+    kept = [(metric, dict(vars(metric))) for metric in metrics.OWNERS]
+    for metric in metrics.OWNERS:
+        if metric._labelnames:
+            metric.clear()
+        else:
+            metric._metric_init()  # type: ignore[no-untyped-call]
+    try:
+        yield
+    finally:
+        for metric, state in kept:
+            vars(metric).clear()
+            vars(metric).update(state)
+
+
 @pytest.fixture(scope="session")
 def valkey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValkeyServer]:
     yield from served(tmp_path_factory, "valkey")
