@@ -6,8 +6,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 PYTEST_WORKERS ?= 2
+# The web client's linter and formatter (Biome): a devDependency of services/web,
+# installed by npm ci from its lock file on first use. No build step: it only checks.
+WEB    := services/web
+BIOME  := $(WEB)/node_modules/.bin/biome
 
-.PHONY: install run check test test-slow lint format bench bench-engines bench-peer bench-durability openapi asyncapi clean screenshots
+.PHONY: install run check test test-slow lint format web-check bench bench-engines bench-peer bench-durability openapi asyncapi clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -17,12 +21,21 @@ $(STAMP): pyproject.toml
 
 install: $(STAMP)
 
+$(BIOME): $(WEB)/package.json $(WEB)/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "npm was not found: the web client's checks (Biome, $(WEB)/package.json) need Node.js 20 and npm; install them (https://nodejs.org) and run make again." >&2; exit 1; }
+	cd $(WEB) && npm ci --no-audit --no-fund --loglevel=error
+	touch $(BIOME)
+
+# The whole client linted and its formatting checked (`make format` applies both).
+web-check: $(BIOME)
+	cd $(WEB) && ./node_modules/.bin/biome ci .
+
 run: $(STAMP)
 	$(BIN)/ziggurat run
 
 # The browser tests run apart: Playwright's sync API keeps an event loop
 # running in its worker, which the asyncio tests cannot share.
-test: $(STAMP)
+test: $(STAMP) web-check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -33,7 +46,7 @@ test: $(STAMP)
 # The quick loop while working: the static checks and the tests that need no
 # Valkey, no services and no browser (the directories that only hold those are
 # not even imported). `make test` runs everything.
-check: $(STAMP)
+check: $(STAMP) web-check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
@@ -47,9 +60,10 @@ test-slow: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-format: $(STAMP)
+format: $(STAMP) $(BIOME)
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --fix .
+	cd $(WEB) && ./node_modules/.bin/biome check --write .
 
 screenshots: $(STAMP)
 	ZIGGURAT_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/browser/test_mid_game.py -k screenshot

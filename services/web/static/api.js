@@ -5,10 +5,10 @@ import { sleep } from "./ui.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
-    super((body && body.message) || `The server answered ${status}.`);
+    super(body?.message || `The server answered ${status}.`);
     this.status = status;
-    this.code = (body && body.code) || String(status);
-    this.details = (body && body.details) || {};
+    this.code = body?.code || String(status);
+    this.details = body?.details || {};
   }
 }
 
@@ -55,7 +55,7 @@ export async function api(path, { method = "GET", body, token, key, signal } = {
 // EventSource cannot send, so it is read with fetch. Returns {close()}.
 export function follow(path, { token, after = 0, kind = "game-event", onEvent, onEnd, onStatus }) {
   const feed = { last: after, closed: false };
-  const status = (text) => onStatus && onStatus(text);
+  const status = (text) => onStatus?.(text);
   const deliver = (id, data) => {
     if (id <= feed.last) return; // a repeat after a reconnect
     feed.last = id;
@@ -64,14 +64,14 @@ export function follow(path, { token, after = 0, kind = "game-event", onEvent, o
   const finish = () => {
     feed.closed = true;
     status("ended");
-    onEnd && onEnd();
+    onEnd?.();
   };
   if (!token) followWithEventSource(path, feed, kind, deliver, finish, status);
   else followWithFetch(path, token, feed, kind, deliver, finish, status);
   return {
     close() {
       feed.closed = true;
-      feed.stop && feed.stop();
+      feed.stop?.();
     },
   };
 }
@@ -103,14 +103,14 @@ function followWithEventSource(path, feed, kind, deliver, finish, status) {
   };
   feed.stop = () => {
     clearTimeout(timer);
-    source && source.close();
+    source?.close();
   };
   open();
 }
 
 function followWithFetch(path, token, feed, kind, deliver, finish, status) {
   let controller = null;
-  feed.stop = () => controller && controller.abort();
+  feed.stop = () => controller?.abort();
   (async () => {
     let pause = 250;
     while (!feed.closed) {
@@ -118,7 +118,11 @@ function followWithFetch(path, token, feed, kind, deliver, finish, status) {
       let ended = false;
       try {
         const response = await fetch(`${path}?after=${feed.last}`, {
-          headers: { authorization: `Bearer ${token}`, accept: "text/event-stream", "last-event-id": String(feed.last) },
+          headers: {
+            authorization: `Bearer ${token}`,
+            accept: "text/event-stream",
+            "last-event-id": String(feed.last),
+          },
           signal: controller.signal,
           cache: "no-store",
         });
@@ -159,8 +163,7 @@ async function readFrames(body, handle) {
       const { value, done } = await reader.read();
       if (done) return false;
       buffer += value;
-      let cut;
-      while ((cut = buffer.indexOf("\n\n")) >= 0) {
+      for (let cut = buffer.indexOf("\n\n"); cut >= 0; cut = buffer.indexOf("\n\n")) {
         const block = buffer.slice(0, cut);
         buffer = buffer.slice(cut + 2);
         const frame = { id: null, event: "message", data: "" };
@@ -207,10 +210,12 @@ let gamesPromise = null;
 
 // The hosted games (cached for the page's life).
 export function games() {
-  gamesPromise = gamesPromise || api("/v1/games").catch((err) => {
-    gamesPromise = null;
-    throw err;
-  });
+  gamesPromise =
+    gamesPromise ||
+    api("/v1/games").catch((err) => {
+      gamesPromise = null;
+      throw err;
+    });
   return gamesPromise;
 }
 

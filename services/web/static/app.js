@@ -14,7 +14,11 @@ const ROUTES = [
     () => import("./pages/table.js"),
     (m, q) => ({ id: m[1], seat: Number(m[2]), token: q.get("token") }),
   ],
-  [new RegExp(`^/replay/${ID}$`), () => import("./pages/replay.js"), (m, q) => ({ id: m[1], step: q.get("step") })],
+  [
+    new RegExp(`^/replay/${ID}$`),
+    () => import("./pages/replay.js"),
+    (m, q) => ({ id: m[1], step: q.get("step") }),
+  ],
   [/^\/tournaments$/, () => import("./pages/tournaments.js"), () => ({})],
   [/^\/organise$/, () => import("./pages/organiser.js"), () => ({})],
   [new RegExp(`^/tournament/${ID}$`), () => import("./pages/tournament.js"), (m) => ({ id: m[1] })],
@@ -27,7 +31,11 @@ const ROUTES = [
   [new RegExp(`^/ladder/${ID}$`), () => import("./pages/ladder.js"), (m) => ({ game: m[1] })],
   [new RegExp(`^/players/${ID}$`), () => import("./pages/account.js"), (m) => ({ id: m[1] })],
   [/^\/arenas$/, () => import("./pages/arenas.js"), () => ({})],
-  [new RegExp(`^/arena/${ID}$`), () => import("./pages/arena.js"), (m, q) => ({ id: m[1], key: q.get("key") })],
+  [
+    new RegExp(`^/arena/${ID}$`),
+    () => import("./pages/arena.js"),
+    (m, q) => ({ id: m[1], key: q.get("key") }),
+  ],
   [
     new RegExp(`^/tournament/${ID}/player$`),
     () => import("./pages/player.js"),
@@ -62,13 +70,15 @@ function lifetime() {
 
 async function route() {
   if (current) current.end();
-  const life = (current = lifetime());
+  current = lifetime();
+  const life = current;
   const raw = location.hash.replace(/^#/, "") || "/";
   const cut = raw.indexOf("?");
   const path = cut < 0 ? raw : raw.slice(0, cut);
   const query = new URLSearchParams(cut < 0 ? "" : raw.slice(cut + 1));
   for (const link of document.querySelectorAll("header.top nav a")) {
-    const here = link.getAttribute("href") === `#${path}` || (path === "/" && link.getAttribute("href") === "#/");
+    const here =
+      link.getAttribute("href") === `#${path}` || (path === "/" && link.getAttribute("href") === "#/");
     if (here) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
@@ -76,7 +86,10 @@ async function route() {
   main.replaceChildren(h("p", { class: "muted" }, "Loading…"));
   const found = ROUTES.map(([re, load, params]) => [path.match(re), load, params]).find(([m]) => m);
   if (!found) {
-    main.replaceChildren(notice("There is no page at this address.", "error"), h("p", {}, h("a", { href: "#/" }, "Go to the lobby")));
+    main.replaceChildren(
+      notice("There is no page at this address.", "error"),
+      h("p", {}, h("a", { href: "#/" }, "Go to the lobby")),
+    );
     return;
   }
   const [match, load, params] = found;

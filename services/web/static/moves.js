@@ -36,7 +36,7 @@ export function commandKey(command) {
 function groups(commands) {
   const byType = new Map();
   for (const c of commands) {
-    const type = (c && c.type) || "move";
+    const type = c?.type || "move";
     if (!byType.has(type)) byType.set(type, []);
     byType.get(type).push(c);
   }
@@ -45,7 +45,9 @@ function groups(commands) {
 
 // What is left of a narrowed kind, and the field to choose next (null: one command left).
 function narrowed(commands, picks) {
-  const left = commands.filter((c) => picks.every(([path, key]) => JSON.stringify(at(c, path) ?? null) === key));
+  const left = commands.filter((c) =>
+    picks.every(([path, key]) => JSON.stringify(at(c, path) ?? null) === key),
+  );
   for (const [path] of leaves(left[0] || {})) {
     const values = new Set(left.map((c) => JSON.stringify(at(c, path) ?? null)));
     if (values.size > 1) return { left, path };
@@ -64,7 +66,7 @@ export function movesPanel({ commands, label, state, redraw, submit, busy }) {
   };
   const back = () => {
     state.confirm = null;
-    if (state.narrow && state.narrow.picks.length) state.narrow.picks.pop();
+    if (state.narrow?.picks.length) state.narrow.picks.pop();
     else {
       state.narrow = null;
       state.choosing = null;
@@ -116,7 +118,11 @@ export function movesPanel({ commands, label, state, redraw, submit, busy }) {
     }
     const chosen = picks.map(([p, key]) => `${words(p.split(".").pop())} ${valueWords(JSON.parse(key), 1)}`);
     box.append(
-      h("p", { class: "step" }, `${capital(words(type))}${chosen.length ? ` (${chosen.join(", ")})` : ""}: choose the ${words(path.split(".").pop())}`),
+      h(
+        "p",
+        { class: "step" },
+        `${capital(words(type))}${chosen.length ? ` (${chosen.join(", ")})` : ""}: choose the ${words(path.split(".").pop())}`,
+      ),
     );
     const values = new Map();
     for (const c of left) {
@@ -147,7 +153,13 @@ export function movesPanel({ commands, label, state, redraw, submit, busy }) {
   for (const [type, group] of byType) {
     if (group.length <= DIRECT) {
       for (const c of group) {
-        box.append(button(label(c), () => play(c), { "data-command": JSON.stringify(c), "data-focus": first ? "" : null, ...disabled }));
+        box.append(
+          button(label(c), () => play(c), {
+            "data-command": JSON.stringify(c),
+            "data-focus": first ? "" : null,
+            ...disabled,
+          }),
+        );
         first = false;
       }
     } else {

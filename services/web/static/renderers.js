@@ -41,7 +41,9 @@ export function draw(mod, root, doc, ctx) {
   root.replaceChildren();
   generic.render(root, doc, ctx);
   if (mod !== generic) {
-    root.prepend(h("p", { class: "notice warn" }, "The board could not be drawn; here is the table as text."));
+    root.prepend(
+      h("p", { class: "notice warn" }, "The board could not be drawn; here is the table as text."),
+    );
   }
   return generic;
 }

@@ -49,7 +49,10 @@ export function button(label, onClick, props = {}) {
 export function words(text) {
   const raw = String(text ?? "");
   const last = raw.includes(".") ? raw.slice(raw.lastIndexOf(".") + 1) : raw;
-  return last.replace(/[_-]+/g, " ").replace(/([a-z])([A-Z])/g, "$1 $2").trim();
+  return last
+    .replace(/[_-]+/g, " ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .trim();
 }
 
 export function capital(text) {
@@ -89,7 +92,7 @@ export function short(hex, n = 12) {
 
 // A message a person reads, from an API error or anything thrown.
 export function reason(err) {
-  return (err && err.message) || String(err);
+  return err?.message || String(err);
 }
 
 export function notice(text, kind = "info") {
@@ -108,7 +111,9 @@ export function sleep(ms, signal) {
 
 export function uuid() {
   if (crypto.randomUUID) return crypto.randomUUID().replaceAll("-", "");
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join(
+    "",
+  );
 }
 
 // Tokens this browser holds (the seats it opened, the tournaments it runs or

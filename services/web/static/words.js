@@ -4,7 +4,7 @@
 import { capital, listWords, ordinal, short, words } from "./ui.js";
 
 export function seatName(ctx, seat) {
-  const names = (ctx && ctx.names) || [];
+  const names = ctx?.names || [];
   return names[seat] || `Seat ${Number(seat) + 1}`;
 }
 

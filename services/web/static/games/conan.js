@@ -18,7 +18,8 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 function s(tag, attrs = {}, ...kids) {
   const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs))
+    if (v !== undefined && v !== null && v !== false) el.setAttribute(k, v);
   for (const c of kids.flat(Infinity)) if (c !== undefined && c !== null && c !== false) el.append(c);
   return el;
 }
@@ -55,7 +56,7 @@ function listWords(items) {
 }
 
 function seatName(ctx, seat) {
-  const names = ctx && ctx.names;
+  const names = ctx?.names;
   const n = names && (names[seat] ?? names[String(seat)]);
   return n || `Seat ${Number(seat) + 1}`;
 }
@@ -65,7 +66,15 @@ const ORD = ["first", "second", "third", "fourth", "fifth", "sixth"];
 
 // What the last drawn view taught us: province, kingdom and card names, for
 // the sentences of events (which carry ids only) and for command labels.
-const memo = { provinces: new Map(), kingdoms: new Map(), cards: new Map(), seats: [], conanAt: "", view: null, seat: null };
+const memo = {
+  provinces: new Map(),
+  kingdoms: new Map(),
+  cards: new Map(),
+  seats: [],
+  conanAt: "",
+  view: null,
+  seat: null,
+};
 
 function learn(view, seat) {
   memo.view = view;
@@ -109,7 +118,13 @@ const FACES = {
   AXE: "axes",
   BLANK: "blanks",
 };
-const KIND = { campaign: "Campaign", siege: "Siege", battle: "Battle", alliance: "Alliance", break: "Breaking an alliance" };
+const KIND = {
+  campaign: "Campaign",
+  siege: "Siege",
+  battle: "Battle",
+  alliance: "Alliance",
+  break: "Breaking an alliance",
+};
 const CATEGORY = { monsters: "monsters", treasures: "treasures", women: "women" };
 const ITEM = {
   emissary: "an emissary",
@@ -160,54 +175,123 @@ const TERRAIN = {
 function glyph(name, fg = "#1d1a14") {
   switch (name) {
     case "sword":
-      return s("path", { d: "M10 1.5V13.5M6 13.5H14M10 13.5V18.5", stroke: fg, "stroke-width": 2.2, "stroke-linecap": "round", fill: "none" });
+      return s("path", {
+        d: "M10 1.5V13.5M6 13.5H14M10 13.5V18.5",
+        stroke: fg,
+        "stroke-width": 2.2,
+        "stroke-linecap": "round",
+        fill: "none",
+      });
     case "swords":
-      return s("path", { d: "M3 3L15 15M17 3L5 15M2.5 13.5L6.5 17.5M17.5 13.5L13.5 17.5", stroke: fg, "stroke-width": 2, "stroke-linecap": "round", fill: "none" });
+      return s("path", {
+        d: "M3 3L15 15M17 3L5 15M2.5 13.5L6.5 17.5M17.5 13.5L13.5 17.5",
+        stroke: fg,
+        "stroke-width": 2,
+        "stroke-linecap": "round",
+        fill: "none",
+      });
     case "shield":
       return s("path", { d: "M10 2L17 4.5V10Q17 15.5 10 18.5Q3 15.5 3 10V4.5Z", fill: fg });
     case "axe":
-      return s("g", {},
+      return s(
+        "g",
+        {},
         s("path", { d: "M7 18.5L13.5 3.5", stroke: fg, "stroke-width": 2.2, "stroke-linecap": "round" }),
-        s("path", { d: "M11.3 4.5Q16.5 2.5 18.5 7.5Q15 7 12.6 9.6Z", fill: fg }));
+        s("path", { d: "M11.3 4.5Q16.5 2.5 18.5 7.5Q15 7 12.6 9.6Z", fill: fg }),
+      );
     case "splash":
-      return s("path", { d: "M10 1.5L12 7L17.5 4.5L14 9.5L19 12L13 12.5L14.5 18.5L10 14L5.5 18.5L7 12.5L1 12L6 9.5L2.5 4.5L8 7Z", fill: fg });
+      return s("path", {
+        d: "M10 1.5L12 7L17.5 4.5L14 9.5L19 12L13 12.5L14.5 18.5L10 14L5.5 18.5L7 12.5L1 12L6 9.5L2.5 4.5L8 7Z",
+        fill: fg,
+      });
     case "crown":
-      return s("path", { d: "M2.5 15.5H17.5L18.5 5.5L13.7 9.5L10 3L6.3 9.5L1.5 5.5ZM2.5 16.8H17.5V18.5H2.5Z", fill: fg });
+      return s("path", {
+        d: "M2.5 15.5H17.5L18.5 5.5L13.7 9.5L10 3L6.3 9.5L1.5 5.5ZM2.5 16.8H17.5V18.5H2.5Z",
+        fill: fg,
+      });
     case "eye":
-      return s("g", {},
-        s("path", { d: "M1.5 10Q10 1.5 18.5 10Q10 18.5 1.5 10Z", fill: "none", stroke: fg, "stroke-width": 2 }),
-        s("circle", { cx: 10, cy: 10, r: 3, fill: fg }));
+      return s(
+        "g",
+        {},
+        s("path", {
+          d: "M1.5 10Q10 1.5 18.5 10Q10 18.5 1.5 10Z",
+          fill: "none",
+          stroke: fg,
+          "stroke-width": 2,
+        }),
+        s("circle", { cx: 10, cy: 10, r: 3, fill: fg }),
+      );
     case "star":
-      return s("path", { d: "M10 1.5L12.5 7.3L18.8 7.8L14 12L15.5 18.2L10 14.8L4.5 18.2L6 12L1.2 7.8L7.5 7.3Z", fill: fg });
+      return s("path", {
+        d: "M10 1.5L12.5 7.3L18.8 7.8L14 12L15.5 18.2L10 14.8L4.5 18.2L6 12L1.2 7.8L7.5 7.3Z",
+        fill: fg,
+      });
     case "tower":
-      return s("path", { d: "M6 18.5V7.5H4.5V2.5H7V4.5H8.8V2.5H11.2V4.5H13V2.5H15.5V7.5H14V18.5Z", fill: fg });
+      return s("path", {
+        d: "M6 18.5V7.5H4.5V2.5H7V4.5H8.8V2.5H11.2V4.5H13V2.5H15.5V7.5H14V18.5Z",
+        fill: fg,
+      });
     case "fort":
-      return s("path", { d: "M1.5 18.5V8.5H4V6H6.5V8.5H8.7V6H11.3V8.5H13.5V6H16V8.5H18.5V18.5H12V14Q10 11.5 8 14V18.5Z", fill: fg });
+      return s("path", {
+        d: "M1.5 18.5V8.5H4V6H6.5V8.5H8.7V6H11.3V8.5H13.5V6H16V8.5H18.5V18.5H12V14Q10 11.5 8 14V18.5Z",
+        fill: fg,
+      });
     case "city":
-      return s("path", { d: "M1 18.5V9L4 6.5L7 9V11.5H8.5V4.5L10 1.5L11.5 4.5V11.5H13V9L16 6.5L19 9V18.5Z", fill: fg });
+      return s("path", {
+        d: "M1 18.5V9L4 6.5L7 9V11.5H8.5V4.5L10 1.5L11.5 4.5V11.5H13V9L16 6.5L19 9V18.5Z",
+        fill: fg,
+      });
     case "pawn":
-      return s("g", { fill: fg }, s("circle", { cx: 10, cy: 5.2, r: 3.6 }), s("path", { d: "M5 18.5Q5 10 10 9.2Q15 10 15 18.5Z" }));
+      return s(
+        "g",
+        { fill: fg },
+        s("circle", { cx: 10, cy: 5.2, r: 3.6 }),
+        s("path", { d: "M5 18.5Q5 10 10 9.2Q15 10 15 18.5Z" }),
+      );
     case "helm":
-      return s("g", {},
+      return s(
+        "g",
+        {},
         s("path", { d: "M4 12Q4 4 10 4Q16 4 16 12V17H12.5V13H7.5V17H4Z", fill: fg }),
-        s("path", { d: "M4.5 8Q0.5 6.5 1.5 1.5Q3.5 5 6 5.5M15.5 8Q19.5 6.5 18.5 1.5Q16.5 5 14 5.5", fill: fg, stroke: fg, "stroke-width": 0.8 }));
+        s("path", {
+          d: "M4.5 8Q0.5 6.5 1.5 1.5Q3.5 5 6 5.5M15.5 8Q19.5 6.5 18.5 1.5Q16.5 5 14 5.5",
+          fill: fg,
+          stroke: fg,
+          "stroke-width": 0.8,
+        }),
+      );
     case "flag":
-      return s("g", {},
+      return s(
+        "g",
+        {},
         s("path", { d: "M4 18.5V2", stroke: fg, "stroke-width": 2, "stroke-linecap": "round" }),
-        s("path", { d: "M5 2.5H16.5L13.5 6.5L16.5 10.5H5Z", fill: fg }));
+        s("path", { d: "M5 2.5H16.5L13.5 6.5L16.5 10.5H5Z", fill: fg }),
+      );
     case "skull":
-      return s("g", {},
+      return s(
+        "g",
+        {},
         s("path", { d: "M10 2Q17 2 17 9Q17 12 14.5 13V16.5H5.5V13Q3 12 3 9Q3 2 10 2Z", fill: fg }),
         s("circle", { cx: 7.2, cy: 8.8, r: 1.9, fill: "#fff" }),
-        s("circle", { cx: 12.8, cy: 8.8, r: 1.9, fill: "#fff" }));
+        s("circle", { cx: 12.8, cy: 8.8, r: 1.9, fill: "#fff" }),
+      );
     case "coin":
-      return s("g", {},
+      return s(
+        "g",
+        {},
         s("circle", { cx: 10, cy: 10, r: 8, fill: "#e9b82c", stroke: "#7a5800", "stroke-width": 1.5 }),
-        s("circle", { cx: 10, cy: 10, r: 4.5, fill: "none", stroke: "#7a5800", "stroke-width": 1.2 }));
+        s("circle", { cx: 10, cy: 10, r: 4.5, fill: "none", stroke: "#7a5800", "stroke-width": 1.2 }),
+      );
     case "flame":
-      return s("path", { d: "M10 1.5Q15 7 15 12Q15 18.5 10 18.5Q5 18.5 5 12Q5 9 7.5 6.5Q7.5 10 9.5 11Q8.5 6 10 1.5Z", fill: fg });
+      return s("path", {
+        d: "M10 1.5Q15 7 15 12Q15 18.5 10 18.5Q5 18.5 5 12Q5 9 7.5 6.5Q7.5 10 9.5 11Q8.5 6 10 1.5Z",
+        fill: fg,
+      });
     case "scroll":
-      return s("path", { d: "M4 3H15Q17.5 3 17.5 5.5V15Q17.5 17.5 15 17.5H5Q2.5 17.5 2.5 15V13H12.5V15Q12.5 16 13.5 16Q14.5 16 14.5 15V5.5Q14.5 4.5 15 4.5H6Q5 4.5 5 5.5V12H4Z", fill: fg });
+      return s("path", {
+        d: "M4 3H15Q17.5 3 17.5 5.5V15Q17.5 17.5 15 17.5H5Q2.5 17.5 2.5 15V13H12.5V15Q12.5 16 13.5 16Q14.5 16 14.5 15V5.5Q14.5 4.5 15 4.5H6Q5 4.5 5 5.5V12H4Z",
+        fill: fg,
+      });
     default:
       return s("circle", { cx: 10, cy: 10, r: 5, fill: fg });
   }
@@ -216,29 +300,71 @@ function glyph(name, fg = "#1d1a14") {
 // A 20x20 glyph placed at (cx, cy) with the given size.
 function place(g, cx, cy, size) {
   const k = size / 20;
-  return s("g", { transform: `translate(${(cx - size / 2).toFixed(1)} ${(cy - size / 2).toFixed(1)}) scale(${k.toFixed(3)})` }, g);
+  return s(
+    "g",
+    {
+      transform: `translate(${(cx - size / 2).toFixed(1)} ${(cy - size / 2).toFixed(1)}) scale(${k.toFixed(3)})`,
+    },
+    g,
+  );
 }
 
 function mini(size, ...kids) {
-  return s("svg", { width: size, height: size, viewBox: "0 0 20 20", class: "zc-mini", "aria-hidden": "true" }, ...kids);
+  return s(
+    "svg",
+    { width: size, height: size, viewBox: "0 0 20 20", class: "zc-mini", "aria-hidden": "true" },
+    ...kids,
+  );
 }
 
-const FATE_GLYPH = { MILITARY: "swords", INTRIGUE: "eye", MILITARY_INTRIGUE: "swords", COURT_CONAN: "crown", COURT: "crown", WILD: "star" };
+const FATE_GLYPH = {
+  MILITARY: "swords",
+  INTRIGUE: "eye",
+  MILITARY_INTRIGUE: "swords",
+  COURT_CONAN: "crown",
+  COURT: "crown",
+  WILD: "star",
+};
 
 function fateDie(face, size = 30) {
-  const parts = [s("rect", { x: 0.8, y: 0.8, width: 18.4, height: 18.4, rx: 3.5, fill: "#1f4f9a", stroke: "#0b2552", "stroke-width": 1 })];
-  if (face === "MILITARY_INTRIGUE") parts.push(place(glyph("swords", "#fff"), 6.5, 6.5, 9), place(glyph("eye", "#fff"), 13.5, 13.5, 9));
-  else if (face === "COURT_CONAN") parts.push(place(glyph("crown", "#fff"), 6.5, 6.8, 9.5), place(glyph("helm", "#ffd76a"), 13.3, 13.3, 10));
+  const parts = [
+    s("rect", {
+      x: 0.8,
+      y: 0.8,
+      width: 18.4,
+      height: 18.4,
+      rx: 3.5,
+      fill: "#1f4f9a",
+      stroke: "#0b2552",
+      "stroke-width": 1,
+    }),
+  ];
+  if (face === "MILITARY_INTRIGUE")
+    parts.push(place(glyph("swords", "#fff"), 6.5, 6.5, 9), place(glyph("eye", "#fff"), 13.5, 13.5, 9));
+  else if (face === "COURT_CONAN")
+    parts.push(place(glyph("crown", "#fff"), 6.5, 6.8, 9.5), place(glyph("helm", "#ffd76a"), 13.3, 13.3, 10));
   else parts.push(place(glyph(FATE_GLYPH[face] || "star", face === "WILD" ? "#ffd76a" : "#fff"), 10, 10, 13));
   return h("span", { class: "zc-die", title: `${FATE[face] || face} die` }, mini(size, ...parts));
 }
 
 function contestDie(face, size = 26) {
   const black = face === "ATTACKER_HIT";
-  const parts = [s("rect", { x: 0.8, y: 0.8, width: 18.4, height: 18.4, rx: 3.5, fill: black ? "#1b1b1b" : "#b3261e", stroke: "#3b0805", "stroke-width": 1 })];
+  const parts = [
+    s("rect", {
+      x: 0.8,
+      y: 0.8,
+      width: 18.4,
+      height: 18.4,
+      rx: 3.5,
+      fill: black ? "#1b1b1b" : "#b3261e",
+      stroke: "#3b0805",
+      "stroke-width": 1,
+    }),
+  ];
   if (face === "HIT") parts.push(place(glyph("splash", "#fff"), 10, 10, 14));
   else if (face === "ATTACKER_HIT") parts.push(place(glyph("splash", "#fff"), 10, 10, 14));
-  else if (face === "HIT_CONAN") parts.push(place(glyph("splash", "#fff"), 7.5, 8, 10), place(glyph("sword", "#ffd76a"), 13.5, 11, 12));
+  else if (face === "HIT_CONAN")
+    parts.push(place(glyph("splash", "#fff"), 7.5, 8, 10), place(glyph("sword", "#ffd76a"), 13.5, 11, 12));
   else if (face === "SHIELD") parts.push(place(glyph("shield", "#fff"), 10, 10, 12));
   else if (face === "AXE") parts.push(place(glyph("axe", "#fff"), 10, 10, 13));
   return h("span", { class: "zc-die", title: FACE[face] || face }, mini(size, ...parts));
@@ -265,7 +391,13 @@ export function label(command, ctx) {
     case "swap_bid_card":
       return c.card ? `Swap your revealed card for ${cname(c.card)}` : "Keep the revealed card";
     case "choose_token":
-      return { keep: "Keep the adventure token face down", gold: "Exchange the token for gold", sorcery: "Exchange the token for sorcery" }[c.keep] || `Token: ${c.keep}`;
+      return (
+        {
+          keep: "Keep the adventure token face down",
+          gold: "Exchange the token for gold",
+          sorcery: "Exchange the token for sorcery",
+        }[c.keep] || `Token: ${c.keep}`
+      );
     case "move_conan":
       return c.to ? `Move Conan to ${pname(c.to)}` : `Conan stays in ${pname(view?.conan_at)}`;
     case "play_table_card":
@@ -273,7 +405,13 @@ export function label(command, ctx) {
     case "refresh_table_card":
       return `Refresh ${cname(c.card)}`;
     case "take_die":
-      return { military: "Take a die for a Military action", intrigue: "Take a die for an Intrigue action", court: "Take a die for the Court" }[c.action] || `Take a die: ${c.action}`;
+      return (
+        {
+          military: "Take a die for a Military action",
+          intrigue: "Take a die for an Intrigue action",
+          court: "Take a die for the Court",
+        }[c.action] || `Take a die: ${c.action}`
+      );
     case "raise_troops":
       return `Raise troops in ${listWords((c.provinces || []).map(pname))}`;
     case "move_army": {
@@ -281,7 +419,9 @@ export function label(command, ctx) {
       return `Move ${plural(c.units, "unit")} from ${pname(c.frm)} ${into || "to"} ${pname(c.to)}`;
     }
     case "attack":
-      return c.defender >= 0 ? `Fight in ${pname(c.province)} against ${seatName(ctx, c.defender)}` : `Fight in ${pname(c.province)}`;
+      return c.defender >= 0
+        ? `Fight in ${pname(c.province)} against ${seatName(ctx, c.defender)}`
+        : `Fight in ${pname(c.province)}`;
     case "end_action":
       return endWords();
     case "move_emissary":
@@ -297,11 +437,18 @@ export function label(command, ctx) {
       return c.raider ? `${move}, raid ${pname(c.raider)}` : `${move}, no raid`;
     }
     case "court_draw":
-      return { strategy_kingdom: "Draw a strategy card and a kingdom card", two_strategy: "Draw two strategy cards" }[c.option] || `Draw: ${humanize(c.option)}`;
+      return (
+        {
+          strategy_kingdom: "Draw a strategy card and a kingdom card",
+          two_strategy: "Draw two strategy cards",
+        }[c.option] || `Draw: ${humanize(c.option)}`
+      );
     case "play_event":
       return `Play the event ${cname(c.card)}`;
     case "commit_card":
-      return c.cards && c.cards.length ? `Commit ${listWords(c.cards.map(cname))} face down` : "Commit no strategy card";
+      return c.cards?.length
+        ? `Commit ${listWords(c.cards.map(cname))} face down`
+        : "Commit no strategy card";
     case "use_card":
       return `Use ${cname(c.card)}`;
     case "sorcery":
@@ -309,17 +456,25 @@ export function label(command, ctx) {
     case "proceed":
       return proceedWords();
     case "forced_march":
-      return c.defender >= 0 ? `Forced march: give up a unit, fight ${seatName(ctx, c.defender)} again` : "Forced march: give up a unit and fight on";
+      return c.defender >= 0
+        ? `Forced march: give up a unit, fight ${seatName(ctx, c.defender)} again`
+        : "Forced march: give up a unit and fight on";
     case "withdraw":
-      return c.frm ? `Withdraw the army from ${pname(c.frm)} to ${pname(c.to)}` : `Withdraw to ${pname(c.to)}`;
+      return c.frm
+        ? `Withdraw the army from ${pname(c.frm)} to ${pname(c.to)}`
+        : `Withdraw to ${pname(c.to)}`;
     case "crown":
-      return c.category ? `Try to crown Conan with your ${CATEGORY[c.category] || c.category}` : "Do not try to crown Conan";
+      return c.category
+        ? `Try to crown Conan with your ${CATEGORY[c.category] || c.category}`
+        : "Do not try to crown Conan";
     case "resolve_raids":
-      return c.sacrifice_in && c.sacrifice_in.length
+      return c.sacrifice_in?.length
         ? `Sacrifice a unit to clear the raiders in ${listWords(c.sacrifice_in.map(pname))}`
         : "Keep your units; pay EP for the raiders";
     case "place_garrison":
-      return c.city ? `Turn the fort in ${pname(c.province)} into a city` : `Place a unit in ${pname(c.province)}`;
+      return c.city
+        ? `Turn the fort in ${pname(c.province)} into a city`
+        : `Place a unit in ${pname(c.province)}`;
     case "buy":
       return `Buy ${ITEM[c.item] || humanize(c.item)}${c.province ? ` in ${pname(c.province)}` : ""}`;
     case "choose_category":
@@ -395,9 +550,20 @@ const REASON = {
   majority_treasures: "for the most treasures",
   majority_women: "for the most women",
 };
-const RESOURCE = { gold: ["gold", "gold"], sorcery: ["sorcery token", "sorcery tokens"], ep: ["EP", "EP"], crom: ["Crom token", "Crom tokens"] };
+const RESOURCE = {
+  gold: ["gold", "gold"],
+  sorcery: ["sorcery token", "sorcery tokens"],
+  ep: ["EP", "EP"],
+  crom: ["Crom token", "Crom tokens"],
+};
 const ACTION = { military: "a Military action", intrigue: "an Intrigue action", court: "the Court" };
-const DECK = { strategy: "strategy", kingdom: "kingdom", table: "table", adventure: "adventure", objectives: "objective" };
+const DECK = {
+  strategy: "strategy",
+  kingdom: "kingdom",
+  table: "table",
+  adventure: "adventure",
+  objectives: "objective",
+};
 
 function amount(n, key) {
   const [one, many] = RESOURCE[key];
@@ -413,10 +579,15 @@ function resourcesSentence(e, who) {
     if (n > 0) gains.push(amount(n, key));
     else if (n < 0) losses.push(amount(-n, key));
   }
-  const why = REASON[e.reason] ? ` ${REASON[e.reason]}` : e.reason ? ` (${humanize(e.reason).toLowerCase()})` : "";
+  const why = REASON[e.reason]
+    ? ` ${REASON[e.reason]}`
+    : e.reason
+      ? ` (${humanize(e.reason).toLowerCase()})`
+      : "";
   const spend = ["purchase", "table_card", "refresh", "sorcery_reroll"].includes(e.reason);
   const parts = [];
-  if (gains.length) parts.push(`${gains.length === 1 && gains[0].endsWith("EP") ? "scores" : "gains"} ${listWords(gains)}`);
+  if (gains.length)
+    parts.push(`${gains.length === 1 && gains[0].endsWith("EP") ? "scores" : "gains"} ${listWords(gains)}`);
   if (losses.length) parts.push(`${spend ? "pays" : "loses"} ${listWords(losses)}`);
   if (!parts.length) return `${who}'s treasury is unchanged${why}.`;
   return `${who} ${parts.join(" and ")}${why}.`;
@@ -425,14 +596,17 @@ function resourcesSentence(e, who) {
 function faceCounts(faces, words, many = words) {
   const counts = new Map();
   for (const f of faces) counts.set(f, (counts.get(f) || 0) + 1);
-  return listWords([...counts].map(([f, n]) => `${n} ${(n === 1 ? words[f] : many[f]) || humanize(f).toLowerCase()}`));
+  return listWords(
+    [...counts].map(([f, n]) => `${n} ${(n === 1 ? words[f] : many[f]) || humanize(f).toLowerCase()}`),
+  );
 }
 
 function phaseSentence(p, ctx, pushed) {
   const who = (seat) => seatName(ctx, seat);
   switch (p.phase) {
     case "bidding":
-      if (p.step === "sealed") return "Everyone bids for Conan: a bidding token and a strategy card, face down.";
+      if (p.step === "sealed")
+        return "Everyone bids for Conan: a bidding token and a strategy card, face down.";
       if (p.step === "swap") return "The holder of Conan's Favour may swap the revealed card.";
       return "The bids for Conan are settled.";
     case "token_choice":
@@ -440,7 +614,11 @@ function phaseSentence(p, ctx, pushed) {
     case "coronation":
       return `${who(p.seat)} may try to crown Conan.`;
     case "adventure_end":
-      return p.step === "reward" ? "The adventure ends." : p.step === "coronation" ? "Conan may be crowned." : "The next adventure is coming.";
+      return p.step === "reward"
+        ? "The adventure ends."
+        : p.step === "coronation"
+          ? "Conan may be crowned."
+          : "The next adventure is coming.";
     case "turn":
       if (p.step === "conan") return `${who(p.seat)}'s turn begins.`;
       if (p.step === "cards") return `${who(p.seat)} may play or refresh table cards.`;
@@ -452,7 +630,9 @@ function phaseSentence(p, ctx, pushed) {
         ? `${who(p.seat)} must fight in ${pname(p.target)}; ${plural(p.moves_left, "movement")} left.`
         : `${who(p.seat)} has ${plural(p.moves_left, "movement")} left.`;
     case "intrigue":
-      return pushed ? `${who(p.seat)} takes the Intrigue action.` : `${who(p.seat)} goes on with the Intrigue action.`;
+      return pushed
+        ? `${who(p.seat)} takes the Intrigue action.`
+        : `${who(p.seat)} goes on with the Intrigue action.`;
     case "conan_court":
       return `${who(p.seat)} moves Conan once more and may raid (Court + Conan).`;
     case "court":
@@ -462,15 +642,16 @@ function phaseSentence(p, ctx, pushed) {
       const d = p.defender.seat;
       const against = d >= 0 ? who(d) : pname(p.province);
       const what = `${KIND[p.kind] || cap(p.kind)} in ${pname(p.province)} (${p.terrain})`;
-      const step = {
-        attacker_card: `${who(a)} chooses a strategy card`,
-        defender_card: `${d >= 0 ? who(d) : "the defender"} chooses a strategy card`,
-        before_attacker: `${who(a)} is about to roll`,
-        after_attacker: `${who(a)} looks at the roll`,
-        before_defender: `${d >= 0 ? who(d) : pname(p.province)} is about to roll`,
-        after_defender: `${d >= 0 ? who(d) : "the defender"} looks at the roll`,
-        resolve: "the roll is settled",
-      }[p.step] || p.step;
+      const step =
+        {
+          attacker_card: `${who(a)} chooses a strategy card`,
+          defender_card: `${d >= 0 ? who(d) : "the defender"} chooses a strategy card`,
+          before_attacker: `${who(a)} is about to roll`,
+          after_attacker: `${who(a)} looks at the roll`,
+          before_defender: `${d >= 0 ? who(d) : pname(p.province)} is about to roll`,
+          after_defender: `${d >= 0 ? who(d) : "the defender"} looks at the roll`,
+          resolve: "the roll is settled",
+        }[p.step] || p.step;
       return pushed ? `${what}: ${who(a)} against ${against}.` : `${what}: ${step}.`;
     }
     case "after_contest":
@@ -478,7 +659,9 @@ function phaseSentence(p, ctx, pushed) {
     case "retreat":
       return `${who(p.seat)} may fall back from ${pname(p.province)}.`;
     case "age_change":
-      return p.final ? `Final scoring: ${AGE_STEP[p.step] || `step ${p.step}`}.` : `Change of age, step ${p.step}: ${AGE_STEP[p.step] || ""}.`;
+      return p.final
+        ? `Final scoring: ${AGE_STEP[p.step] || `step ${p.step}`}.`
+        : `Change of age, step ${p.step}: ${AGE_STEP[p.step] || ""}.`;
     case "garrison":
       return `${who(p.seat)} places troops and raises cities.`;
     case "game_over":
@@ -493,7 +676,7 @@ function phaseSentence(p, ctx, pushed) {
 const shadow = { key: null, stack: [] };
 
 function follow(e, ctx) {
-  const key = (ctx && ctx.doc && ctx.doc.game_id) || "";
+  const key = ctx?.doc?.game_id || "";
   if (shadow.key !== key) {
     shadow.key = key;
     shadow.stack = [];
@@ -554,7 +737,9 @@ export function describe(event, ctx) {
       return `The game begins: ${listWords(rulers)}. In play: ${listWords((e.zones || []).map((z) => humanize(z).toLowerCase()))}.`;
     }
     case "deck_shuffled":
-      return e.deck === "kingdom" && e.seat >= 0 ? `${who(e.seat)}'s kingdom deck is shuffled.` : `The ${DECK[e.deck] || e.deck} deck is shuffled.`;
+      return e.deck === "kingdom" && e.seat >= 0
+        ? `${who(e.seat)}'s kingdom deck is shuffled.`
+        : `The ${DECK[e.deck] || e.deck} deck is shuffled.`;
     case "tokens_shuffled":
       return "The adventure tokens are mixed face down.";
     case "cards_drawn":
@@ -568,7 +753,9 @@ export function describe(event, ctx) {
     case "table_card_played":
       return `${who(e.seat)} puts ${cname(e.card)} on the table.`;
     case "table_card_turned":
-      return e.exhausted ? `${who(e.seat)} uses ${cname(e.card)} (turned sideways).` : `${who(e.seat)} refreshes ${cname(e.card)}.`;
+      return e.exhausted
+        ? `${who(e.seat)} uses ${cname(e.card)} (turned sideways).`
+        : `${who(e.seat)} refreshes ${cname(e.card)}.`;
     case "resources_changed":
       return resourcesSentence(e, who(e.seat));
     case "units_changed":
@@ -623,17 +810,26 @@ export function describe(event, ctx) {
       return `${who(e.seat)} lays down a bid face down.`;
     case "bids_revealed": {
       const bids = [...(e.bids || [])].sort((a, b) => b.value - a.value);
-      const parts = bids.map((b) => `${who(b.seat)} ${b.token}${b.card ? ` + ${cname(b.card)}` : ""} = ${b.value}`);
+      const parts = bids.map(
+        (b) => `${who(b.seat)} ${b.token}${b.card ? ` + ${cname(b.card)}` : ""} = ${b.value}`,
+      );
       return `The bids are revealed: ${parts.join("; ")}.`;
     }
     case "bid_tokens_set":
-      return `${who(e.seat)}'s bidding tokens: ${(e.available || []).join(", ") || "none"} at hand${e.spent && e.spent.length ? `, ${e.spent.join(", ")} set aside` : ""}.`;
+      return `${who(e.seat)}'s bidding tokens: ${(e.available || []).join(", ") || "none"} at hand${e.spent?.length ? `, ${e.spent.join(", ")} set aside` : ""}.`;
     case "contest_card_committed":
-      return e.cards && e.cards.length ? `${who(e.seat)} commits ${listWords(e.cards.map(cname))} face down.` : `${who(e.seat)} commits no strategy card.`;
+      return e.cards?.length
+        ? `${who(e.seat)} commits ${listWords(e.cards.map(cname))} face down.`
+        : `${who(e.seat)} commits no strategy card.`;
     case "contest_card_declared":
-      return e.count ? `${who(e.seat)} commits ${plural(e.count, "strategy card")} face down.` : `${who(e.seat)} commits no strategy card.`;
+      return e.count
+        ? `${who(e.seat)} commits ${plural(e.count, "strategy card")} face down.`
+        : `${who(e.seat)} commits no strategy card.`;
     case "contest_cards_revealed": {
-      const parts = (e.seats || []).map((seat, i) => `${who(seat)} ${(e.cards?.[i] || []).length ? listWords(e.cards[i].map(cname)) : "none"}`);
+      const parts = (e.seats || []).map(
+        (seat, i) =>
+          `${who(seat)} ${(e.cards?.[i] || []).length ? listWords(e.cards[i].map(cname)) : "none"}`,
+      );
       return `The contest cards are revealed: ${parts.join("; ")}.`;
     }
     case "contest_rolled": {
@@ -681,7 +877,9 @@ export function describe(event, ctx) {
         ? `${who(e.seat)} crowns Conan king with their ${CATEGORY[e.category] || e.category}, and scores 3 EP.`
         : `${who(e.seat)} fails to crown Conan with their ${CATEGORY[e.category] || e.category}: Conan kills them.`;
     case "game_ended": {
-      const places = [...(e.standings || [])].sort((a, b) => a.place - b.place).map((st) => `${who(st.seat)} ${ordinal(st.place)} (${st.score} EP)`);
+      const places = [...(e.standings || [])]
+        .sort((a, b) => a.place - b.place)
+        .map((st) => `${who(st.seat)} ${ordinal(st.place)} (${st.score} EP)`);
       return `The game ends after Age III: ${listWords(places)}.`;
     }
     default:
@@ -733,7 +931,7 @@ function wiggle(a, b, frame) {
   const kb = ptKey(b);
   if (frame) return [];
   const [p, q] = ka < kb ? [a, b] : [b, a];
-  const rand = prng(hash(`${ka < kb ? ka : kb}|${ka < kb ? kb : ka}`));
+  const rand = prng(hash(`${Math.min(ka, kb)}|${Math.max(ka, kb)}`));
   const len = Math.hypot(q[0] - p[0], q[1] - p[1]);
   let pts = [p, q];
   let amp = Math.min(len * 0.09, 16);
@@ -761,7 +959,8 @@ function geometry(view) {
   if (geoCache.has(key)) return geoCache.get(key);
   const W = board.width;
   const H = board.height;
-  const onFrame = (a, b) => (a[0] === b[0] && (a[0] === 0 || a[0] === W)) || (a[1] === b[1] && (a[1] === 0 || a[1] === H));
+  const onFrame = (a, b) =>
+    (a[0] === b[0] && (a[0] === 0 || a[0] === W)) || (a[1] === b[1] && (a[1] === 0 || a[1] === H));
   const owners = new Map();
   const shapes = [
     ...board.provinces.map((p) => ({ id: p.id, shape: p.shape || [] })),
@@ -788,15 +987,26 @@ function geometry(view) {
     }
     return parts.join("");
   };
-  const side = ({ a, b }) => `M${fmt(a)}${wiggle(a, b, onFrame(a, b)).map((m) => `L${fmt(m)}`).join("")}L${fmt(b)}`;
+  const side = ({ a, b }) =>
+    `M${fmt(a)}${wiggle(a, b, onFrame(a, b))
+      .map((m) => `L${fmt(m)}`)
+      .join("")}L${fmt(b)}`;
   const paths = new Map(shapes.map(({ id, shape }) => [id, outline(shape)]));
   const borders = [];
   const coasts = [];
   for (const o of owners.values()) {
-    if (o.ids.length >= 2 && o.ids.some((id) => !id.startsWith("#"))) borders.push({ d: side(o), ids: o.ids });
+    if (o.ids.length >= 2 && o.ids.some((id) => !id.startsWith("#")))
+      borders.push({ d: side(o), ids: o.ids });
     else if (o.ids.length === 1 && !onFrame(o.a, o.b)) coasts.push(side(o));
   }
-  const geo = { W, H, paths, borders, coast: coasts.join(""), features: (board.features || []).map((f, i) => ({ kind: f.kind, d: paths.get(`#${i}`) })) };
+  const geo = {
+    W,
+    H,
+    paths,
+    borders,
+    coast: coasts.join(""),
+    features: (board.features || []).map((f, i) => ({ kind: f.kind, d: paths.get(`#${i}`) })),
+  };
   geoCache.set(key, geo);
   return geo;
 }
@@ -842,7 +1052,11 @@ function classify(c, view) {
     case "raise_troops": {
       const ps = c.provinces || [];
       if (ps.length === 1) return [{ kind: "raise", src: null, dst: ps[0] }];
-      if (ps.length === 2) return [{ kind: "raise", src: ps[0], dst: ps[1] }, { kind: "raise", src: ps[1], dst: ps[0] }];
+      if (ps.length === 2)
+        return [
+          { kind: "raise", src: ps[0], dst: ps[1] },
+          { kind: "raise", src: ps[1], dst: ps[0] },
+        ];
       return [];
     }
     case "conan_act":
@@ -882,7 +1096,8 @@ const FROM = {
   withdraw: (p) => `Withdraw the army from ${p}…`,
   emissary: (p) => `Move an emissary from ${p}…`,
   raise: (p) => `Raise troops in ${p} and in one more province…`,
-  conan_act: (p) => (p === pname(memo.conanAt) ? `Conan stays in ${p}, then the raid…` : `Conan goes to ${p}, then the raid…`),
+  conan_act: (p) =>
+    p === pname(memo.conanAt) ? `Conan stays in ${p}, then the raid…` : `Conan goes to ${p}, then the raid…`,
 };
 const GOAL = {
   army: "where the units go",
@@ -920,7 +1135,9 @@ function offers(moves, ui) {
 // Commands that only exist once a source is picked and need no second province (Conan's "no raid").
 function sourceExtras(moves, ui) {
   if (!ui.src) return [];
-  return moves.onMap.filter((m) => m.kind === ui.src.kind && m.src === ui.src.province && !m.dst).map((m) => m.cmd);
+  return moves.onMap
+    .filter((m) => m.kind === ui.src.kind && m.src === ui.src.province && !m.dst)
+    .map((m) => m.cmd);
 }
 
 // ---- the map ----
@@ -956,59 +1173,164 @@ function standoffWords(id, f, ctx) {
 }
 
 function defs() {
-  return s("defs", {},
-    s("pattern", { id: "zc-waves", width: 36, height: 18, patternUnits: "userSpaceOnUse" },
-      s("path", { d: "M2 10Q6.5 6 11 10T20 10", fill: "none", stroke: "#ffffff", "stroke-opacity": 0.16, "stroke-width": 1.4 })),
-    s("pattern", { id: "zc-hatch", width: 10, height: 10, patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)" },
+  return s(
+    "defs",
+    {},
+    s(
+      "pattern",
+      { id: "zc-waves", width: 36, height: 18, patternUnits: "userSpaceOnUse" },
+      s("path", {
+        d: "M2 10Q6.5 6 11 10T20 10",
+        fill: "none",
+        stroke: "#ffffff",
+        "stroke-opacity": 0.16,
+        "stroke-width": 1.4,
+      }),
+    ),
+    s(
+      "pattern",
+      {
+        id: "zc-hatch",
+        width: 10,
+        height: 10,
+        patternUnits: "userSpaceOnUse",
+        patternTransform: "rotate(45)",
+      },
       s("rect", { width: 10, height: 10, fill: "#b9b4a8" }),
-      s("path", { d: "M0 0V10", stroke: "#9e998d", "stroke-width": 4 })),
-    s("pattern", { id: "zc-sand", width: 14, height: 14, patternUnits: "userSpaceOnUse" },
+      s("path", { d: "M0 0V10", stroke: "#9e998d", "stroke-width": 4 }),
+    ),
+    s(
+      "pattern",
+      { id: "zc-sand", width: 14, height: 14, patternUnits: "userSpaceOnUse" },
       s("rect", { width: 14, height: 14, fill: "#dcc38c" }),
       s("circle", { cx: 3, cy: 4, r: 1, fill: "#b99a5b" }),
-      s("circle", { cx: 10, cy: 10, r: 0.9, fill: "#b99a5b" })),
-    s("pattern", { id: "zc-peaks", width: 26, height: 20, patternUnits: "userSpaceOnUse" },
+      s("circle", { cx: 10, cy: 10, r: 0.9, fill: "#b99a5b" }),
+    ),
+    s(
+      "pattern",
+      { id: "zc-peaks", width: 26, height: 20, patternUnits: "userSpaceOnUse" },
       s("rect", { width: 26, height: 20, fill: "#a99a84" }),
-      s("path", { d: "M2 16L8 6L14 16M12 12.5L17 5L24 16", fill: "none", stroke: "#6e604c", "stroke-width": 1.6, "stroke-linejoin": "round" })),
-    s("pattern", { id: "zc-wild", width: 12, height: 12, patternUnits: "userSpaceOnUse" },
-      s("path", { d: "M2 9Q3.5 5 5 9M8 4Q9.5 0 11 4", fill: "none", stroke: "#5b6b3a", "stroke-opacity": 0.45, "stroke-width": 1.2 })),
-    s("radialGradient", { id: "zc-sea", cx: "50%", cy: "45%", r: "75%" },
+      s("path", {
+        d: "M2 16L8 6L14 16M12 12.5L17 5L24 16",
+        fill: "none",
+        stroke: "#6e604c",
+        "stroke-width": 1.6,
+        "stroke-linejoin": "round",
+      }),
+    ),
+    s(
+      "pattern",
+      { id: "zc-wild", width: 12, height: 12, patternUnits: "userSpaceOnUse" },
+      s("path", {
+        d: "M2 9Q3.5 5 5 9M8 4Q9.5 0 11 4",
+        fill: "none",
+        stroke: "#5b6b3a",
+        "stroke-opacity": 0.45,
+        "stroke-width": 1.2,
+      }),
+    ),
+    s(
+      "radialGradient",
+      { id: "zc-sea", cx: "50%", cy: "45%", r: "75%" },
       s("stop", { offset: "0%", "stop-color": "#4f86a8" }),
-      s("stop", { offset: "100%", "stop-color": "#2c5573" })),
-    s("filter", { id: "zc-shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
-      s("feDropShadow", { dx: 1, dy: 1.6, stdDeviation: 1.2, "flood-color": "#000", "flood-opacity": 0.45 })));
+      s("stop", { offset: "100%", "stop-color": "#2c5573" }),
+    ),
+    s(
+      "filter",
+      { id: "zc-shadow", x: "-30%", y: "-30%", width: "160%", height: "160%" },
+      s("feDropShadow", { dx: 1, dy: 1.6, stdDeviation: 1.2, "flood-color": "#000", "flood-opacity": 0.45 }),
+    ),
+  );
 }
 
 function shieldToken(x, y, col, n, label) {
-  return s("g", { class: "zc-piece", filter: "url(#zc-shadow)" }, tip(label),
-    s("path", { d: `M${x - 13} ${y - 14}H${x + 13}V${y + 1}Q${x + 13} ${y + 12} ${x} ${y + 17}Q${x - 13} ${y + 12} ${x - 13} ${y + 1}Z`, fill: col.fill, stroke: col.dark, "stroke-width": 1.8 }),
-    s("text", { x, y: y + 6, "text-anchor": "middle", "font-size": 19, "font-weight": 800, fill: col.ink }, String(n)));
+  return s(
+    "g",
+    { class: "zc-piece", filter: "url(#zc-shadow)" },
+    tip(label),
+    s("path", {
+      d: `M${x - 13} ${y - 14}H${x + 13}V${y + 1}Q${x + 13} ${y + 12} ${x} ${y + 17}Q${x - 13} ${y + 12} ${x - 13} ${y + 1}Z`,
+      fill: col.fill,
+      stroke: col.dark,
+      "stroke-width": 1.8,
+    }),
+    s(
+      "text",
+      { x, y: y + 6, "text-anchor": "middle", "font-size": 19, "font-weight": 800, fill: col.ink },
+      String(n),
+    ),
+  );
 }
 
 function pawnToken(x, y, col, n, label) {
-  return s("g", { class: "zc-piece", filter: "url(#zc-shadow)" }, tip(label),
+  return s(
+    "g",
+    { class: "zc-piece", filter: "url(#zc-shadow)" },
+    tip(label),
     s("circle", { cx: x, cy: y - 8, r: 5.5, fill: col.fill, stroke: col.dark, "stroke-width": 1.4 }),
-    s("path", { d: `M${x - 8} ${y + 11}Q${x - 8} ${y - 1} ${x} ${y - 2.5}Q${x + 8} ${y - 1} ${x + 8} ${y + 11}Z`, fill: col.fill, stroke: col.dark, "stroke-width": 1.4 }),
-    n > 1 ? s("text", { x: x + 11, y: y + 11, "font-size": 15, "font-weight": 800, fill: "#1d1a14", class: "zc-halo" }, `×${n}`) : null);
+    s("path", {
+      d: `M${x - 8} ${y + 11}Q${x - 8} ${y - 1} ${x} ${y - 2.5}Q${x + 8} ${y - 1} ${x + 8} ${y + 11}Z`,
+      fill: col.fill,
+      stroke: col.dark,
+      "stroke-width": 1.4,
+    }),
+    n > 1
+      ? s(
+          "text",
+          { x: x + 11, y: y + 11, "font-size": 15, "font-weight": 800, fill: "#1d1a14", class: "zc-halo" },
+          `×${n}`,
+        )
+      : null,
+  );
 }
 
 function markerToken(x, y, col, marker, label) {
-  return s("g", { class: "zc-piece", filter: "url(#zc-shadow)" }, tip(label),
-    s("rect", { x: x - 17, y: y - 17, width: 34, height: 34, rx: 7, fill: "#fffaf0", stroke: col.dark, "stroke-width": 1.8 }),
-    place(glyph(marker, col.fill), x, y, 27));
+  return s(
+    "g",
+    { class: "zc-piece", filter: "url(#zc-shadow)" },
+    tip(label),
+    s("rect", {
+      x: x - 17,
+      y: y - 17,
+      width: 34,
+      height: 34,
+      rx: 7,
+      fill: "#fffaf0",
+      stroke: col.dark,
+      "stroke-width": 1.8,
+    }),
+    place(glyph(marker, col.fill), x, y, 27),
+  );
 }
 
 function raiderToken(x, y, n) {
-  return s("g", { class: "zc-piece", filter: "url(#zc-shadow)" }, tip(`${plural(n, "raider token")}: they help the province defend and cost its owner EP at the change of age`),
+  return s(
+    "g",
+    { class: "zc-piece", filter: "url(#zc-shadow)" },
+    tip(
+      `${plural(n, "raider token")}: they help the province defend and cost its owner EP at the change of age`,
+    ),
     s("circle", { cx: x, cy: y, r: 13, fill: "#2a1f1a", stroke: "#c7301f", "stroke-width": 2.4 }),
     place(glyph("axe", "#f1d3c8"), x, y, 17),
-    n > 1 ? s("text", { x: x + 15, y: y + 6, "font-size": 15, "font-weight": 800, fill: "#5e120d", class: "zc-halo" }, `×${n}`) : null);
+    n > 1
+      ? s(
+          "text",
+          { x: x + 15, y: y + 6, "font-size": 15, "font-weight": 800, fill: "#5e120d", class: "zc-halo" },
+          `×${n}`,
+        )
+      : null,
+  );
 }
 
 function conanToken(x, y, player, ctx) {
   const who = player >= 0 ? `; ${seatName(ctx, player)} is the Conan player` : "";
-  return s("g", { class: "zc-piece zc-conan", filter: "url(#zc-shadow)" }, tip(`Conan${who}`),
+  return s(
+    "g",
+    { class: "zc-piece zc-conan", filter: "url(#zc-shadow)" },
+    tip(`Conan${who}`),
     s("circle", { cx: x, cy: y, r: 19, fill: "#3a2a14", stroke: "#e7b94a", "stroke-width": 3 }),
-    place(glyph("helm", "#f3d27a"), x, y - 1, 27));
+    place(glyph("helm", "#f3d27a"), x, y - 1, 27),
+  );
 }
 
 function trackRow(x, y, p, st, ctx, live) {
@@ -1022,12 +1344,50 @@ function trackRow(x, y, p, st, ctx, live) {
     const terr = TERRAIN[t] || { letter: t[0].toUpperCase(), fill: "#ccc", ink: "#000" };
     const cx = x0 + i * (size + gap);
     const here = owner >= 0 && st.campaign_pos === i;
-    g.append(s("g", {}, tip(`Campaign track, space ${i + 1} of ${n}: ${t}${here ? ` — ${seatName(ctx, owner)}'s campaign stands here` : ""}`),
-      s("rect", { x: cx, y, width: size, height: size, rx: 3, fill: terr.fill, stroke: "#4b3a1e", "stroke-width": 1 }),
-      s("text", { x: cx + size / 2, y: y + 12.8, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: terr.ink }, terr.letter)));
+    g.append(
+      s(
+        "g",
+        {},
+        tip(
+          `Campaign track, space ${i + 1} of ${n}: ${t}${here ? ` — ${seatName(ctx, owner)}'s campaign stands here` : ""}`,
+        ),
+        s("rect", {
+          x: cx,
+          y,
+          width: size,
+          height: size,
+          rx: 3,
+          fill: terr.fill,
+          stroke: "#4b3a1e",
+          "stroke-width": 1,
+        }),
+        s(
+          "text",
+          {
+            x: cx + size / 2,
+            y: y + 12.8,
+            "text-anchor": "middle",
+            "font-size": 12,
+            "font-weight": 700,
+            fill: terr.ink,
+          },
+          terr.letter,
+        ),
+      ),
+    );
     if (here) {
       const col = colourOf(owner);
-      g.append(s("circle", { cx: cx + size / 2, cy: y + size / 2, r: 11, fill: "none", stroke: col.fill, "stroke-width": 4, class: live ? "zc-pulse" : "" }));
+      g.append(
+        s("circle", {
+          cx: cx + size / 2,
+          cy: y + size / 2,
+          r: 11,
+          fill: "none",
+          stroke: col.fill,
+          "stroke-width": 4,
+          class: live ? "zc-pulse" : "",
+        }),
+      );
     }
   });
   return g;
@@ -1045,12 +1405,18 @@ function drawMap(view, ctx, moves, ui, act) {
     "aria-label": "The map of Hyboria: provinces, armies, Conan and the campaigns",
     preserveAspectRatio: "xMidYMid meet",
   });
-  svg.append(defs(), s("rect", { x: 0, y: 0, width: W, height: H, fill: "url(#zc-sea)" }), s("rect", { x: 0, y: 0, width: W, height: H, fill: "url(#zc-waves)" }));
+  svg.append(
+    defs(),
+    s("rect", { x: 0, y: 0, width: W, height: H, fill: "url(#zc-sea)" }),
+    s("rect", { x: 0, y: 0, width: W, height: H, fill: "url(#zc-waves)" }),
+  );
 
   const states = new Map((view.provinces || []).map((p) => [p.id, p.state]));
   const inPlay = new Set(view.zones || []);
   const seatOfKingdom = new Map((view.seats || []).map((x, i) => [x.kingdom, i]));
-  const contest = [...(view.phases || [])].reverse().find((p) => p.phase === "contest" || p.phase === "after_contest" || p.phase === "retreat");
+  const contest = [...(view.phases || [])]
+    .reverse()
+    .find((p) => p.phase === "contest" || p.phase === "after_contest" || p.phase === "retreat");
   const fight = contest ? contest.province : null;
   const target = [...(view.phases || [])].reverse().find((p) => p.phase === "military" && p.target);
   const centre = laid ? null : ringLayout(view);
@@ -1067,12 +1433,27 @@ function drawMap(view, ctx, moves, ui, act) {
 
   if (laid) {
     const geo = geometry(view);
-    const halo = s("g", { fill: "#8fb7c9", stroke: "#8fb7c9", "stroke-width": 18, "stroke-linejoin": "round" });
+    const halo = s("g", {
+      fill: "#8fb7c9",
+      stroke: "#8fb7c9",
+      "stroke-width": 18,
+      "stroke-linejoin": "round",
+    });
     for (const d of geo.paths.values()) halo.append(s("path", { d }));
     svg.append(halo);
     for (const f of geo.features) {
       const fill = f.kind === "mountains" ? "url(#zc-peaks)" : "url(#zc-sand)";
-      land.append(s("path", { d: f.d, fill, stroke: "none" }, tip(f.kind === "mountains" ? "Mountains: no province, nobody enters" : "Desert: no province, nobody enters")));
+      land.append(
+        s(
+          "path",
+          { d: f.d, fill, stroke: "none" },
+          tip(
+            f.kind === "mountains"
+              ? "Mountains: no province, nobody enters"
+              : "Desert: no province, nobody enters",
+          ),
+        ),
+      );
     }
     for (const p of board.provinces) {
       const st = states.get(p.id) || { units: [], emissaries: [], owner: -1 };
@@ -1090,23 +1471,62 @@ function drawMap(view, ctx, moves, ui, act) {
         const col = colourOf(holder);
         const clip = `zc-clip-${p.id}`;
         g.append(s("clipPath", { id: clip }, s("path", { d })));
-        g.append(s("path", { d, fill: "none", stroke: col.fill, "stroke-width": home !== undefined ? 14 : 8, "stroke-opacity": home !== undefined ? 0.85 : 0.6, "clip-path": `url(#${clip})` }));
+        g.append(
+          s("path", {
+            d,
+            fill: "none",
+            stroke: col.fill,
+            "stroke-width": home !== undefined ? 14 : 8,
+            "stroke-opacity": home !== undefined ? 0.85 : 0.6,
+            "clip-path": `url(#${clip})`,
+          }),
+        );
       }
       land.append(g);
     }
-    const borders = s("g", { fill: "none", stroke: "#6b5330", "stroke-width": 1.6, "stroke-dasharray": "5 3", "stroke-linecap": "round" });
+    const borders = s("g", {
+      fill: "none",
+      stroke: "#6b5330",
+      "stroke-width": 1.6,
+      "stroke-dasharray": "5 3",
+      "stroke-linecap": "round",
+    });
     for (const b of geo.borders) borders.append(s("path", { d: b.d }));
-    land.append(borders, s("path", { d: geo.coast, fill: "none", stroke: "#3c2f1b", "stroke-width": 2.4, "stroke-linejoin": "round" }));
+    land.append(
+      borders,
+      s("path", {
+        d: geo.coast,
+        fill: "none",
+        stroke: "#3c2f1b",
+        "stroke-width": 2.4,
+        "stroke-linejoin": "round",
+      }),
+    );
     for (const lb of board.labels || []) {
       const sea = lb.kind === "sea";
-      labels.append(s("text", {
-        x: lb.x, y: lb.y, "text-anchor": "middle", class: sea ? "zc-sea-label" : "zc-wild-label",
-        transform: lb.angle ? `rotate(${lb.angle} ${lb.x} ${lb.y})` : null,
-      }, lb.name));
+      labels.append(
+        s(
+          "text",
+          {
+            x: lb.x,
+            y: lb.y,
+            "text-anchor": "middle",
+            class: sea ? "zc-sea-label" : "zc-wild-label",
+            transform: lb.angle ? `rotate(${lb.angle} ${lb.x} ${lb.y})` : null,
+          },
+          lb.name,
+        ),
+      );
     }
     for (const z of board.zones || []) {
       if (inPlay.has(z.id)) continue;
-      labels.append(s("text", { x: z.x, y: z.y, "text-anchor": "middle", class: "zc-zone-label" }, `${humanize(z.id)}: out of play`));
+      labels.append(
+        s(
+          "text",
+          { x: z.x, y: z.y, "text-anchor": "middle", class: "zc-zone-label" },
+          `${humanize(z.id)}: out of play`,
+        ),
+      );
     }
   } else {
     const routes = s("g", { stroke: "#6b5330", "stroke-width": 3 });
@@ -1121,9 +1541,26 @@ function drawMap(view, ctx, moves, ui, act) {
       const st = states.get(p.id) || { owner: -1 };
       const home = p.home_of ? seatOfKingdom.get(p.home_of) : undefined;
       const holder = st.owner >= 0 ? st.owner : home;
-      const fill = !inPlay.has(p.zone) ? "url(#zc-hatch)" : holder !== undefined && holder >= 0 ? colourOf(holder).light : ZONE_FILL[p.zone] || "#e9dbb3";
+      const fill = !inPlay.has(p.zone)
+        ? "url(#zc-hatch)"
+        : holder !== undefined && holder >= 0
+          ? colourOf(holder).light
+          : ZONE_FILL[p.zone] || "#e9dbb3";
       const ring = holder !== undefined && holder >= 0 ? colourOf(holder).fill : "#6b5330";
-      land.append(s("g", { class: "zc-prov", "data-province": p.id }, s("circle", { cx: x, cy: y, r: 70, fill, stroke: ring, "stroke-width": home !== undefined ? 8 : 3 })));
+      land.append(
+        s(
+          "g",
+          { class: "zc-prov", "data-province": p.id },
+          s("circle", {
+            cx: x,
+            cy: y,
+            r: 70,
+            fill,
+            stroke: ring,
+            "stroke-width": home !== undefined ? 8 : 3,
+          }),
+        ),
+      );
     }
   }
   if (laid) {
@@ -1140,43 +1577,111 @@ function drawMap(view, ctx, moves, ui, act) {
       let via = null;
       for (const f of board.features || []) {
         const c = centroid(f.shape || []);
-        if (c && Math.hypot(c[0] - mx, c[1] - my) < 120 && (!via || Math.hypot(c[0] - mx, c[1] - my) < Math.hypot(via[0] - mx, via[1] - my))) via = c;
+        if (
+          c &&
+          Math.hypot(c[0] - mx, c[1] - my) < 120 &&
+          (!via || Math.hypot(c[0] - mx, c[1] - my) < Math.hypot(via[0] - mx, via[1] - my))
+        )
+          via = c;
       }
-      const d = via ? `M${pa.x} ${pa.y}Q${(2 * via[0] - mx).toFixed(1)} ${(2 * via[1] - my).toFixed(1)} ${pb.x} ${pb.y}` : `M${pa.x} ${pa.y}L${pb.x} ${pb.y}`;
-      routes.append(s("g", {}, tip(`${pname(a)} and ${pname(b)} are adjacent (a pass)`),
-        s("path", { d, fill: "none", stroke: "#fff8e6", "stroke-width": 7, "stroke-linecap": "round", "stroke-opacity": 0.85 }),
-        s("path", { d, fill: "none", stroke: "#6b5330", "stroke-width": 3, "stroke-dasharray": "2 7", "stroke-linecap": "round" })));
+      const d = via
+        ? `M${pa.x} ${pa.y}Q${(2 * via[0] - mx).toFixed(1)} ${(2 * via[1] - my).toFixed(1)} ${pb.x} ${pb.y}`
+        : `M${pa.x} ${pa.y}L${pb.x} ${pb.y}`;
+      routes.append(
+        s(
+          "g",
+          {},
+          tip(`${pname(a)} and ${pname(b)} are adjacent (a pass)`),
+          s("path", {
+            d,
+            fill: "none",
+            stroke: "#fff8e6",
+            "stroke-width": 7,
+            "stroke-linecap": "round",
+            "stroke-opacity": 0.85,
+          }),
+          s("path", {
+            d,
+            fill: "none",
+            stroke: "#6b5330",
+            "stroke-width": 3,
+            "stroke-dasharray": "2 7",
+            "stroke-linecap": "round",
+          }),
+        ),
+      );
     }
     land.append(routes);
   }
   svg.append(land);
 
   for (const p of board.provinces) {
-    const st = states.get(p.id) || { units: [], emissaries: [], owner: -1, marker: "", raiders: 0, campaign_owner: -1, campaign_pos: 0 };
+    const st = states.get(p.id) || {
+      units: [],
+      emissaries: [],
+      owner: -1,
+      marker: "",
+      raiders: 0,
+      campaign_owner: -1,
+      campaign_pos: 0,
+    };
     const [x, y] = anchor(p);
     const playing = inPlay.has(p.zone);
     const home = p.home_of ? seatOfKingdom.get(p.home_of) : undefined;
     // name (one or two lines), value coin, home crown, savage skull, destination flag;
     // the coin and icons are moved beside the name once its width is known
     const name = p.name.toUpperCase();
-    const lines = name.length > 12 && name.includes(" ") ? [name.slice(0, name.indexOf(" ")), name.slice(name.indexOf(" ") + 1)] : [name];
+    const lines =
+      name.length > 12 && name.includes(" ")
+        ? [name.slice(0, name.indexOf(" ")), name.slice(name.indexOf(" ") + 1)]
+        : [name];
     const top = y - 30 - (lines.length - 1) * 19;
-    const texts = lines.map((line, i) => s("text", { x, y: top + i * 19, "text-anchor": "middle", class: `zc-name${playing ? "" : " zc-off"}` }, line));
+    const texts = lines.map((line, i) =>
+      s(
+        "text",
+        { x, y: top + i * 19, "text-anchor": "middle", class: `zc-name${playing ? "" : " zc-off"}` },
+        line,
+      ),
+    );
     labels.append(...texts);
     const mid = top - 6.5;
-    const coin = s("g", {}, tip(`${p.name}: value ${p.value}`), s("circle", { cx: 0, cy: 0, r: 11.5, fill: "#f6e7b0", stroke: "#6b4f12", "stroke-width": 1.6 }),
-      s("text", { x: 0, y: 5.3, "text-anchor": "middle", "font-size": 15, "font-weight": 800, fill: "#4a3508" }, String(p.value)));
+    const coin = s(
+      "g",
+      {},
+      tip(`${p.name}: value ${p.value}`),
+      s("circle", { cx: 0, cy: 0, r: 11.5, fill: "#f6e7b0", stroke: "#6b4f12", "stroke-width": 1.6 }),
+      s(
+        "text",
+        { x: 0, y: 5.3, "text-anchor": "middle", "font-size": 15, "font-weight": 800, fill: "#4a3508" },
+        String(p.value),
+      ),
+    );
     const icons = s("g", {});
     let right = 0;
     if (home !== undefined) {
-      icons.append(s("g", {}, tip(`The home of ${kname(p.home_of)}`), place(glyph("crown", colourOf(home).dark), right + 9, 0, 19)));
+      icons.append(
+        s(
+          "g",
+          {},
+          tip(`The home of ${kname(p.home_of)}`),
+          place(glyph("crown", colourOf(home).dark), right + 9, 0, 19),
+        ),
+      );
       right += 21;
     }
     if (p.savage) {
       icons.append(s("g", {}, tip("A savage province"), place(glyph("skull", "#4b3a1e"), right + 8, 0, 17)));
       right += 20;
     }
-    if (view.destination === p.id) icons.append(s("g", { class: "zc-dest" }, tip("Conan's destination"), place(glyph("flag", "#b3261e"), right + 12, -4, 25)));
+    if (view.destination === p.id)
+      icons.append(
+        s(
+          "g",
+          { class: "zc-dest" },
+          tip("Conan's destination"),
+          place(glyph("flag", "#b3261e"), right + 12, -4, 25),
+        ),
+      );
     labels.append(coin, icons);
     const guess = lines[0].length * 14.2;
     const fit = (width) => {
@@ -1196,26 +1701,99 @@ function drawMap(view, ctx, moves, ui, act) {
     // pieces (out of play, only Conan and raiders may stand there)
     const tokens = [];
     if (fight === p.id) {
-      tokens.push({ w: 34, draw: (cx, cy) => s("g", {}, tip("A contest is being fought here"), s("circle", { cx, cy, r: 15, fill: "#b3261e", stroke: "#fff", "stroke-width": 2, class: "zc-pulse" }), place(glyph("swords", "#fff"), cx, cy, 19)) });
+      tokens.push({
+        w: 34,
+        draw: (cx, cy) =>
+          s(
+            "g",
+            {},
+            tip("A contest is being fought here"),
+            s("circle", {
+              cx,
+              cy,
+              r: 15,
+              fill: "#b3261e",
+              stroke: "#fff",
+              "stroke-width": 2,
+              class: "zc-pulse",
+            }),
+            place(glyph("swords", "#fff"), cx, cy, 19),
+          ),
+      });
     } else if (target && target.target === p.id) {
-      tokens.push({ w: 32, draw: (cx, cy) => s("g", {}, tip("The Military action must fight here"), s("circle", { cx, cy, r: 13, fill: "#7a3b0c", stroke: "#fff", "stroke-width": 2 }), place(glyph("swords", "#fff"), cx, cy, 16)) });
+      tokens.push({
+        w: 32,
+        draw: (cx, cy) =>
+          s(
+            "g",
+            {},
+            tip("The Military action must fight here"),
+            s("circle", { cx, cy, r: 13, fill: "#7a3b0c", stroke: "#fff", "stroke-width": 2 }),
+            place(glyph("swords", "#fff"), cx, cy, 16),
+          ),
+      });
     } else if (fights.has(p.id)) {
       const f = fights.get(p.id);
-      tokens.push({ w: 32, draw: (cx, cy) => s("g", {}, tip(`${standoffWords(p.id, f, ctx)} (goes on from turn to turn)`), s("rect", { x: cx - 13, y: cy - 13, width: 26, height: 26, rx: 5, fill: "#5a3a1a", stroke: "#f0c36a", "stroke-width": 2, transform: `rotate(45 ${cx} ${cy})` }), place(glyph(f.kind === "siege" ? "fort" : "swords", "#f6e3b0"), cx, cy, 15)) });
+      tokens.push({
+        w: 32,
+        draw: (cx, cy) =>
+          s(
+            "g",
+            {},
+            tip(`${standoffWords(p.id, f, ctx)} (goes on from turn to turn)`),
+            s("rect", {
+              x: cx - 13,
+              y: cy - 13,
+              width: 26,
+              height: 26,
+              rx: 5,
+              fill: "#5a3a1a",
+              stroke: "#f0c36a",
+              "stroke-width": 2,
+              transform: `rotate(45 ${cx} ${cy})`,
+            }),
+            place(glyph(f.kind === "siege" ? "fort" : "swords", "#f6e3b0"), cx, cy, 15),
+          ),
+      });
     }
-    if (view.conan_at === p.id) tokens.push({ w: 44, draw: (cx, cy) => conanToken(cx, cy, view.conan_player, ctx) });
+    if (view.conan_at === p.id)
+      tokens.push({ w: 44, draw: (cx, cy) => conanToken(cx, cy, view.conan_player, ctx) });
     if (st.marker && st.owner >= 0) {
       const col = colourOf(st.owner);
-      tokens.push({ w: 40, draw: (cx, cy) => markerToken(cx, cy - 1, col, st.marker, `${seatName(ctx, st.owner)}'s ${st.marker}`) });
+      tokens.push({
+        w: 40,
+        draw: (cx, cy) =>
+          markerToken(cx, cy - 1, col, st.marker, `${seatName(ctx, st.owner)}'s ${st.marker}`),
+      });
     }
     (st.units || []).forEach((n, seat) => {
-      if (n > 0) tokens.push({ w: 31, draw: (cx, cy) => shieldToken(cx, cy, colourOf(seat), n, `${plural(n, "unit")} of ${seatName(ctx, seat)}`) });
+      if (n > 0)
+        tokens.push({
+          w: 31,
+          draw: (cx, cy) =>
+            shieldToken(cx, cy, colourOf(seat), n, `${plural(n, "unit")} of ${seatName(ctx, seat)}`),
+        });
     });
     const second = [];
     (st.emissaries || []).forEach((n, seat) => {
-      if (n > 0) second.push({ w: n > 1 ? 38 : 22, draw: (cx, cy) => pawnToken(cx - (n > 1 ? 8 : 0), cy + 1, colourOf(seat), n, `${plural(n, "emissary", "emissaries")} of ${seatName(ctx, seat)}`) });
+      if (n > 0)
+        second.push({
+          w: n > 1 ? 38 : 22,
+          draw: (cx, cy) =>
+            pawnToken(
+              cx - (n > 1 ? 8 : 0),
+              cy + 1,
+              colourOf(seat),
+              n,
+              `${plural(n, "emissary", "emissaries")} of ${seatName(ctx, seat)}`,
+            ),
+        });
     });
-    if (st.raiders > 0) second.push({ w: st.raiders > 1 ? 44 : 30, draw: (cx, cy) => raiderToken(cx - (st.raiders > 1 ? 8 : 0), cy + 1, st.raiders) });
+    if (st.raiders > 0)
+      second.push({
+        w: st.raiders > 1 ? 44 : 30,
+        draw: (cx, cy) => raiderToken(cx - (st.raiders > 1 ? 8 : 0), cy + 1, st.raiders),
+      });
     const row = (items, cy) => {
       const total = items.reduce((a, t) => a + t.w, 0);
       let cx = x - total / 2;
@@ -1238,8 +1816,14 @@ function drawMap(view, ctx, moves, ui, act) {
 
   // Highlights of the contest and of the legal moves, on top.
   for (const p of board.provinces) {
-    const d = laid ? geometry(view).paths.get(p.id) : (() => { const [x, y] = centre.get(p.id); return `M${x - 70} ${y}a70 70 0 1 0 140 0a70 70 0 1 0 -140 0`; })();
-    if (fight === p.id) svg.append(s("path", { d, class: "zc-fight", fill: "none", "pointer-events": "none" }));
+    const d = laid
+      ? geometry(view).paths.get(p.id)
+      : (() => {
+          const [x, y] = centre.get(p.id);
+          return `M${x - 70} ${y}a70 70 0 1 0 140 0a70 70 0 1 0 -140 0`;
+        })();
+    if (fight === p.id)
+      svg.append(s("path", { d, class: "zc-fight", fill: "none", "pointer-events": "none" }));
     const cmds = targets.get(p.id);
     const kinds = sources.get(p.id);
     const selected = ui.src && ui.src.province === p.id;
@@ -1247,14 +1831,27 @@ function drawMap(view, ctx, moves, ui, act) {
     const pending = ui.pending && ui.pending.province === p.id;
     const cls = cmds ? `legal${pending ? " zc-pending" : ""}` : selected ? "zc-selected" : "zc-source";
     const text = cmds
-      ? cmds.length === 1 ? label(cmds[0], ctx) : `${pname(p.id)}: ${plural(cmds.length, "move")}`
-      : selected ? `${pname(p.id)} (chosen; press to choose again)` : [...kinds].map((k) => FROM[k](pname(p.id))).join(" or ");
-    const el = s("path", {
-      d, class: cls, tabindex: "0", role: "button", "aria-label": text,
-      "data-province": p.id, "data-key": `prov:${p.id}`,
-      "data-command": cmds ? JSON.stringify(pending ? ui.pending.cmd : cmds[0]) : null,
-      "data-source": kinds ? [...kinds].join(" ") : null,
-    }, tip(text));
+      ? cmds.length === 1
+        ? label(cmds[0], ctx)
+        : `${pname(p.id)}: ${plural(cmds.length, "move")}`
+      : selected
+        ? `${pname(p.id)} (chosen; press to choose again)`
+        : [...kinds].map((k) => FROM[k](pname(p.id))).join(" or ");
+    const el = s(
+      "path",
+      {
+        d,
+        class: cls,
+        tabindex: "0",
+        role: "button",
+        "aria-label": text,
+        "data-province": p.id,
+        "data-key": `prov:${p.id}`,
+        "data-command": cmds ? JSON.stringify(pending ? ui.pending.cmd : cmds[0]) : null,
+        "data-source": kinds ? [...kinds].join(" ") : null,
+      },
+      tip(text),
+    );
     const go = (ev) => {
       ev.preventDefault();
       act.province(p.id);
@@ -1281,15 +1878,39 @@ function chip(text, attrs = {}) {
 
 function swatch(seat, size = 16) {
   const col = colourOf(seat);
-  return mini(size, s("rect", { x: 1, y: 1, width: 18, height: 18, rx: 4, fill: col.fill, stroke: col.dark, "stroke-width": 1.5 }));
+  return mini(
+    size,
+    s("rect", {
+      x: 1,
+      y: 1,
+      width: 18,
+      height: 18,
+      rx: 4,
+      fill: col.fill,
+      stroke: col.dark,
+      "stroke-width": 1.5,
+    }),
+  );
 }
 
 function cardChip(id, extra = {}) {
   const info = memo.cards.get(id);
   const text = info ? info.text : "";
-  const bid = info && info.kind === "strategy" ? h("span", { class: "zc-bidv", title: "bid value" }, String(info.value)) : null;
-  return h("span", { class: `zc-card zc-${info ? info.kind : "card"}${extra.exhausted ? " zc-tapped" : ""}`, title: text || cname(id) },
-    bid, cname(id), extra.count > 1 ? h("b", {}, ` ×${extra.count}`) : null, extra.exhausted ? h("span", { class: "zc-small" }, " (used)") : null);
+  const bid =
+    info && info.kind === "strategy"
+      ? h("span", { class: "zc-bidv", title: "bid value" }, String(info.value))
+      : null;
+  return h(
+    "span",
+    {
+      class: `zc-card zc-${info ? info.kind : "card"}${extra.exhausted ? " zc-tapped" : ""}`,
+      title: text || cname(id),
+    },
+    bid,
+    cname(id),
+    extra.count > 1 ? h("b", {}, ` ×${extra.count}`) : null,
+    extra.exhausted ? h("span", { class: "zc-small" }, " (used)") : null,
+  );
 }
 
 function nowWords(view, doc, ctx) {
@@ -1298,53 +1919,131 @@ function nowWords(view, doc, ctx) {
   const waiting = (doc.actors || []).map((x) => seatName(ctx, x));
   const you = ctx.seat !== null && ctx.seat !== undefined && (doc.actors || []).includes(ctx.seat);
   let text = top ? phaseSentence(top, ctx, false) : "";
-  if (top && top.phase === "bidding" && top.step === "sealed") text = `Bidding for Conan: ${listWords(waiting) || "nobody"} still to bid.`;
-  if (top && top.phase === "age_change" && waiting.length) text = `${phaseSentence(top, ctx, false)} Waiting for ${listWords(waiting)}.`;
-  if (top && top.phase === "turn" && top.step === "conan") text = `${seatName(ctx, top.seat)}'s turn: Conan's free move.`;
+  if (top && top.phase === "bidding" && top.step === "sealed")
+    text = `Bidding for Conan: ${listWords(waiting) || "nobody"} still to bid.`;
+  if (top && top.phase === "age_change" && waiting.length)
+    text = `${phaseSentence(top, ctx, false)} Waiting for ${listWords(waiting)}.`;
+  if (top && top.phase === "turn" && top.step === "conan")
+    text = `${seatName(ctx, top.seat)}'s turn: Conan's free move.`;
   return you ? `${text} It is your move.` : text;
 }
 
 function statusBox(view, doc, ctx) {
   const adv = memo.cards.get(view.adventure);
   const track = [];
-  for (let i = 0; i < view.track; i++) track.push(mini(16, s("circle", { cx: 10, cy: 10, r: 8, fill: "#6b4f12", stroke: "#e7b94a", "stroke-width": 2 }), s("text", { x: 10, y: 14, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#f3d27a" }, "?")));
-  return section(null, { "data-zc": "status", class: "zc-sec zc-status-box" },
-    h("div", { class: "zc-age" }, `Age ${ROMAN[view.age] || view.age}`, h("span", { class: "zc-sub" }, ` · ${plural(view.adventures_left_in_age, "more adventure")} this age`)),
+  for (let i = 0; i < view.track; i++)
+    track.push(
+      mini(
+        16,
+        s("circle", { cx: 10, cy: 10, r: 8, fill: "#6b4f12", stroke: "#e7b94a", "stroke-width": 2 }),
+        s(
+          "text",
+          { x: 10, y: 14, "text-anchor": "middle", "font-size": 10, "font-weight": 700, fill: "#f3d27a" },
+          "?",
+        ),
+      ),
+    );
+  return section(
+    null,
+    { "data-zc": "status", class: "zc-sec zc-status-box" },
+    h(
+      "div",
+      { class: "zc-age" },
+      `Age ${ROMAN[view.age] || view.age}`,
+      h("span", { class: "zc-sub" }, ` · ${plural(view.adventures_left_in_age, "more adventure")} this age`),
+    ),
     view.adventure
-      ? h("div", { class: "zc-adv", title: adv ? adv.text : "" },
-        mini(18, glyph("flag", "#b3261e")), " ",
-        h("b", {}, adv ? adv.name : humanize(view.adventure)), ` → ${pname(view.destination)}`)
+      ? h(
+          "div",
+          { class: "zc-adv", title: adv ? adv.text : "" },
+          mini(18, glyph("flag", "#b3261e")),
+          " ",
+          h("b", {}, adv ? adv.name : humanize(view.adventure)),
+          ` → ${pname(view.destination)}`,
+        )
       : h("div", { class: "zc-adv zc-sub" }, "No adventure under way."),
-    h("div", { class: "zc-row zc-sub", title: "Adventure tokens on the track, face down; Conan's moves take or discard the leftmost" }, "Track: ", track.length ? track : "empty", ` · ${view.container} in the container`),
-    h("div", { class: "zc-sub" },
-      view.conan_player >= 0 ? `Conan player: ${seatName(ctx, view.conan_player)} · ` : "No Conan player yet · ",
+    h(
+      "div",
+      {
+        class: "zc-row zc-sub",
+        title: "Adventure tokens on the track, face down; Conan's moves take or discard the leftmost",
+      },
+      "Track: ",
+      track.length ? track : "empty",
+      ` · ${view.container} in the container`,
+    ),
+    h(
+      "div",
+      { class: "zc-sub" },
+      view.conan_player >= 0
+        ? `Conan player: ${seatName(ctx, view.conan_player)} · `
+        : "No Conan player yet · ",
       `first player: ${seatName(ctx, view.first_player)}`,
-      view.crowned >= 0 ? ` · Conan was crowned by ${seatName(ctx, view.crowned)}` : ""),
+      view.crowned >= 0 ? ` · Conan was crowned by ${seatName(ctx, view.crowned)}` : "",
+    ),
     standing(view, ctx),
-    h("p", { class: "zc-now", "aria-live": "polite" }, nowWords(view, doc, ctx)));
+    h("p", { class: "zc-now", "aria-live": "polite" }, nowWords(view, doc, ctx)),
+  );
 }
 
 function standing(view, ctx) {
   const fights = [...standoffs(view)];
   if (!fights.length) return null;
-  return h("div", { class: "zc-small", "data-zc": "standoffs" }, h("b", {}, "Sieges and battles: "), fights.map(([id, f]) => standoffWords(id, f, ctx)).join("; "), ".");
+  return h(
+    "div",
+    { class: "zc-small", "data-zc": "standoffs" },
+    h("b", {}, "Sieges and battles: "),
+    fights.map(([id, f]) => standoffWords(id, f, ctx)).join("; "),
+    ".",
+  );
 }
 
 function fateBox(view) {
   const dice = (view.fate_pool || []).map((f) => fateDie(f, 30));
-  return section("Fate pool", { "data-zc": "fate" },
-    h("div", { class: "zc-row" }, dice.length ? dice : h("span", { class: "zc-sub" }, "Empty: the next player rerolls all seven dice.")),
-    h("div", { class: "zc-sub" }, `${plural(dice.length, "die", "dice")} left this round`));
+  return section(
+    "Fate pool",
+    { "data-zc": "fate" },
+    h(
+      "div",
+      { class: "zc-row" },
+      dice.length ? dice : h("span", { class: "zc-sub" }, "Empty: the next player rerolls all seven dice."),
+    ),
+    h("div", { class: "zc-sub" }, `${plural(dice.length, "die", "dice")} left this round`),
+  );
 }
 
-function sideRow(side, phase, ctx, who) {
+function sideRow(side, _phase, _ctx, who) {
   const dice = (side.dice || []).map((f) => contestDie(f, 24));
   const bits = [];
-  if (side.cards && side.cards.length) bits.push(h("span", {}, "cards: ", side.cards.map((c) => cardChip(c))));
+  if (side.cards?.length)
+    bits.push(
+      h(
+        "span",
+        {},
+        "cards: ",
+        side.cards.map((c) => cardChip(c)),
+      ),
+    );
   if (side.extra_dice) bits.push(chip(`+${plural(side.extra_dice, "die", "dice")}`));
-  if (side.conan) bits.push(chip("Conan helps", { class: "zc-chip zc-conan-chip", title: "one more die, and each hit-and-sword counts twice" }));
+  if (side.conan)
+    bits.push(
+      chip("Conan helps", {
+        class: "zc-chip zc-conan-chip",
+        title: "one more die, and each hit-and-sword counts twice",
+      }),
+    );
   if (side.rerolled) bits.push(chip("rerolled"));
-  return h("div", { class: "zc-side" }, h("div", { class: "zc-side-name" }, who), h("div", { class: "zc-row" }, dice.length ? dice : h("span", { class: "zc-sub" }, "not rolled yet"), bits));
+  return h(
+    "div",
+    { class: "zc-side" },
+    h("div", { class: "zc-side-name" }, who),
+    h(
+      "div",
+      { class: "zc-row" },
+      dice.length ? dice : h("span", { class: "zc-sub" }, "not rolled yet"),
+      bits,
+    ),
+  );
 }
 
 function contestBox(view, ctx) {
@@ -1353,22 +2052,41 @@ function contestBox(view, ctx) {
   const after = [...phases].reverse().find((p) => p.phase === "after_contest" || p.phase === "retreat");
   if (!c && !after) return null;
   if (!c) {
-    const text = after.phase === "retreat"
-      ? `${seatName(ctx, after.seat)} may fall back from ${pname(after.province)} after the battle.`
-      : `${seatName(ctx, after.seat)} ${after.won ? "won" : "lost"} the ${after.kind} in ${pname(after.province)}: a forced march, a withdrawal, or stop.`;
-    return section("After the contest", { "data-zc": "contest", class: "zc-sec zc-contest" }, h("p", {}, text));
+    const text =
+      after.phase === "retreat"
+        ? `${seatName(ctx, after.seat)} may fall back from ${pname(after.province)} after the battle.`
+        : `${seatName(ctx, after.seat)} ${after.won ? "won" : "lost"} the ${after.kind} in ${pname(after.province)}: a forced march, a withdrawal, or stop.`;
+    return section(
+      "After the contest",
+      { "data-zc": "contest", class: "zc-sec zc-contest" },
+      h("p", {}, text),
+    );
   }
   const p = memo.provinces.get(c.province);
   const track = p ? p.track : [];
   const pos = track.indexOf(c.terrain);
-  const defender = c.defender.seat >= 0 ? seatName(ctx, c.defender.seat) : `${pname(c.province)} (value ${p ? p.value : "?"}${provinceState(view, c.province)?.raiders ? ", with raiders" : ""})`;
-  const committed = (view.seats || []).map((x, i) => (x.contest_card_committed ? seatName(ctx, i) : null)).filter(Boolean);
-  return section(`${KIND[c.kind] || cap(c.kind)} in ${pname(c.province)}`, { "data-zc": "contest", class: "zc-sec zc-contest" },
-    h("div", { class: "zc-sub" }, `Terrain: ${c.terrain}${pos >= 0 && track.length > 1 ? ` (campaign space ${pos + 1} of ${track.length})` : ""}${c.split ? " · split attack: no forced march" : ""}`),
+  const defender =
+    c.defender.seat >= 0
+      ? seatName(ctx, c.defender.seat)
+      : `${pname(c.province)} (value ${p ? p.value : "?"}${provinceState(view, c.province)?.raiders ? ", with raiders" : ""})`;
+  const committed = (view.seats || [])
+    .map((x, i) => (x.contest_card_committed ? seatName(ctx, i) : null))
+    .filter(Boolean);
+  return section(
+    `${KIND[c.kind] || cap(c.kind)} in ${pname(c.province)}`,
+    { "data-zc": "contest", class: "zc-sec zc-contest" },
+    h(
+      "div",
+      { class: "zc-sub" },
+      `Terrain: ${c.terrain}${pos >= 0 && track.length > 1 ? ` (campaign space ${pos + 1} of ${track.length})` : ""}${c.split ? " · split attack: no forced march" : ""}`,
+    ),
     sideRow(c.attacker, c, ctx, `Attacker: ${seatName(ctx, c.attacker.seat)}`),
     sideRow(c.defender, c, ctx, `Defender: ${defender}`),
-    committed.length && c.step.endsWith("_card") ? h("div", { class: "zc-sub" }, `Cards committed face down: ${listWords(committed)}`) : null,
-    h("p", { class: "zc-now" }, phaseSentence(c, ctx, false)));
+    committed.length && c.step.endsWith("_card")
+      ? h("div", { class: "zc-sub" }, `Cards committed face down: ${listWords(committed)}`)
+      : null,
+    h("p", { class: "zc-now" }, phaseSentence(c, ctx, false)),
+  );
 }
 
 function biddingBox(view, doc, ctx) {
@@ -1377,16 +2095,41 @@ function biddingBox(view, doc, ctx) {
   const rows = (view.seats || []).map((x, i) => {
     const shown = (b.revealed || []).find((r) => r.seat === i);
     const state = shown
-      ? h("span", {}, `${shown.token}`, shown.card ? [" + ", cardChip(shown.card)] : " + no card", h("b", {}, ` = ${shown.value}`))
-      : x.bid_placed ? h("span", { class: "zc-good" }, "bid laid face down") : (doc.actors || []).includes(i) ? h("span", { class: "zc-sub" }, "choosing…") : h("span", { class: "zc-sub" }, "—");
-    return h("div", { class: "zc-bidrow" }, swatch(i), h("span", { class: "zc-pname" }, seatName(ctx, i)), state);
+      ? h(
+          "span",
+          {},
+          `${shown.token}`,
+          shown.card ? [" + ", cardChip(shown.card)] : " + no card",
+          h("b", {}, ` = ${shown.value}`),
+        )
+      : x.bid_placed
+        ? h("span", { class: "zc-good" }, "bid laid face down")
+        : (doc.actors || []).includes(i)
+          ? h("span", { class: "zc-sub" }, "choosing…")
+          : h("span", { class: "zc-sub" }, "—");
+    return h(
+      "div",
+      { class: "zc-bidrow" },
+      swatch(i),
+      h("span", { class: "zc-pname" }, seatName(ctx, i)),
+      state,
+    );
   });
-  return section("Bidding for Conan", { "data-zc": "bidding" }, rows,
-    h("div", { class: "zc-sub" }, "Highest token + card value wins; ties go to fewer adventure tokens, then the kingdom closest to Conan."));
+  return section(
+    "Bidding for Conan",
+    { "data-zc": "bidding" },
+    rows,
+    h(
+      "div",
+      { class: "zc-sub" },
+      "Highest token + card value wins; ties go to fewer adventure tokens, then the kingdom closest to Conan.",
+    ),
+  );
 }
 
 function playersBox(view, doc, ctx) {
-  const onMap = (key, seat) => (view.provinces || []).reduce((a, p) => a + ((p.state[key] || [])[seat] || 0), 0);
+  const onMap = (key, seat) =>
+    (view.provinces || []).reduce((a, p) => a + ((p.state[key] || [])[seat] || 0), 0);
   const rows = (view.seats || []).map((x, i) => {
     const toMove = !doc.over && (doc.actors || []).includes(i);
     const k = memo.kingdoms.get(x.kingdom);
@@ -1395,29 +2138,83 @@ function playersBox(view, doc, ctx) {
     if (view.first_player === i) badges.push(chip("1st player"));
     if (x.dead) badges.push(chip("killed by Conan", { class: "zc-chip zc-bad" }));
     if (ctx.seat === i) badges.push(chip("you", { class: "zc-chip zc-you" }));
-    const stats = h("div", { class: "zc-stats" },
+    const stats = h(
+      "div",
+      { class: "zc-stats" },
       h("span", { title: "gold" }, mini(14, glyph("coin")), ` ${x.gold}`),
       h("span", { title: "sorcery tokens" }, mini(14, glyph("flame", "#7b2fb3")), ` ${x.sorcery}`),
       h("span", { title: "Crom! Count the dead! tokens" }, mini(14, glyph("skull", "#3b3b3b")), ` ${x.crom}`),
-      h("span", { title: "units on the map" }, mini(14, glyph("shield", colourOf(i).fill)), ` ${onMap("units", i)}`),
-      h("span", { title: "emissaries on the map" }, mini(14, glyph("pawn", colourOf(i).fill)), ` ${onMap("emissaries", i)}`),
-      h("span", { title: "strategy cards / kingdom cards in hand" }, mini(14, glyph("scroll", "#5b4a2a")), ` ${x.strategy_cards}/${x.kingdom_cards}`),
-      h("span", { title: "adventure tokens (face down)" }, mini(14, glyph("star", "#b07d12")), ` ${x.adventure_tokens}${x.token_pending ? "+1" : ""}`));
-    const bids = h("div", { class: "zc-row zc-small", title: "bidding tokens: at hand, and set aside" }, "Bids: ",
+      h(
+        "span",
+        { title: "units on the map" },
+        mini(14, glyph("shield", colourOf(i).fill)),
+        ` ${onMap("units", i)}`,
+      ),
+      h(
+        "span",
+        { title: "emissaries on the map" },
+        mini(14, glyph("pawn", colourOf(i).fill)),
+        ` ${onMap("emissaries", i)}`,
+      ),
+      h(
+        "span",
+        { title: "strategy cards / kingdom cards in hand" },
+        mini(14, glyph("scroll", "#5b4a2a")),
+        ` ${x.strategy_cards}/${x.kingdom_cards}`,
+      ),
+      h(
+        "span",
+        { title: "adventure tokens (face down)" },
+        mini(14, glyph("star", "#b07d12")),
+        ` ${x.adventure_tokens}${x.token_pending ? "+1" : ""}`,
+      ),
+    );
+    const bids = h(
+      "div",
+      { class: "zc-row zc-small", title: "bidding tokens: at hand, and set aside" },
+      "Bids: ",
       (x.bid_available || []).map((t) => h("span", { class: "zc-tok" }, String(t))),
-      (x.bid_spent || []).map((t) => h("span", { class: "zc-tok zc-spent" }, String(t))));
-    const table = (x.table || []).length ? h("div", { class: "zc-row zc-small" }, "Table: ", x.table.map((t) => cardChip(t.card, { exhausted: t.exhausted }))) : null;
+      (x.bid_spent || []).map((t) => h("span", { class: "zc-tok zc-spent" }, String(t))),
+    );
+    const table = (x.table || []).length
+      ? h(
+          "div",
+          { class: "zc-row zc-small" },
+          "Table: ",
+          x.table.map((t) => cardChip(t.card, { exhausted: t.exhausted })),
+        )
+      : null;
     const arts = [...(x.artifacts || []), ...(x.bonus ? ["conan_bonus"] : [])];
-    const artifacts = arts.length ? h("div", { class: "zc-row zc-small" }, "Artifacts: ", arts.map((a) => cardChip(a))) : null;
+    const artifacts = arts.length
+      ? h(
+          "div",
+          { class: "zc-row zc-small" },
+          "Artifacts: ",
+          arts.map((a) => cardChip(a)),
+        )
+      : null;
     const secret = [];
     if (x.bid_placed) secret.push("bid laid");
     if (x.contest_card_committed) secret.push("contest card committed");
     if (x.category_chosen) secret.push("category chosen");
-    return h("div", { class: `zc-player${toMove ? " zc-turn" : ""}`, "data-seat": i },
-      h("div", { class: "zc-phead" }, swatch(i, 18), h("span", { class: "zc-pname" }, seatName(ctx, i)), h("span", { class: "zc-sub" }, ` ${k ? k.name : humanize(x.kingdom)}`), h("span", { class: "zc-ep", title: "empire points" }, `${x.ep} EP`)),
+    return h(
+      "div",
+      { class: `zc-player${toMove ? " zc-turn" : ""}`, "data-seat": i },
+      h(
+        "div",
+        { class: "zc-phead" },
+        swatch(i, 18),
+        h("span", { class: "zc-pname" }, seatName(ctx, i)),
+        h("span", { class: "zc-sub" }, ` ${k ? k.name : humanize(x.kingdom)}`),
+        h("span", { class: "zc-ep", title: "empire points" }, `${x.ep} EP`),
+      ),
       badges.length ? h("div", { class: "zc-row" }, badges) : null,
-      stats, bids, table, artifacts,
-      secret.length ? h("div", { class: "zc-small zc-sub" }, secret.join(" · ")) : null);
+      stats,
+      bids,
+      table,
+      artifacts,
+      secret.length ? h("div", { class: "zc-small zc-sub" }, secret.join(" · ")) : null,
+    );
   });
   return section("Players", { "data-zc": "players" }, rows);
 }
@@ -1439,63 +2236,261 @@ function handBox(view) {
   }
   const strategy = [...(me.strategy_hand || [])];
   const kingdom = [...(me.kingdom_hand || [])];
-  return section("Your hand", { "data-zc": "hand" },
+  return section(
+    "Your hand",
+    { "data-zc": "hand" },
     h("div", { class: "zc-label" }, `Strategy cards (${strategy.length})`),
-    h("div", { class: "zc-row" }, strategy.length ? grouped(strategy) : h("span", { class: "zc-sub" }, "none")),
+    h(
+      "div",
+      { class: "zc-row" },
+      strategy.length ? grouped(strategy) : h("span", { class: "zc-sub" }, "none"),
+    ),
     h("div", { class: "zc-label" }, `Kingdom cards (${kingdom.length})`),
     h("div", { class: "zc-row" }, kingdom.length ? grouped(kingdom) : h("span", { class: "zc-sub" }, "none")),
     h("div", { class: "zc-label" }, "Adventure tokens"),
-    h("div", { class: "zc-row" }, tokens.size
-      ? [...tokens].map(([cat, vs]) => chip(`${CATEGORY[cat] || cat}: ${vs.join(", ")} (${vs.reduce((a, b) => a + b, 0)})`))
-      : h("span", { class: "zc-sub" }, "none")),
-    me.pending_token ? h("div", { class: "zc-row" }, chip(`just received: ${CATEGORY[me.pending_token[0]] || me.pending_token[0]} ${me.pending_token[1]}`, { class: "zc-chip zc-you" })) : null,
-    me.sealed_bid ? h("div", { class: "zc-small" }, `Your sealed bid: the ${me.sealed_bid.token} token${me.sealed_bid.card ? ` with ${cname(me.sealed_bid.card)}` : ""}`) : null,
-    me.sealed_cards && me.sealed_cards.length ? h("div", { class: "zc-small" }, `Committed face down: ${listWords(me.sealed_cards.map(cname))}`) : null,
-    me.sealed_category ? h("div", { class: "zc-small" }, `Your secret category: ${CATEGORY[me.sealed_category] || me.sealed_category}`) : null);
+    h(
+      "div",
+      { class: "zc-row" },
+      tokens.size
+        ? [...tokens].map(([cat, vs]) =>
+            chip(`${CATEGORY[cat] || cat}: ${vs.join(", ")} (${vs.reduce((a, b) => a + b, 0)})`),
+          )
+        : h("span", { class: "zc-sub" }, "none"),
+    ),
+    me.pending_token
+      ? h(
+          "div",
+          { class: "zc-row" },
+          chip(
+            `just received: ${CATEGORY[me.pending_token[0]] || me.pending_token[0]} ${me.pending_token[1]}`,
+            { class: "zc-chip zc-you" },
+          ),
+        )
+      : null,
+    me.sealed_bid
+      ? h(
+          "div",
+          { class: "zc-small" },
+          `Your sealed bid: the ${me.sealed_bid.token} token${me.sealed_bid.card ? ` with ${cname(me.sealed_bid.card)}` : ""}`,
+        )
+      : null,
+    me.sealed_cards?.length
+      ? h("div", { class: "zc-small" }, `Committed face down: ${listWords(me.sealed_cards.map(cname))}`)
+      : null,
+    me.sealed_category
+      ? h(
+          "div",
+          { class: "zc-small" },
+          `Your secret category: ${CATEGORY[me.sealed_category] || me.sealed_category}`,
+        )
+      : null,
+  );
 }
 
 function objectivesBox(view) {
   const objs = (view.objectives || []).map((o) => {
     const info = memo.cards.get(o);
-    return h("li", { title: info ? info.text : "" }, h("b", {}, info ? info.name : humanize(o)), info ? ` — ${info.text}` : "");
+    return h(
+      "li",
+      { title: info ? info.text : "" },
+      h("b", {}, info ? info.name : humanize(o)),
+      info ? ` — ${info.text}` : "",
+    );
   });
-  return section("Objectives", { "data-zc": "objectives" }, objs.length ? h("ul", { class: "zc-list" }, objs) : h("span", { class: "zc-sub" }, "none"),
-    h("div", { class: "zc-sub zc-small" }, `Strategy deck ${view.strategy_deck} · discards ${(view.strategy_discard || []).length}`));
+  return section(
+    "Objectives",
+    { "data-zc": "objectives" },
+    objs.length ? h("ul", { class: "zc-list" }, objs) : h("span", { class: "zc-sub" }, "none"),
+    h(
+      "div",
+      { class: "zc-sub zc-small" },
+      `Strategy deck ${view.strategy_deck} · discards ${(view.strategy_discard || []).length}`,
+    ),
+  );
 }
 
 function legend() {
   const item = (icon, text) => h("div", {}, icon, h("span", {}, text));
   const col = KCOL.red;
-  return h("details", { class: "zc-legend", open: true, "data-zc": "legend" }, h("summary", {}, "Legend"),
-    h("div", { class: "zc-legend-grid" },
-      item(mini(20, s("path", { d: "M3 2H17V11Q17 16 10 18.5Q3 16 3 11Z", fill: col.fill, stroke: col.dark }), s("text", { x: 10, y: 13, "text-anchor": "middle", "font-size": 9, "font-weight": 800, fill: "#fff" }, "3")), "army (units)"),
+  return h(
+    "details",
+    { class: "zc-legend", open: true, "data-zc": "legend" },
+    h("summary", {}, "Legend"),
+    h(
+      "div",
+      { class: "zc-legend-grid" },
+      item(
+        mini(
+          20,
+          s("path", { d: "M3 2H17V11Q17 16 10 18.5Q3 16 3 11Z", fill: col.fill, stroke: col.dark }),
+          s(
+            "text",
+            { x: 10, y: 13, "text-anchor": "middle", "font-size": 9, "font-weight": 800, fill: "#fff" },
+            "3",
+          ),
+        ),
+        "army (units)",
+      ),
       item(mini(20, glyph("pawn", col.fill)), "emissary"),
       item(mini(20, glyph("tower", col.fill)), "tower (alliance)"),
       item(mini(20, glyph("fort", col.fill)), "fort (subjugated)"),
       item(mini(20, glyph("city", col.fill)), "city"),
-      item(mini(20, s("circle", { cx: 10, cy: 10, r: 9, fill: "#2a1f1a", stroke: "#c7301f", "stroke-width": 2 }), place(glyph("axe", "#f1d3c8"), 10, 10, 12)), "raiders"),
-      item(mini(20, s("circle", { cx: 10, cy: 10, r: 9, fill: "#3a2a14", stroke: "#e7b94a", "stroke-width": 2 }), place(glyph("helm", "#f3d27a"), 10, 10, 13)), "Conan"),
+      item(
+        mini(
+          20,
+          s("circle", { cx: 10, cy: 10, r: 9, fill: "#2a1f1a", stroke: "#c7301f", "stroke-width": 2 }),
+          place(glyph("axe", "#f1d3c8"), 10, 10, 12),
+        ),
+        "raiders",
+      ),
+      item(
+        mini(
+          20,
+          s("circle", { cx: 10, cy: 10, r: 9, fill: "#3a2a14", stroke: "#e7b94a", "stroke-width": 2 }),
+          place(glyph("helm", "#f3d27a"), 10, 10, 13),
+        ),
+        "Conan",
+      ),
       item(mini(20, glyph("flag", "#b3261e")), "his destination"),
-      item(mini(20, s("circle", { cx: 10, cy: 10, r: 8.5, fill: "#f6e7b0", stroke: "#6b4f12", "stroke-width": 1.5 }), s("text", { x: 10, y: 14, "text-anchor": "middle", "font-size": 10, "font-weight": 800, fill: "#4a3508" }, "3")), "province value"),
+      item(
+        mini(
+          20,
+          s("circle", { cx: 10, cy: 10, r: 8.5, fill: "#f6e7b0", stroke: "#6b4f12", "stroke-width": 1.5 }),
+          s(
+            "text",
+            { x: 10, y: 14, "text-anchor": "middle", "font-size": 10, "font-weight": 800, fill: "#4a3508" },
+            "3",
+          ),
+        ),
+        "province value",
+      ),
       item(mini(20, glyph("crown", "#5e120d")), "a kingdom's home"),
       item(mini(20, glyph("skull", "#4b3a1e")), "savage province"),
-      item(h("span", { class: "zc-terrains" }, Object.values(TERRAIN).map((t) => h("span", { style: `background:${t.fill};color:${t.ink}` }, t.letter))), "campaign track: plains, hills, woods, city"),
-      item(mini(20, s("rect", { x: 2, y: 2, width: 16, height: 16, rx: 3, fill: "#c9dc8f", stroke: "#4b3a1e" }), s("circle", { cx: 10, cy: 10, r: 7.5, fill: "none", stroke: col.fill, "stroke-width": 3 })), "campaign marker"),
-      item(mini(20, s("circle", { cx: 10, cy: 10, r: 9, fill: "#b3261e" }), place(glyph("swords", "#fff"), 10, 10, 12)), "contest being fought"),
-      item(mini(20, s("rect", { x: 4, y: 4, width: 12, height: 12, rx: 2, fill: "#5a3a1a", stroke: "#f0c36a", "stroke-width": 1.5, transform: "rotate(45 10 10)" }), place(glyph("fort", "#f6e3b0"), 10, 10, 8)), "siege or battle going on"),
-      item(mini(20, s("rect", { x: 1, y: 1, width: 18, height: 18, rx: 3, fill: "rgba(255,225,80,.45)", stroke: "#ffcf00", "stroke-width": 3 })), "you may move here"),
-      item(mini(20, s("rect", { x: 2, y: 2, width: 16, height: 16, rx: 3, fill: "#d8e4ee", stroke: "#fff", "stroke-width": 2.5, "stroke-dasharray": "4 2" })), "a move may start here"),
-      item(mini(20, s("line", { x1: 2, y1: 10, x2: 18, y2: 10, stroke: "#6b5330", "stroke-width": 3, "stroke-dasharray": "2 4", "stroke-linecap": "round" })), "pass between adjacent provinces"),
-      item(mini(20, s("rect", { x: 1, y: 1, width: 18, height: 18, fill: "url(#zc-hatch)", stroke: "#888" })), "out of play")));
+      item(
+        h(
+          "span",
+          { class: "zc-terrains" },
+          Object.values(TERRAIN).map((t) =>
+            h("span", { style: `background:${t.fill};color:${t.ink}` }, t.letter),
+          ),
+        ),
+        "campaign track: plains, hills, woods, city",
+      ),
+      item(
+        mini(
+          20,
+          s("rect", { x: 2, y: 2, width: 16, height: 16, rx: 3, fill: "#c9dc8f", stroke: "#4b3a1e" }),
+          s("circle", { cx: 10, cy: 10, r: 7.5, fill: "none", stroke: col.fill, "stroke-width": 3 }),
+        ),
+        "campaign marker",
+      ),
+      item(
+        mini(
+          20,
+          s("circle", { cx: 10, cy: 10, r: 9, fill: "#b3261e" }),
+          place(glyph("swords", "#fff"), 10, 10, 12),
+        ),
+        "contest being fought",
+      ),
+      item(
+        mini(
+          20,
+          s("rect", {
+            x: 4,
+            y: 4,
+            width: 12,
+            height: 12,
+            rx: 2,
+            fill: "#5a3a1a",
+            stroke: "#f0c36a",
+            "stroke-width": 1.5,
+            transform: "rotate(45 10 10)",
+          }),
+          place(glyph("fort", "#f6e3b0"), 10, 10, 8),
+        ),
+        "siege or battle going on",
+      ),
+      item(
+        mini(
+          20,
+          s("rect", {
+            x: 1,
+            y: 1,
+            width: 18,
+            height: 18,
+            rx: 3,
+            fill: "rgba(255,225,80,.45)",
+            stroke: "#ffcf00",
+            "stroke-width": 3,
+          }),
+        ),
+        "you may move here",
+      ),
+      item(
+        mini(
+          20,
+          s("rect", {
+            x: 2,
+            y: 2,
+            width: 16,
+            height: 16,
+            rx: 3,
+            fill: "#d8e4ee",
+            stroke: "#fff",
+            "stroke-width": 2.5,
+            "stroke-dasharray": "4 2",
+          }),
+        ),
+        "a move may start here",
+      ),
+      item(
+        mini(
+          20,
+          s("line", {
+            x1: 2,
+            y1: 10,
+            x2: 18,
+            y2: 10,
+            stroke: "#6b5330",
+            "stroke-width": 3,
+            "stroke-dasharray": "2 4",
+            "stroke-linecap": "round",
+          }),
+        ),
+        "pass between adjacent provinces",
+      ),
+      item(
+        mini(20, s("rect", { x: 1, y: 1, width: 18, height: 18, fill: "url(#zc-hatch)", stroke: "#888" })),
+        "out of play",
+      ),
+    ),
+  );
 }
 
 // ---- moves: state that survives redrawing one version of the view ----
 
-let ui = { key: "", src: null, choose: null, pending: null, msg: "", busy: false, bid: { token: null, card: undefined } };
+let ui = {
+  key: "",
+  src: null,
+  choose: null,
+  pending: null,
+  msg: "",
+  busy: false,
+  bid: { token: null, card: undefined },
+};
 
 function uiFor(doc, seat) {
   const key = `${doc.game_id || ""}|${doc.version}|${seat}`;
-  if (ui.key !== key) ui = { key, src: null, choose: null, pending: null, msg: "", busy: false, bid: { token: null, card: undefined } };
+  if (ui.key !== key)
+    ui = {
+      key,
+      src: null,
+      choose: null,
+      pending: null,
+      msg: "",
+      busy: false,
+      bid: { token: null, card: undefined },
+    };
   return ui;
 }
 
@@ -1535,54 +2530,162 @@ function bidPicker(cmds, u, act, ctx) {
   if (u.bid.token === null && tokens.length === 1) u.bid.token = tokens[0];
   if (u.bid.card === undefined && cards.length === 1) u.bid.card = cards[0];
   const match = cmds.find((c) => c.token === u.bid.token && (c.card ?? null) === u.bid.card);
-  const box = h("div", { class: "zc-bid", "data-zc": "bid" },
+  const box = h(
+    "div",
+    { class: "zc-bid", "data-zc": "bid" },
     h("div", { class: "zc-label" }, "1. A bidding token"),
-    h("div", { class: "zc-row" }, tokens.map((t) => btn(String(t), () => { u.bid.token = t; act.redraw(); }, {
-      class: "zc-btn zc-tokbtn", "aria-pressed": String(u.bid.token === t), "data-bid-token": t, "data-key": `bid-token-${t}`,
-      disabled: cmds.some((c) => c.token === t && (u.bid.card === undefined || (c.card ?? null) === u.bid.card)) ? null : true,
-    }))),
+    h(
+      "div",
+      { class: "zc-row" },
+      tokens.map((t) =>
+        btn(
+          String(t),
+          () => {
+            u.bid.token = t;
+            act.redraw();
+          },
+          {
+            class: "zc-btn zc-tokbtn",
+            "aria-pressed": String(u.bid.token === t),
+            "data-bid-token": t,
+            "data-key": `bid-token-${t}`,
+            disabled: cmds.some(
+              (c) => c.token === t && (u.bid.card === undefined || (c.card ?? null) === u.bid.card),
+            )
+              ? null
+              : true,
+          },
+        ),
+      ),
+    ),
     h("div", { class: "zc-label" }, "2. A strategy card"),
-    h("div", { class: "zc-row" }, cards.map((k) => btn(k ? h("span", {}, cname(k), h("span", { class: "zc-bidv" }, String(bidValueOf(k) ?? "?"))) : "No card", () => { u.bid.card = k; act.redraw(); }, {
-      class: "zc-btn zc-cardbtn", "aria-pressed": String(u.bid.card === k), "data-bid-card": k ?? "", "data-key": `bid-card-${k}`, title: k ? ctext(k) : "",
-      disabled: cmds.some((c) => (c.card ?? null) === k && (u.bid.token === null || c.token === u.bid.token)) ? null : true,
-    }))),
+    h(
+      "div",
+      { class: "zc-row" },
+      cards.map((k) =>
+        btn(
+          k
+            ? h("span", {}, cname(k), h("span", { class: "zc-bidv" }, String(bidValueOf(k) ?? "?")))
+            : "No card",
+          () => {
+            u.bid.card = k;
+            act.redraw();
+          },
+          {
+            class: "zc-btn zc-cardbtn",
+            "aria-pressed": String(u.bid.card === k),
+            "data-bid-card": k ?? "",
+            "data-key": `bid-card-${k}`,
+            title: k ? ctext(k) : "",
+            disabled: cmds.some(
+              (c) => (c.card ?? null) === k && (u.bid.token === null || c.token === u.bid.token),
+            )
+              ? null
+              : true,
+          },
+        ),
+      ),
+    ),
     match
-      ? btn(`${label(match, ctx)}…`, () => act.pick(match, null), { class: "zc-btn zc-primary", "data-command": JSON.stringify(match), "data-key": "bid-go" })
-      : h("div", { class: "zc-sub" }, "Choose a token and a card; they stay face down until every bid is in."));
+      ? btn(`${label(match, ctx)}…`, () => act.pick(match, null), {
+          class: "zc-btn zc-primary",
+          "data-command": JSON.stringify(match),
+          "data-key": "bid-go",
+        })
+      : h(
+          "div",
+          { class: "zc-sub" },
+          "Choose a token and a card; they stay face down until every bid is in.",
+        ),
+  );
   return box;
 }
 
-function movesBox(view, doc, ctx, moves, u, act) {
+function movesBox(_view, _doc, ctx, moves, u, act) {
   const box = section("Your move", { "data-zc": "moves", class: "zc-sec zc-moves", "aria-live": "polite" });
   if (u.msg) put(box, h("p", { class: "zc-msg", role: "alert" }, u.msg));
   const disabled = u.busy ? true : null;
   if (u.pending) {
-    put(box, 
+    put(
+      box,
       h("p", { class: "zc-confirm-q" }, `${label(u.pending.cmd, ctx)}?`),
-      h("div", { class: "zc-row" },
-        btn("Confirm", () => act.send(u.pending.cmd), { class: "zc-btn zc-primary", "data-confirm": "1", "data-key": "confirm", disabled }),
-        btn("Cancel", () => act.cancel(), { "data-key": "cancel" })),
-      u.pending.province ? h("p", { class: "zc-hint" }, "Press the highlighted province again to confirm, Escape to cancel.") : null);
+      h(
+        "div",
+        { class: "zc-row" },
+        btn("Confirm", () => act.send(u.pending.cmd), {
+          class: "zc-btn zc-primary",
+          "data-confirm": "1",
+          "data-key": "confirm",
+          disabled,
+        }),
+        btn("Cancel", () => act.cancel(), { "data-key": "cancel" }),
+      ),
+      u.pending.province
+        ? h("p", { class: "zc-hint" }, "Press the highlighted province again to confirm, Escape to cancel.")
+        : null,
+    );
     return box;
   }
   if (u.choose) {
-    put(box, h("p", { class: "zc-step" }, `In ${pname(u.choose.province)}, choose:`),
-      h("div", { class: "zc-actions" }, u.choose.options.map((o, i) => (o.cmd
-        ? btn(label(o.cmd, ctx), () => act.pick(o.cmd, u.choose.province), { "data-command": JSON.stringify(o.cmd), "data-key": `opt:${i}`, "data-focus": i === 0 ? "1" : null })
-        : btn(FROM[o.kind](pname(u.choose.province)), () => act.from(u.choose.province, o.kind), { "data-key": `opt:${i}`, "data-from": o.kind, "data-focus": i === 0 ? "1" : null })))),
-      btn("Cancel", () => act.cancel(), { "data-key": "cancel" }));
+    put(
+      box,
+      h("p", { class: "zc-step" }, `In ${pname(u.choose.province)}, choose:`),
+      h(
+        "div",
+        { class: "zc-actions" },
+        u.choose.options.map((o, i) =>
+          o.cmd
+            ? btn(label(o.cmd, ctx), () => act.pick(o.cmd, u.choose.province), {
+                "data-command": JSON.stringify(o.cmd),
+                "data-key": `opt:${i}`,
+                "data-focus": i === 0 ? "1" : null,
+              })
+            : btn(FROM[o.kind](pname(u.choose.province)), () => act.from(u.choose.province, o.kind), {
+                "data-key": `opt:${i}`,
+                "data-from": o.kind,
+                "data-focus": i === 0 ? "1" : null,
+              }),
+        ),
+      ),
+      btn("Cancel", () => act.cancel(), { "data-key": "cancel" }),
+    );
     return box;
   }
   if (u.src) {
     const extras = sourceExtras(moves, u);
-    put(box, h("p", { class: "zc-step" }, `${FROM[u.src.kind](pname(u.src.province))} Click ${GOAL[u.src.kind]} on the map.`),
-      extras.length ? h("div", { class: "zc-actions" }, extras.map((c, i) => btn(label(c, ctx), () => act.pick(c, null), { "data-command": JSON.stringify(c), "data-key": `extra:${i}` }))) : null,
-      btn("Choose another province", () => act.cancel(), { "data-key": "cancel" }));
+    put(
+      box,
+      h(
+        "p",
+        { class: "zc-step" },
+        `${FROM[u.src.kind](pname(u.src.province))} Click ${GOAL[u.src.kind]} on the map.`,
+      ),
+      extras.length
+        ? h(
+            "div",
+            { class: "zc-actions" },
+            extras.map((c, i) =>
+              btn(label(c, ctx), () => act.pick(c, null), {
+                "data-command": JSON.stringify(c),
+                "data-key": `extra:${i}`,
+              }),
+            ),
+          )
+        : null,
+      btn("Choose another province", () => act.cancel(), { "data-key": "cancel" }),
+    );
     return box;
   }
   const kinds = [...new Set(moves.onMap.map((m) => m.kind))];
   if (kinds.length) {
-    put(box, h("p", { class: "zc-step" }, `On the map: click a highlighted province to ${listWords(kinds.map((k) => KIND_WORDS[k] || humanize(k)))}${moves.onMap.some((m) => m.src) ? " (a dashed one starts a move)" : ""}.`));
+    put(
+      box,
+      h(
+        "p",
+        { class: "zc-step" },
+        `On the map: click a highlighted province to ${listWords(kinds.map((k) => KIND_WORDS[k] || humanize(k)))}${moves.onMap.some((m) => m.src) ? " (a dashed one starts a move)" : ""}.`,
+      ),
+    );
   }
   const bids = moves.panel.filter((c) => bare(c.type) === "place_bid");
   if (bids.length) put(box, bidPicker(bids, u, act, ctx));
@@ -1596,8 +2699,24 @@ function movesBox(view, doc, ctx, moves, u, act) {
     }
     const list = h("div", { class: "zc-actions" });
     for (const [t, cs] of byType) {
-      const buttons = cs.map((c) => btn(label(c, ctx), () => act.send(c), { "data-command": JSON.stringify(c), "data-key": `cmd:${JSON.stringify(c)}`, disabled, title: c.card ? ctext(c.card) : null }));
-      if (cs.length > 10) put(list, h("details", { class: "zc-more" }, h("summary", {}, `${cap(humanize(t))}: ${cs.length} choices`), h("div", { class: "zc-actions" }, buttons)));
+      const buttons = cs.map((c) =>
+        btn(label(c, ctx), () => act.send(c), {
+          "data-command": JSON.stringify(c),
+          "data-key": `cmd:${JSON.stringify(c)}`,
+          disabled,
+          title: c.card ? ctext(c.card) : null,
+        }),
+      );
+      if (cs.length > 10)
+        put(
+          list,
+          h(
+            "details",
+            { class: "zc-more" },
+            h("summary", {}, `${cap(humanize(t))}: ${cs.length} choices`),
+            h("div", { class: "zc-actions" }, buttons),
+          ),
+        );
       else put(list, ...buttons);
     }
     put(box, list);
@@ -1626,9 +2745,9 @@ function ensureEscape() {
 
 function keepFocus(draw, focusPanel = false) {
   const active = document.activeElement;
-  const key = active && active.getAttribute && active.getAttribute("data-key");
+  const key = active?.getAttribute?.("data-key");
   draw();
-  const root = last && last.root;
+  const root = last?.root;
   if (!root) return;
   const first = root.querySelector("[data-zc=moves] [data-focus]");
   if (focusPanel && first) {
@@ -1662,7 +2781,7 @@ const boardKey = (view) => `${view.pack}|${view.board_digest}`;
 // names is at hand, so the first drawing (and the first sentences of the log)
 // already have the provinces' names.
 export function ready(doc) {
-  const view = doc && doc.view;
+  const view = doc?.view;
   // (a view projected before the map was served once carries it inline)
   if (!view || view.board || !view.board_digest) return Promise.resolve();
   const key = boardKey(view);
@@ -1674,8 +2793,15 @@ export function ready(doc) {
         return r.json();
       })
       .then(
-        (board) => { boards.set(key, board); return board; },
-        (err) => { boards.delete(key); throw err; });
+        (board) => {
+          boards.set(key, board);
+          return board;
+        },
+        (err) => {
+          boards.delete(key);
+          throw err;
+        },
+      );
     boards.set(key, loading);
   }
   const got = boards.get(key);
@@ -1692,7 +2818,7 @@ function withBoard(view) {
 export function render(root, doc, ctx) {
   ensureStyle();
   ensureEscape();
-  if (!doc || !doc.view) {
+  if (!doc?.view) {
     root.replaceChildren(h("p", {}, "The table is being set up…"));
     return;
   }
@@ -1703,14 +2829,27 @@ export function render(root, doc, ctx) {
     root.replaceChildren(h("p", { class: "zc-sub" }, "Loading the map…"));
     last = { root, doc, ctx };
     ready(doc).then(
-      () => { if (last && last.doc === doc && root.isConnected) render(root, doc, ctx); },
-      (err) => { if (last && last.doc === doc && root.isConnected) root.replaceChildren(h("p", { class: "zc-msg", role: "alert" }, String(err.message || err))); });
+      () => {
+        if (last && last.doc === doc && root.isConnected) render(root, doc, ctx);
+      },
+      (err) => {
+        if (last && last.doc === doc && root.isConnected)
+          root.replaceChildren(h("p", { class: "zc-msg", role: "alert" }, String(err.message || err)));
+      },
+    );
     return;
   }
   doc = view === doc.view ? doc : { ...doc, view };
-  const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : doc.seat ?? null;
+  const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : (doc.seat ?? null);
   learn(view, seat);
-  const legal = seat !== null && !doc.over ? (ctx.legal && ctx.legal.length ? ctx.legal : (doc.actors || []).includes(seat) ? doc.legal || [] : []) : [];
+  const legal =
+    seat !== null && !doc.over
+      ? ctx.legal?.length
+        ? ctx.legal
+        : (doc.actors || []).includes(seat)
+          ? doc.legal || []
+          : []
+      : [];
   const u = uiFor(doc, seat);
   last = { root, doc, ctx };
   const moves = analyse(legal, view);
@@ -1749,7 +2888,10 @@ export function render(root, doc, ctx) {
         return;
       }
       const { targets, sources } = offers(moves, u);
-      const options = [...(targets.get(id) || []).map((cmd) => ({ cmd })), ...[...(sources.get(id) || [])].map((kind) => ({ kind }))];
+      const options = [
+        ...(targets.get(id) || []).map((cmd) => ({ cmd })),
+        ...[...(sources.get(id) || [])].map((kind) => ({ kind })),
+      ];
       u.pending = null;
       u.choose = null;
       u.msg = "";
@@ -1772,10 +2914,10 @@ export function render(root, doc, ctx) {
       try {
         reply = await ctx.submit(cmd);
       } catch (err) {
-        reply = { ok: false, message: String(err && err.message ? err.message : err) };
+        reply = { ok: false, message: String(err?.message ? err.message : err) };
       }
       u.busy = false;
-      if (!reply || !reply.ok) {
+      if (!reply?.ok) {
         u.msg = `Not accepted: ${(reply && (reply.message || reply.code)) || "the server refused the move"}`;
         u.pending = null;
         if (ui === u) redraw(true);
@@ -1788,21 +2930,35 @@ export function render(root, doc, ctx) {
   };
 
   const map = drawMap(view, ctx, moves, u, act);
-  const top = h("div", { class: "zc-panel zc-top" },
+  const top = h(
+    "div",
+    { class: "zc-panel zc-top" },
     statusBox(view, doc, ctx),
     seat !== null && legal.length ? movesBox(view, doc, ctx, moves, u, act) : null,
     contestBox(view, ctx),
-    biddingBox(view, doc, ctx));
-  const rest = h("div", { class: "zc-panel zc-rest" },
+    biddingBox(view, doc, ctx),
+  );
+  const rest = h(
+    "div",
+    { class: "zc-panel zc-rest" },
     handBox(view),
     playersBox(view, doc, ctx),
     fateBox(view),
-    objectivesBox(view));
-  root.replaceChildren(h("div", { class: "zc-host" },
-    h("div", { class: "zc-table" },
-      h("div", { class: "zc-mapcol" }, h("div", { class: "zc-mapwrap" }, map), legend()),
-      top,
-      rest)));
+    objectivesBox(view),
+  );
+  root.replaceChildren(
+    h(
+      "div",
+      { class: "zc-host" },
+      h(
+        "div",
+        { class: "zc-table" },
+        h("div", { class: "zc-mapcol" }, h("div", { class: "zc-mapwrap" }, map), legend()),
+        top,
+        rest,
+      ),
+    ),
+  );
   for (const f of map.fixups || []) f();
 }
 

@@ -36,10 +36,18 @@ function tree(value, ctx, depth, key) {
   if (Array.isArray(value)) {
     if (!value.length) return h("span", { class: "muted" }, "none");
     if (value.every((v) => v === null || typeof v !== "object")) {
-      const text = h("span", {}, value.map((v) => (v === null ? "—" : typeof v === "string" ? words(v) : String(v))).join(", "));
+      const text = h(
+        "span",
+        {},
+        value.map((v) => (v === null ? "—" : typeof v === "string" ? words(v) : String(v))).join(", "),
+      );
       return value.length > COLLAPSE_AT ? fold(`${value.length} items`, text) : text;
     }
-    const list = h("ol", { start: 0 }, value.map((v) => h("li", {}, tree(v, ctx, depth + 1))));
+    const list = h(
+      "ol",
+      { start: 0 },
+      value.map((v) => h("li", {}, tree(v, ctx, depth + 1))),
+    );
     return value.length > COLLAPSE_AT || depth > 1 ? fold(`${value.length} items`, list) : list;
   }
   const entries = Object.entries(value);

@@ -25,7 +25,8 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 
 export function s(tag, attrs = {}, ...children) {
   const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null && v !== false) el.setAttribute(k, v);
+  for (const [k, v] of Object.entries(attrs))
+    if (v !== undefined && v !== null && v !== false) el.setAttribute(k, v);
   for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) el.append(c);
   return el;
 }
@@ -47,18 +48,18 @@ export function title(text) {
 }
 
 export function seatName(ctx, seat) {
-  const names = ctx && ctx.names;
+  const names = ctx?.names;
   const n = names && (names[seat] ?? names[String(seat)]);
   return n || `Seat ${seat + 1}`;
 }
 
 export function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many || one + "s"}`;
+  return `${n} ${n === 1 ? one : many || `${one}s`}`;
 }
 
 export function listWords(items) {
   if (items.length <= 1) return items.join("");
-  return items.slice(0, -1).join(", ") + " and " + items[items.length - 1];
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
 }
 
 export function cap(text) {
@@ -75,16 +76,29 @@ export function tileGlyph(colour, fg = "#fff") {
     case "blue": // a sheaf of grain
       return s("path", {
         d: "M10 18V4M10 7.5L6.5 4.5M10 7.5L13.5 4.5M10 11.5L6 8.5M10 11.5L14 8.5M10 15.5L6 12.5M10 15.5L14 12.5",
-        fill: "none", stroke: fg, "stroke-width": 1.9, "stroke-linecap": "round",
+        fill: "none",
+        stroke: fg,
+        "stroke-width": 1.9,
+        "stroke-linecap": "round",
       });
     case "green": // market scales
-      return s("g", { fill: fg, stroke: fg, "stroke-width": 1.6, "stroke-linecap": "round" },
+      return s(
+        "g",
+        { fill: fg, stroke: fg, "stroke-width": 1.6, "stroke-linecap": "round" },
         s("path", { d: "M10 3.5V16.5M4.5 6.5H15.5M6.5 17H13.5", fill: "none" }),
-        s("path", { d: "M4.5 6.5L2.3 11.5H6.7ZM15.5 6.5L13.3 11.5H17.7Z", "stroke-width": 1, "stroke-linejoin": "round" }));
+        s("path", {
+          d: "M4.5 6.5L2.3 11.5H6.7ZM15.5 6.5L13.3 11.5H17.7Z",
+          "stroke-width": 1,
+          "stroke-linejoin": "round",
+        }),
+      );
     case "black": // a settlement house
-      return s("g", {},
+      return s(
+        "g",
+        {},
         s("path", { d: "M2.8 10.2L10 3.4L17.2 10.2H15.2V17H4.8V10.2Z", fill: fg }),
-        s("rect", { x: 8.4, y: 12, width: 3.2, height: 5, fill: "#262626" }));
+        s("rect", { x: 8.4, y: 12, width: 3.2, height: 5, fill: "#262626" }),
+      );
     default:
       return s("g");
   }
@@ -96,31 +110,59 @@ export function dynastyGlyph(seat, fg = "#fff") {
     case 0: // archer: a bow and arrow
       return s("path", {
         d: "M7 2.8Q17.5 10 7 17.2M7 2.8V17.2M2.5 10H16.5M13.6 7.2L16.5 10L13.6 12.8",
-        fill: "none", stroke: fg, "stroke-width": 1.9, "stroke-linecap": "round", "stroke-linejoin": "round",
+        fill: "none",
+        stroke: fg,
+        "stroke-width": 1.9,
+        "stroke-linecap": "round",
+        "stroke-linejoin": "round",
       });
     case 1: // bull: horns and head
-      return s("g", { fill: fg },
-        s("path", { d: "M2.5 4Q3 10.5 9 10.5M17.5 4Q17 10.5 11 10.5", fill: "none", stroke: fg, "stroke-width": 2, "stroke-linecap": "round" }),
-        s("ellipse", { cx: 10, cy: 12.6, rx: 3.8, ry: 4.6 }));
-    case 2: { // lion: a maned head
+      return s(
+        "g",
+        { fill: fg },
+        s("path", {
+          d: "M2.5 4Q3 10.5 9 10.5M17.5 4Q17 10.5 11 10.5",
+          fill: "none",
+          stroke: fg,
+          "stroke-width": 2,
+          "stroke-linecap": "round",
+        }),
+        s("ellipse", { cx: 10, cy: 12.6, rx: 3.8, ry: 4.6 }),
+      );
+    case 2: {
+      // lion: a maned head
       const rays = [];
       for (let i = 0; i < 10; i++) {
         const a = (i * Math.PI) / 5;
-        rays.push(`M${(10 + 5 * Math.cos(a)).toFixed(2)} ${(10 + 5 * Math.sin(a)).toFixed(2)}L${(10 + 8.2 * Math.cos(a)).toFixed(2)} ${(10 + 8.2 * Math.sin(a)).toFixed(2)}`);
+        rays.push(
+          `M${(10 + 5 * Math.cos(a)).toFixed(2)} ${(10 + 5 * Math.sin(a)).toFixed(2)}L${(10 + 8.2 * Math.cos(a)).toFixed(2)} ${(10 + 8.2 * Math.sin(a)).toFixed(2)}`,
+        );
       }
-      return s("g", {},
+      return s(
+        "g",
+        {},
         s("path", { d: rays.join(""), stroke: fg, "stroke-width": 1.8, "stroke-linecap": "round" }),
-        s("circle", { cx: 10, cy: 10, r: 4.4, fill: fg }));
+        s("circle", { cx: 10, cy: 10, r: 4.4, fill: fg }),
+      );
     }
     default: // urn
-      return s("path", { d: "M6.6 2.8H13.4L12.2 5.2Q16.3 8 15.4 13Q14.6 17.3 10 17.3Q5.4 17.3 4.6 13Q3.7 8 7.8 5.2Z", fill: fg });
+      return s("path", {
+        d: "M6.6 2.8H13.4L12.2 5.2Q16.3 8 15.4 13Q14.6 17.3 10 17.3Q5.4 17.3 4.6 13Q3.7 8 7.8 5.2Z",
+        fill: fg,
+      });
   }
 }
 
 // Draw a 20x20 glyph at (cx, cy) scaled to `size`.
 export function placeGlyph(glyph, cx, cy, size) {
   const k = size / 20;
-  return s("g", { transform: `translate(${(cx - size / 2).toFixed(2)} ${(cy - size / 2).toFixed(2)}) scale(${k.toFixed(4)})` }, glyph);
+  return s(
+    "g",
+    {
+      transform: `translate(${(cx - size / 2).toFixed(2)} ${(cy - size / 2).toFixed(2)}) scale(${k.toFixed(4)})`,
+    },
+    glyph,
+  );
 }
 
 // A leader: filled with its colour (priest red, farmer blue, trader green,
@@ -128,17 +170,24 @@ export function placeGlyph(glyph, cx, cy, size) {
 export function leaderPiece(cx, cy, r, seat, leader, ctx, extra = {}) {
   const colour = COLOUR_OF[leader];
   const dyn = DYNASTIES[seat % 4];
-  return s("g", { class: "zt-leader", ...extra },
+  return s(
+    "g",
+    { class: "zt-leader", ...extra },
     title(`${seatName(ctx, seat)}'s ${leader} (${dyn.name} dynasty)`),
     s("circle", { cx, cy, r: r + 0.6, fill: "rgba(0,0,0,.35)", transform: "translate(1 1.5)" }),
     s("circle", { cx, cy, r, fill: dyn.ring, stroke: "#1b1b1b", "stroke-width": 1 }),
     s("circle", { cx, cy, r: r * 0.72, fill: FILL[colour], stroke: "#fff", "stroke-width": 1.2 }),
-    placeGlyph(dynastyGlyph(seat), cx, cy, r * 1.05));
+    placeGlyph(dynastyGlyph(seat), cx, cy, r * 1.05),
+  );
 }
 
 // A small standalone SVG (for the side panel): a leader, a tile, a dynasty badge.
 export function miniSvg(size, ...children) {
-  return s("svg", { width: size, height: size, viewBox: "0 0 40 40", class: "zt-mini", "aria-hidden": "true" }, ...children);
+  return s(
+    "svg",
+    { width: size, height: size, viewBox: "0 0 40 40", class: "zt-mini", "aria-hidden": "true" },
+    ...children,
+  );
 }
 
 export function miniLeader(seat, leader, ctx) {
@@ -146,16 +195,20 @@ export function miniLeader(seat, leader, ctx) {
 }
 
 export function miniTile(colour, size = 22) {
-  return miniSvg(size,
+  return miniSvg(
+    size,
     s("rect", { x: 2, y: 2, width: 36, height: 36, rx: 6, fill: FILL[colour] }),
-    placeGlyph(tileGlyph(colour), 20, 20, 28));
+    placeGlyph(tileGlyph(colour), 20, 20, 28),
+  );
 }
 
 export function dynastyBadge(seat, size = 22) {
   const dyn = DYNASTIES[seat % 4];
-  return miniSvg(size,
+  return miniSvg(
+    size,
     s("circle", { cx: 20, cy: 20, r: 18, fill: dyn.ring, stroke: "#1b1b1b", "stroke-width": 1.5 }),
-    placeGlyph(dynastyGlyph(seat, "#1b1b1b"), 20, 20, 26));
+    placeGlyph(dynastyGlyph(seat, "#1b1b1b"), 20, 20, 26),
+  );
 }
 
 // ---- keyboard and clicks ----
@@ -165,16 +218,25 @@ export function clickable(el, handler, labelText) {
   el.setAttribute("tabindex", "0");
   el.setAttribute("role", "button");
   if (labelText) el.setAttribute("aria-label", labelText);
-  el.addEventListener("click", (ev) => { ev.preventDefault(); handler(ev); });
+  el.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    handler(ev);
+  });
   el.addEventListener("keydown", (ev) => {
-    if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") { ev.preventDefault(); handler(ev); }
+    if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") {
+      ev.preventDefault();
+      handler(ev);
+    }
   });
   return el;
 }
 
 export function button(text, handler, attrs = {}) {
   const b = h("button", { type: "button", class: "zt-btn", ...attrs }, text);
-  b.addEventListener("click", (ev) => { ev.preventDefault(); handler(ev); });
+  b.addEventListener("click", (ev) => {
+    ev.preventDefault();
+    handler(ev);
+  });
   return b;
 }
 
@@ -191,7 +253,8 @@ let pick = { key: "", sel: null, target: null, pending: null, msg: "", busy: fal
 // half-made choice as it was.
 export function picker(doc, legal) {
   const key = `${doc.game_id || ""}|${doc.seat}|${JSON.stringify(legal)}`;
-  if (pick.key !== key) pick = { key, sel: null, target: null, pending: null, msg: "", busy: false, extra: {} };
+  if (pick.key !== key)
+    pick = { key, sel: null, target: null, pending: null, msg: "", busy: false, extra: {} };
   return pick;
 }
 
@@ -200,11 +263,14 @@ export const same = (a, b) => a !== null && b !== null && JSON.stringify(a) === 
 // Re-draw after a local change, keeping the keyboard focus where it was.
 export function redraw(draw) {
   const active = document.activeElement;
-  const focusKey = active && active.getAttribute && active.getAttribute("data-key");
+  const focusKey = active?.getAttribute?.("data-key");
   draw();
   if (focusKey) {
     const again = document.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-    if (again) { takeStop(again); again.focus(); }
+    if (again) {
+      takeStop(again);
+      again.focus();
+    }
   }
 }
 
@@ -218,7 +284,10 @@ export function togglePick(p, sel, draw, ev) {
   redraw(draw);
   if (p.sel && ev && (ev.type === "keydown" || ev.detail === 0)) {
     const first = document.querySelector("svg.zt-board .legal");
-    if (first) { takeStop(first); first.focus(); }
+    if (first) {
+      takeStop(first);
+      first.focus();
+    }
   }
 }
 
@@ -235,7 +304,7 @@ export function oneTabStop(svg) {
 
 // Make this place the board's Tab stop (when the board has one).
 function takeStop(el) {
-  const svg = el.closest && el.closest("svg[data-roving]");
+  const svg = el.closest?.("svg[data-roving]");
   if (!svg || !el.classList.contains("legal")) return;
   for (const other of svg.querySelectorAll(".legal[tabindex='0']")) other.setAttribute("tabindex", "-1");
   el.setAttribute("tabindex", "0");
@@ -244,22 +313,33 @@ function takeStop(el) {
 // Arrow keys move the focus between the board's clickable places.
 export function arrowKeys(svg) {
   const dirs = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-  const centre = (el) => { const b = el.getBBox(); return [b.x + b.width / 2, b.y + b.height / 2]; };
+  const centre = (el) => {
+    const b = el.getBBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
   svg.addEventListener("keydown", (ev) => {
     const d = dirs[ev.key];
-    const from = d && ev.target.closest && ev.target.closest(".legal");
+    const from = d && ev.target.closest?.(".legal");
     if (!from) return;
     const [x0, y0] = centre(from);
-    let best = null, score = Infinity;
+    let best = null,
+      score = Infinity;
     for (const el of svg.querySelectorAll(".legal")) {
       if (el === from) continue;
       const [x, y] = centre(el);
       const along = (x - x0) * d[0] + (y - y0) * d[1];
       if (along <= 1) continue;
       const across = Math.abs((x - x0) * d[1]) + Math.abs((y - y0) * d[0]);
-      if (along + 2 * across < score) { best = el; score = along + 2 * across; }
+      if (along + 2 * across < score) {
+        best = el;
+        score = along + 2 * across;
+      }
     }
-    if (best) { ev.preventDefault(); takeStop(best); best.focus(); }
+    if (best) {
+      ev.preventDefault();
+      takeStop(best);
+      best.focus();
+    }
   });
 }
 
@@ -272,15 +352,18 @@ export async function send(ctx, command, p, draw) {
   try {
     reply = await ctx.submit(command);
   } catch (err) {
-    reply = { ok: false, message: String(err && err.message ? err.message : err) };
+    reply = { ok: false, message: String(err?.message ? err.message : err) };
   }
   p.busy = false;
-  if (!reply || !reply.ok) {
+  if (!reply?.ok) {
     p.msg = `Not accepted: ${(reply && (reply.message || reply.code)) || "the server refused the move"}`;
     p.pending = null;
     redraw(draw);
   } else {
-    p.sel = null; p.target = null; p.pending = null; p.extra = {};
+    p.sel = null;
+    p.target = null;
+    p.pending = null;
+    p.extra = {};
   }
 }
 
@@ -289,10 +372,25 @@ export function confirmBox(p, ctx, describeCmd, draw) {
   const box = h("div", { class: "zt-confirm", "aria-live": "polite" });
   if (p.pending) {
     box.append(
-      h("div", { class: "zt-confirm-q" }, describeCmd(p.pending) + "?"),
-      h("div", { class: "zt-row" },
-        button("Confirm", () => send(ctx, p.pending, p, draw), { class: "zt-btn zt-primary", "data-key": "confirm", "data-confirm": "1" }),
-        button("Cancel", () => { p.pending = null; redraw(draw); }, { "data-key": "cancel" })));
+      h("div", { class: "zt-confirm-q" }, `${describeCmd(p.pending)}?`),
+      h(
+        "div",
+        { class: "zt-row" },
+        button("Confirm", () => send(ctx, p.pending, p, draw), {
+          class: "zt-btn zt-primary",
+          "data-key": "confirm",
+          "data-confirm": "1",
+        }),
+        button(
+          "Cancel",
+          () => {
+            p.pending = null;
+            redraw(draw);
+          },
+          { "data-key": "cancel" },
+        ),
+      ),
+    );
   }
   if (p.msg) box.append(h("div", { class: "zt-msg", role: "alert" }, p.msg));
   return box;
@@ -305,7 +403,9 @@ export function onEscape(handler) {
   escHandler = handler;
   if (escBound) return;
   escBound = true;
-  document.addEventListener("keydown", (ev) => { if (ev.key === "Escape" && escHandler) escHandler(); });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && escHandler) escHandler();
+  });
 }
 
 // ---- the start of every render ----
@@ -320,7 +420,10 @@ function keepFocus(root) {
   queueMicrotask(() => {
     if (root.contains(document.activeElement)) return;
     const again = root.querySelector(`[data-key="${CSS.escape(key)}"]`);
-    if (again && !again.disabled) { takeStop(again); again.focus(); }
+    if (again && !again.disabled) {
+      takeStop(again);
+      again.focus();
+    }
   });
 }
 
@@ -344,7 +447,9 @@ export function begin(root, doc, ctx, render, boardMove) {
   const p = picker(doc, legal);
   onEscape(() => {
     if (!p.sel && !p.pending && p.target === null) return;
-    p.sel = null; p.pending = null; p.target = null;
+    p.sel = null;
+    p.pending = null;
+    p.target = null;
     redraw(draw);
   });
   const moves = legal.map((cmd) => ({ cmd, ...(boardMove(cmd) || {}) })).filter((m) => m.sel);
@@ -371,8 +476,15 @@ export function handSection(view, p, moves, draw, myTurn, item) {
     const can = myTurn && moves.some((m) => m.sel === sel);
     const content = [item.mini(c), ` ${n} ${item.name(c, n)}`];
     if (can) {
-      row.append(button(content, (ev) => togglePick(p, sel, draw, ev),
-        { class: "zt-chip", "aria-pressed": String(p.sel === sel), "data-key": `sel-${sel}`, "data-pick": sel, title: item.tip(c) }));
+      row.append(
+        button(content, (ev) => togglePick(p, sel, draw, ev), {
+          class: "zt-chip",
+          "aria-pressed": String(p.sel === sel),
+          "data-key": `sel-${sel}`,
+          "data-pick": sel,
+          title: item.tip(c),
+        }),
+      );
     } else {
       row.append(h("span", { class: "zt-chip", style: n ? null : "opacity:.45" }, ...content));
     }
@@ -382,11 +494,20 @@ export function handSection(view, p, moves, draw, myTurn, item) {
 }
 
 export function scoreRow(points, treasures, label) {
-  return h("div", { class: "zt-scores", title: label || "points per colour" },
-    COLOURS.map((c, i) => h("span", { class: `zt-pt zt-${c}`, title: `${points[i]} ${c}` }, String(points[i]))),
+  return h(
+    "div",
+    { class: "zt-scores", title: label || "points per colour" },
+    COLOURS.map((c, i) =>
+      h("span", { class: `zt-pt zt-${c}`, title: `${points[i]} ${c}` }, String(points[i])),
+    ),
     treasures !== undefined && treasures !== null
-      ? h("span", { class: "zt-pt zt-gold", title: `${treasures} treasure${treasures === 1 ? "" : "s"} (wildcards)` }, `◆${treasures}`)
-      : null);
+      ? h(
+          "span",
+          { class: "zt-pt zt-gold", title: `${treasures} treasure${treasures === 1 ? "" : "s"} (wildcards)` },
+          `◆${treasures}`,
+        )
+      : null,
+  );
 }
 
 // The stylesheet, added once; every class starts with "zt-".

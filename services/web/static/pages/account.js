@@ -13,7 +13,14 @@ export default async function accountPage(main, { id }, life) {
   while (!life.signal.aborted) {
     try {
       const doc = await api(`/v1/players/${encodeURIComponent(id)}`, { signal: life.signal });
-      const titles = Object.fromEntries(await Promise.all([...new Set([...doc.ladders, ...doc.games, ...doc.tables].map((x) => x.game))].map(async (g) => [g, await gameTitle(g)])));
+      const titles = Object.fromEntries(
+        await Promise.all(
+          [...new Set([...doc.ladders, ...doc.games, ...doc.tables].map((x) => x.game))].map(async (g) => [
+            g,
+            await gameTitle(g),
+          ]),
+        ),
+      );
       if (life.signal.aborted) return;
       draw(box, doc, titles);
       document.title = `${doc.name} · Ziggurat`;
@@ -32,17 +39,39 @@ function draw(box, doc, titles) {
   fill(
     box,
     h("h1", {}, doc.name, doc.bot ? h("span", { class: "muted" }, " (bot)") : null),
-    h("p", { class: "muted" }, doc.bot && doc.operator ? `A bot run by ${doc.operator}. ` : "", `Registered ${new Date(doc.registered_at).toLocaleDateString()}.`),
+    h(
+      "p",
+      { class: "muted" },
+      doc.bot && doc.operator ? `A bot run by ${doc.operator}. ` : "",
+      `Registered ${new Date(doc.registered_at).toLocaleDateString()}.`,
+    ),
     h("h2", {}, "Ratings"),
     doc.ladders.length
-      ? h("div", { class: "ratings" }, doc.ladders.map((l) => ratingCard(l, titles[l.game])))
+      ? h(
+          "div",
+          { class: "ratings" },
+          doc.ladders.map((l) => ratingCard(l, titles[l.game])),
+        )
       : h("p", { class: "muted" }, "No rated game yet."),
     h("h2", {}, "Playing now"),
     doc.tables.length
-      ? h("ul", { "data-testid": "current-tables" }, doc.tables.map((t) => h("li", { "data-table": t.table_id }, `${titles[t.game]}, seat ${t.seat + 1} (${source(t.source)}): `, h("a", { href: `#/table/${t.table_id}` }, "watch"))))
+      ? h(
+          "ul",
+          { "data-testid": "current-tables" },
+          doc.tables.map((t) =>
+            h(
+              "li",
+              { "data-table": t.table_id },
+              `${titles[t.game]}, seat ${t.seat + 1} (${source(t.source)}): `,
+              h("a", { href: `#/table/${t.table_id}` }, "watch"),
+            ),
+          ),
+        )
       : h("p", { class: "muted" }, "Not at a table now."),
     h("h2", {}, "Games"),
-    doc.games.length ? gamesTable(doc.games, results, titles) : h("p", { class: "muted" }, "No finished game yet."),
+    doc.games.length
+      ? gamesTable(doc.games, results, titles)
+      : h("p", { class: "muted" }, "No finished game yet."),
   );
 }
 
@@ -81,10 +110,27 @@ function chart(history) {
   const points = values.map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
   return s(
     "svg",
-    { class: "rating-chart", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": `Rating after each of ${values.length} rated games, from ${values[0]?.toFixed(2)} to ${values[values.length - 1]?.toFixed(2)}` },
+    {
+      class: "rating-chart",
+      viewBox: `0 0 ${W} ${H}`,
+      width: W,
+      height: H,
+      role: "img",
+      "aria-label": `Rating after each of ${values.length} rated games, from ${values[0]?.toFixed(2)} to ${values[values.length - 1]?.toFixed(2)}`,
+    },
     s("line", { x1: pad, x2: W - pad, y1: y(0), y2: y(0), stroke: "#ccc", "stroke-dasharray": "3 3" }),
     s("polyline", { points, fill: "none", stroke: "#7a4b1c", "stroke-width": 2 }),
-    values.map((v, i) => s("circle", { cx: x(i), cy: y(v), r: 2.5, fill: "#7a4b1c" }, s("title", {}, `${history[i].table_id}: ${ordinal(history[i].place)} of ${history[i].players}, rating ${v.toFixed(2)}`))),
+    values.map((v, i) =>
+      s(
+        "circle",
+        { cx: x(i), cy: y(v), r: 2.5, fill: "#7a4b1c" },
+        s(
+          "title",
+          {},
+          `${history[i].table_id}: ${ordinal(history[i].place)} of ${history[i].players}, rating ${v.toFixed(2)}`,
+        ),
+      ),
+    ),
   );
 }
 
@@ -104,7 +150,15 @@ function gamesTable(list, results, titles) {
   return h(
     "table",
     { class: "list", "data-testid": "games" },
-    h("thead", {}, h("tr", {}, ["Game", "Where", "Seat", "Result", ""].map((x) => h("th", { scope: "col" }, x)))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["Game", "Where", "Seat", "Result", ""].map((x) => h("th", { scope: "col" }, x)),
+      ),
+    ),
     h("tbody", {}, rows),
   );
 }

@@ -12,7 +12,11 @@ export default async function arenasPage(main, _params, life) {
   fill(
     main,
     h("h1", {}, "Arenas"),
-    h("p", {}, "A rated, continuous format: whoever waits is seated at a new table as soon as enough players are free, until the arena's window closes. Join one from its page with your player key."),
+    h(
+      "p",
+      {},
+      "A rated, continuous format: whoever waits is seated at a new table as soon as enough players are free, until the arena's window closes. Join one from its page with your player key.",
+    ),
     list,
   );
   document.title = "Arenas · Ziggurat";
@@ -40,7 +44,13 @@ function arenaList(arenas, titles) {
     h(
       "tr",
       { "data-arena": a.arena_id },
-      h("td", {}, h("a", { href: `#/arena/${a.arena_id}` }, titles[a.game] || a.game), " ", h("span", { class: "muted mono" }, a.arena_id)),
+      h(
+        "td",
+        {},
+        h("a", { href: `#/arena/${a.arena_id}` }, titles[a.game] || a.game),
+        " ",
+        h("span", { class: "muted mono" }, a.arena_id),
+      ),
       h("td", { class: "num" }, String(a.seats)),
       h("td", {}, windowWords(a)),
       h("td", { class: "num" }, String(a.players)),
@@ -50,7 +60,15 @@ function arenaList(arenas, titles) {
   return h(
     "table",
     { class: "list" },
-    h("thead", {}, h("tr", {}, ["Arena", "Seats", "Window", "Players", "Tables"].map((x) => h("th", { scope: "col" }, x)))),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["Arena", "Seats", "Window", "Players", "Tables"].map((x) => h("th", { scope: "col" }, x)),
+      ),
+    ),
     h("tbody", {}, rows),
   );
 }

@@ -1,7 +1,7 @@
 // A game's rating ladder (GET /v1/ladders/{game}): rank, name, bot marker,
 // rating, games, and the provisional players marked. Public data only.
 
-import { api, gameTitle, games } from "../api.js";
+import { api, games, gameTitle } from "../api.js";
 import { fill, h, notice, reason, sleep } from "../ui.js";
 
 const REFRESH_MS = 5000;
@@ -26,7 +26,10 @@ function otherLadders(hosted, game) {
     "p",
     { class: "muted" },
     "Leaderboards: ",
-    hosted.map((g, i) => [i ? " · " : "", g.key === game ? h("strong", {}, g.title) : h("a", { href: `#/ladder/${g.key}` }, g.title)]),
+    hosted.map((g, i) => [
+      i ? " · " : "",
+      g.key === game ? h("strong", {}, g.title) : h("a", { href: `#/ladder/${g.key}` }, g.title),
+    ]),
     " · ",
     h("a", { href: "#/arenas" }, "Arenas"),
   );
@@ -39,8 +42,18 @@ export function ladderTable(ladder) {
       "tr",
       { "data-player": line.player_id, class: line.provisional ? "provisional" : null },
       h("td", { class: "num" }, String(line.rank)),
-      h("td", {}, h("a", { href: `#/players/${line.player_id}` }, line.name), line.bot ? h("span", { class: "muted", title: "a program plays this account" }, " (bot)") : null),
-      h("td", { class: "num", title: `μ ${line.mu.toFixed(2)}, σ ${line.sigma.toFixed(2)}` }, line.rating.toFixed(2), line.provisional ? h("span", { class: "muted", "data-provisional": "" }, " ?") : null),
+      h(
+        "td",
+        {},
+        h("a", { href: `#/players/${line.player_id}` }, line.name),
+        line.bot ? h("span", { class: "muted", title: "a program plays this account" }, " (bot)") : null,
+      ),
+      h(
+        "td",
+        { class: "num", title: `μ ${line.mu.toFixed(2)}, σ ${line.sigma.toFixed(2)}` },
+        line.rating.toFixed(2),
+        line.provisional ? h("span", { class: "muted", "data-provisional": "" }, " ?") : null,
+      ),
       h("td", { class: "num" }, String(line.games)),
       h("td", { class: "num" }, String(line.wins)),
     ),
@@ -48,8 +61,20 @@ export function ladderTable(ladder) {
   return h(
     "table",
     { class: "list standings" },
-    h("caption", { class: "muted" }, `${ladder.tables} rated tables. The rating is μ − 3σ (OpenSkill); "?" marks a provisional rating (fewer than ${ladder.provisional_below} rated games).`),
-    h("thead", {}, h("tr", {}, ["Rank", "Player", "Rating", "Games", "Wins"].map((x) => h("th", { scope: "col" }, x)))),
+    h(
+      "caption",
+      { class: "muted" },
+      `${ladder.tables} rated tables. The rating is μ − 3σ (OpenSkill); "?" marks a provisional rating (fewer than ${ladder.provisional_below} rated games).`,
+    ),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        ["Rank", "Player", "Rating", "Games", "Wins"].map((x) => h("th", { scope: "col" }, x)),
+      ),
+    ),
     h("tbody", {}, rows),
   );
 }

@@ -14,30 +14,65 @@ export default async function lobby(main, _params, life) {
   const live = h("div", { "data-testid": "live-tables" }, h("p", { class: "muted" }, "Loading…"));
   const finished = h("div", { "data-testid": "finished-tables" }, h("p", { class: "muted" }, "Loading…"));
   const tournaments = h("div", { "data-testid": "tournaments" }, h("p", { class: "muted" }, "Loading…"));
-  fill(main,
+  fill(
+    main,
     h("h1", {}, "Lobby"),
     yourSeats(),
     h(
       "div",
       { class: "columns" },
-      h("section", { class: "card", "aria-labelledby": "games-h" }, h("h2", { id: "games-h" }, "Games"), gameList(hosted)),
-      h("section", { class: "card", "aria-labelledby": "open-h" }, h("h2", { id: "open-h" }, "Open a table against bots"), openForm(hosted, life)),
+      h(
+        "section",
+        { class: "card", "aria-labelledby": "games-h" },
+        h("h2", { id: "games-h" }, "Games"),
+        gameList(hosted),
+      ),
+      h(
+        "section",
+        { class: "card", "aria-labelledby": "open-h" },
+        h("h2", { id: "open-h" }, "Open a table against bots"),
+        openForm(hosted, life),
+      ),
     ),
     h("section", { "aria-labelledby": "live-h" }, h("h2", { id: "live-h" }, "Live tables"), live),
-    h("section", { "aria-labelledby": "tournaments-h" }, h("h2", { id: "tournaments-h" }, "Tournaments"), tournaments),
-    h("p", {}, h("a", { href: "#/arenas" }, "Arenas"), ": rated tables, around the clock, for players and their bots."),
-    h("section", { "aria-labelledby": "finished-h" }, h("h2", { id: "finished-h" }, "Finished tables"), finished),
+    h(
+      "section",
+      { "aria-labelledby": "tournaments-h" },
+      h("h2", { id: "tournaments-h" }, "Tournaments"),
+      tournaments,
+    ),
+    h(
+      "p",
+      {},
+      h("a", { href: "#/arenas" }, "Arenas"),
+      ": rated tables, around the clock, for players and their bots.",
+    ),
+    h(
+      "section",
+      { "aria-labelledby": "finished-h" },
+      h("h2", { id: "finished-h" }, "Finished tables"),
+      finished,
+    ),
   );
   document.title = "Lobby · Ziggurat";
   // Live tables move every few seconds; finished ones and tournaments change less often.
   for (let round = 0; !life.signal.aborted; round++) {
     const reads = [
-      api("/v1/tables?state=live&limit=50", { signal: life.signal }).then((r) => live.replaceChildren(tableList(r.tables, false)), (e) => show(live, e, life)),
+      api("/v1/tables?state=live&limit=50", { signal: life.signal }).then(
+        (r) => live.replaceChildren(tableList(r.tables, false)),
+        (e) => show(live, e, life),
+      ),
     ];
     if (round % SLOW_EVERY === 0) {
       reads.push(
-        api("/v1/tables?state=finished&limit=20", { signal: life.signal }).then((r) => finished.replaceChildren(tableList(r.tables, true)), (e) => show(finished, e, life)),
-        api("/v1/tournaments?limit=20", { signal: life.signal }).then((r) => tournaments.replaceChildren(tournamentList(r.tournaments)), (e) => show(tournaments, e, life)),
+        api("/v1/tables?state=finished&limit=20", { signal: life.signal }).then(
+          (r) => finished.replaceChildren(tableList(r.tables, true)),
+          (e) => show(finished, e, life),
+        ),
+        api("/v1/tournaments?limit=20", { signal: life.signal }).then(
+          (r) => tournaments.replaceChildren(tournamentList(r.tournaments)),
+          (e) => show(tournaments, e, life),
+        ),
       );
     }
     await Promise.all(reads);
@@ -65,9 +100,22 @@ function gameList(hosted) {
         { "data-game": g.key },
         h("strong", {}, g.title),
         " ",
-        h("span", { class: "muted" }, `${g.key} · ${g.min_seats === g.max_seats ? g.min_seats : `${g.min_seats}–${g.max_seats}`} seats`),
+        h(
+          "span",
+          { class: "muted" },
+          `${g.key} · ${g.min_seats === g.max_seats ? g.min_seats : `${g.min_seats}–${g.max_seats}`} seats`,
+        ),
         " ",
-        h("button", { type: "button", class: "small", onclick: () => pick(g.key), "aria-label": `Open a table of ${g.title}` }, "Open a table"),
+        h(
+          "button",
+          {
+            type: "button",
+            class: "small",
+            onclick: () => pick(g.key),
+            "aria-label": `Open a table of ${g.title}`,
+          },
+          "Open a table",
+        ),
         " ",
         h("a", { href: `#/ladder/${g.key}`, "aria-label": `${g.title} leaderboard` }, "Leaderboard"),
       ),
@@ -92,7 +140,10 @@ function yourSeats() {
           "li",
           {},
           `${t.title || t.game} (${ago(t.opened || 0)}): `,
-          Object.entries(t.seats || {}).map(([s, token]) => [h("a", { href: seatLink(id, s, token) }, `seat ${Number(s) + 1}`), " "]),
+          Object.entries(t.seats || {}).map(([s, token]) => [
+            h("a", { href: seatLink(id, s, token) }, `seat ${Number(s) + 1}`),
+            " ",
+          ]),
           h("a", { href: `#/table/${id}` }, "watch"),
         ),
       ),
@@ -101,7 +152,12 @@ function yourSeats() {
 }
 
 function tableList(tables, over) {
-  if (!tables.length) return h("p", { class: "muted" }, over ? "No finished tables yet." : "No table is being played right now.");
+  if (!tables.length)
+    return h(
+      "p",
+      { class: "muted" },
+      over ? "No finished tables yet." : "No table is being played right now.",
+    );
   const rows = tables.map((t) => {
     const ctx = { names: t.names };
     const who = t.names.map((n, s) => `${n}${t.bots.includes(s) ? " (bot)" : ""}`);
@@ -122,16 +178,40 @@ function tableList(tables, over) {
     );
   });
   const heads = ["Game", "Table", "Seats", "Moves", over ? "Result" : "To move", "Opened"];
-  return h("table", { class: "list" }, h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col" }, x)))), h("tbody", {}, rows));
+  return h(
+    "table",
+    { class: "list" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        heads.map((x) => h("th", { scope: "col" }, x)),
+      ),
+    ),
+    h("tbody", {}, rows),
+  );
 }
 
 function clocks(t) {
   if (!t.clock || !t.remaining.length) return null;
-  return h("span", { class: "muted" }, ` (${t.actors.map((s) => clockText(t.remaining[s] - (Date.now() - t.clock_since))).join(", ")} left)`);
+  return h(
+    "span",
+    { class: "muted" },
+    ` (${t.actors.map((s) => clockText(t.remaining[s] - (Date.now() - t.clock_since))).join(", ")} left)`,
+  );
 }
 
 export function tournamentList(list) {
-  if (!list.length) return h("p", { class: "muted" }, "No tournaments yet. ", h("a", { href: "#/organise" }, "Organise one"), ".");
+  if (!list.length)
+    return h(
+      "p",
+      { class: "muted" },
+      "No tournaments yet. ",
+      h("a", { href: "#/organise" }, "Organise one"),
+      ".",
+    );
   const rows = list.map((t) =>
     h(
       "tr",
@@ -145,17 +225,41 @@ export function tournamentList(list) {
     ),
   );
   const heads = ["Tournament", "Game", "Format", "Status", "Round", "Players"];
-  return h("table", { class: "list" }, h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col" }, x)))), h("tbody", {}, rows));
+  return h(
+    "table",
+    { class: "list" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        heads.map((x) => h("th", { scope: "col" }, x)),
+      ),
+    ),
+    h("tbody", {}, rows),
+  );
 }
 
 // -- opening a table -----------------------------------------------------------
 
 function openForm(hosted, life) {
-  const game = h("select", { name: "game", id: "open-game" }, hosted.map((g) => h("option", { value: g.key }, g.title)));
+  const game = h(
+    "select",
+    { name: "game", id: "open-game" },
+    hosted.map((g) => h("option", { value: g.key }, g.title)),
+  );
   const seats = h("input", { type: "number", name: "seats", id: "open-seats" });
   const roles = h("fieldset", { class: "roles" });
   const options = h("div", { class: "options" });
-  const minutes = h("input", { type: "number", id: "open-minutes", min: "0", max: "1440", value: "0", step: "any" });
+  const minutes = h("input", {
+    type: "number",
+    id: "open-minutes",
+    min: "0",
+    max: "1440",
+    value: "0",
+    step: "any",
+  });
   const increment = h("input", { type: "number", id: "open-increment", min: "0", max: "3600", value: "0" });
   const delay = h("input", { type: "number", id: "open-delay", min: "0", max: "10000", value: "0" });
   const message = h("div", { "aria-live": "polite" });
@@ -218,13 +322,18 @@ function openForm(hosted, life) {
     try {
       for (const input of options.querySelectorAll("[data-option]")) {
         const value = readOption(input, g.options[input.dataset.option]);
-        if (JSON.stringify(value) !== JSON.stringify(g.options[input.dataset.option])) body.options[input.dataset.option] = value;
+        if (JSON.stringify(value) !== JSON.stringify(g.options[input.dataset.option]))
+          body.options[input.dataset.option] = value;
       }
     } catch (err) {
       message.replaceChildren(notice(reason(err), "error"));
       return;
     }
-    if (Number(minutes.value) > 0) body.clock = { initial_ms: Math.round(Number(minutes.value) * 60000), increment_ms: Math.round(Number(increment.value) * 1000) };
+    if (Number(minutes.value) > 0)
+      body.clock = {
+        initial_ms: Math.round(Number(minutes.value) * 60000),
+        increment_ms: Math.round(Number(increment.value) * 1000),
+      };
     if (Number(delay.value) > 0) body.spectator_delay = { moves: Number(delay.value) };
     const roleOf = [...roles.querySelectorAll("select")].map((s) => s.value);
     submit.disabled = true;
@@ -234,18 +343,25 @@ function openForm(hosted, life) {
       const tokens = opened.tokens.map((t) => t.token);
       const bots = tokens.filter((_, s) => roleOf[s] === "bot");
       if (bots.length) {
-        await api(`/v1/tables/${opened.table_id}/bots`, { method: "POST", body: { tokens: bots }, signal: life.signal });
+        await api(`/v1/tables/${opened.table_id}/bots`, {
+          method: "POST",
+          body: { tokens: bots },
+          signal: life.signal,
+        });
       }
       const people = Object.fromEntries(tokens.map((t, s) => [s, t]).filter(([s]) => roleOf[s] !== "bot"));
       remember((all) => {
         all.tables = all.tables || {};
         all.tables[opened.table_id] = { game: g.key, title: g.title, seats: people, opened: Date.now() };
         // Keep the newest 50 tables.
-        const keep = Object.entries(all.tables).sort((a, b) => (b[1].opened || 0) - (a[1].opened || 0)).slice(0, 50);
+        const keep = Object.entries(all.tables)
+          .sort((a, b) => (b[1].opened || 0) - (a[1].opened || 0))
+          .slice(0, 50);
         all.tables = Object.fromEntries(keep);
       });
       const mine = roleOf.indexOf("you");
-      location.hash = mine >= 0 ? seatLink(opened.table_id, mine, tokens[mine]) : `#/table/${opened.table_id}`;
+      location.hash =
+        mine >= 0 ? seatLink(opened.table_id, mine, tokens[mine]) : `#/table/${opened.table_id}`;
     } catch (err) {
       if (life.signal.aborted) return;
       submit.disabled = false;
@@ -265,9 +381,20 @@ function optionInput(name, value) {
   } else if (typeof value === "string") {
     input = h("input", { type: "text", id, "data-option": name, value });
   } else {
-    input = h("input", { type: "text", id, "data-option": name, value: JSON.stringify(value), "data-json": "" });
+    input = h("input", {
+      type: "text",
+      id,
+      "data-option": name,
+      value: JSON.stringify(value),
+      "data-json": "",
+    });
   }
-  return h("label", { for: id, class: typeof value === "boolean" ? "check" : null }, `${words(name)} `, input);
+  return h(
+    "label",
+    { for: id, class: typeof value === "boolean" ? "check" : null },
+    `${words(name)} `,
+    input,
+  );
 }
 
 function readOption(input, original) {

@@ -17,7 +17,11 @@ export default async function organiserPage(main, { id, token }, life) {
 
 async function createPage(main, life) {
   const hosted = await games();
-  const game = h("select", { id: "t-game" }, hosted.map((g) => h("option", { value: g.key }, g.title)));
+  const game = h(
+    "select",
+    { id: "t-game" },
+    hosted.map((g) => h("option", { value: g.key }, g.title)),
+  );
   const name = h("input", { id: "t-name", type: "text", maxlength: "200", value: "Friday evening" });
   const format = h(
     "select",
@@ -87,7 +91,12 @@ function managePage(main, id, token, life) {
   const message = h("div", { "aria-live": "polite", "data-testid": "organiser-message" });
   const people = h("div", { "data-testid": "player-links" });
   const playerName = h("input", { id: "p-name", type: "text", maxlength: "200", required: true });
-  const kind = h("select", { id: "p-kind" }, h("option", { value: "human" }, "A person"), h("option", { value: "bot" }, "A bot"));
+  const kind = h(
+    "select",
+    { id: "p-kind" },
+    h("option", { value: "human" }, "A person"),
+    h("option", { value: "bot" }, "A bot"),
+  );
   const register = h(
     "form",
     { class: "row", "data-testid": "register" },
@@ -104,7 +113,20 @@ function managePage(main, id, token, life) {
             "ul",
             {},
             players.map(([pid, p]) =>
-              h("li", {}, `${p.name}: `, h("a", { href: `#/tournament/${id}/player?token=${encodeURIComponent(p.token)}`, "data-player": pid }, "player link"), h("span", { class: "muted" }, " (send it to them; it is their key)")),
+              h(
+                "li",
+                {},
+                `${p.name}: `,
+                h(
+                  "a",
+                  {
+                    href: `#/tournament/${id}/player?token=${encodeURIComponent(p.token)}`,
+                    "data-player": pid,
+                  },
+                  "player link",
+                ),
+                h("span", { class: "muted" }, " (send it to them; it is their key)"),
+              ),
             ),
           )
         : null,
@@ -115,7 +137,13 @@ function managePage(main, id, token, life) {
     const body = { name: playerName.value.trim(), kind: kind.value };
     if (!body.name) return;
     try {
-      const added = await api(`/v1/tournaments/${id}/players`, { method: "POST", token, body, key: uuid(), signal: life.signal });
+      const added = await api(`/v1/tournaments/${id}/players`, {
+        method: "POST",
+        token,
+        body,
+        key: uuid(),
+        signal: life.signal,
+      });
       if (body.kind === "human") {
         remember((all) => {
           all.organised[id].players[added.player_id] = { name: body.name, token: added.player_token };
@@ -134,7 +162,12 @@ function managePage(main, id, token, life) {
       label,
       async () => {
         try {
-          await api(`/v1/tournaments/${id}/${path}`, { method: "POST", token, key: uuid(), signal: life.signal });
+          await api(`/v1/tournaments/${id}/${path}`, {
+            method: "POST",
+            token,
+            key: uuid(),
+            signal: life.signal,
+          });
           fill(message, notice(done, "good"));
         } catch (err) {
           if (!life.signal.aborted) fill(message, notice(`${label}: ${reason(err)}`, "error"));
@@ -148,11 +181,21 @@ function managePage(main, id, token, life) {
       "section",
       { class: "card", "aria-labelledby": "org-h" },
       h("h2", { id: "org-h" }, "Organiser"),
-      h("p", { class: "secret" }, "This page's address holds your organiser key: bookmark it, and share only the public page."),
+      h(
+        "p",
+        { class: "secret" },
+        "This page's address holds your organiser key: bookmark it, and share only the public page.",
+      ),
       h("p", {}, "Public page: ", h("a", { href: `#/tournament/${id}` }, `#/tournament/${id}`)),
       register,
       people,
-      h("div", { class: "row" }, act("Start", "start", "The tournament has started."), act("Pair the next round", "rounds", "The next round is paired."), act("Finish", "finish", "The tournament is finished.")),
+      h(
+        "div",
+        { class: "row" },
+        act("Start", "start", "The tournament has started."),
+        act("Pair the next round", "rounds", "The next round is paired."),
+        act("Finish", "finish", "The tournament is finished."),
+      ),
       message,
     ),
     tournamentSection(id, life),

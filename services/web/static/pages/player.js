@@ -17,16 +17,24 @@ export default async function playerPage(main, { id, token }, life) {
     all.players = all.players || {};
     all.players[id] = { ...all.players[id], token };
   });
-  const status = h("div", { "data-testid": "player-status", "aria-live": "polite" }, h("p", { class: "muted" }, "Looking for your table…"));
+  const status = h(
+    "div",
+    { "data-testid": "player-status", "aria-live": "polite" },
+    h("p", { class: "muted" }, "Looking for your table…"),
+  );
   let names = {};
   let wake = null;
   const section = tournamentSection(id, life, {
     onChange(standings) {
       names = Object.fromEntries(standings.lines.map((l) => [l.line.player_id, l.line.name]));
-      wake && wake();
+      wake?.();
     },
   });
-  fill(main, h("section", { class: "card", "aria-labelledby": "me-h" }, h("h2", { id: "me-h" }, "Your games"), status), section);
+  fill(
+    main,
+    h("section", { class: "card", "aria-labelledby": "me-h" }, h("h2", { id: "me-h" }, "Your games"), status),
+    section,
+  );
   while (!life.signal.aborted) {
     try {
       const me = await api(`/v1/tournaments/${id}/me`, { token, signal: life.signal });
@@ -39,11 +47,35 @@ export default async function playerPage(main, { id, token }, life) {
         fill(status, h("p", {}, `${who}: the tournament is over. The final standings are below.`));
         return;
       }
-      if (me.status === "registering") fill(status, h("p", {}, `${who}: you are registered. Your first table opens when the organiser starts the tournament.`));
-      else if (me.bye) fill(status, h("p", {}, `${who}: you have a bye in round ${me.round}; the next round is paired when this one is over.`));
+      if (me.status === "registering")
+        fill(
+          status,
+          h(
+            "p",
+            {},
+            `${who}: you are registered. Your first table opens when the organiser starts the tournament.`,
+          ),
+        );
+      else if (me.bye)
+        fill(
+          status,
+          h(
+            "p",
+            {},
+            `${who}: you have a bye in round ${me.round}; the next round is paired when this one is over.`,
+          ),
+        );
       else if (me.table_id && me.seat_token && !me.over) {
         const link = seatLink(me.table_id, me.seat, me.seat_token);
-        fill(status, h("p", {}, `${who}: round ${me.round}, table ${me.table}: your game is on. `, h("a", { href: link, "data-testid": "my-table" }, "Go to your table")));
+        fill(
+          status,
+          h(
+            "p",
+            {},
+            `${who}: round ${me.round}, table ${me.table}: your game is on. `,
+            h("a", { href: link, "data-testid": "my-table" }, "Go to your table"),
+          ),
+        );
         // Once per table, so the back button returns here without bouncing.
         const seen = `ziggurat.went.${me.table_id}`;
         if (!sessionStorage.getItem(seen)) {
@@ -51,11 +83,25 @@ export default async function playerPage(main, { id, token }, life) {
           location.hash = link;
           return;
         }
-      } else if (me.table_id && me.over) fill(status, h("p", {}, `${who}: your game of round ${me.round} is over; the next round is paired when every table has finished.`));
+      } else if (me.table_id && me.over)
+        fill(
+          status,
+          h(
+            "p",
+            {},
+            `${who}: your game of round ${me.round} is over; the next round is paired when every table has finished.`,
+          ),
+        );
       else fill(status, h("p", {}, `${who}: round ${me.round}: your table is being opened…`));
     } catch (err) {
       if (life.signal.aborted) return;
-      fill(status, notice(err.code === "bad_token" ? "This player link does not belong to this tournament." : reason(err), "error"));
+      fill(
+        status,
+        notice(
+          err.code === "bad_token" ? "This player link does not belong to this tournament." : reason(err),
+          "error",
+        ),
+      );
       if (err.code === "bad_token") return;
     }
     await Promise.race([sleep(POLL_MS, life.signal), new Promise((resolve) => (wake = resolve))]);

@@ -27,35 +27,62 @@ export default async function replayPage(main, { id, step }, life) {
     const open = err.code === "game_not_over";
     fill(
       main,
-      notice(open ? "This game is still being played: replays open when it is over." : reason(err), open ? "info" : "error"),
+      notice(
+        open ? "This game is still being played: replays open when it is over." : reason(err),
+        open ? "info" : "error",
+      ),
       open ? h("p", {}, h("a", { href: `#/table/${id}` }, "Watch it live")) : null,
     );
     return;
   }
   const final = log.view;
   const events = log.events;
-  const names = (about && about.names) || Array.from({ length: final.seats }, (_, s) => `Seat ${s + 1}`);
+  const names = about?.names || Array.from({ length: final.seats }, (_, s) => `Seat ${s + 1}`);
   const mod = await renderer(final.game);
   await prepare(mod, final);
   const title = await gameTitle(final.game);
   document.title = `Replay · ${title} · Ziggurat`;
   const ctx = { seat: null, names, legal: [], doc: final, game: final.game };
-  ctx.label = (c) => String(c && c.type);
+  ctx.label = (c) => String(c?.type);
   ctx.submit = async () => ({ ok: false, code: "replay", message: "This is a replay." });
   ctx.choose = () => {};
 
-  const st = { i: Math.min(Math.max(Number(step) || 0, 0), Math.max(events.length - 1, 0)), playing: null, shown: null };
+  const st = {
+    i: Math.min(Math.max(Number(step) || 0, 0), Math.max(events.length - 1, 0)),
+    playing: null,
+    shown: null,
+  };
   const docs = new Map();
   const board = h("div", { class: "board", "data-testid": "board" });
   const players = h("section", { class: "players", "aria-label": "Players" });
   const where = h("span", { "data-testid": "replay-step", "aria-live": "polite" });
-  const slider = h("input", { type: "range", min: "0", max: String(Math.max(events.length - 1, 0)), value: String(st.i), "aria-label": "Step", "data-testid": "replay-slider" });
+  const slider = h("input", {
+    type: "range",
+    min: "0",
+    max: String(Math.max(events.length - 1, 0)),
+    value: String(st.i),
+    "aria-label": "Step",
+    "data-testid": "replay-slider",
+  });
   const play = button("Play", () => toggle(), { "data-testid": "replay-play" });
-  const speed = h("select", { "aria-label": "Speed" }, SPEEDS.map(([name, ms]) => h("option", { value: String(ms) }, name)));
+  const speed = h(
+    "select",
+    { "aria-label": "Speed" },
+    SPEEDS.map(([name, ms]) => h("option", { value: String(ms) }, name)),
+  );
   speed.value = "500";
   const logList = h("ol", { class: "log-list" });
-  const logBox = h("section", { class: "log", "aria-label": "What happened" }, h("h2", {}, "What happened"), logList);
-  const fairness = h("section", { class: "card fairness", "aria-labelledby": "fair-h", "data-testid": "fairness" });
+  const logBox = h(
+    "section",
+    { class: "log", "aria-label": "What happened" },
+    h("h2", {}, "What happened"),
+    logList,
+  );
+  const fairness = h("section", {
+    class: "card fairness",
+    "aria-labelledby": "fair-h",
+    "data-testid": "fairness",
+  });
 
   fill(
     main,
@@ -64,7 +91,12 @@ export default async function replayPage(main, { id, step }, life) {
       { class: "table-head" },
       h("h1", {}, `Replay: ${title} `, h("span", { class: "muted" }, `table ${id}`)),
       final.result ? h("p", { class: "result" }, resultWords(final.result, ctx)) : null,
-      h("nav", { class: "links" }, h("a", { href: "#/" }, "Lobby"), about?.tournament_id ? h("a", { href: `#/tournament/${about.tournament_id}` }, "Tournament") : null),
+      h(
+        "nav",
+        { class: "links" },
+        h("a", { href: "#/" }, "Lobby"),
+        about?.tournament_id ? h("a", { href: `#/tournament/${about.tournament_id}` }, "Tournament") : null,
+      ),
     ),
     fairness,
     h(
@@ -73,18 +105,35 @@ export default async function replayPage(main, { id, step }, life) {
       button("« First", () => go(0), { "aria-label": "First step", "data-testid": "replay-first" }),
       button("◀ Back", () => go(st.i - 1), { "aria-label": "Step back", "data-testid": "replay-back" }),
       play,
-      button("Forward ▶", () => go(st.i + 1), { "aria-label": "Step forward", "data-testid": "replay-forward" }),
-      button("Last »", () => go(events.length - 1), { "aria-label": "Last step", "data-testid": "replay-last" }),
+      button("Forward ▶", () => go(st.i + 1), {
+        "aria-label": "Step forward",
+        "data-testid": "replay-forward",
+      }),
+      button("Last »", () => go(events.length - 1), {
+        "aria-label": "Last step",
+        "data-testid": "replay-last",
+      }),
       slider,
       speed,
       where,
     ),
-    h("div", { class: "table-grid" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, players, logBox)),
+    h(
+      "div",
+      { class: "table-grid" },
+      h("div", { class: "board-wrap" }, board),
+      h("aside", { class: "side" }, players, logBox),
+    ),
   );
 
   events.forEach((entry, i) => {
     const text = sentence(mod, entry.event, ctx) || `(${entry.event.type})`;
-    logList.append(h("li", { "data-step": i }, button(text, () => go(i), { "aria-label": `Go to step ${i + 1}: ${text}` })));
+    logList.append(
+      h(
+        "li",
+        { "data-step": i },
+        button(text, () => go(i), { "aria-label": `Go to step ${i + 1}: ${text}` }),
+      ),
+    );
   });
 
   function doc(version) {
@@ -121,7 +170,11 @@ export default async function replayPage(main, { id, step }, life) {
       st.shown = shown;
       const view = { ...ctx, doc: shown };
       drawBoard(mod, board, shown, view);
-      fill(players, h("h2", {}, "Players"), playersList(shown, view, { mod, bots: about?.bots, clocks: false }));
+      fill(
+        players,
+        h("h2", {}, "Players"),
+        playersList(shown, view, { mod, bots: about?.bots, clocks: false }),
+      );
       board.dataset.version = String(shown.version);
     }
   }
@@ -162,16 +215,36 @@ async function drawFairness(box, id, final, life) {
       h("dd", { class: "mono", "data-testid": "commitment" }, final.commitment),
       h("dt", {}, "Seed, revealed when the game ended"),
       h("dd", { class: "mono", "data-testid": "seed" }, final.seed || "not revealed"),
-      verdict ? [h("dt", {}, "The seed matches its commitment"), h("dd", {}, verdict.seed_matches_commitment ? "yes" : "NO")] : null,
+      verdict
+        ? [
+            h("dt", {}, "The seed matches its commitment"),
+            h("dd", {}, verdict.seed_matches_commitment ? "yes" : "NO"),
+          ]
+        : null,
       verdict
         ? [
             h("dt", {}, "Every shuffle and roll re-derives from the seed"),
-            h("dd", {}, verdict.fair ? `yes: ${verdict.commands} commands re-derive all ${verdict.events} events byte for byte` : "NO"),
+            h(
+              "dd",
+              {},
+              verdict.fair
+                ? `yes: ${verdict.commands} commands re-derive all ${verdict.events} events byte for byte`
+                : "NO",
+            ),
           ]
         : null,
     );
   const heading = h("h2", { id: "fair-h" }, "Fairness check");
-  fill(box, heading, rows(null), h("p", { class: "muted", "data-testid": "verdict" }, "Checking: re-deciding the game from its revealed seed…"));
+  fill(
+    box,
+    heading,
+    rows(null),
+    h(
+      "p",
+      { class: "muted", "data-testid": "verdict" },
+      "Checking: re-deciding the game from its revealed seed…",
+    ),
+  );
   try {
     const verdict = await api(`/v1/tables/${id}/verify`, { signal: life.signal });
     fill(
@@ -181,11 +254,20 @@ async function drawFairness(box, id, final, life) {
       h(
         "p",
         { class: `verdict ${verdict.fair ? "fair" : "unfair"}`, "data-testid": "verdict" },
-        verdict.fair ? "Fair: every random outcome of this game follows from the seed committed to before play." : "NOT fair:",
+        verdict.fair
+          ? "Fair: every random outcome of this game follows from the seed committed to before play."
+          : "NOT fair:",
       ),
-      verdict.problems.length ? h("ul", {}, verdict.problems.map((p) => h("li", {}, p))) : null,
+      verdict.problems.length
+        ? h(
+            "ul",
+            {},
+            verdict.problems.map((p) => h("li", {}, p)),
+          )
+        : null,
     );
   } catch (err) {
-    if (!life.signal.aborted) fill(box, heading, rows(null), notice(`The check could not run: ${reason(err)}`, "error"));
+    if (!life.signal.aborted)
+      fill(box, heading, rows(null), notice(`The check could not run: ${reason(err)}`, "error"));
   }
 }

@@ -34,13 +34,24 @@ export default async function tablePage(main, { id, seat = null, token = null },
   const players = h("section", { class: "players", "aria-label": "Players" });
   const moves = h("section", { class: "moves", "aria-label": "Moves", tabindex: "-1" });
   const logList = h("ol", { class: "log-list" });
-  const log = h("section", { class: "log", "aria-label": "What happened" }, h("h2", {}, "What happened"), logList);
-  fill(main,
+  const log = h(
+    "section",
+    { class: "log", "aria-label": "What happened" },
+    h("h2", {}, "What happened"),
+    logList,
+  );
+  fill(
+    main,
     h(
       "div",
       { class: "table-page" },
       head,
-      h("div", { class: "table-grid" }, h("div", { class: "board-wrap" }, board), h("aside", { class: "side" }, players, moves, log)),
+      h(
+        "div",
+        { class: "table-grid" },
+        h("div", { class: "board-wrap" }, board),
+        h("aside", { class: "side" }, players, moves, log),
+      ),
     ),
   );
 
@@ -51,7 +62,7 @@ export default async function tablePage(main, { id, seat = null, token = null },
     ]);
     st.doc = doc;
     st.about = about;
-    st.names = (about && about.names) || Array.from({ length: doc.seats }, (_, s) => `Seat ${s + 1}`);
+    st.names = about?.names || Array.from({ length: doc.seats }, (_, s) => `Seat ${s + 1}`);
     st.mod = await renderer(doc.game);
     await prepare(st.mod, doc);
     st.title = await gameTitle(doc.game);
@@ -73,7 +84,7 @@ export default async function tablePage(main, { id, seat = null, token = null },
       game: doc.game,
       submit,
       choose(commands, title) {
-        if (!playing || !commands || !commands.length) return;
+        if (!playing || !commands?.length) return;
         st.ui = { narrow: null, confirm: null, choosing: { title, commands } };
         drawMoves(true);
       },
@@ -122,7 +133,10 @@ export default async function tablePage(main, { id, seat = null, token = null },
     st.loading = (async () => {
       try {
         while (!life.signal.aborted && !st.doc.over && st.doc.version < st.wanted) {
-          const doc = await api(`/v1/tables/${id}/view?min_version=${st.wanted}`, { ...audience, signal: life.signal });
+          const doc = await api(`/v1/tables/${id}/view?min_version=${st.wanted}`, {
+            ...audience,
+            signal: life.signal,
+          });
           if (doc.version > st.doc.version || doc.over !== st.doc.over) {
             st.doc = doc;
             drawAll();
@@ -154,41 +168,62 @@ export default async function tablePage(main, { id, seat = null, token = null },
     const doc = st.doc;
     const links = [h("a", { href: "#/" }, "Lobby")];
     if (playing) links.push(h("a", { href: `#/table/${id}` }, "Watch as a spectator"));
-    if (doc.over) links.push(h("a", { href: `#/replay/${id}`, "data-testid": "replay-link" }, "Replay and fairness check"));
-    if (st.about && st.about.tournament_id) {
+    if (doc.over)
+      links.push(
+        h("a", { href: `#/replay/${id}`, "data-testid": "replay-link" }, "Replay and fairness check"),
+      );
+    if (st.about?.tournament_id) {
       const tid = st.about.tournament_id;
       links.push(h("a", { href: `#/tournament/${tid}` }, "Tournament"));
       const mine = remembered().players?.[tid];
-      if (mine) links.push(h("a", { href: `#/tournament/${tid}/player?token=${encodeURIComponent(mine.token)}` }, "Your tournament page"));
+      if (mine)
+        links.push(
+          h(
+            "a",
+            { href: `#/tournament/${tid}/player?token=${encodeURIComponent(mine.token)}` },
+            "Your tournament page",
+          ),
+        );
     }
     const mine = remembered().tables?.[id]?.seats || {};
     for (const [s, t] of Object.entries(mine)) {
-      if (Number(s) !== seat) links.push(h("a", { href: seatLink(id, s, t) }, `Play ${seatName(ctx, Number(s))}`));
+      if (Number(s) !== seat)
+        links.push(h("a", { href: seatLink(id, s, t) }, `Play ${seatName(ctx, Number(s))}`));
     }
     const waiting = doc.actors.map((s) => seatName(ctx, s));
     const status = doc.over
       ? "Game over"
       : `Move ${doc.moves}${waiting.length ? ` · ${playing && doc.actors.includes(seat) ? "your move" : `waiting for ${listWords(waiting)}`}` : ""}`;
     const delay = doc.spectator_delay && !playing && !doc.over ? delayWords(doc.spectator_delay) : null;
-    fill(head,
+    fill(
+      head,
       h("h1", {}, st.title, " ", h("span", { class: "muted" }, `table ${id}`)),
       h(
         "p",
         { class: "status" },
-        h("span", { "data-testid": "status" }, playing ? `You play ${seatName(ctx, seat)} · ${status}` : `Watching · ${status}`),
+        h(
+          "span",
+          { "data-testid": "status" },
+          playing ? `You play ${seatName(ctx, seat)} · ${status}` : `Watching · ${status}`,
+        ),
         " ",
         h("span", { class: `feed-state ${st.feed}`, "data-testid": "feed-state" }, st.feed),
         " ",
         h("span", { class: "muted", "data-testid": "version" }, `version ${doc.version}`),
       ),
       delay ? h("p", { class: "muted" }, delay) : null,
-      doc.over && doc.result ? h("p", { class: "result", "data-testid": "result" }, resultWords(doc.result, ctx)) : null,
+      doc.over && doc.result
+        ? h("p", { class: "result", "data-testid": "result" }, resultWords(doc.result, ctx))
+        : null,
       h("nav", { class: "links" }, links),
     );
   }
 
   function drawPlayers(ctx = context()) {
-    players.replaceChildren(h("h2", {}, "Players"), playersList(st.doc, ctx, { mod: st.mod, bots: st.about?.bots, you: seat }));
+    players.replaceChildren(
+      h("h2", {}, "Players"),
+      playersList(st.doc, ctx, { mod: st.mod, bots: st.about?.bots, you: seat }),
+    );
     tick();
   }
 
@@ -218,13 +253,30 @@ export default async function tablePage(main, { id, seat = null, token = null },
       });
       if (st.drawnBy === generic || st.ui.choosing || st.ui.confirm) parts.push(panel);
       else {
-        const all = h("details", { class: "all-moves", open: st.ui.narrow ? true : null }, h("summary", {}, `All legal moves as a list (${ctx.legal.length})`), panel);
+        const all = h(
+          "details",
+          { class: "all-moves", open: st.ui.narrow ? true : null },
+          h("summary", {}, `All legal moves as a list (${ctx.legal.length})`),
+          panel,
+        );
         parts.push(all);
       }
     }
-    if (st.message) parts.push(h("p", { class: `notice ${st.message.kind}`, role: st.message.kind === "error" ? "alert" : "status", "data-testid": "move-message" }, st.message.text));
+    if (st.message)
+      parts.push(
+        h(
+          "p",
+          {
+            class: `notice ${st.message.kind}`,
+            role: st.message.kind === "error" ? "alert" : "status",
+            "data-testid": "move-message",
+          },
+          st.message.text,
+        ),
+      );
     moves.replaceChildren(...parts);
-    if (had) (moves.querySelector("[data-focus]") || moves.querySelector("button:not([disabled])") || moves).focus();
+    if (had)
+      (moves.querySelector("[data-focus]") || moves.querySelector("button:not([disabled])") || moves).focus();
   }
 
   function addLog(entry) {
@@ -303,11 +355,13 @@ export function scores(doc, ctx, mod) {
   const seats = doc.seats;
   for (const key of ["scores", "points", "victory_points", "score"]) {
     const v = view[key];
-    if (Array.isArray(v) && v.length === seats && v.every((x) => typeof x === "number")) return v.map((x) => `${x} points`);
+    if (Array.isArray(v) && v.length === seats && v.every((x) => typeof x === "number"))
+      return v.map((x) => `${x} points`);
   }
   if (Array.isArray(view.players) && view.players.length === seats) {
     for (const key of ["points", "victory_points", "score", "vp"]) {
-      if (view.players.every((p) => p && typeof p[key] === "number")) return view.players.map((p) => `${p[key]} points`);
+      if (view.players.every((p) => p && typeof p[key] === "number"))
+        return view.players.map((p) => `${p[key]} points`);
     }
   }
   return [];
@@ -328,8 +382,8 @@ export function playersList(doc, ctx, { mod, bots = [], you = null, clocks = tru
         h("span", { class: "turn", "aria-hidden": "true" }, toMove ? "▶" : ""),
         h("span", { class: "name" }, seatName(ctx, s)),
         you === s ? h("span", { class: "badge you" }, "you") : null,
-        bots && bots.includes(s) ? h("span", { class: "badge" }, "bot") : null,
-        doc.forfeited && doc.forfeited.includes(s) ? h("span", { class: "badge warn" }, "forfeited") : null,
+        bots?.includes(s) ? h("span", { class: "badge" }, "bot") : null,
+        doc.forfeited?.includes(s) ? h("span", { class: "badge warn" }, "forfeited") : null,
         toMove ? h("span", { class: "sr-only" }, "to move") : null,
         placed ? h("span", { class: "place" }, `${ordinal(placed.place)} · ${placed.score}`) : null,
         summary[s] ? h("span", { class: "score" }, summary[s]) : null,

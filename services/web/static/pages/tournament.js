@@ -12,7 +12,11 @@ export default async function tournamentPage(main, { id }, life) {
 
 // The public view of tournament `id`, live; `onChange(standings, pairings)` after each load.
 export function tournamentSection(id, life, { onChange } = {}) {
-  const box = h("div", { class: "tournament", "data-testid": "tournament" }, h("p", { class: "muted" }, "Loading…"));
+  const box = h(
+    "div",
+    { class: "tournament", "data-testid": "tournament" },
+    h("p", { class: "muted" }, "Loading…"),
+  );
   let timer = null;
   let loading = false;
   let again = false;
@@ -31,7 +35,7 @@ export function tournamentSection(id, life, { onChange } = {}) {
       if (life.signal.aborted) return;
       drawTournament(box, standings, pairings, title);
       document.title = `${standings.name || id} · Ziggurat`;
-      onChange && onChange(standings, pairings);
+      onChange?.(standings, pairings);
     } catch (err) {
       if (!life.signal.aborted) fill(box, notice(reason(err), "error"));
     } finally {
@@ -58,7 +62,9 @@ export function tournamentSection(id, life, { onChange } = {}) {
 
 function drawTournament(box, standings, pairings, title) {
   const names = Object.fromEntries(standings.lines.map((l) => [l.line.player_id, l.line.name]));
-  const rounds = standings.planned_rounds ? `round ${standings.round} of ${standings.planned_rounds}` : `round ${standings.round}`;
+  const rounds = standings.planned_rounds
+    ? `round ${standings.round} of ${standings.planned_rounds}`
+    : `round ${standings.round}`;
   fill(
     box,
     h("h1", {}, standings.name || standings.tournament_id),
@@ -72,7 +78,13 @@ function drawTournament(box, standings, pairings, title) {
     h("h2", {}, standings.status === "finished" ? "Final standings" : "Standings"),
     standingsTable(standings),
     h("h2", {}, "Rounds"),
-    pairings.rounds.length ? h("div", { class: "rounds" }, [...pairings.rounds].reverse().map((r) => roundCard(r, names))) : h("p", { class: "muted" }, "No round has been paired yet."),
+    pairings.rounds.length
+      ? h(
+          "div",
+          { class: "rounds" },
+          [...pairings.rounds].reverse().map((r) => roundCard(r, names)),
+        )
+      : h("p", { class: "muted" }, "No round has been paired yet."),
   );
 }
 
@@ -99,8 +111,20 @@ function standingsTable(standings) {
   return h(
     "table",
     { class: "list standings", "data-testid": "standings" },
-    h("caption", { class: "muted" }, "Order: points, then opponents' points, then the games' own scores, then head to head among those still tied, then registration order. The rating is μ − 3σ (OpenSkill)."),
-    h("thead", {}, h("tr", {}, heads.map((x) => h("th", { scope: "col" }, x)))),
+    h(
+      "caption",
+      { class: "muted" },
+      "Order: points, then opponents' points, then the games' own scores, then head to head among those still tied, then registration order. The rating is μ − 3σ (OpenSkill).",
+    ),
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        heads.map((x) => h("th", { scope: "col" }, x)),
+      ),
+    ),
     h("tbody", {}, rows),
   );
 }
@@ -110,14 +134,43 @@ function roundCard(round, names) {
     const done = t.places !== null && t.places !== undefined;
     const who = t.players.map((p, s) => `${names[p] || p}${done ? ` (${ordinal(t.places[s])})` : ""}`);
     let link = h("span", { class: "muted" }, "opening…");
-    if (t.game_id) link = h("a", { href: done ? `#/replay/${t.game_id}` : `#/table/${t.game_id}` }, done ? "replay" : "watch live");
-    return h("tr", { "data-table": t.game_id || "" }, h("td", { class: "num" }, String(t.table)), h("td", {}, who.join(", ")), h("td", {}, link));
+    if (t.game_id)
+      link = h(
+        "a",
+        { href: done ? `#/replay/${t.game_id}` : `#/table/${t.game_id}` },
+        done ? "replay" : "watch live",
+      );
+    return h(
+      "tr",
+      { "data-table": t.game_id || "" },
+      h("td", { class: "num" }, String(t.table)),
+      h("td", {}, who.join(", ")),
+      h("td", {}, link),
+    );
   });
   return h(
     "section",
     { class: "card", "data-round": round.number },
-    h("h3", {}, `Round ${round.number} `, h("span", { class: "muted" }, round.complete ? "complete" : "in play")),
-    h("table", { class: "list" }, h("thead", {}, h("tr", {}, ["Table", "Players", "Game"].map((x) => h("th", { scope: "col" }, x)))), h("tbody", {}, rows)),
+    h(
+      "h3",
+      {},
+      `Round ${round.number} `,
+      h("span", { class: "muted" }, round.complete ? "complete" : "in play"),
+    ),
+    h(
+      "table",
+      { class: "list" },
+      h(
+        "thead",
+        {},
+        h(
+          "tr",
+          {},
+          ["Table", "Players", "Game"].map((x) => h("th", { scope: "col" }, x)),
+        ),
+      ),
+      h("tbody", {}, rows),
+    ),
     round.byes.length ? h("p", {}, `Byes: ${round.byes.map((p) => names[p] || p).join(", ")}`) : null,
   );
 }

@@ -6,7 +6,12 @@ import { tournamentList } from "./lobby.js";
 
 export default async function tournamentsPage(main, _params, life) {
   const list = h("div", { "data-testid": "tournaments" }, h("p", { class: "muted" }, "Loading…"));
-  fill(main, h("h1", {}, "Tournaments"), h("p", {}, h("a", { href: "#/organise" }, "Organise a tournament")), list);
+  fill(
+    main,
+    h("h1", {}, "Tournaments"),
+    h("p", {}, h("a", { href: "#/organise" }, "Organise a tournament")),
+    list,
+  );
   document.title = "Tournaments · Ziggurat";
   while (!life.signal.aborted) {
     try {
