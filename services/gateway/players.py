@@ -43,7 +43,6 @@ from services.gateway.decisions import creation, decided
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
 from services.gateway.tournaments import UNKNOWN_TOURNAMENT, _model, _rejection, _submit
-from shared.eventstore.aggregates import Aggregate
 from shared.eventstore.player_keys import (
     ladder_board,
     player_doc,
@@ -52,7 +51,7 @@ from shared.eventstore.player_keys import (
     player_ratings,
     player_tables,
 )
-from shared.eventstore.player_store import decode_seat, publish_player
+from shared.eventstore.player_store import ACCOUNTS, decode_seat, publish_player
 from shared.eventstore.tournament_keys import tournament_keys
 from shared.games import registry
 from shared.infra.wallclock import now_ms
@@ -61,12 +60,11 @@ from shared.kernel.bounds import Name
 from shared.ladders.ladder import PROVISIONAL_GAMES, LadderView, PlayerLadder
 from shared.messaging.messages import encode
 from shared.players.commands import DisplayName, PlayerCommandUnion, Register, RotateKey
-from shared.players.decide import PLAYER_ID, decide, fold
+from shared.players.decide import PLAYER_ID, decide
 from shared.players.events import PlayerEventUnion
 from shared.players.state import PlayerState
 from shared.tournaments.commands import Register as TournamentRegister
 
-_decode_event = msgspec.msgpack.Decoder(PlayerEventUnion).decode
 _decode_ladder = msgspec.json.Decoder(PlayerLadder).decode
 
 
@@ -128,9 +126,6 @@ class Joined(msgspec.Struct, kw_only=True):
 
 
 # -- the aggregate ------------------------------------------------------------------
-
-
-ACCOUNTS: Aggregate[PlayerState, PlayerEventUnion] = Aggregate(_decode_event, fold, "player")
 
 
 async def _execute(

@@ -144,7 +144,7 @@ def _append(
             game_id=msg.game_id,
             partition=msg.partition,
             version=base + i,
-            event_id=f"{msg.game_id}:{base + i}",
+            event_id=keys.event_id(base + i),
             command_id=msg.command_id,
             correlation_id=msg.correlation_id,
             server_time=now_ms,

@@ -19,10 +19,10 @@ few reads per finished game. It reads two kinds of streams:
   history (last: until then the table stays in the seated index, so a
   restart handles its end again, idempotently).
 
-**Exactly once.** A ladder is an aggregate with its own stream, appended to
-with the expected version and the command id ``table:<table id>``: the
+**Exactly once.** A ladder is an aggregate with its own stream, run by the
+one host of platform aggregates with the command id ``table:<table id>``: the
 store's dedup answers a redelivered result with its first outcome, and the
-ladder's fold ignores a table it has rated. Read models (the leaderboard,
+ladder's decider decides nothing for a table it has rated. Read models (the leaderboard,
 each rated player's ratings) are rewritten after the append, and again on a
 redelivery, so a crash in between is repaired. The feed entry is
 acknowledged only after all that.
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import msgspec
@@ -41,6 +42,7 @@ from redis.exceptions import ResponseError
 from services.tournaments.arenas import ArenaRunner
 from services.tournaments.table_watch import TableWatch
 from services.tournaments.writer import Tournaments, decode_event
+from shared.eventstore.aggregates import Aggregate, Decided, Loaded
 from shared.eventstore.casual_store import CasualTable
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import partition_feed
@@ -55,13 +57,13 @@ from shared.eventstore.player_keys import (
     player_ratings,
 )
 from shared.eventstore.player_store import seat_players, seated, table_over, turns
-from shared.eventstore.store import AppendRequest, EventStore, decode_envelope
+from shared.eventstore.store import EventStore, decode_envelope
 from shared.eventstore.tournament_keys import tournament_feed
 from shared.infra.wallclock import now_ms
 from shared.kernel.contract import Result
 from shared.kernel.table import TableFinished
 from shared.ladders.events import Rated, RatedPlacing
-from shared.ladders.ladder import LadderState, evolve, leaderboard, player_ladder
+from shared.ladders.ladder import LadderState, decider, leaderboard, player_ladder
 from shared.messaging.streams import Batch
 from shared.players.seats import Seat, Turn
 from shared.tournaments.events import ResultRecorded, TableOpened
@@ -70,9 +72,7 @@ from shared.tournaments.state import find_table
 
 log = structlog.get_logger()
 GROUP = "players"
-MAX_ATTEMPTS = 5
 _encode_json = msgspec.json.Encoder().encode
-_encode_msgpack = msgspec.msgpack.Encoder().encode
 decode_rated = msgspec.msgpack.Decoder(Rated).decode
 _finished = msgspec.msgpack.Decoder(TableFinished).decode
 _casual = msgspec.json.Decoder(CasualTable).decode
@@ -90,6 +90,12 @@ def player_streams(partitions: int) -> tuple[str, ...]:
     return tuple(tournament_feed(p) for p in range(partitions))
 
 
+@cache
+def ladder(game: str) -> Aggregate[LadderState, Rated]:
+    """The ladder of ``game``, run by the one host of platform aggregates."""
+    return Aggregate(decider(game), decode_rated, "ladder")
+
+
 class Ladders:
     """Each game's ladder: cached states and the one way to add a rated table."""
 
@@ -98,49 +104,38 @@ class Ladders:
         self.store = EventStore(redis)
         self.partitions = partitions
         self.clock_ms = clock_ms
-        self._states: dict[str, tuple[int, LadderState]] = {}
+        self._states: dict[str, Loaded[LadderState]] = {}
 
     async def current(self, game: str) -> tuple[int, LadderState]:
-        version, state = self._states.get(game, (0, LadderState(game=game)))
-        for env in await self.store.read(ladder_keys(game, self.partitions), after=version):
-            state = evolve(state, decode_rated(env.payload))
-            version = env.version
-        self._states[game] = (version, state)
-        return version, state
+        loaded = await ladder(game).current(
+            self.store, ladder_keys(game, self.partitions), self._states.get(game)
+        )
+        self._states[game] = loaded
+        return loaded.version, loaded.state or LadderState(game=game)
 
     async def record(self, game: str, event: Rated) -> None:
-        """Rate one table once, however often it is asked; raises if it could not."""
-        keys = ladder_keys(game, self.partitions)
-        command_id = f"table:{event.table_id}"
-        for _ in range(MAX_ATTEMPTS):
-            version, state = await self.current(game)
-            if event.table_id in state.tables:  # a redelivery: make sure the read models show it
-                await self.publish(game, version, state, [p.player_id for p in event.placings])
-                return
-            envelope = EventEnvelope(
-                game_id=game,
-                partition=keys.partition,
-                version=version + 1,
-                event_id=f"ladder:{game}:{version + 1}",
-                command_id=command_id,
-                correlation_id=event.source,
-                server_time=self.clock_ms(),
-                seat=None,
-                payload=_encode_msgpack(event),
-            )
-            outcome = await self.store.append(
-                AppendRequest(
-                    keys=keys, expected=version, command_id=command_id, command=None, envelopes=[envelope]
-                )
-            )
-            if outcome.status == "appended":
-                state = evolve(state, event)
-                self._states[game] = (outcome.last, state)
-                await self.publish(game, outcome.last, state, [p.player_id for p in event.placings])
-                log.info("ladder_rated", game=game, table_id=event.table_id, version=outcome.last)
-                return
-            self._states.pop(game, None)  # conflict or duplicate: read the stream again
-        raise RuntimeError(f"ladder {game}: table {event.table_id} not rated after {MAX_ATTEMPTS} attempts")
+        """Rate one table once, however often it is asked; raises if it could not.
+        A redelivery writes the read models again (a crash may have lost them)."""
+        rated = [p.player_id for p in event.placings]
+
+        async def project(done: Decided[LadderState, Rated]) -> None:
+            assert done.state is not None
+            await self.publish(game, done.version, done.state, rated)
+
+        done = await ladder(game).transact(
+            self.store,
+            ladder_keys(game, self.partitions),
+            lambda loaded: ladder(game).decider.decide(loaded.state, event),
+            f"table:{event.table_id}",
+            self.clock_ms(),
+            held=self._states.get(game),
+            correlation_id=event.source,
+            project=project,
+        )
+        if done.loaded is not None:
+            self._states[game] = done.loaded
+        if done.events:
+            log.info("ladder_rated", game=game, table_id=event.table_id, version=done.last)
 
     async def publish(self, game: str, version: int, state: LadderState, rated: list[str]) -> None:
         """The leaderboard and the rated players' ratings, as of ``version``."""

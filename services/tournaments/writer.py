@@ -2,12 +2,14 @@
 
 Every change to a tournament, whether an organiser's command from a gateway
 or the process manager's own, goes through :meth:`Tournaments.execute`:
-under the tournament's lock it brings the cached state up to the store's
-version, runs the pure ``decide`` with the tournament's randomness at that
-version, and appends with the expected version and the command id (the
-store's dedup makes a repeated command id answer its first outcome). After
-each append it rewrites the public read models (standings, pairings) and
-announces the change.
+under the tournament's lock it hands the one host of platform aggregates
+(:meth:`shared.eventstore.aggregates.Aggregate.transact`) the tournament's
+decider with its randomness bound at the version the host loaded; the host
+appends with the expected version and the command id (the store's dedup
+makes a repeated command id answer its first outcome). After each append the
+public read models (standings, pairings) are rewritten and the change is
+announced. What stays here is the tournament's own: the lock, the seed, and
+answers as a gateway's outcome.
 
 States are cached per tournament and brought up to date by reading only the
 events after them; a tournament this process has not seen yet (after a
@@ -25,10 +27,9 @@ from typing import Any
 import msgspec
 import structlog
 
-from shared.eventstore.aggregates import Aggregate, Loaded
-from shared.eventstore.envelope import AppendOutcome, CommandRecord, EventEnvelope
+from shared.eventstore.aggregates import Aggregate, Busy, Decided, Loaded
 from shared.eventstore.keys import CHANGES_CHANNEL
-from shared.eventstore.store import AppendRequest, EventStore
+from shared.eventstore.store import EventStore
 from shared.eventstore.tournament_keys import (
     TOURNAMENTS_INDEX,
     TournamentKeys,
@@ -43,25 +44,22 @@ from shared.messaging.messages import Outcome
 from shared.observability import metrics
 from shared.tournaments import codes
 from shared.tournaments.commands import Create, PairRound, TournamentCommandUnion
-from shared.tournaments.decide import MAX_ENTRIES, decide
+from shared.tournaments.decide import DECIDER, MAX_ENTRIES, Seeded
 from shared.tournaments.events import TournamentEventUnion
-from shared.tournaments.evolve import fold
 from shared.tournaments.state import TournamentState
 from shared.tournaments.views import pairings_view, standings_view
 
 log = structlog.get_logger()
 SERVICE = "tournaments"
-MAX_ATTEMPTS = 5
 #: The gateway answers 404 with this code for a tournament nobody created.
 UNKNOWN_TOURNAMENT = "unknown_tournament"
 #: The answer when the stream kept moving under us: nothing was appended.
 BUSY = "busy"
 
-_encode_msgpack = msgspec.msgpack.Encoder().encode
 decode_event = msgspec.msgpack.Decoder(TournamentEventUnion).decode  # type: ignore[arg-type]
 _encode_json = msgspec.json.Encoder().encode
-#: How tournament streams are loaded and snapshotted (the writer appends its own way).
-TOURNAMENTS: Aggregate[TournamentState, TournamentEventUnion] = Aggregate(decode_event, fold, "tournament")
+#: Tournament streams: the one host of platform aggregates runs them.
+TOURNAMENTS: Aggregate[TournamentState, TournamentEventUnion] = Aggregate(DECIDER, decode_event, "tournament")
 
 
 def event_json(event: Any) -> msgspec.Raw:
@@ -152,95 +150,66 @@ class Tournaments:
     ) -> Outcome:
         """Decide and append ``command``; the outcome a gateway would answer with."""
         keys = self.keys(tournament_id)
+        if isinstance(command, Create) and command.tournament_id != tournament_id:
+            return _rejected(command_id, codes.INVALID_SETTINGS, "The tournament id does not match.")
         async with self.lock(tournament_id):
-            for _ in range(MAX_ATTEMPTS):
-                loaded = await self._current(tournament_id)
-                version, state = loaded.version, loaded.state
-                seen = await self.redis.hget(keys.dedup, command_id)
-                if seen is not None:
-                    first, last = (int(x) for x in seen.decode().split(":"))
-                    return await self._first_outcome(keys, command_id, first, last)
-                if isinstance(command, Create) and command.tournament_id != tournament_id:
-                    return _rejected(command_id, codes.INVALID_SETTINGS, "The tournament id does not match.")
-                seed = await self._seed(keys, isinstance(command, Create))
+            seed = await self._seed(keys, isinstance(command, Create))
+
+            def decide(loaded: Loaded[TournamentState]) -> list[TournamentEventUnion]:
                 started = time.perf_counter()
-                try:
-                    events = decide(state, command, Rng(seed, version), self.max_entries)
-                except RuleViolation as exc:
-                    metrics.REJECTIONS.labels(SERVICE, exc.code).inc()
-                    code = UNKNOWN_TOURNAMENT if exc.code == codes.NO_TOURNAMENT else exc.code
-                    return _rejected(command_id, code, exc.message, **exc.details)
+                seeded = Seeded(command, Rng(seed, loaded.version), self.max_entries)
+                events = list(DECIDER.decide(loaded.state, seeded))
                 if isinstance(command, PairRound):
                     metrics.PAIRING_SECONDS.observe(time.perf_counter() - started)
-                if not events:  # already true (an idempotent record or open): nothing to append
-                    return Outcome(command_id=command_id, status="accepted", first=version + 1, last=version)
-                envelopes = self._envelopes(keys, version, command_id, correlation_id, events)
-                outcome = await self._append(keys, version, command, command_id, envelopes)
-                if outcome.status == "conflict":
-                    metrics.APPEND_CONFLICTS.inc()
-                    self._states.pop(tournament_id, None)
-                    continue
-                if outcome.status == "duplicate":
-                    self._states.pop(tournament_id, None)
-                    return await self._first_outcome(keys, command_id, outcome.first, outcome.last)
-                loaded = await TOURNAMENTS.appended(self.store, keys, loaded, events, envelopes)
-                self._states[tournament_id] = loaded
-                state = loaded.state
-                assert state is not None
-                await self.publish(keys, outcome.last, state, created=isinstance(command, Create))
-                metrics.COMMANDS.labels(SERVICE, "tournament", "accepted").inc()
-                log.info(
-                    "appended",
-                    tournament_id=tournament_id,
-                    command_id=command_id,
-                    correlation_id=correlation_id,
-                    version=outcome.last,
-                    events=[type(e).__name__ for e in events],
-                )
-                return Outcome(
-                    command_id=command_id,
-                    status="accepted",
-                    first=outcome.first,
-                    last=outcome.last,
-                    events=[event_json(e) for e in events],
-                )
-        return _rejected(command_id, BUSY, "The tournament is changing too fast; retry.")
+                return events
 
-    def _envelopes(
-        self, keys: TournamentKeys, version: int, command_id: str, correlation_id: str, events: list[Any]
-    ) -> list[EventEnvelope]:
-        now = self.clock_ms()
-        return [
-            EventEnvelope(
-                game_id=keys.tournament_id,
-                partition=keys.partition,
-                version=version + i,
-                event_id=f"{keys.tournament_id}:{version + i}",
+            async def project(done: Decided[TournamentState, TournamentEventUnion]) -> None:
+                if done.events and done.state is not None:
+                    await self.publish(keys, done.last, done.state, created=isinstance(command, Create))
+
+            try:
+                done = await TOURNAMENTS.transact(
+                    self.store,
+                    keys,
+                    decide,
+                    command_id,
+                    self.clock_ms(),
+                    held=self._states.get(tournament_id),
+                    command=command,
+                    correlation_id=correlation_id,
+                    project=project,
+                )
+            except RuleViolation as exc:
+                metrics.REJECTIONS.labels(SERVICE, exc.code).inc()
+                code = UNKNOWN_TOURNAMENT if exc.code == codes.NO_TOURNAMENT else exc.code
+                return _rejected(command_id, code, exc.message, **exc.details)
+            except Busy as exc:
+                metrics.APPEND_CONFLICTS.inc(exc.conflicts)
+                self._states.pop(tournament_id, None)
+                return _rejected(command_id, BUSY, "The tournament is changing too fast; retry.")
+            metrics.APPEND_CONFLICTS.inc(done.conflicts)
+            if done.loaded is not None:
+                self._states[tournament_id] = done.loaded
+            if done.duplicate:
+                return await self._first_outcome(keys, command_id, done.first, done.last)
+            if not done.events:  # already true (an idempotent record or open): nothing to append
+                return Outcome(command_id=command_id, status="accepted", first=done.first, last=done.last)
+            metrics.COMMANDS.labels(SERVICE, "tournament", "accepted").inc()
+            log.info(
+                "appended",
+                tournament_id=tournament_id,
                 command_id=command_id,
                 correlation_id=correlation_id,
-                server_time=now,
-                seat=None,
-                payload=_encode_msgpack(event),
+                version=done.last,
+                events=[type(e).__name__ for e in done.events],
             )
-            for i, event in enumerate(events, start=1)
-        ]
-
-    async def _append(
-        self,
-        keys: TournamentKeys,
-        version: int,
-        command: TournamentCommandUnion,
-        command_id: str,
-        envelopes: list[EventEnvelope],
-    ) -> AppendOutcome:
-        record = CommandRecord(
-            command_id=command_id, seat=None, version=version, payload=_encode_msgpack(command)
-        )
-        return await self.store.append(
-            AppendRequest(
-                keys=keys, expected=version, command_id=command_id, command=record, envelopes=envelopes
+            return Outcome(
+                command_id=command_id,
+                status="accepted",
+                first=done.first,
+                last=done.last,
+                events=[event_json(e) for e in done.events],
             )
-        )
 
     async def _first_outcome(self, keys: TournamentKeys, command_id: str, first: int, last: int) -> Outcome:
         metrics.DUPLICATES.inc()

@@ -10,6 +10,7 @@ from shared.arenas import codes
 from shared.arenas.commands import ArenaCommandUnion, Close, Create, Join, Leave, Pair, Score
 from shared.arenas.events import ArenaEventUnion, Closed, Created, Joined, Left, Paired, Scored, Seated
 from shared.arenas.state import ArenaState, ArenaTable, playing, table, table_id_for
+from shared.kernel.decider import Rules
 from shared.kernel.fold import replay, started
 from shared.kernel.rejection import RuleViolation, require
 from shared.tournaments.results import check_placings
@@ -166,3 +167,8 @@ def evolve(state: ArenaState | None, event: ArenaEventUnion) -> ArenaState:
 
 def fold(events: Iterable[ArenaEventUnion], state: ArenaState | None = None) -> ArenaState | None:
     return replay(evolve, events, state)
+
+
+#: The arena's decider (``max_members`` and ``max_tables`` at their defaults; the
+#: gateway binds the settings' bounds into the decision it hands the host).
+DECIDER: Rules[ArenaCommandUnion, ArenaState | None, ArenaEventUnion] = Rules(None, decide, evolve)

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from shared.casual import codes
 from shared.casual.commands import Accept, CasualCommandUnion, CasualSeat, Decline, Invite, MarkOpened
 from shared.casual.events import Accepted, CasualEventUnion, Declined, Invited, Opened
+from shared.kernel.decider import Rules
 from shared.kernel.fold import replay, started
 from shared.kernel.messages import Record
 from shared.kernel.rejection import RuleViolation, require
@@ -143,3 +144,7 @@ def evolve(state: Invitation | None, event: CasualEventUnion) -> Invitation:
 
 def fold(events: Iterable[CasualEventUnion], state: Invitation | None = None) -> Invitation | None:
     return replay(evolve, events, state)
+
+
+#: The invitation's decider (the shell binds the count of pending invitations in).
+DECIDER: Rules[CasualCommandUnion, Invitation | None, CasualEventUnion] = Rules(None, decide, evolve)

@@ -1,5 +1,9 @@
-"""Load, decide and append for the platform's aggregates (player accounts, arenas,
-casual invitations, tournaments): one way to do it.
+"""The one host of the platform's aggregates (player accounts, arenas, casual
+invitations, tournaments, ladders): load, decide, append, keep snapshots.
+
+Each aggregate's rules are a :class:`shared.kernel.decider.Decider` (initial,
+decide, evolve), pure; this host is the only code that reads or writes their
+streams, so a new aggregate brings its rules and its keys, never its own loop.
 
 **Load.** An aggregate's state is a fold of its stream, and its stream grows
 with every join, leave or key rotation a client sends, so a load reads a
@@ -9,7 +13,9 @@ trip: reading an aggregate costs the same at 10 events and at 100,000. A
 snapshot is an optimisation only: one that is missing, stale, corrupt, of
 another fold (a deploy changed the rules) or of another stream (its anchor
 does not match) is ignored, the whole stream is folded, and the snapshot is
-replaced. An answer never depends on it.
+replaced. An answer never depends on it. A process that keeps states (the
+tournament writer, the ladders) hands the one it holds (``held``) and only the
+events after it are read.
 
 **Snapshots are kept** by whoever folded ``aggregate_snapshot_every`` events
 past the last one (a setting, :func:`snapshot_every`): the writer
@@ -17,17 +23,18 @@ after its append, or a reader (a stream written before snapshots existed, or
 whose snapshot a deploy voided). The write replaces only an older snapshot or
 the unusable one the loader found, so racing writers never move it backwards.
 
-**Decide and append.** Load, decide, append with the expected version and the
-command id; a writer that lost the race loads again and decides again. A
-command id the stream has already seen answers the state as it is, without
-deciding twice. (The tournament writer appends its own way, with a cache of
-states, but loads and keeps snapshots through :meth:`Aggregate.current` and
-:meth:`Aggregate.appended`.)
+**Decide and append** (:meth:`Aggregate.transact`). Load, decide, append with
+the expected version and the command id; a writer that lost the race loads
+again and decides again. A command id the stream has already seen answers the
+state as it is and the versions its first append took, without deciding
+twice. Every event gets the store's one event id, ``<namespace>:<id>:<version>``
+(:meth:`GameKeys.event_id`). Then ``project`` updates the read models, on a
+repeat too (it repairs a write lost after the append).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from functools import cache, cached_property
 from typing import Any, Generic, TypeVar, get_type_hints
 
@@ -35,11 +42,12 @@ import msgspec
 import structlog
 
 from shared.eventstore import snapshots
-from shared.eventstore.envelope import EventEnvelope
+from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.eventstore.keys import GameKeys
 from shared.eventstore.store import AppendRequest, EventStore, Row, decode_envelope, encode_envelope
 from shared.infra.lua import LuaScript
 from shared.infra.settings import load
+from shared.kernel.decider import Decider
 
 log = structlog.get_logger()
 S = TypeVar("S")
@@ -84,13 +92,9 @@ def snapshot_every() -> int:
 class Busy(RuntimeError):
     """The stream kept moving under us: nothing was appended."""
 
-
-class Decided(msgspec.Struct, Generic[S, E]):
-    version: int
-    state: S | None
-    #: The events this call appended (none for a repeat or a no-op).
-    events: list[E]
-    duplicate: bool = False
+    def __init__(self, message: str, conflicts: int = 0) -> None:
+        super().__init__(message)
+        self.conflicts = conflicts
 
 
 class Loaded(msgspec.Struct, Generic[S], frozen=True):
@@ -104,25 +108,46 @@ class Loaded(msgspec.Struct, Generic[S], frozen=True):
     read: int = 0
 
 
-class Aggregate(Generic[S, E]):
-    """One kind of aggregate: how to decode its events and fold them.
+class Decided(msgspec.Struct, Generic[S, E]):
+    version: int
+    state: S | None
+    #: The events this call appended (none for a repeat or a no-op).
+    events: list[E]
+    duplicate: bool = False
+    #: The versions the command's events took (a repeat: its first append's;
+    #: nothing appended: ``first == last + 1``).
+    first: int = 0
+    last: int = 0
+    #: Appends that met a stream moved on and were decided again.
+    conflicts: int = 0
+    #: The state as loaded and kept, for a caller that holds states.
+    loaded: Loaded[S] | None = None
 
-    Its snapshots hold the state as the type ``fold`` declares it returns, and
-    ``prefix`` (its event ids' prefix) names the kind they belong to.
+
+class Aggregate(Generic[S, E]):
+    """One kind of aggregate: its decider, how its events are decoded, and its kind
+    (``prefix``, the namespace of its keys), which names its snapshots.
+
+    Its snapshots hold the state as the type the decider's ``evolve`` returns.
     """
 
-    def __init__(
-        self, decode: Callable[[bytes], E], fold: Callable[[Iterable[E], S | None], S | None], prefix: str
-    ) -> None:
+    def __init__(self, decider: Decider[Any, S | None, E], decode: Callable[[bytes], E], prefix: str) -> None:
+        self.decider = decider
         self.decode = decode
-        self.fold = fold
         self.prefix = prefix
-        self.state_type = get_type_hints(fold)["return"]
+        self.state_type = get_type_hints(decider.evolve)["return"]
         self._decode_state: Callable[[bytes], S | None] = msgspec.msgpack.Decoder(self.state_type).decode
 
     @cached_property
     def fingerprint(self) -> bytes:
         return snapshots.aggregate_fingerprint(self.prefix, self.state_type)
+
+    def fold(self, events: Iterable[E], state: S | None = None) -> S | None:
+        """The state ``events`` lead to from ``state`` (None: the decider's initial state)."""
+        current = self.decider.initial if state is None else state
+        for event in events:
+            current = self.decider.evolve(current, event)
+        return current
 
     async def load(self, store: EventStore, keys: GameKeys) -> tuple[int, S | None]:
         loaded = await self.current(store, keys)
@@ -144,7 +169,7 @@ class Aggregate(Generic[S, E]):
             # The rows began at a snapshot it cannot use: the stream from its start.
             [rows] = await store.read_rows([(keys, 1)])
             read += len(rows)
-        return await self._kept(store, keys, Loaded(0, None), rows, read, replaces=stored)
+        return await self._kept(store, keys, Loaded(0, self.decider.initial), rows, read, replaces=stored)
 
     async def appended(
         self,
@@ -166,28 +191,90 @@ class Aggregate(Generic[S, E]):
         command_id: str,
         now_ms: int,
     ) -> Decided[S, E]:
-        """``decide`` may raise (a rule violation): nothing is appended then."""
-        for _ in range(MAX_ATTEMPTS):
-            loaded = await self.current(store, keys)
-            version, state = loaded.version, loaded.state
-            if await store.redis.hexists(keys.dedup, command_id):
-                return Decided(version=version, state=state, events=[], duplicate=True)
-            events = list(decide(state))
+        """:meth:`transact` for a decision that needs only the state."""
+        return await self.transact(store, keys, lambda loaded: decide(loaded.state), command_id, now_ms)
+
+    async def transact(
+        self,
+        store: EventStore,
+        keys: GameKeys,
+        decide: Callable[[Loaded[S]], Sequence[E]],
+        command_id: str,
+        now_ms: int,
+        *,
+        held: Loaded[S] | None = None,
+        command: Any = None,
+        correlation_id: str | None = None,
+        project: Callable[[Decided[S, E]], Awaitable[None]] | None = None,
+    ) -> Decided[S, E]:
+        """Load, decide, append; ``decide`` may raise (a rule violation): nothing is
+        appended then. ``command``, if given, is kept in the stream's command log;
+        ``project`` runs after every answer that has a state (read models)."""
+        correlation = command_id if correlation_id is None else correlation_id
+        conflicts = 0
+        for attempt in range(MAX_ATTEMPTS):
+            # A state held across a conflict may be of a history the store no longer has.
+            loaded = await self.current(store, keys, held if attempt == 0 else None)
+            version = loaded.version
+            seen = await store.redis.hget(keys.dedup, command_id)
+            if seen is not None:
+                first, last = (int(x) for x in seen.decode().split(":"))
+                done = self._answer(loaded, [], first, last, conflicts, duplicate=True)
+                return await self._projected(done, project)
+            events = list(decide(loaded))
             if not events:
-                return Decided(version=version, state=state, events=[])
+                return await self._projected(
+                    self._answer(loaded, [], version + 1, version, conflicts), project
+                )
             envelopes = [
-                _envelope(self.prefix, keys, version + i, command_id, now_ms, e)
+                _envelope(keys, version + i, command_id, correlation, now_ms, e)
                 for i, e in enumerate(events, 1)
             ]
+            record = (
+                None
+                if command is None
+                else CommandRecord(
+                    command_id=command_id, seat=None, version=version, payload=_encode(command)
+                )
+            )
             outcome = await store.append(
                 AppendRequest(
-                    keys=keys, expected=version, command_id=command_id, command=None, envelopes=envelopes
+                    keys=keys, expected=version, command_id=command_id, command=record, envelopes=envelopes
                 )
             )
             if outcome.status == "appended":
                 after = await self.appended(store, keys, loaded, events, envelopes)
-                return Decided(version=after.version, state=after.state, events=events)
-        raise Busy(f"{keys.game_id}: the stream kept moving")
+                done = self._answer(after, events, outcome.first, outcome.last, conflicts)
+                return await self._projected(done, project)
+            if outcome.status == "duplicate":  # another writer appended it meanwhile
+                loaded = await self.current(store, keys)
+                done = self._answer(loaded, [], outcome.first, outcome.last, conflicts, duplicate=True)
+                return await self._projected(done, project)
+            conflicts += 1
+        raise Busy(f"{keys.game_id}: the stream kept moving", conflicts)
+
+    @staticmethod
+    def _answer(
+        loaded: Loaded[S], events: list[E], first: int, last: int, conflicts: int, duplicate: bool = False
+    ) -> Decided[S, E]:
+        return Decided(
+            version=loaded.version,
+            state=loaded.state,
+            events=events,
+            duplicate=duplicate,
+            first=first,
+            last=last,
+            conflicts=conflicts,
+            loaded=loaded,
+        )
+
+    @staticmethod
+    async def _projected(
+        done: Decided[S, E], project: Callable[[Decided[S, E]], Awaitable[None]] | None
+    ) -> Decided[S, E]:
+        if project is not None and done.state is not None:
+            await project(done)
+        return done
 
     def _restored(self, raw: bytes, rows: list[Row]) -> Loaded[S] | None:
         """The snapshot's state, if it is this fold's and ``rows`` start at the event it was taken after."""
@@ -248,15 +335,15 @@ class Aggregate(Generic[S, E]):
 
 
 def _envelope(
-    prefix: str, keys: GameKeys, version: int, command_id: str, now_ms: int, event: Any
+    keys: GameKeys, version: int, command_id: str, correlation_id: str, now_ms: int, event: Any
 ) -> EventEnvelope:
     return EventEnvelope(
         game_id=keys.game_id,
         partition=keys.partition,
         version=version,
-        event_id=f"{prefix}:{keys.game_id}:{version}",
+        event_id=keys.event_id(version),
         command_id=command_id,
-        correlation_id=command_id,
+        correlation_id=correlation_id,
         server_time=now_ms,
         seat=None,
         payload=_encode(event),

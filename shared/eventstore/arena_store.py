@@ -6,12 +6,12 @@ from __future__ import annotations
 import msgspec
 
 from shared.arenas.events import ArenaEventUnion
-from shared.arenas.rules import fold
+from shared.arenas.rules import DECIDER
 from shared.arenas.state import ArenaState
 from shared.eventstore.aggregates import Aggregate
 
 ARENAS: Aggregate[ArenaState, ArenaEventUnion] = Aggregate(
+    DECIDER,
     msgspec.msgpack.Decoder(ArenaEventUnion).decode,
-    fold,
     "arena",
 )

@@ -5,12 +5,12 @@ from __future__ import annotations
 import msgspec
 
 from shared.casual.events import CasualEventUnion
-from shared.casual.rules import Invitation, fold
+from shared.casual.rules import DECIDER, Invitation
 from shared.eventstore.aggregates import Aggregate
 
 INVITATIONS: Aggregate[Invitation, CasualEventUnion] = Aggregate(
+    DECIDER,
     msgspec.msgpack.Decoder(CasualEventUnion).decode,
-    fold,
     "casual",
 )
 

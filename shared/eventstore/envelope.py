@@ -15,7 +15,7 @@ class EventEnvelope(Record, frozen=True):
     game_id: str
     partition: int
     version: int  # 1-based position in the game's stream
-    event_id: str  # "<game_id>:<version>", unique across the store
+    event_id: str  # GameKeys.event_id: "<namespace>:<game_id>:<version>", unique across the store
     command_id: str  # causation: the command this event answers
     correlation_id: str
     server_time: int  # ms since the epoch, stamped by the reducer

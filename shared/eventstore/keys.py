@@ -50,6 +50,13 @@ class GameKeys:
     def view(self, audience: str) -> str:
         return self.key(f"view:{audience}")
 
+    def event_id(self, version: int) -> str:
+        """The id of the stream's event at ``version``, unique across the store: stream
+        ids are unique only within their namespace (a ladder is named for its game,
+        a tournament or a table by whoever opened it). Nothing parses it; events
+        stored before 2026-11 with ``<id>:<version>`` keep theirs."""
+        return f"{self.namespace}:{self.game_id}:{version}"
+
     def audience_feed(self, audience: str) -> str:
         return self.key(f"feed:{audience}")
 

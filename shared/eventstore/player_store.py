@@ -13,6 +13,7 @@ from typing import Any
 
 import msgspec
 
+from shared.eventstore.aggregates import Aggregate
 from shared.eventstore.keys import CHANGES_CHANNEL
 from shared.eventstore.player_keys import (
     KEY_INDEX,
@@ -27,6 +28,8 @@ from shared.eventstore.player_keys import (
 )
 from shared.infra.lua import LuaScript
 from shared.infra.redis_client import Publisher
+from shared.players.decide import DECIDER
+from shared.players.events import PlayerEventUnion
 from shared.players.seats import Seat, Turn
 from shared.players.state import PlayerState
 
@@ -36,6 +39,10 @@ INBOX_MAXLEN = 10_000
 GAMES_KEPT = 200
 _encode = msgspec.json.Encoder().encode
 decode_seat = msgspec.json.Decoder(Seat).decode
+#: Player streams: the one :class:`Aggregate` of player accounts.
+ACCOUNTS: Aggregate[PlayerState, PlayerEventUnion] = Aggregate(
+    DECIDER, msgspec.msgpack.Decoder(PlayerEventUnion).decode, "player"
+)
 
 # The next number and the entry in one step, so two writers never reuse an id.
 _APPEND_TURN = LuaScript(

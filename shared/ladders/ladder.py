@@ -17,6 +17,7 @@ from collections.abc import Iterable, Mapping
 
 from msgspec.structs import replace
 
+from shared.kernel.decider import Rules
 from shared.kernel.messages import Record
 from shared.ladders.events import Rated
 from shared.tournaments.ratings import _model
@@ -87,6 +88,19 @@ def evolve(state: LadderState, event: Rated) -> LadderState:
             history=(*(old.history if old else ()), point),
         )
     return replace(state, entries=entries, tables=(*state.tables, event.table_id))
+
+
+def decider(game: str) -> Rules[Rated, LadderState | None, Rated]:
+    """The ladder of ``game``: its command is the rated table itself, appended once
+    (a table it has rated decides nothing)."""
+
+    def rate(state: LadderState | None, event: Rated) -> list[Rated]:
+        return [] if state is not None and event.table_id in state.tables else [event]
+
+    def evolve_from(state: LadderState | None, event: Rated) -> LadderState:
+        return evolve(LadderState(game=game) if state is None else state, event)
+
+    return Rules(LadderState(game=game), rate, evolve_from)
 
 
 def fold(game: str, events: Iterable[Rated]) -> LadderState:

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 
 from msgspec.structs import replace
 
+from shared.kernel.decider import Rules
 from shared.kernel.fold import replay
 from shared.kernel.rejection import RuleViolation, require
 from shared.players import codes
@@ -74,3 +75,7 @@ def evolve(state: PlayerState | None, event: PlayerEventUnion) -> PlayerState:
 
 def fold(events: Iterable[PlayerEventUnion], state: PlayerState | None = None) -> PlayerState | None:
     return replay(evolve, events, state)
+
+
+#: The account's decider: the one host of platform aggregates runs it.
+DECIDER: Rules[PlayerCommandUnion, PlayerState | None, PlayerEventUnion] = Rules(None, decide, evolve)

@@ -9,6 +9,9 @@ redelivered the same game-over event.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
+from shared.kernel.decider import Rules
 from shared.kernel.rejection import RuleViolation, require
 from shared.kernel.rng import Rng
 from shared.tournaments import codes, rounds
@@ -35,6 +38,7 @@ from shared.tournaments.events import (
     TournamentEventUnion,
     Withdrew,
 )
+from shared.tournaments.evolve import evolve
 from shared.tournaments.results import check_placings
 from shared.tournaments.setup import create
 from shared.tournaments.standings import standings
@@ -44,6 +48,19 @@ Events = list[TournamentEventUnion]
 #: The entries a tournament takes at most, withdrawn ones included (the setting
 #: ``max_tournament_entries``): every entry is kept in the state and paired each round.
 MAX_ENTRIES = 1024
+
+
+class Seeded(NamedTuple):
+    """A command with what its decision may draw from and the entries bound: the
+    shell derives ``rng`` from the tournament's seed at the stream's version."""
+
+    command: TournamentCommandUnion
+    rng: Rng
+    max_entries: int = MAX_ENTRIES
+
+
+def decide_seeded(state: TournamentState | None, seeded: Seeded) -> Events:
+    return decide(state, seeded.command, seeded.rng, seeded.max_entries)
 
 
 def decide(
@@ -197,3 +214,7 @@ def _finish(state: TournamentState, cmd: Finish) -> Events:
     require(last is None or last.complete, codes.ROUND_RUNNING, "A round is still being played.")
     ranking = tuple(line.player_id for line in standings(state))
     return [Finished(ranking=ranking, at_ms=cmd.at_ms)]
+
+
+#: The tournament's decider: the one host of platform aggregates runs it.
+DECIDER: Rules[Seeded, TournamentState | None, TournamentEventUnion] = Rules(None, decide_seeded, evolve)

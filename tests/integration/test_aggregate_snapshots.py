@@ -1,8 +1,9 @@
-"""Aggregate snapshots against a real Valkey: for every kind of platform aggregate
-(player accounts, arenas, casual invitations, tournaments) a load after thousands
-of events answers exactly what a fold of the whole stream answers, while reading
-at most ``aggregate_snapshot_every`` events from the store; a snapshot that cannot
-be trusted is ignored and replaced; concurrent writers lose nothing."""
+"""The one host of platform aggregates against a real Valkey: for every kind of
+platform aggregate (player accounts, arenas, casual invitations, tournaments) a
+load after thousands of events answers exactly what a fold of the whole stream
+answers, while reading at most ``aggregate_snapshot_every`` events from the store;
+a snapshot that cannot be trusted is ignored and replaced; concurrent writers lose
+nothing; every kind's events get the one event id; a ladder rates a table once."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from services.gateway.players import ACCOUNTS
+from services.tournaments.players import Ladders
 from services.tournaments.writer import TOURNAMENTS, Tournaments
 from shared.arenas import events as arena_events
 from shared.arenas.commands import ArenaCommandUnion, Join, Leave
@@ -29,11 +30,13 @@ from shared.eventstore.arena_store import ARENAS
 from shared.eventstore.casual_store import INVITATIONS
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys
-from shared.eventstore.player_keys import arena_keys, casual_keys, player_keys
+from shared.eventstore.player_keys import arena_keys, casual_keys, ladder_board, ladder_keys, player_keys
+from shared.eventstore.player_store import ACCOUNTS
 from shared.eventstore.store import AppendRequest, EventStore
 from shared.eventstore.tournament_keys import tournament_keys
 from shared.infra.redis_client import connect
 from shared.kernel.rng import Rng
+from shared.ladders.events import Rated, RatedPlacing
 from shared.players import events as player_events
 from shared.tournaments import events as tournament_events
 from shared.tournaments.commands import Create, Register, Withdraw
@@ -400,3 +403,67 @@ async def test_the_tournament_writer_keeps_snapshots_and_a_restart_starts_from_o
     restarted = Tournaments(redis, PARTITIONS)
     assert await restarted.current(tid) == (version, state)
     assert (await TOURNAMENTS.current(store, keys)).read <= every
+
+
+@pytest.mark.parametrize(("aggregate", "keys_of", "name", "events_of"), KINDS, ids=IDS)
+async def test_every_kind_appends_with_the_one_event_id_and_reads_the_old_one(
+    redis: Any,
+    aggregate: Aggregate[Any, Any],
+    keys_of: Callable[[str, int], GameKeys],
+    name: str,
+    events_of: Callable[[], Iterator[Any]],
+) -> None:
+    """Through the one host every kind's events are ``<namespace>:<id>:<version>``; a
+    stream whose first events carry the format stored before (``<id>:<version>``)
+    loads as it did; a repeated command id answers the versions of its first append."""
+    store = EventStore(redis)
+    keys = keys_of(name, PARTITIONS)
+    events = events_of()
+    await _append(store, keys, 0, [next(events)])  # the old format
+    following = [next(events), next(events)]
+    done = await aggregate.transact(
+        store, keys, lambda _: following, "next", 5, correlation_id="why", command=None
+    )
+    assert (done.first, done.last, done.version, done.duplicate) == (2, 3, 3, False)
+    stored = await store.read(keys)
+    assert [e.event_id for e in stored] == [
+        f"{name}:1",
+        f"{keys.namespace}:{name}:2",
+        f"{keys.namespace}:{name}:3",
+    ]
+    assert {e.correlation_id for e in stored[1:]} == {"why"}
+    assert done.state == aggregate.fold((aggregate.decode(e.payload) for e in stored), None)
+    assert (await aggregate.current(store, keys)).state == done.state
+
+    def never(_: Any) -> list[Any]:
+        raise AssertionError("a repeat is not decided again")
+
+    again = await aggregate.transact(store, keys, never, "next", 6)
+    assert (again.first, again.last, again.duplicate, again.events) == (2, 3, True, [])
+    assert len(await store.read(keys)) == 3
+
+
+async def test_a_ladder_rates_a_table_once_through_the_host_and_a_redelivery_repairs_its_board(
+    redis: Any,
+) -> None:
+    ladders = Ladders(redis, PARTITIONS)
+    rated = Rated(
+        table_id="t1",
+        source="casual",
+        placings=(RatedPlacing(player_id="ann", place=1), RatedPlacing(player_id="bob", place=2)),
+    )
+    await ladders.record("highcard", rated)
+    keys = ladder_keys("highcard", PARTITIONS)
+    [stored] = await ladders.store.read(keys)
+    assert (stored.event_id, stored.command_id, stored.correlation_id) == (
+        "ladder:highcard:1",
+        "table:t1",
+        "casual",
+    )
+    board = await redis.get(ladder_board("highcard"))
+    await redis.delete(ladder_board("highcard"))  # a crash after the append lost it
+    await Ladders(redis, PARTITIONS).record("highcard", rated)  # another process, redelivered
+    assert len(await ladders.store.read(keys)) == 1
+    assert await redis.get(ladder_board("highcard")) == board
+    version, state = await Ladders(redis, PARTITIONS).current("highcard")
+    assert version == 1 and state.tables == ("t1",) and set(state.entries) == {"ann", "bob"}

@@ -28,7 +28,9 @@ def test_opening_plans_contiguous_envelopes_with_a_fresh_seed() -> None:
     envs = p.request.envelopes
     assert [e.version for e in envs] == list(range(1, len(envs) + 1))
     assert {e.command_id for e in envs} == {"o"} and {e.correlation_id for e in envs} == {"corr"}
-    assert all(e.partition == 1 and e.server_time == 1000 and e.event_id == f"g:{e.version}" for e in envs)
+    assert all(
+        e.partition == 1 and e.server_time == 1000 and e.event_id == f"game:g:{e.version}" for e in envs
+    )
     assert p.request.expected == 0 and p.after.version == len(envs)
     assert isinstance(p.events[0], TableOpened)
 
