@@ -11,7 +11,7 @@ PYTEST_WORKERS ?= 2
 WEB    := services/web
 BIOME  := $(WEB)/node_modules/.bin/biome
 
-.PHONY: install run check test test-slow lint format web-check bench bench-engines bench-peer bench-durability openapi asyncapi clean screenshots
+.PHONY: install run check test test-slow lint format web-check bench bench-engines bench-peer bench-durability bench-failover openapi asyncapi clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -77,6 +77,10 @@ bench-engines: $(STAMP)
 # Tigris flat out under each durability level on a replicated store, as ratios to local (~5 min).
 bench-durability: $(STAMP)
 	$(BIN)/python -m bench.durability
+
+# A primary of a replicated cluster SIGKILLed under load, under local and replicated (~4 min).
+bench-failover: $(STAMP)
+	$(BIN)/python -m bench.failover
 
 # Ziggurat against boardgame.io's server on the same game (needs Node.js and npm).
 bench-peer: $(STAMP)

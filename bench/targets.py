@@ -12,15 +12,18 @@ Runs, one after the other so they share the machine's background load (printed):
    each (``make bench-durability`` runs every level, several times);
 5. the fixture game flat out, ``everysec``, as ``make bench-peer`` plays it
    (50-card hands, a play connection per seat): its CPU per command;
-6. unless ``--quick``: Catan against catanatron (``bench.catan_peer``) and the
-   projection rebuild (``bench.replay``); ``make bench-peer`` measures the
-   fixture game against boardgame.io and needs Node.js, so it is its own target.
+6. unless ``--quick``: Catan against catanatron (``bench.catan_peer``), the
+   projection rebuild (``bench.replay``) and a failover under load, one kill
+   of a primary under ``local`` and one under ``replicated`` (``bench.failover``;
+   ``make bench-failover`` kills three under each, for medians); ``make
+   bench-peer`` measures the fixture game against boardgame.io and needs
+   Node.js, so it is its own target.
 
 Then one table: each metric, the figure, the target, and by how much it is met
 or missed. Timings are printed, never asserted. Figures go to
 ``var/bench/targets.json``.
 
-    python -m bench.targets                  # everything, about 7 minutes
+    python -m bench.targets                  # everything, about 10 minutes
     python -m bench.targets --quick          # the pipeline runs only
 """
 
@@ -34,7 +37,7 @@ from typing import Any
 
 from rich.table import Table
 
-from bench import durability, peer
+from bench import durability, failover, peer
 from bench.common import OUT_DIR, ensure_extra_games, fmt, machine, make_console, write_json
 
 console = make_console()
@@ -129,6 +132,8 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
 
         out["catan"] = catan_peer.run(args.catan_games, args.catan_reps, name="targets-catan")
         out["rebuild"] = _rebuild()
+        out["failover"] = failover.measure(failover.parse(["--faults", "1"]))
+        failover.report(out["failover"])
     return out
 
 
@@ -199,6 +204,9 @@ def targets(out: dict[str, Any]) -> list[Target]:
                 True,
             )
         )
+    if fail := out.get("failover"):
+        lost = fail["levels"]["replicated"]["lost"]
+        rows.append(Target("acknowledged moves lost when a primary dies, replicated", lost, 0, "", False))
     rebuild = out.get("rebuild")
     if rebuild:
         rate = rebuild["rebuild"]["aof"]["all"]["plain"]["rebuild_events_per_s"]
