@@ -92,8 +92,9 @@ def player_streams(partitions: int) -> tuple[str, ...]:
 
 @cache
 def ladder(game: str) -> Aggregate[LadderState, Rated]:
-    """The ladder of ``game``, run by the one host of platform aggregates."""
-    return Aggregate(decider(game), decode_rated, "ladder")
+    """The ladder of ``game``, run by the one host of platform aggregates; without
+    snapshots (docs/architecture.md, "Aggregate snapshots": the process holds it)."""
+    return Aggregate(decider(game), decode_rated, "ladder", snapshotted=False)
 
 
 class Ladders:

@@ -131,10 +131,19 @@ class Aggregate(Generic[S, E]):
     Its snapshots hold the state as the type the decider's ``evolve`` returns.
     """
 
-    def __init__(self, decider: Decider[Any, S | None, E], decode: Callable[[bytes], E], prefix: str) -> None:
+    def __init__(
+        self,
+        decider: Decider[Any, S | None, E],
+        decode: Callable[[bytes], E],
+        prefix: str,
+        snapshotted: bool = True,
+    ) -> None:
         self.decider = decider
         self.decode = decode
         self.prefix = prefix
+        #: False for a kind whose snapshot would cost more than its fold (a ladder:
+        #: every rated table's history, rewritten each time; its process holds it).
+        self.snapshotted = snapshotted
         self.state_type = get_type_hints(decider.evolve)["return"]
         self._decode_state: Callable[[bytes], S | None] = msgspec.msgpack.Decoder(self.state_type).decode
 
@@ -317,7 +326,12 @@ class Aggregate(Generic[S, E]):
         events behind it, or unusable (``replaces``: its stored version); ``last`` is
         the stored envelope at ``loaded.version``."""
         behind = loaded.version - loaded.snapshot >= snapshot_every()
-        if last is None or loaded.version == 0 or not (behind or replaces is not None):
+        if (
+            not self.snapshotted
+            or last is None
+            or loaded.version == 0
+            or not (behind or replaces is not None)
+        ):
             return loaded
         state = _encode(loaded.state)
         try:

@@ -444,8 +444,9 @@ async def test_every_kind_appends_with_the_one_event_id_and_reads_the_old_one(
 
 
 async def test_a_ladder_rates_a_table_once_through_the_host_and_a_redelivery_repairs_its_board(
-    redis: Any,
+    redis: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    _every(monkeypatch, 1)
     ladders = Ladders(redis, PARTITIONS)
     rated = Rated(
         table_id="t1",
@@ -467,3 +468,4 @@ async def test_a_ladder_rates_a_table_once_through_the_host_and_a_redelivery_rep
     assert await redis.get(ladder_board("highcard")) == board
     version, state = await Ladders(redis, PARTITIONS).current("highcard")
     assert version == 1 and state.tables == ("t1",) and set(state.entries) == {"ann", "bob"}
+    assert not await redis.exists(keys.snapshot)  # ladders keep none
