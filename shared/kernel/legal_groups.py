@@ -18,7 +18,7 @@ list, in the same order, byte for byte once encoded
 (``tests/games/contract_checks.py`` holds every game to it). Games build
 their groups where it pays (``GameModule.legal_groups``); any other game gets
 :func:`one_each`. :func:`expand` is the one expansion of the JSON form in
-Python; ``services/gateway/static/api.js`` has the browser's.
+Python; ``services/web/static/api.js`` has the browser's.
 """
 
 from __future__ import annotations

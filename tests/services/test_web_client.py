@@ -35,7 +35,8 @@ async def test_the_page_names_the_version_its_files_are_served_under() -> None:
         assert script.headers["cache-control"] == IMMUTABLE
         assert script.headers["content-encoding"] == "gzip" and b"import" in script.content
         # A game's renderer, two folders down, is served too.
-        assert (await web.get(f"/static/{ASSETS.version}/games/generic.js")).status_code == 200
+        board = await web.get(f"/static/{ASSETS.version}/games/tigris/board.js")
+        assert board.status_code == 200 and b"export function drawBoard" in board.content
         # An older version's file is today's, revalidated rather than kept a year.
         stale = await web.get("/static/000000000000/style.css")
         assert stale.status_code == 200 and stale.headers["cache-control"] == "no-cache"

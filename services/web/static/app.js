@@ -3,7 +3,8 @@
 // browsers never send to a server; the pages send them only as
 // `Authorization: Bearer`.
 
-import { h, notice, reason } from "./ui.js";
+import { h } from "./dom.js";
+import { notice, reason } from "./ui.js";
 
 const ID = "([A-Za-z0-9][A-Za-z0-9_-]*)";
 const ROUTES = [

@@ -4,8 +4,8 @@
 // a renderer's ctx.choose() shows its commands as a list to pick from and
 // confirm. Everything is a <button>: Tab reaches it, Enter or Space presses it.
 
-import { button, capital, h, words } from "./ui.js";
-import { valueWords } from "./words.js";
+import { button, h } from "./dom.js";
+import { capital, valueWords, words } from "./words.js";
 
 // More commands of one kind than this are chosen step by step.
 const DIRECT = 8;

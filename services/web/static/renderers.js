@@ -1,9 +1,9 @@
-// Loads a game's board renderer (games/<key>.js, the contract in
-// docs/web-client.md), falling back to the generic one when a game has none
-// or its renderer fails.
+// Loads a game's renderer (games/<key>/index.js, beside its board.js, panels.js
+// and words.js; the contract in docs/web-client.md), falling back to the
+// generic one when a game has none or its renderer fails.
 
+import { h } from "./dom.js";
 import * as generic from "./games/generic.js";
-import { h } from "./ui.js";
 
 // Games that share a renderer.
 const FILES = { "catan-ck": "catan" };
@@ -18,8 +18,8 @@ async function load(game) {
   const file = FILES[game] || game;
   if (!/^[a-z0-9][a-z0-9-]*$/.test(file) || file === "generic") return generic;
   try {
-    const mod = await import(`./games/${file}.js`);
-    if (typeof mod.render !== "function") throw new Error(`games/${file}.js exports no render()`);
+    const mod = await import(`./games/${file}/index.js`);
+    if (typeof mod.render !== "function") throw new Error(`games/${file}/index.js exports no render()`);
     return mod;
   } catch (err) {
     console.info(`no board renderer for ${game}; showing the view as a tree`, err);

@@ -1,74 +1,7 @@
-// DOM helpers shared by the pages. Text always goes in as text nodes (never
-// innerHTML): player names and game data come from other people.
+// What the pages share besides the DOM (dom.js) and words (words.js): times,
+// errors, notices, and the tokens this browser remembers.
 
-export function h(tag, props, ...kids) {
-  const el = document.createElement(tag);
-  setProps(el, props);
-  add(el, kids);
-  return el;
-}
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-
-export function s(tag, props, ...kids) {
-  const el = document.createElementNS(SVG_NS, tag);
-  setProps(el, props);
-  add(el, kids);
-  return el;
-}
-
-function setProps(el, props) {
-  for (const [key, value] of Object.entries(props || {})) {
-    if (value === null || value === undefined || value === false) continue;
-    if (key === "class") el.setAttribute("class", value);
-    else if (key === "text") el.textContent = String(value);
-    else if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
-    else el.setAttribute(key, value === true ? "" : String(value));
-  }
-}
-
-export function add(el, kids) {
-  for (const kid of [kids].flat(Infinity)) {
-    if (kid === null || kid === undefined || kid === false) continue;
-    el.append(kid instanceof Node ? kid : String(kid));
-  }
-  return el;
-}
-
-// Replace an element's children (null and false are skipped, strings become text).
-export function fill(el, ...kids) {
-  el.replaceChildren();
-  return add(el, kids);
-}
-
-export function button(label, onClick, props = {}) {
-  return h("button", { type: "button", ...props, onclick: onClick }, label);
-}
-
-// "trick_taken" -> "trick taken"; "tigris.position_leader" -> "position leader".
-export function words(text) {
-  const raw = String(text ?? "");
-  const last = raw.includes(".") ? raw.slice(raw.lastIndexOf(".") + 1) : raw;
-  return last
-    .replace(/[_-]+/g, " ")
-    .replace(/([a-z])([A-Z])/g, "$1 $2")
-    .trim();
-}
-
-export function capital(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
-}
-
-export function ordinal(n) {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
-}
-
-export function listWords(items) {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
-}
+import { h } from "./dom.js";
 
 export function clockText(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));

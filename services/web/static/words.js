@@ -1,11 +1,47 @@
 // Commands and events in words, for any game: what a page falls back to when
 // a game's own renderer has no words for something.
 
-import { capital, listWords, ordinal, short, words } from "./ui.js";
+import { short } from "./ui.js";
 
-export function seatName(ctx, seat) {
-  const names = ctx?.names || [];
-  return names[seat] || `Seat ${Number(seat) + 1}`;
+// "trick_taken" -> "trick taken"; "tigris.position_leader" -> "position leader".
+export function words(text) {
+  const raw = String(text ?? "");
+  const last = raw.includes(".") ? raw.slice(raw.lastIndexOf(".") + 1) : raw;
+  return last
+    .replace(/[_-]+/g, " ")
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .trim();
+}
+
+export function capital(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
+export function ordinal(n) {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+}
+
+export function listWords(items) {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+export function plural(n, one, many) {
+  return `${n} ${n === 1 ? one : many || `${one}s`}`;
+}
+
+export function article(word) {
+  return `${/^[AEIOU]/i.test(word) ? "an" : "a"} ${word}`;
+}
+
+// A seat's display name (a tournament's player), or "Seat 2" ("Player 2" for
+// games that call them so).
+export function seatName(ctx, seat, called = "Seat") {
+  const names = ctx?.names;
+  const n = names?.[seat];
+  return n || `${called} ${Number(seat) + 1}`;
 }
 
 // A value in words: "priest", "column 0 row 3", "4, 5 and 12".

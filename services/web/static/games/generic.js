@@ -1,8 +1,8 @@
 // The fallback renderer for any game: the view document as a readable tree.
 // Its legal moves are listed by the page itself, as buttons in the side panel.
 
-import { h, words } from "../ui.js";
-import { genericLabel, genericSentence, seatName } from "../words.js";
+import { h } from "../dom.js";
+import { genericLabel, genericSentence, seatName, words } from "../words.js";
 
 const COLLAPSE_AT = 24;
 

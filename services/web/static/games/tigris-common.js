@@ -3,6 +3,9 @@
 // (choose a tile/card/leader, then a place on the board, then confirm).
 // Plain ES module, no dependencies.
 
+import { h, s, title } from "../dom.js";
+import { seatName } from "../words.js";
+
 export const COLOURS = ["red", "blue", "green", "black"];
 export const LEADERS = ["priest", "farmer", "trader", "king"];
 export const LEADER_OF = { red: "priest", blue: "farmer", green: "trader", black: "king" };
@@ -20,51 +23,6 @@ export const DYNASTIES = [
   { name: "Lion", ring: "#00b7d6" },
   { name: "Urn", ring: "#f0509f" },
 ];
-
-const SVG_NS = "http://www.w3.org/2000/svg";
-
-export function s(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs))
-    if (v !== undefined && v !== null && v !== false) el.setAttribute(k, v);
-  for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) el.append(c);
-  return el;
-}
-
-export function h(tag, attrs = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === undefined || v === null || v === false) continue;
-    if (k === "class") el.className = v;
-    else if (k.startsWith("on")) el.addEventListener(k.slice(2), v);
-    else el.setAttribute(k, v);
-  }
-  for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) el.append(c);
-  return el;
-}
-
-export function title(text) {
-  return s("title", {}, text);
-}
-
-export function seatName(ctx, seat) {
-  const names = ctx?.names;
-  const n = names && (names[seat] ?? names[String(seat)]);
-  return n || `Seat ${seat + 1}`;
-}
-
-export function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many || `${one}s`}`;
-}
-
-export function listWords(items) {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
-}
-
-export function cap(text) {
-  return text ? text[0].toUpperCase() + text.slice(1) : text;
-}
 
 // ---- symbols, drawn in a 20x20 box centred on (10, 10) ----
 
@@ -231,7 +189,7 @@ export function clickable(el, handler, labelText) {
   return el;
 }
 
-export function button(text, handler, attrs = {}) {
+export function ztButton(text, handler, attrs = {}) {
   const b = h("button", { type: "button", class: "zt-btn", ...attrs }, text);
   b.addEventListener("click", (ev) => {
     ev.preventDefault();
@@ -376,12 +334,12 @@ export function confirmBox(p, ctx, describeCmd, draw) {
       h(
         "div",
         { class: "zt-row" },
-        button("Confirm", () => send(ctx, p.pending, p, draw), {
+        ztButton("Confirm", () => send(ctx, p.pending, p, draw), {
           class: "zt-btn zt-primary",
           "data-key": "confirm",
           "data-confirm": "1",
         }),
-        button(
+        ztButton(
           "Cancel",
           () => {
             p.pending = null;
@@ -477,7 +435,7 @@ export function handSection(view, p, moves, draw, myTurn, item) {
     const content = [item.mini(c), ` ${n} ${item.name(c, n)}`];
     if (can) {
       row.append(
-        button(content, (ev) => togglePick(p, sel, draw, ev), {
+        ztButton(content, (ev) => togglePick(p, sel, draw, ev), {
           class: "zt-chip",
           "aria-pressed": String(p.sel === sel),
           "data-key": `sel-${sel}`,

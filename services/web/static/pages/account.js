@@ -3,7 +3,9 @@
 // with their results and replays, and the tables it plays now.
 
 import { api, gameTitle } from "../api.js";
-import { fill, h, notice, ordinal, reason, s, sleep, words } from "../ui.js";
+import { fill, h, s } from "../dom.js";
+import { notice, reason, sleep } from "../ui.js";
+import { ordinal, words } from "../words.js";
 
 const REFRESH_MS = 5000;
 

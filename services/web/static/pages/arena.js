@@ -5,7 +5,9 @@
 // `Authorization: Bearer`; the page never writes it into the document.
 
 import { api, gameTitle } from "../api.js";
-import { button, fill, h, notice, ordinal, reason, sleep, uuid } from "../ui.js";
+import { button, fill, h } from "../dom.js";
+import { notice, reason, sleep, uuid } from "../ui.js";
+import { ordinal } from "../words.js";
 import { windowWords } from "./arenas.js";
 
 const REFRESH_MS = 2000;

@@ -2,7 +2,8 @@
 // play, and a link to each arena's page.
 
 import { api, games } from "../api.js";
-import { fill, h, notice, reason, sleep } from "../ui.js";
+import { fill, h } from "../dom.js";
+import { notice, reason, sleep } from "../ui.js";
 
 const REFRESH_MS = 5000;
 

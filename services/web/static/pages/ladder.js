@@ -2,7 +2,8 @@
 // rating, games, and the provisional players marked. Public data only.
 
 import { api, games, gameTitle } from "../api.js";
-import { fill, h, notice, reason, sleep } from "../ui.js";
+import { fill, h } from "../dom.js";
+import { notice, reason, sleep } from "../ui.js";
 
 const REFRESH_MS = 5000;
 

@@ -2,8 +2,9 @@
 // and finished tables, the tournaments, and the seats this browser holds.
 
 import { api, games } from "../api.js";
-import { ago, clockText, fill, h, notice, reason, remember, remembered, sleep, uuid, words } from "../ui.js";
-import { resultWords } from "../words.js";
+import { fill, h } from "../dom.js";
+import { ago, clockText, notice, reason, remember, remembered, sleep, uuid } from "../ui.js";
+import { resultWords, words } from "../words.js";
 import { seatLink } from "./table.js";
 
 const REFRESH_MS = 3000;

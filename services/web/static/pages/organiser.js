@@ -3,7 +3,8 @@
 // starting, pairing rounds and finishing.
 
 import { api, games } from "../api.js";
-import { button, fill, h, notice, reason, remember, remembered, uuid } from "../ui.js";
+import { button, fill, h } from "../dom.js";
+import { notice, reason, remember, remembered, uuid } from "../ui.js";
 import { tournamentSection } from "./tournament.js";
 
 export default async function organiserPage(main, { id, token }, life) {

@@ -2,7 +2,8 @@
 // they play now, and a way there as soon as their table opens.
 
 import { api } from "../api.js";
-import { fill, h, notice, reason, remember, sleep } from "../ui.js";
+import { fill, h } from "../dom.js";
+import { notice, reason, remember, sleep } from "../ui.js";
 import { seatLink } from "./table.js";
 import { tournamentSection } from "./tournament.js";
 

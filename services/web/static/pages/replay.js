@@ -3,8 +3,9 @@
 // revealed seed, and whether every shuffle and roll re-derives from it).
 
 import { api, gameTitle } from "../api.js";
+import { button, fill, h } from "../dom.js";
 import { draw as drawBoard, prepare, renderer } from "../renderers.js";
-import { button, fill, h, notice, reason } from "../ui.js";
+import { notice, reason } from "../ui.js";
 import { resultWords, sentence } from "../words.js";
 import { playersList } from "./table.js";
 

@@ -3,10 +3,11 @@
 // what it shows is what the audience's view document and feed contain.
 
 import { api, follow, gameTitle, legalMoves } from "../api.js";
+import { fill, h } from "../dom.js";
 import { movesPanel } from "../moves.js";
 import { draw as drawBoard, generic, prepare, renderer } from "../renderers.js";
-import { clockText, fill, h, listWords, notice, ordinal, reason, remembered, sleep, uuid } from "../ui.js";
-import { commandLabel, resultWords, seatName, sentence } from "../words.js";
+import { clockText, notice, reason, remembered, sleep, uuid } from "../ui.js";
+import { commandLabel, listWords, ordinal, resultWords, seatName, sentence } from "../words.js";
 
 // Entries kept in the log on screen (the oldest drop off).
 const LOG_LIMIT = 400;

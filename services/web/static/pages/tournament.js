@@ -3,7 +3,9 @@
 // tournament's feed.
 
 import { api, follow, gameTitle } from "../api.js";
-import { fill, h, notice, ordinal, reason, words } from "../ui.js";
+import { fill, h } from "../dom.js";
+import { notice, reason } from "../ui.js";
+import { ordinal, words } from "../words.js";
 
 export default async function tournamentPage(main, { id }, life) {
   const section = tournamentSection(id, life);

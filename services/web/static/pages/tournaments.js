@@ -1,7 +1,8 @@
 // Every tournament, newest first.
 
 import { api } from "../api.js";
-import { fill, h, notice, reason, sleep } from "../ui.js";
+import { fill, h } from "../dom.js";
+import { notice, reason, sleep } from "../ui.js";
 import { tournamentList } from "./lobby.js";
 
 export default async function tournamentsPage(main, _params, life) {
