@@ -40,7 +40,7 @@ def server_config(settings: Settings, connections: Connections | None = None) ->
         proxy_headers=False,
         http=http,
         ws=ws,
-        # Play connections (services/gateway/play_socket.py): a message is a
+        # Play connections (services/gateway/tables/play_socket.py): a message is a
         # command, bounded like a POST body (the gateway answers one a little
         # over the limit with body_too_large; far over it, the protocol closes
         # with 1009). No per-message compression: views are small and its CPU

@@ -6,8 +6,8 @@ reducer, the tournament service); an answer copies their bytes (a
 path. ``stored`` annotates such a field with the type those bytes hold, so the
 OpenAPI document generated from the answer's type still describes them.
 
-The answers of the app module's own routes live here too: it serves the
-OpenAPI document, which imports every answer type.
+Two small answers live here too (a game's description, the gateway's
+liveness).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import msgspec
 
 #: Where the OpenAPI document keeps its components.
 SCHEMAS = "#/components/schemas/"
-#: The component that describes any game's event (see ``openapi.EVENT``).
+#: The component that describes any game's event (described by hand in ``openapi.py``).
 EVENT = "Event"
 
 

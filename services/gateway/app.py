@@ -1,4 +1,8 @@
-"""The gateway's web application: HTTP in, server-sent events out."""
+"""The gateway's web application: HTTP in, server-sent events out.
+
+It mounts the one routing table (:mod:`services.gateway.mounts`: every
+resource's routes) and answers every error alike; the routes themselves live
+with their resources."""
 
 from __future__ import annotations
 
@@ -9,28 +13,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 import structlog
-from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, Response
+from starlette.responses import Response
 from starlette.routing import Mount, Route
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from services.gateway import (
-    arenas,
-    asyncapi,
-    bots,
-    casual,
-    commands,
-    packs,
-    play_socket,
-    players,
-    reads,
-    tournaments,
-    web,
-)
-from services.gateway.answers import GameInfo, Health
+from services.gateway import asyncapi, openapi
 from services.gateway.connections import Connections
 from services.gateway.context import Changes, Gateway
 from services.gateway.credentials import Credentials
@@ -45,90 +35,31 @@ from services.gateway.errors import (
 )
 from services.gateway.feeds import FeedHub
 from services.gateway.hot import STATUS_CLASS, HotRoutes
-from services.gateway.openapi import spec
+from services.gateway.mounts import TABLE
 from services.gateway.ratelimit import Limits
 from services.gateway.watch import PipelineWatch
-from services.web import assets as client
 from shared.eventstore.store import EventStore
-from shared.games import registry
 from shared.infra.coalesce import Coalescer
 from shared.infra.memory import freeze_startup_objects
 from shared.infra.redis_client import STORE_DOWN, Subscriber, store_client
 from shared.infra.settings import Settings, load
 from shared.messaging.broker import make_broker
-from shared.messaging.messages import encode
 from shared.messaging.replies import Replies
 from shared.observability import metrics
-from shared.observability.health import ready_body, store_readiness
 from shared.observability.logging import configure
 from shared.readmodels.server import read_model_client
 
 log = structlog.get_logger()
 
 
-async def health(request: Request) -> Response:
-    """Liveness: the process answers. Never touches the store (an outage of
-    Valkey must not get healthy gateways restarted)."""
-    gw: Gateway = request.app.state.gateway
-    return Response(encode(Health(ok=True, node=gw.settings.node)), media_type="application/json")
-
-
-async def ready(request: Request) -> Response:
-    """Readiness: the store answers, no stage is stalled, no dead letter waits.
-
-    ``?scope=store`` checks only the store: the probe that routes traffic uses
-    it, since taking every gateway out of service for one dead letter would
-    turn one bad message into an outage (the alerts page for those instead).
-    """
-    gw: Gateway = request.app.state.gateway
-    problems = await store_readiness(gw.redis)()
-    if request.query_params.get("scope") != "store" and not problems:
-        problems = gw.watch.problems() if gw.watch.measured else ["the pipeline has not been measured yet"]
-    return Response(ready_body(problems), status_code=503 if problems else 200, media_type="application/json")
-
-
-async def prometheus(request: Request) -> Response:
-    """The gateway's own metrics only (see :func:`shared.observability.metrics.registry`)."""
-    return Response(generate_latest(request.app.state.metrics), media_type=CONTENT_TYPE_LATEST)
-
-
 @functools.cache
-def _document(name: str) -> bytes:
-    # Each document is the same for the process's life; building and encoding it
-    # again per request would hand a client a cheap way to spend the gateway's CPU.
-    return json.dumps(spec() if name == "openapi" else asyncapi.spec(), separators=(",", ":")).encode()
-
-
-async def openapi(_: Request) -> Response:
-    return Response(_document("openapi"), media_type="application/json")
-
-
-async def asyncapi_document(_: Request) -> Response:
-    """The broker's channels and message types (docs/asyncapi.json)."""
-    return Response(_document("asyncapi"), media_type="application/json")
-
-
-async def docs(_: Request) -> Response:
-    return HTMLResponse(
-        "<!doctype html><title>Ziggurat API</title><h1>Ziggurat API</h1>"
-        '<p>The OpenAPI 3.1 spec is at <a href="/openapi.json">/openapi.json</a>.</p>'
-    )
-
-
-async def games(_: Request) -> Response:
-    listing = []
-    for key in registry.available():
-        game = registry.get(key)
-        listing.append(
-            GameInfo(
-                key=key,
-                title=game.title,
-                min_seats=game.min_seats,
-                max_seats=game.max_seats,
-                options=game.options(),
-            )
-        )
-    return Response(encode(listing), media_type="application/json")
+def document(name: str) -> bytes:
+    """``openapi`` or ``asyncapi``, as served (``system.py``): each is the same for the
+    process's life; building and encoding it again per request would hand a client a
+    cheap way to spend the gateway's CPU."""
+    return json.dumps(
+        openapi.spec() if name == "openapi" else asyncapi.spec(), separators=(",", ":")
+    ).encode()
 
 
 async def on_api_error(_: Request, exc: Exception) -> Response:
@@ -203,82 +134,27 @@ class Timing:
             )
 
 
-#: The two routes a playing client calls all the time: answered by :class:`HotRoutes`
-#: before Starlette (and first in Starlette's order, should it ever see them).
-HOT = [
-    Route("/v1/tables/{table_id}/commands", commands.submit_command, methods=["POST"]),
-    Route("/v1/tables/{table_id}/view", reads.view),
-]
-ROUTES = [
-    *HOT,
-    Route("/v1/tables", commands.open_table, methods=["POST"]),
-    Route("/health", health),
-    Route("/ready", ready),
-    Route("/metrics", prometheus),
-    Route("/openapi.json", openapi),
-    Route("/asyncapi.json", asyncapi_document),
-    Route("/docs", docs),
-    Route("/v1/games", games),
-    Route("/v1/games/{game}/packs/{pack}/board", packs.board),
-    Route("/v1/tables/{table_id}/feed", reads.feed),
-    Route("/v1/tables/{table_id}/log", reads.public_log),
-    Route("/v1/tables/{table_id}/replay", reads.replay),
-    Route("/v1/tables/{table_id}/audit", reads.audit_log),
-    Route("/v1/tournaments", tournaments.create, methods=["POST"]),
-    Route("/v1/tournaments/{tournament_id}/players", tournaments.register, methods=["POST"]),
-    Route(
-        "/v1/tournaments/{tournament_id}/players/{player_id}/withdraw", tournaments.withdraw, methods=["POST"]
-    ),
-    Route("/v1/tournaments/{tournament_id}/start", tournaments.start, methods=["POST"]),
-    Route("/v1/tournaments/{tournament_id}/rounds", tournaments.pair_round, methods=["POST"]),
-    Route("/v1/tournaments/{tournament_id}/finish", tournaments.finish, methods=["POST"]),
-    Route("/v1/tournaments/{tournament_id}/standings", tournaments.standings),
-    Route("/v1/tournaments/{tournament_id}/pairings", tournaments.pairings),
-    Route("/v1/tournaments/{tournament_id}/log", tournaments.log),
-    Route("/v1/tournaments/{tournament_id}/feed", tournaments.feed),
-    Route("/v1/tournaments/{tournament_id}/me", tournaments.my_table),
-    Route("/v1/tables", web.list_tables),
-    Route("/v1/tables/{table_id}/about", web.about),
-    Route("/v1/tables/{table_id}/verify", web.verify),
-    Route("/v1/tables/{table_id}/bots", web.add_bots, methods=["POST"]),
-    Route("/v1/tournaments", web.list_tournaments),
-    Route("/v1/players", players.register, methods=["POST"]),
-    Route("/v1/players/{player_id}", players.player_page),
-    Route("/v1/players/{player_id}/key", players.rotate_key, methods=["POST"]),
-    Route("/v1/tournaments/{tournament_id}/join", players.join_tournament, methods=["POST"]),
-    Route("/v1/ladders/{game}", players.ladder),
-    Route("/v1/bot/stream", bots.stream),
-    Route("/v1/arenas", arenas.create, methods=["POST"]),
-    Route("/v1/arenas", arenas.listing),
-    Route("/v1/arenas/{arena_id}", arenas.view),
-    Route("/v1/arenas/{arena_id}/join", arenas.join, methods=["POST"]),
-    Route("/v1/arenas/{arena_id}/leave", arenas.leave, methods=["POST"]),
-    Route("/v1/casual", casual.invite, methods=["POST"]),
-    Route("/v1/casual/{invitation_id}", casual.view),
-    Route("/v1/casual/{invitation_id}/accept", casual.accept, methods=["POST"]),
-    Route("/v1/casual/{invitation_id}/decline", casual.decline, methods=["POST"]),
-    # The web client (services/web), served here under `make run`; in the
-    # deployments the proxy routes these two paths to the web service instead.
-    Route("/", client.index),
-    Mount("/static", app=client.ASSETS),
-]
+#: Starlette's routes, from the one table (``mounts.TABLE``).
+ROUTES = TABLE.starlette
 
 
 class GatewayApp(Starlette):
-    """Starlette, with the hot routes answered in plain ASGI ahead of its middleware."""
+    """Starlette, with what the table answers ahead of it (the hot routes, in plain
+    ASGI ahead of its middleware, and the play connections) matched once."""
 
     hot: HotRoutes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        found = self.hot.match(scope)
-        if found is not None:
-            await self.hot.serve(self, *found, scope, receive, send)
-        elif (table_id := play_socket.match(scope)) is not None:
-            await play_socket.serve(self, table_id, scope, receive, send)
-        elif scope["type"] == "websocket":
-            await refuse_upgrade(scope, receive, send)
+        found = TABLE.ahead(scope)
+        if found is None:
+            if scope["type"] == "websocket":
+                await refuse_upgrade(scope, receive, send)
+            else:
+                await super().__call__(scope, receive, send)
+        elif found.declared.method == "WEBSOCKET":
+            await found.declared.handler(self, found.params, scope, receive, send)
         else:
-            await super().__call__(scope, receive, send)
+            await self.hot.serve(self, found.route, found.params, scope, receive, send)
 
 
 async def refuse_upgrade(scope: Scope, receive: Receive, send: Send) -> None:
@@ -357,9 +233,11 @@ def create_app(settings: Settings | None = None, connections: Connections | None
             Exception: on_unexpected,
         },
     )
-    app.hot = HotRoutes(HOT)
+    app.hot = HotRoutes(TABLE.hot)
+    app.state.document = document
     app.state.connections = connections
     app.state.metrics = metrics.registry("gateway", rejection_codes=STATUS)
     for route in ROUTES:  # an error rate of 0 is a figure; no series is a gap
-        metrics.REQUEST_LATENCY.labels(route.path, "5xx")
+        if isinstance(route, Route | Mount):
+            metrics.REQUEST_LATENCY.labels(route.path, "5xx")
     return app

@@ -6,7 +6,7 @@ runner in the tournament service (pair, score, close); the leaderboard is
 folded from its stream on each read (arenas are small and read rarely).
 Joining takes the player's own key: nobody is entered by anyone else. A join
 or leave under an Idempotency-Key is the player's own, for that arena and route
-(:func:`services.gateway.commands.keyed`), and counts against the player's
+(:func:`services.gateway.writes.keyed`), and counts against the player's
 writes budget and its client address's. An arena takes at most
 ``max_arena_members`` players (``arena_full``).
 """
@@ -21,13 +21,27 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.gateway.apidoc import (
+    IDEMPOTENCY,
+    NOT_FOUND,
+    PLAYER_KEY,
+    PLAYER_KEY_AUTH,
+    RATE_LIMIT_NOTE,
+    READS_NOTE,
+    STORE,
+    WRITE_NOTE,
+    limit,
+    path,
+)
 from services.gateway.body import header_id
-from services.gateway.bots import authenticated_player
-from services.gateway.commands import Chosen, asked, checked_options, forget, keyed, player_caller
+from services.gateway.callers import authenticated_player
 from services.gateway.context import Gateway, client_address
 from services.gateway.decisions import creation, decided
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
+from services.gateway.routing import Answer, Route
+from services.gateway.writes import Chosen, asked, checked_options, forget, keyed, player_caller
+from shared.arenas import codes as ac
 from shared.arenas.commands import ArenaCommandUnion, Create, Join, Leave
 from shared.arenas.rules import decide
 from shared.arenas.standings import ArenaView, arena_view
@@ -204,3 +218,83 @@ async def view(request: Request) -> Response:
         raise ApiError("not_found", f"There is no arena {arena_id}.")
     out: ArenaView = arena_view(state)
     return Response(encode(out), media_type="application/json")
+
+
+_ARENA = path("arena_id", ARENA_ID.pattern)
+
+
+def _membership_route(handler: Any, tail: str, summary: str, *codes: str) -> Route:
+    return Route(
+        "POST",
+        "/v1/arenas/{arena_id}/" + tail,
+        handler,
+        summary=summary,
+        description=WRITE_NOTE,
+        parameters=[_ARENA, IDEMPOTENCY],
+        security=PLAYER_KEY_AUTH,
+        answers=[Answer(200, ArenaAccepted)],
+        codes=[*PLAYER_KEY, NOT_FOUND, "bad_header", "busy", *codes],
+    )
+
+
+routes = [
+    Route(
+        "GET",
+        "/v1/arenas",
+        listing,
+        summary="Arenas, newest first: game, window, status, players and tables",
+        description=READS_NOTE,
+        parameters=[limit(MAX_LISTED, 20, description=None)],
+        answers=[Answer(200, ArenaList)],
+        codes=["bad_request", "rate_limited", STORE],
+    ),
+    Route(
+        "POST",
+        "/v1/arenas",
+        create,
+        summary="Open an arena: a rated, continuous format for one game, for a time window",
+        description="Players who join wait in a queue; a table opens as soon as `seats` are "
+        "waiting, and its players queue again when it ends, until they leave or the window "
+        "closes. Every table is rated on the game's ladder. Rate limited: " + RATE_LIMIT_NOTE["opens"] + ".",
+        parameters=[IDEMPOTENCY],
+        body=NewArena,
+        example={"game": "highcard", "seats": 2, "seconds": 600},
+        answers=[Answer(201, ArenaOpened, "Opened")],
+        codes=[
+            "bad_json",
+            "bad_request",
+            "bad_header",
+            "bad_options",
+            "bad_seat_count",
+            "bad_clock",
+            "unknown_game",
+            "body_too_large",
+            "rate_limited",
+            "busy",
+            STORE,
+            "idempotency_key_reused",
+            ac.INVALID_ARENA,
+            ac.ALREADY_CREATED,
+        ],
+    ),
+    Route(
+        "GET",
+        "/v1/arenas/{arena_id}",
+        view,
+        summary="An arena's leaderboard (points per placing), who waits, who plays, its tables",
+        description=READS_NOTE,
+        parameters=[_ARENA],
+        answers=[Answer(200, ArenaView)],
+        codes=[NOT_FOUND, "rate_limited", STORE],
+    ),
+    _membership_route(
+        join,
+        "join",
+        "Join the arena's queue with your player key",
+        ac.CLOSED,
+        ac.NOT_OPEN_YET,
+        ac.ALREADY_IN,
+        ac.FULL,
+    ),
+    _membership_route(leave, "leave", "Leave the arena (after the table you are playing, if any)", ac.NOT_IN),
+]

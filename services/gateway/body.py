@@ -15,7 +15,7 @@ from typing import Annotated, Any, TypeVar
 import msgspec
 from starlette.requests import Request
 
-from services.gateway.errors import ApiError
+from services.gateway.errors import ApiError, Code
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
 from shared.kernel.clocks import ClockSettings, SpectatorDelay
 
@@ -45,7 +45,7 @@ async def read_body(request: Request, limit: int) -> bytes:
 
 
 #: A schema error inside one of these fields gets that field's own code.
-FIELD_CODES = {
+FIELD_CODES: dict[str, Code] = {
     "clock": "bad_clock",
     "options": "bad_options",
     "game_options": "bad_options",
@@ -72,7 +72,7 @@ def decode_json(raw: bytes, schema: type[T]) -> T:
         return msgspec.json.decode(raw, type=schema)
     except msgspec.ValidationError as exc:
         field = _FIELD.search(str(exc))
-        code = FIELD_CODES.get(field.group(1), "bad_request") if field else "bad_request"
+        code: Code = FIELD_CODES.get(field.group(1), "bad_request") if field else "bad_request"
         raise ApiError(code, f"The request body does not fit the schema: {exc}") from exc
     except msgspec.DecodeError as exc:
         raise ApiError("bad_json", f"The body is not valid JSON: {exc}") from exc

@@ -29,24 +29,37 @@ outcome, never a second move.
 
 Answers go through the normal command route, ``POST /v1/tables/{id}/commands``
 with the same player key: the gateway resolves it to the player's own seat
-token at that table (:func:`seat_token_hash`).
+token at that table (:func:`services.gateway.callers.seat_token_hash`).
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgspec
 from starlette.requests import Request
 
-from services.gateway.body import bearer
-from services.gateway.context import Gateway, client_address
+from services.gateway.apidoc import (
+    AFTER,
+    JSON_DATA,
+    LAST_EVENT_ID,
+    PLAYER_KEY,
+    PLAYER_KEY_AUTH,
+    RATE_LIMIT_NOTE,
+    frame,
+    reconnect_frame,
+    ref,
+)
+from services.gateway.callers import authenticated_player
+from services.gateway.context import Gateway
 from services.gateway.credentials import Credentials, HeldResponse
 from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedResponse, Page, resume_after
 from services.gateway.reads import int_param, read_view, view_at
+from services.gateway.routing import Answer, Route
 from shared.eventstore.casual_store import INVITATIONS
 from shared.eventstore.player_keys import casual_keys, inbox, inbox_counter, notice_id, player_invitations
-from shared.eventstore.player_store import player_of_key, seat, seats, turns
-from shared.kernel.auth import token_hash
+from shared.eventstore.player_store import player_of_key, seats, turns
 from shared.messaging.messages import encode
 from shared.players.seats import Turn
 from shared.readmodels.build import audience_name
@@ -79,41 +92,6 @@ class _Status(msgspec.Struct):
 
 
 _status = msgspec.json.Decoder(_Status).decode
-#: Player keys start with this, so the command route tells them from seat tokens.
-KEY_PREFIX = "zpk_"
-
-
-async def authenticated_player(gw: Gateway, request: Request) -> tuple[str, str]:
-    """(player id, key hash) of the request's player key."""
-    token = bearer(request)
-    if token is None:
-        raise ApiError("missing_token", "Send your player key as 'Authorization: Bearer <key>'.")
-    address = client_address(request)
-    gw.limits.check_tokens(address)
-    hashed = token_hash(token)
-    player_id = await player_of_key(gw.redis, hashed) if token.startswith(KEY_PREFIX) else None
-    if player_id is None:
-        gw.limits.bad_token(address)
-        raise ApiError("bad_token", "This is not a current player key.")
-    return player_id, hashed
-
-
-async def seat_token_hash(gw: Gateway, table_id: str, token: str) -> str:
-    """The token hash the table knows: a seat token's own; for a player key, the hash
-    of that player's seat token at this table (a key never reaches another player's
-    seat: without a seat of its own here it matches none, and the validator refuses it)."""
-    return (await seat_token_of(gw, table_id, token))[0]
-
-
-async def seat_token_of(gw: Gateway, table_id: str, token: str) -> tuple[str, str | None]:
-    """:func:`seat_token_hash`, and the player whose current key ``token`` is when it
-    resolved to that player's seat here (None for a seat token, or a key that did not)."""
-    hashed = token_hash(token)
-    if not token.startswith(KEY_PREFIX):
-        return hashed, None
-    player_id = await player_of_key(gw.redis, hashed)
-    mine = await seat(gw.redis, player_id, table_id) if player_id is not None else None
-    return (token_hash(mine.token), player_id) if mine is not None else (hashed, None)
 
 
 async def stream(request: Request) -> HeldResponse:
@@ -203,3 +181,60 @@ class Inbox:
             TurnNotice(table_id=turn.table_id, seat=turn.seat, version=status.version, view=msgspec.Raw(doc))
         )
         return b"id: %d\nevent: %s\ndata: %s\n\n" % (number, kind, data)
+
+
+def _bot_sse() -> dict[str, Any]:
+    turn = {**JSON_DATA, "contentSchema": ref("TurnNotice")}
+    event = {
+        "oneOf": [
+            frame({"event": {"enum": ["turn", "over"]}, "id": {"type": "string"}, "data": turn}),
+            frame(
+                {
+                    "event": {"const": "invitation"},
+                    "id": {"type": "string"},
+                    "data": {**JSON_DATA, "contentSchema": ref("InvitationNotice")},
+                },
+                "An invitation to a casual table: POST /v1/casual/{invitation_id}/accept or decline",
+            ),
+            # Without 'event': every other frame has an id too.
+            {
+                **frame({"id": {"type": "string"}}, "Nothing to do at this entry: the id moves on"),
+                "not": {"required": ["event"]},
+            },
+            frame(
+                {"event": {"const": "end"}, "data": {"const": "{}"}},
+                "The player key was rotated: the stream closes",
+            ),
+            reconnect_frame(),
+        ]
+    }
+    return {"text/event-stream": {"schema": event}}
+
+
+routes = [
+    Route(
+        "GET",
+        "/v1/bot/stream",
+        stream,
+        summary="The bot API: one stream of turns for every table the player sits at",
+        description="Server-sent events: `turn` when a seat of yours is to act (its view with "
+        "the legal moves), `over` when a table ends, a bare id otherwise. Answer through "
+        "POST /v1/tables/{table_id}/commands with the same key and `Idempotency-Key: "
+        "<table>:<seat>:<version>` (a turn may come twice). Resumes after `Last-Event-ID` "
+        "(or `after`); without either, starts with a look at every table. Rate limited: "
+        + RATE_LIMIT_NOTE["tokens"]
+        + ".",
+        parameters=[AFTER, LAST_EVENT_ID],
+        security=PLAYER_KEY_AUTH,
+        answers=[
+            Answer(
+                200,
+                description="text/event-stream: 'turn' and 'over' events (a TurnNotice each), their id "
+                "the inbox entry's number; a comment line every 15 s while idle",
+                content=_bot_sse(),
+                schemas=(TurnNotice, InvitationNotice),
+            )
+        ],
+        codes=[*PLAYER_KEY, "bad_request"],
+    )
+]

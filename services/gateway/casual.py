@@ -27,22 +27,35 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.gateway.body import correlation_id, header_id, read_json
-from services.gateway.bots import authenticated_player
-from services.gateway.commands import (
-    Chosen,
-    _message,
-    _submit,
-    asked,
-    checked_options,
-    forget,
-    player_caller,
-    remember,
+from services.gateway.apidoc import (
+    IDEMPOTENCY,
+    NOT_FOUND,
+    PLAYER_KEY,
+    PLAYER_KEY_AUTH,
+    RATE_LIMIT_NOTE,
+    READS_NOTE,
+    STORE,
+    WRITE_NOTE,
+    path,
 )
+from services.gateway.body import correlation_id, header_id, read_json
+from services.gateway.callers import authenticated_player
 from services.gateway.context import Gateway, client_address
 from services.gateway.decisions import decided
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
+from services.gateway.routing import Answer, Route
+from services.gateway.writes import (
+    Chosen,
+    asked,
+    checked_options,
+    forget,
+    message,
+    player_caller,
+    remember,
+    submit,
+)
+from shared.casual import codes as cc
 from shared.casual.commands import Accept, CasualCommandUnion, CasualSeat, Decline, Invite, MarkOpened
 from shared.casual.rules import Invitation, Pending, decide, invited
 from shared.eventstore import game_index
@@ -236,7 +249,7 @@ async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> In
         pipe.hset(keys.auth, mapping={token_hash(t): s for s, t in enumerate(tokens)})
         pipe.hset(CASUAL_TABLES, table_id, msgspec.json.encode(record))
         await pipe.execute()
-    msg = _message(
+    msg = message(
         gw,
         correlation_id(request),
         "open",
@@ -249,9 +262,9 @@ async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> In
             token_hashes=tuple(token_hash(t) for t in tokens),
         ),
     )
-    outcome = await _submit(gw, msg, inv.game)
+    outcome = await submit(gw, msg, inv.game)
     if outcome.status == "rejected" and outcome.code != "table_exists":
-        raise ApiError(outcome.code, outcome.message, **outcome.details)
+        raise ApiError.passed_on(outcome.code, outcome.message, outcome.details)
     await game_index.index(gw.redis, keys, wallclock.now_ms())
     accounts = [(pid, s) for s, pid in enumerate(record.seats) if pid is not None]
     await seat_players(
@@ -269,3 +282,94 @@ async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> In
     opened = await _execute(gw, inv.invitation_id, MarkOpened(table_id=table_id), "open")
     await gw.redis.srem(player_hosting(inv.host), inv.invitation_id)  # answered: no longer pending
     return opened
+
+
+_INVITATION = path("invitation_id", INVITATION_ID.pattern)
+
+
+def _answer(handler: Any, tail: str, summary: str, *codes: str) -> Route:
+    """An invited player's answer (accept or decline), with its key."""
+    return Route(
+        "POST",
+        "/v1/casual/{invitation_id}/" + tail,
+        handler,
+        summary=summary,
+        description=WRITE_NOTE,
+        parameters=[_INVITATION],
+        security=PLAYER_KEY_AUTH,
+        answers=[Answer(200, CasualView)],
+        codes=[*PLAYER_KEY, NOT_FOUND, "busy", cc.NOT_INVITED, cc.CANCELLED, *codes],
+    )
+
+
+routes = [
+    Route(
+        "POST",
+        "/v1/casual",
+        invite,
+        summary="Invite players (and seat our bots) to a casual table, rated or not",
+        description="The host's key; the host sits at the table. Each invited player hears "
+        "of it on its bot stream (`invitation`) and accepts or declines; the table opens (its id "
+        "is the invitation's) once every invited player accepted. Rated tables move the players' "
+        "ladder ratings. The host, and apart each invited player, may have only so many "
+        "invitations waiting for answers (too_many_invitations; a host withdraws one by declining "
+        "it). Rate limited: "
+        + RATE_LIMIT_NOTE["opens"]
+        + ", "
+        + RATE_LIMIT_NOTE["tokens"]
+        + ", and "
+        + RATE_LIMIT_NOTE["writes"]
+        + ".",
+        parameters=[IDEMPOTENCY],
+        security=PLAYER_KEY_AUTH,
+        body=NewCasual,
+        example={"game": "highcard", "seats": [{"player_id": "pl0"}, {"bot": "random"}]},
+        answers=[Answer(201, CasualView, "Invited")],
+        codes=[
+            *PLAYER_KEY,
+            NOT_FOUND,
+            "bad_json",
+            "bad_request",
+            "bad_header",
+            "bad_options",
+            "bad_seat_count",
+            "bad_clock",
+            "unknown_game",
+            "body_too_large",
+            "busy",
+            "dead_lettered",
+            "outcome_unknown",
+            "table_exists",
+            cc.INVALID,
+            cc.ALREADY_CREATED,
+            cc.NOT_READY,
+            cc.TOO_MANY_PENDING,
+            "idempotency_key_reused",
+        ],
+    ),
+    Route(
+        "GET",
+        "/v1/casual/{invitation_id}",
+        view,
+        summary="An invitation: its seats, who accepted, and its table once open",
+        description=READS_NOTE,
+        parameters=[_INVITATION],
+        answers=[Answer(200, CasualView)],
+        codes=[NOT_FOUND, "rate_limited", STORE],
+    ),
+    _answer(
+        accept,
+        "accept",
+        "Accept an invitation with your key (the last acceptance opens the table)",
+        "bad_header",
+        "dead_lettered",
+        "outcome_unknown",
+        "table_exists",
+        "bad_options",
+        "bad_seat_count",
+        "bad_clock",
+        "unknown_game",
+        cc.NOT_READY,
+    ),
+    _answer(decline, "decline", "Decline an invitation: it is cancelled", cc.ALREADY_OPEN),
+]

@@ -31,7 +31,7 @@ from shared.messaging.replies import Replies
 from shared.readmodels.server import missing
 
 log = structlog.get_logger()
-_TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
+TABLE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$")
 #: Tables whose keys are kept (about 1 KB each).
 _KEPT_KEYS = 10_000
 
@@ -153,7 +153,7 @@ class Gateway:
             # Table ids are the gateway's own (20 hex) or a tournament's
             # (<tournament>-r<round>-t<table>): anything else names no table,
             # and must not become a key or a stream entry.
-            if not _TABLE_ID.match(game_id):
+            if not TABLE_ID.match(game_id):
                 raise ApiError("unknown_table", "There is no table with that id.")
             keys = GameKeys(game_id, partition_of(game_id, self.settings.partitions))
             if len(self._keys) >= _KEPT_KEYS:

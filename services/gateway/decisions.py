@@ -16,9 +16,9 @@ import msgspec
 from starlette.requests import Request
 
 from services.gateway.body import read_json
-from services.gateway.commands import remember
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError
+from services.gateway.writes import remember
 from shared.eventstore.aggregates import Aggregate, Busy
 from shared.eventstore.keys import GameKeys
 from shared.infra.wallclock import now_ms

@@ -11,8 +11,47 @@ from starlette.responses import Response
 from shared.kernel.rejection import RuleViolation
 from shared.messaging.messages import encode
 
+#: Every platform code: the one closed list. ``ApiError`` takes only these (mypy
+#: refuses any other code at a raise); a game's or a domain's own rule codes come as
+#: refusals (:meth:`ApiError.refused`, an outcome's code) and answer 422.
+Code = Literal[
+    "bad_json",
+    "bad_request",
+    "bad_command",
+    "bad_options",
+    "bad_seat_count",
+    "bad_clock",
+    "bad_header",
+    "missing_token",
+    "bad_token",
+    "unknown_game",
+    "unknown_table",
+    "unknown_tournament",
+    "not_found",
+    "method_not_allowed",
+    "body_too_large",
+    "stale_version",
+    "table_exists",
+    "game_not_over",
+    "busy",
+    "rate_limited",
+    "outcome_unknown",
+    "unavailable",
+    "read_models_rebuilding",
+    "internal",
+    "dead_lettered",
+    "idempotency_key_reused",
+    "tournament_full",
+    "arena_full",
+    "too_many_invitations",
+    "too_many_connections",
+    "idle_timeout",
+    "credential_revoked",
+    "request_timeout",
+    "headers_too_large",
+]
 #: Rejection codes that do not come from a game's own rules, with their status.
-STATUS: dict[str, int] = {
+STATUS: dict[Code, int] = {
     "bad_json": 400,
     "bad_request": 400,
     "bad_command": 400,
@@ -69,8 +108,12 @@ INTERNAL_MESSAGE = "Something went wrong on our side; it has been logged."
 RULE_STATUS = 422
 
 
+#: ``STATUS`` looked up by any code (a rule code is none of these).
+_BY_NAME: dict[str, int] = {code: status for code, status in STATUS.items()}
+
+
 def status_of(code: str) -> int:
-    return STATUS.get(code, RULE_STATUS)
+    return _BY_NAME.get(code, RULE_STATUS)
 
 
 class Error(msgspec.Struct, kw_only=True):
@@ -94,10 +137,10 @@ class Error(msgspec.Struct, kw_only=True):
 
 class ApiError(Exception):
     def __init__(
-        self, code: str, message: str, headers: dict[str, str] | None = None, **details: Any
+        self, code: Code, message: str, headers: dict[str, str] | None = None, **details: Any
     ) -> None:
         super().__init__(message)
-        self.code = code
+        self.code: str = code
         self.message = message
         self.headers = headers
         self.details = details
@@ -105,7 +148,15 @@ class ApiError(Exception):
     @classmethod
     def refused(cls, violation: RuleViolation) -> ApiError:
         """A rule's refusal as the API's: the same code, message and details."""
-        return cls(violation.code, violation.message, **violation.details)
+        return cls.passed_on(violation.code, violation.message, violation.details)
+
+    @classmethod
+    def passed_on(cls, code: str, message: str, details: dict[str, Any]) -> ApiError:
+        """Another stage's refusal (an outcome's code: a rule's, or a platform code the
+        stage chose) answered as it came; every code a route chooses itself is a ``Code``."""
+        error = cls("bad_request", message, **details)
+        error.code = code
+        return error
 
 
 def error_body(code: str, message: str, details: dict[str, Any] | None = None) -> bytes:

@@ -6,8 +6,9 @@ Starlette each passes three middleware layers (server errors, timing,
 exceptions), two exception-catching wrappers, the router and the endpoint
 wrapper, and its answer goes back through as many wrapped ``send``
 functions: more CPU than the handler itself spends. Here the same route
-objects (their path pattern, methods and endpoint) are matched and answered
-directly; every other request goes on to Starlette unchanged.
+objects (their path pattern, methods and endpoint), matched by the routing
+table (:meth:`services.gateway.routing.Table.ahead`), are answered directly;
+every other request goes on to Starlette unchanged.
 
 What a request sees is the same either way: the endpoint is the same
 function, an exception gets the answer of the application's own exception
@@ -40,7 +41,7 @@ STATUS_CLASS = {n: f"{n}xx" for n in range(1, 6)}
 
 
 class HotRoutes:
-    """Matches ``routes`` (Starlette routes with function endpoints) and serves them itself."""
+    """Serves ``routes`` (Starlette routes with function endpoints) itself."""
 
     def __init__(self, routes: Sequence[Route]) -> None:
         self.routes = tuple(routes)
@@ -50,18 +51,6 @@ class HotRoutes:
             for route in self.routes
             for label in STATUS_CLASS.values()
         }
-
-    def match(self, scope: Scope) -> tuple[Route, dict[str, Any]] | None:
-        """The route of an HTTP request, with its path parameters; None: not one of these."""
-        if scope["type"] != "http" or scope.get("root_path"):
-            return None  # a mounted application: Starlette's own routing strips the prefix
-        path = scope["path"]
-        for route in self.routes:
-            found = route.path_regex.match(path)
-            if found is not None:
-                params = found.groupdict()
-                return route, {k: route.param_convertors[k].convert(v) for k, v in params.items()}
-        return None
 
     async def serve(
         self,

@@ -1,4 +1,4 @@
-"""Player accounts, ladders, and a player joining a tournament with its key.
+"""Player accounts and ladders (a player joins a tournament through :mod:`services.gateway.tournaments`).
 
 A player registers once (``POST /v1/players``) and gets a player id and a
 player key; only the key's hash is kept. The account is an event-sourced
@@ -11,8 +11,8 @@ are rare and touch one stream each, so no service of their own sits between
 
 A player key acts only for its own player: it resolves server-side to the
 seat tokens of the tables that player sits at
-(:func:`services.gateway.bots.seat_token_hash`). What it sends with an
-Idempotency-Key is the player's own (:func:`services.gateway.commands.player_caller`),
+(:func:`services.gateway.callers.seat_token_hash`). What it sends with an
+Idempotency-Key is the player's own (:func:`services.gateway.writes.player_caller`),
 and each write it makes counts against the player's writes budget and its
 client address's.
 """
@@ -26,23 +26,33 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
-from services.gateway.body import bearer, header_id
-from services.gateway.bots import KEY_PREFIX, authenticated_player
-from services.gateway.commands import (
-    Chosen,
-    asked,
-    forget,
-    keyed,
-    player_caller,
-    remember,
-    remembered_key,
+from services.gateway.apidoc import (
+    IDEMPOTENCY,
+    NOT_FOUND,
+    PLAYER_KEY,
+    PLAYER_KEY_AUTH,
+    RATE_LIMIT_NOTE,
+    READS_NOTE,
+    STORE,
+    WRITE_NOTE,
+    path,
 )
+from services.gateway.body import bearer, header_id
+from services.gateway.callers import KEY_PREFIX, authenticated_player
 from services.gateway.context import Gateway, client_address
 from services.gateway.credentials import ended
 from services.gateway.decisions import creation, decided
 from services.gateway.errors import ApiError
 from services.gateway.reads import anonymous_read
-from services.gateway.tournaments import UNKNOWN_TOURNAMENT, _model, _rejection, _submit
+from services.gateway.routing import Answer, Route
+from services.gateway.writes import (
+    Chosen,
+    asked,
+    forget,
+    player_caller,
+    remember,
+    remembered_key,
+)
 from shared.eventstore.player_keys import (
     ladder_board,
     player_doc,
@@ -52,18 +62,17 @@ from shared.eventstore.player_keys import (
     player_tables,
 )
 from shared.eventstore.player_store import ACCOUNTS, decode_seat, publish_player
-from shared.eventstore.tournament_keys import tournament_keys
 from shared.games import registry
 from shared.infra.wallclock import now_ms
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import Name
 from shared.ladders.ladder import PROVISIONAL_GAMES, LadderView, PlayerLadder
 from shared.messaging.messages import encode
+from shared.players import codes as pc
 from shared.players.commands import DisplayName, PlayerCommandUnion, Register, RotateKey
 from shared.players.decide import PLAYER_ID, decide
 from shared.players.events import PlayerEventUnion
 from shared.players.state import PlayerState
-from shared.tournaments.commands import Register as TournamentRegister
 
 _decode_ladder = msgspec.json.Decoder(PlayerLadder).decode
 
@@ -115,14 +124,6 @@ class PlayerPage(msgspec.Struct, kw_only=True):
     tables: list[TableRef]
     #: Finished tables, newest first.
     games: list[TableRef]
-
-
-class Joined(msgspec.Struct, kw_only=True):
-    tournament_id: str
-    player_id: str
-    version: int
-    #: The ladder rating (mu, sigma) the tournament's ratings start from; null for a newcomer.
-    rating: tuple[float, float] | None
 
 
 # -- the aggregate ------------------------------------------------------------------
@@ -296,30 +297,73 @@ async def ladder(request: Request) -> Response:
     return Response(raw, media_type="application/json")
 
 
-async def join_tournament(request: Request) -> Response:
-    """A player account enters a tournament with its own key (nobody enters a player
-    but the player), carrying its ladder rating in as the tournament's prior."""
-    gw: Gateway = request.app.state.gateway
-    tid = request.path_params["tournament_id"]
-    if await gw.redis.get(tournament_keys(tid, gw.settings.partitions).auth) is None:
-        raise ApiError(UNKNOWN_TOURNAMENT, f"There is no tournament {tid}.")
-    player_id, _ = await authenticated_player(gw, request)
-    caller = player_caller(player_id)
-    gw.limits.write(client_address(request), caller)
-    game = msgspec.json.decode(await _model(gw, tid, "standings"), type=_Game).game
-    raw = await gw.redis.hget(player_ratings(player_id), game)
-    rated = _decode_ladder(raw) if raw is not None else None
-    prior = (rated.mu, rated.sigma) if rated is not None else None
-    name = (await gw.redis.hget(player_doc(player_id), "name") or b"").decode() or player_id
-    # Played through the bot API by its holder, never by the tournament's own bot runner.
-    command = TournamentRegister(player_id=player_id, name=name, kind="human", account=True, rating=prior)
-    command_id, _ = keyed(request, caller, f"join:{player_id}")
-    outcome = await _submit(gw, request, tid, command, command_id)
-    if outcome.status == "rejected":
-        return _rejection(outcome)
-    out = Joined(tournament_id=tid, player_id=player_id, version=outcome.last, rating=prior)
-    return Response(encode(out), status_code=201, media_type="application/json")
+_PLAYER = path("player_id", PLAYER_ID.pattern)
 
-
-class _Game(msgspec.Struct):
-    game: str
+routes = [
+    Route(
+        "POST",
+        "/v1/players",
+        register,
+        summary="Register a player account (a person or a bot); returns its player key, once",
+        description="Only the key's hash is kept. With an `Idempotency-Key`, a retry from the "
+        "same client address gets the same player and key; the same key with another body is "
+        "idempotency_key_reused. Rate limited: " + RATE_LIMIT_NOTE["opens"] + ".",
+        parameters=[IDEMPOTENCY],
+        body=NewAccount,
+        example={"name": "My bot", "bot": True, "operator": "me"},
+        answers=[Answer(201, PlayerKeyIssued, "Registered")],
+        codes=[
+            "bad_json",
+            "bad_request",
+            "bad_header",
+            "body_too_large",
+            "rate_limited",
+            "busy",
+            STORE,
+            "idempotency_key_reused",
+            pc.INVALID_PLAYER,
+            pc.ALREADY_REGISTERED,
+        ],
+    ),
+    Route(
+        "GET",
+        "/v1/players/{player_id}",
+        player_page,
+        summary="A player's page: ratings and their history per game, current and finished tables",
+        description=READS_NOTE,
+        parameters=[_PLAYER],
+        answers=[Answer(200, PlayerPage)],
+        codes=[NOT_FOUND, "rate_limited", STORE],
+    ),
+    Route(
+        "POST",
+        "/v1/players/{player_id}/key",
+        rotate_key,
+        summary="Rotate the player key: the old key stops working before this answers",
+        description="Authorised by the current key. A retry with the same `Idempotency-Key` "
+        "and the old key learns the same new key. " + WRITE_NOTE,
+        parameters=[_PLAYER, IDEMPOTENCY],
+        security=PLAYER_KEY_AUTH,
+        answers=[Answer(200, PlayerKeyIssued)],
+        codes=[
+            *PLAYER_KEY,
+            NOT_FOUND,
+            "bad_header",
+            "idempotency_key_reused",
+            "busy",
+            pc.SAME_KEY,
+            pc.NO_PLAYER,
+        ],
+    ),
+    Route(
+        "GET",
+        "/v1/ladders/{game}",
+        ladder,
+        summary="A game's rating ladder (OpenSkill), best first; provisional players marked",
+        description="Every rated tournament table moves its registered players' ratings "
+        "once. A player with fewer rated games than `provisional_below` is provisional. " + READS_NOTE,
+        parameters=[path("game", "^[a-z0-9][a-z0-9_-]{0,63}$", "A game key (GET /v1/games)")],
+        answers=[Answer(200, LadderView)],
+        codes=["unknown_game", NOT_FOUND, "rate_limited", STORE],
+    ),
+]

@@ -1,4 +1,6 @@
-"""Routes that read: views, live feeds, the public log and the audit log.
+"""What every route that reads shares: a table's views as an audience may see
+them (waiting for a version, delayed for spectators), whose read a request is,
+and the numbers a query carries.
 
 Everything here comes from the projector's read models or the store; the
 gateway never folds a game. A seat token selects that seat's view and feed;
@@ -10,35 +12,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
-from typing import Annotated
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import Response
 
-from services.gateway.answers import stored
 from services.gateway.body import MAX_VERSION, bearer
 from services.gateway.context import Gateway, client_address
 from services.gateway.delay import newest_allowed
 from services.gateway.errors import ApiError
-from services.gateway.feeds import FeedResponse, Page, resume_after
 from shared.eventstore.keys import GameKeys
+from shared.games import registry
 from shared.infra import wallclock
 from shared.kernel.auth import token_hash
 from shared.kernel.clocks import SpectatorDelay
-from shared.messaging.messages import encode
-from shared.readmodels.audit import AuditLog
-from shared.readmodels.build import HISTORY, SPECTATOR, FeedEntry, ViewDoc, audience_name
+from shared.readmodels.build import HISTORY, SPECTATOR, audience_name
 
 
-class PublicLog(msgspec.Struct, kw_only=True):
-    """The spectator's final view and every public event."""
-
-    view: Annotated[msgspec.Raw, stored(ViewDoc)]
-    events: list[Annotated[msgspec.Raw, stored(FeedEntry)]]
-
-
-class _Status(msgspec.Struct):
+class DocStatus(msgspec.Struct):
     """The fields of a view document the gateway looks at."""
 
     over: bool = False
@@ -53,30 +43,30 @@ class _Entry(msgspec.Struct):
     doc: msgspec.Raw
 
 
-_status = msgspec.json.Decoder(_Status).decode
+doc_status = msgspec.json.Decoder(DocStatus).decode
 
 
-_entry = msgspec.json.Decoder(_Entry).decode
+history_entry = msgspec.json.Decoder(_Entry).decode
 
 
 def is_over(doc: bytes) -> bool:
-    return _status(doc).over
+    return doc_status(doc).over
 
 
 async def spectator_doc(gw: Gateway, keys: GameKeys, live: bytes) -> bytes:
     """The live spectator view, or the delayed one if the table asks for a delay."""
-    status = _status(live)
+    status = doc_status(live)
     delay = status.spectator_delay
     if delay is None or status.over:
         return live
     rows = await gw.read.xrevrange(keys.audience_feed(HISTORY), count=256)
-    entries = [_entry(fields[b"e"]) for _, fields in rows]
+    entries = [history_entry(fields[b"e"]) for _, fields in rows]
     now_ms = wallclock.now_ms()
     index = newest_allowed(delay, status.moves, now_ms, [(e.moves, e.at) for e in entries])
     if index is not None:
         return bytes(entries[index].doc)
     first = await gw.read.xrange(keys.audience_feed(HISTORY), count=1)
-    return bytes(_entry(first[0][1][b"e"]).doc) if first else live
+    return bytes(history_entry(first[0][1][b"e"]).doc) if first else live
 
 
 async def audience(gw: Gateway, request: Request, game_id: str) -> str:
@@ -123,20 +113,6 @@ async def read_view(gw: Gateway, keys: GameKeys, name: str) -> bytes:
     raise ApiError("unavailable", "The table exists but its view is not ready yet; retry shortly.")
 
 
-async def view(request: Request) -> Response:
-    gw: Gateway = request.app.state.gateway
-    game_id = request.path_params["table_id"]
-    keys = gw.keys(game_id)
-    name = await audience(gw, request, game_id)
-    wanted = int_param(request, "min_version", 0)
-    doc = await read_view(gw, keys, name)
-    if name == SPECTATOR:
-        doc = await spectator_doc(gw, keys, doc)
-    if wanted and _status(doc).version < wanted:
-        doc = await view_at(gw, keys, name, wanted)
-    return Response(doc, media_type="application/json")
-
-
 async def view_at(
     gw: Gateway, keys: GameKeys, name: str, wanted: int, notice: asyncio.Event | None = None
 ) -> bytes:
@@ -159,7 +135,7 @@ async def view_at(
         doc = await read_view(gw, keys, name)
         if name == SPECTATOR:
             doc = await spectator_doc(gw, keys, doc)
-        status = _status(doc)
+        status = doc_status(doc)
         left = deadline - loop.time()
         if status.version >= wanted or status.over or left <= 0:
             return doc
@@ -167,97 +143,6 @@ async def view_at(
             # A delayed spectator's view moves with time too, not only on notices.
             async with asyncio.timeout(min(left, 0.25 if name == SPECTATOR else left)):
                 await wake.wait()
-
-
-async def feed(request: Request) -> FeedResponse:
-    """Server-sent events: every event this audience may see, after the larger of
-    ``?after=N`` and the ``Last-Event-ID`` header (each event's id is its version)."""
-    gw: Gateway = request.app.state.gateway
-    game_id = request.path_params["table_id"]
-    keys = gw.keys(game_id)
-    name = await audience(gw, request, game_id)
-    after = resume_after(request, int_param(request, "after", 0))
-    await read_view(gw, keys, name)
-    return FeedResponse(gw.feeds, GameFeed(gw, keys, name), after)
-
-
-class GameFeed:
-    """One audience's feed of a table, as the feed hub reads it."""
-
-    def __init__(self, gw: Gateway, keys: GameKeys, name: str) -> None:
-        self.gw = gw
-        self.keys = keys
-        self.name = name
-        self.key = (keys.game_id, name)
-        self.label = name if name == SPECTATOR else "seat"
-        self._stream = keys.audience_feed(name)
-
-    async def read(self, after: int, count: int) -> Page:
-        gw, keys = self.gw, self.keys
-        # The view before the entries: if it says the game is over, the entries read
-        # next are all there will ever be (the projector writes both in one step).
-        raw = await gw.read_batch.get(keys.view(self.name))
-        status = _status(raw) if raw is not None else _Status()
-        limit = None
-        delayed = status.spectator_delay is not None and not status.over
-        if self.name == SPECTATOR and raw is not None and delayed:
-            limit = _status(await spectator_doc(gw, keys, raw)).version
-            if limit <= after:
-                return Page([], more=False, finished=False, delayed=True)
-        upper = "+" if limit is None else f"0-{limit}"
-        rows = await gw.read_batch.run(
-            lambda pipe: pipe.xrange(self._stream, min=f"(0-{after}", max=upper, count=count)
-        )
-        frames = []
-        for entry_id, fields in rows:
-            version = int(entry_id.split(b"-")[1])
-            frames.append((version, b"id: %d\nevent: game-event\ndata: %s\n\n" % (version, fields[b"e"])))
-        more = len(rows) >= count
-        return Page(frames, more=more, finished=status.over and not more, delayed=limit is not None)
-
-
-async def public_log(request: Request) -> Response:
-    """A finished game's public log, for replay, with its revealed seed."""
-    gw: Gateway = request.app.state.gateway
-    anonymous_read(gw, request)
-    keys = gw.keys(request.path_params["table_id"])
-    doc = await read_view(gw, keys, SPECTATOR)
-    if not is_over(doc):
-        raise ApiError("game_not_over", "The log is published when the game is over.")
-    rows = await gw.read.xrange(keys.audience_feed(SPECTATOR))
-    body = PublicLog(view=msgspec.Raw(doc), events=[msgspec.Raw(fields[b"e"]) for _, fields in rows])
-    return Response(encode(body), media_type="application/json")
-
-
-async def replay(request: Request) -> Response:
-    """A finished game's public view as it was at ``version`` (step by step)."""
-    gw: Gateway = request.app.state.gateway
-    anonymous_read(gw, request)
-    keys = gw.keys(request.path_params["table_id"])
-    doc = await read_view(gw, keys, SPECTATOR)
-    if not is_over(doc):
-        raise ApiError("game_not_over", "Replays open when the game is over.")
-    version = int_param(request, "version", _status(doc).version)
-    rows = await gw.read.xrevrange(keys.audience_feed(HISTORY), max=f"0-{version}", count=1)
-    if not rows:  # a version inside the opening: show the table as it opened
-        rows = await gw.read.xrange(keys.audience_feed(HISTORY), count=1)
-    if not rows:  # a rebuild writes no history: the log does not record the projector's batches
-        raise ApiError("not_found", "This table's step-by-step history was not kept.")
-    return Response(bytes(_entry(rows[0][1][b"e"]).doc), media_type="application/json")
-
-
-async def audit_log(request: Request) -> Response:
-    """Every event and command of a finished game (hidden ones included): with the
-    revealed seed, anyone can re-decide the game and check it was fair."""
-    gw: Gateway = request.app.state.gateway
-    anonymous_read(gw, request)
-    keys = gw.keys(request.path_params["table_id"])
-    doc = await read_view(gw, keys, SPECTATOR)
-    if not is_over(doc):
-        raise ApiError("game_not_over", "The audit log is published when the game is over.")
-    envelopes = await gw.store.read(keys)
-    commands = await gw.store.commands(keys)
-    return Response(encode(AuditLog(events=envelopes, commands=commands)), media_type="application/json")
 
 
 _VERSION = re.compile(r"^(0|[1-9][0-9]{0,15})$")
@@ -284,3 +169,46 @@ def int_param(request: Request, name: str, default: int) -> int:
             parameter=name,
         )
     return int(raw)
+
+
+# -- listings ---------------------------------------------------------------------
+
+#: Listings: at most this many tables or tournaments per request.
+MAX_LIST = 200
+
+
+class NamedLine(msgspec.Struct):
+    player_id: str
+    name: str
+
+
+class RatedLine(msgspec.Struct):
+    line: NamedLine
+
+
+class StandingsHead(msgspec.Struct):
+    """The fields of a tournament's standings a listing shows (never the standings themselves)."""
+
+    name: str = ""
+    game: str = ""
+    format: str = ""
+    status: str = ""
+    round: int = 0
+    planned_rounds: int = 0
+    lines: list[RatedLine] = []
+
+
+def game_title(game: str) -> str:
+    try:
+        return registry.get(game).title
+    except registry.UnknownGame:
+        return game
+
+
+def listing_limit(request: Request) -> int:
+    limit = int_param(request, "limit", 50)
+    if not 1 <= limit <= MAX_LIST:
+        raise ApiError(
+            "bad_request", f"Query parameter 'limit' must be from 1 to {MAX_LIST}.", parameter="limit"
+        )
+    return limit

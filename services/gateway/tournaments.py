@@ -8,7 +8,7 @@ and seat token. Reads come from the read models the tournament service
 writes; the live feed streams the tournament's own events.
 
 An organiser command's Idempotency-Key is the organiser token's own, for that
-route and tournament (:func:`services.gateway.commands.keyed`): a player's key
+route and tournament (:func:`services.gateway.writes.keyed`): a player's key
 (``join``) or another route's never answers it. Every organiser command counts
 against the writes budget of its token and of its client address.
 """
@@ -27,35 +27,71 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from services.gateway.answers import stored
+from services.gateway.apidoc import (
+    AFTER,
+    CORRELATION,
+    IDEMPOTENCY,
+    LAST_EVENT_ID,
+    NOT_FOUND,
+    PLAYER_KEY,
+    PLAYER_KEY_AUTH,
+    READS_NOTE,
+    SAFE_ID,
+    STORE,
+    TOURNAMENT,
+    TOURNAMENT_SERVICE,
+    WRITE_NOTE,
+    limit,
+    path,
+    sse,
+)
 from services.gateway.body import bearer, correlation_id, header_id, read_json
-from services.gateway.commands import (
+from services.gateway.callers import authenticated_player
+from services.gateway.context import Gateway, client_address
+from services.gateway.decisions import creation
+from services.gateway.errors import ApiError, Code, error_response
+from services.gateway.feeds import FeedResponse, Page, resume_after
+from services.gateway.reads import (
+    MAX_LIST,
+    StandingsHead,
+    anonymous_read,
+    game_title,
+    int_param,
+    listing_limit,
+)
+from services.gateway.routing import Answer, Route
+from services.gateway.writes import (
     Chosen,
     asked,
     checked_options,
     forget,
     keyed,
     organiser_caller,
+    player_caller,
     remember,
     route_of,
 )
-from services.gateway.context import Gateway, client_address
-from services.gateway.decisions import creation
-from services.gateway.errors import ApiError, error_response
-from services.gateway.feeds import FeedResponse, Page, resume_after
-from services.gateway.reads import anonymous_read, int_param
+from shared.eventstore.player_keys import player_doc, player_ratings
 from shared.eventstore.store import decode_envelope
-from shared.eventstore.tournament_keys import TournamentKeys, changes_key, tournament_keys
+from shared.eventstore.tournament_keys import TOURNAMENTS_INDEX, TournamentKeys, changes_key, tournament_keys
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Count, Name
+from shared.kernel.rejection import RuleViolation
+from shared.ladders.ladder import PlayerLadder
 from shared.messaging.control import TournamentMsg
 from shared.messaging.messages import Outcome, encode
 from shared.observability import metrics
 from shared.readmodels.build import FeedEntry
+from shared.tournaments import codes as tc
 from shared.tournaments.commands import Create, Finish, PairRound, Register, Start, Withdraw
+from shared.tournaments.commands import Register as TournamentRegister
 from shared.tournaments.settings import ClockSettings, Format, SpectatorDelay
+from shared.tournaments.views import PairingsView, StandingsView
 
-UNKNOWN_TOURNAMENT = "unknown_tournament"
-_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$")
+UNKNOWN_TOURNAMENT: Code = "unknown_tournament"
+_decode_ladder = msgspec.json.Decoder(PlayerLadder).decode
+#: Ids the caller chooses (a tournament's, a player's in it).
+ID = re.compile(SAFE_ID)
 _PAUSE_S = 0.05
 
 
@@ -161,7 +197,10 @@ async def create(request: Request) -> Response:
     keys = tournament_keys(tid, gw.settings.partitions)
     claimed = await gw.redis.set(keys.auth, token_hash(token), nx=True)
     if not claimed and not (retried and await gw.redis.get(keys.auth) == token_hash(token).encode()):
-        raise ApiError("already_created", f"Tournament {tid} already exists.", tournament_id=tid)
+        # The tournament's own rule code (422), as its decider would answer it.
+        raise ApiError.refused(
+            RuleViolation(tc.ALREADY_CREATED, f"Tournament {tid} already exists.", tournament_id=tid)
+        )
     fields = msgspec.structs.asdict(body)
     fields["tournament_id"] = tid
     fields["game_options"] = _checked_game_options(body)
@@ -279,7 +318,7 @@ async def _organiser(gw: Gateway, request: Request) -> tuple[str, TournamentKeys
 
 async def _submit(gw: Gateway, request: Request, tid: str, command: Any, command_id: str) -> Outcome:
     """Send ``command`` under ``command_id`` (a platform id, or a caller's scoped key:
-    :func:`services.gateway.commands.keyed`) and wait for its outcome."""
+    :func:`services.gateway.writes.keyed`) and wait for its outcome."""
     request_id, future = gw.replies.expect()
     msg = TournamentMsg(
         tournament_id=tid,
@@ -312,7 +351,7 @@ def _rejection(outcome: Outcome) -> Response:
 
 
 def _check_id(value: str, name: str) -> None:
-    if not _ID.match(value):
+    if not ID.match(value):
         raise ApiError(
             "bad_request",
             f"{name} must be 1 to 64 letters, digits, '-' or '_', starting with a letter or digit.",
@@ -475,3 +514,294 @@ async def my_table(request: Request) -> Response:
             seat_token=seat_token,
         )
     return Response(encode(out), media_type="application/json")
+
+
+# -- a player account enters with its own key ---------------------------------------
+
+
+class Joined(msgspec.Struct, kw_only=True):
+    tournament_id: str
+    player_id: str
+    version: int
+    #: The ladder rating (mu, sigma) the tournament's ratings start from; null for a newcomer.
+    rating: tuple[float, float] | None
+
+
+async def join_tournament(request: Request) -> Response:
+    """A player account enters a tournament with its own key (nobody enters a player
+    but the player), carrying its ladder rating in as the tournament's prior."""
+    gw: Gateway = request.app.state.gateway
+    tid = request.path_params["tournament_id"]
+    if await gw.redis.get(tournament_keys(tid, gw.settings.partitions).auth) is None:
+        raise ApiError(UNKNOWN_TOURNAMENT, f"There is no tournament {tid}.")
+    player_id, _ = await authenticated_player(gw, request)
+    caller = player_caller(player_id)
+    gw.limits.write(client_address(request), caller)
+    game = msgspec.json.decode(await _model(gw, tid, "standings"), type=_Game).game
+    raw = await gw.redis.hget(player_ratings(player_id), game)
+    rated = _decode_ladder(raw) if raw is not None else None
+    prior = (rated.mu, rated.sigma) if rated is not None else None
+    name = (await gw.redis.hget(player_doc(player_id), "name") or b"").decode() or player_id
+    # Played through the bot API by its holder, never by the tournament's own bot runner.
+    command = TournamentRegister(player_id=player_id, name=name, kind="human", account=True, rating=prior)
+    command_id, _ = keyed(request, caller, f"join:{player_id}")
+    outcome = await _submit(gw, request, tid, command, command_id)
+    if outcome.status == "rejected":
+        return _rejection(outcome)
+    out = Joined(tournament_id=tid, player_id=player_id, version=outcome.last, rating=prior)
+    return Response(encode(out), status_code=201, media_type="application/json")
+
+
+class _Game(msgspec.Struct):
+    game: str
+
+
+# -- listing ------------------------------------------------------------------------
+
+
+class TournamentSummary(msgspec.Struct, kw_only=True):
+    tournament_id: str
+    name: str
+    game: str
+    title: str
+    format: str
+    status: str
+    round: int
+    planned_rounds: int
+    players: int
+    created_at: int
+
+
+class TournamentList(msgspec.Struct, kw_only=True):
+    tournaments: list[TournamentSummary]
+
+
+async def list_tournaments(request: Request) -> Response:
+    """The newest tournaments with their state (names, game, round), from their standings."""
+    gw: Gateway = request.app.state.gateway
+    anonymous_read(gw, request)
+    limit = listing_limit(request)
+    rows = await gw.redis.zrevrange(TOURNAMENTS_INDEX, 0, limit - 1, withscores=True)
+    ids = [member.decode() for member, _ in rows]
+    async with gw.redis.pipeline(transaction=False) as pipe:
+        for tid in ids:
+            pipe.get(tournament_keys(tid, gw.settings.partitions).view("standings"))
+        docs = await pipe.execute()
+    out = []
+    for tid, (_, created), raw in zip(ids, rows, docs, strict=True):
+        if raw is None:
+            continue
+        doc = msgspec.json.decode(raw, type=StandingsHead)
+        out.append(
+            TournamentSummary(
+                tournament_id=tid,
+                name=doc.name,
+                game=doc.game,
+                title=game_title(doc.game),
+                format=doc.format,
+                status=doc.status,
+                round=doc.round,
+                planned_rounds=doc.planned_rounds,
+                players=len(doc.lines),
+                created_at=int(created),
+            )
+        )
+    return Response(encode(TournamentList(tournaments=out)), media_type="application/json")
+
+
+# -- routes ---------------------------------------------------------------------------
+
+_BASE = "/v1/tournaments/{tournament_id}"
+#: Checked before any organiser command: the tournament, then the organiser token.
+_ORGANISER = ("missing_token", "bad_token", UNKNOWN_TOURNAMENT, NOT_FOUND, "rate_limited")
+
+
+def _organiser_route(
+    tail: str,
+    handler: Any,
+    summary: str,
+    *codes: str,
+    body: type[msgspec.Struct] | None = None,
+    created: type[msgspec.Struct] | None = None,
+    parameters: tuple[dict[str, Any], ...] = (),
+) -> Route:
+    """An organiser command: the organiser token, its budgets, and the service's codes."""
+    return Route(
+        "POST",
+        _BASE + tail,
+        handler,
+        summary=summary,
+        description="Organiser only. " + WRITE_NOTE,
+        parameters=[TOURNAMENT, IDEMPOTENCY, CORRELATION, *parameters],
+        security=[{"organiserToken": []}],
+        body=body,
+        answers=[Answer(201, created, "Created") if created else Answer(200, TournamentAccepted, "Accepted")],
+        codes=[
+            *_ORGANISER,
+            *TOURNAMENT_SERVICE,
+            tc.FINISHED,
+            *codes,
+            *(("bad_json", "body_too_large") if body else ()),
+        ],
+    )
+
+
+def _public_route(tail: str, handler: Any, summary: str, answer: Answer, *codes: str, **extra: Any) -> Route:
+    """A public read of a tournament's read models."""
+    return Route(
+        "GET",
+        _BASE + tail,
+        handler,
+        summary=summary,
+        parameters=[TOURNAMENT, *extra.pop("parameters", [])],
+        answers=[answer],
+        codes=[UNKNOWN_TOURNAMENT, NOT_FOUND, STORE, *codes],
+        **extra,
+    )
+
+
+routes = [
+    Route(
+        "POST",
+        "/v1/tournaments",
+        create,
+        summary="Create a tournament; returns the organiser token",
+        description="The tournament service opens every table as a game and pairs "
+        "rounds as results come in. Bad settings answer 422 invalid_settings. With an "
+        "`Idempotency-Key`, a retry from the same client address gets the same tournament "
+        "and token; the same key with another body is idempotency_key_reused.",
+        parameters=[IDEMPOTENCY, CORRELATION],
+        body=NewTournament,
+        example={"game": "tigris", "name": "Open", "rounds": 3},
+        answers=[Answer(201, TournamentCreated, "Created")],
+        codes=[
+            *TOURNAMENT_SERVICE,
+            "bad_json",
+            "body_too_large",
+            "unknown_game",
+            "bad_seat_count",
+            "bad_options",
+            "bad_clock",
+            tc.INVALID_SETTINGS,
+            tc.ALREADY_CREATED,
+            "idempotency_key_reused",
+            "rate_limited",
+        ],
+    ),
+    Route(
+        "GET",
+        "/v1/tournaments",
+        list_tournaments,
+        summary="The newest tournaments with their state",
+        description=READS_NOTE,
+        parameters=[limit(MAX_LIST, 50)],
+        answers=[Answer(200, TournamentList)],
+        codes=["bad_request", "rate_limited", STORE],
+    ),
+    _organiser_route(
+        "/players",
+        register,
+        "Register a player or a bot; returns the player's token",
+        tc.ALREADY_REGISTERED,
+        tc.ALREADY_STARTED,
+        tc.INVALID_PLAYER,
+        tc.FULL,
+        "idempotency_key_reused",
+        body=NewPlayer,
+        created=PlayerRegistered,
+    ),
+    _organiser_route(
+        "/players/{player_id}/withdraw",
+        withdraw,
+        "Withdraw a player from later rounds",
+        tc.UNKNOWN_PLAYER,
+        tc.ALREADY_WITHDRAWN,
+        parameters=(path("player_id", SAFE_ID),),
+    ),
+    _organiser_route(
+        "/start",
+        start,
+        "Close registration and start; the first round is paired and its tables opened",
+        tc.ALREADY_STARTED,
+        tc.NOT_ENOUGH_PLAYERS,
+    ),
+    _organiser_route(
+        "/rounds",
+        pair_round,
+        "Pair the next round now (the service also pairs it as soon as a round is complete)",
+        tc.NOT_STARTED,
+        tc.ROUND_RUNNING,
+        tc.NO_MORE_ROUNDS,
+        tc.NOT_ENOUGH_PLAYERS,
+    ),
+    _organiser_route(
+        "/finish",
+        finish,
+        "Finish the tournament (the service finishes it after the last round)",
+        tc.NOT_STARTED,
+        tc.ROUND_RUNNING,
+    ),
+    _public_route(
+        "/standings",
+        standings,
+        "Standings with tie-breaks and OpenSkill ratings",
+        Answer(200, StandingsView),
+        "rate_limited",
+    ),
+    _public_route(
+        "/pairings",
+        pairings,
+        "Every round's tables, their games and places",
+        Answer(200, PairingsView),
+        "rate_limited",
+    ),
+    _public_route(
+        "/log",
+        log,
+        "Every event of the tournament, to recompute standings and ratings",
+        Answer(200, TournamentLog),
+        "rate_limited",
+    ),
+    _public_route(
+        "/feed",
+        feed,
+        "Live feed (server-sent events) of the tournament's events",
+        Answer(200, **sse("tournament-event", "the tournament is finished")),
+        "bad_request",
+        "rate_limited",
+        parameters=[AFTER, LAST_EVENT_ID],
+        description="Resumes after the larger of `after` and `Last-Event-ID`.",
+    ),
+    _public_route(
+        "/me",
+        my_table,
+        "Your table in the current round and your seat token there",
+        Answer(200, MyTable),
+        "missing_token",
+        "bad_token",
+        "rate_limited",
+        security=[{"playerToken": []}],
+    ),
+    Route(
+        "POST",
+        _BASE + "/join",
+        join_tournament,
+        summary="Enter a tournament as a player account, with its own key",
+        description="Only the player itself enters: its ladder rating for the tournament's "
+        "game is the prior its tournament ratings start from, and its results feed the ladder. " + WRITE_NOTE,
+        parameters=[TOURNAMENT, IDEMPOTENCY, CORRELATION],
+        security=PLAYER_KEY_AUTH,
+        answers=[Answer(201, Joined, "Joined")],
+        codes=[
+            *PLAYER_KEY,
+            *TOURNAMENT_SERVICE,
+            UNKNOWN_TOURNAMENT,
+            NOT_FOUND,
+            tc.FINISHED,
+            tc.ALREADY_REGISTERED,
+            tc.ALREADY_STARTED,
+            tc.INVALID_PLAYER,
+            tc.FULL,
+        ],
+    ),
+]

@@ -27,7 +27,7 @@ from prometheus_client.metrics import MetricWrapperBase
 
 from services.gateway.connections import networks
 from services.gateway.feeds import HEARTBEAT_S
-from services.gateway.play_socket import SocketLimits
+from services.gateway.tables.play_socket import SocketLimits
 from shared.cli.main import main as cli_main
 from shared.infra.settings import Settings
 from shared.observability import metrics

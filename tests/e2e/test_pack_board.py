@@ -8,7 +8,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from services.gateway.packs import IMMUTABLE, REVALIDATE
+from services.gateway.games import IMMUTABLE, REVALIDATE
 from shared.games.conan import PACKS
 from shared.games.conan.views import board_digest, board_json
 from shared.infra.launcher import Stack

@@ -26,7 +26,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from services.gateway.errors import status_of
-from services.gateway.play_socket import CLOSE_BASE, SocketLimits
+from services.gateway.tables.play_socket import CLOSE_BASE, SocketLimits
 from shared.infra.launcher import Stack
 from shared.infra.settings import Settings
 from shared.kernel.legal_groups import expand

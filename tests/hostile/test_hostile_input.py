@@ -61,8 +61,8 @@ from hypothesis import strategies as st
 from services.gateway.arenas import NewArena
 from services.gateway.body import Move, NewTable
 from services.gateway.casual import NewCasual
-from services.gateway.play_socket import Hello, PlayMessage
 from services.gateway.players import NewAccount
+from services.gateway.tables.play_socket import Hello, PlayMessage
 from services.gateway.tournaments import NewPlayer, NewTournament
 from shared.games import registry
 from shared.kernel.clocks import SpectatorDelay

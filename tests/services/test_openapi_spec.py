@@ -17,16 +17,23 @@ import msgspec.inspect as mi
 import pytest
 from starlette.routing import Route
 
-from services.gateway import openapi, web
+from services.gateway import openapi
 from services.gateway.answers import EVENT, GameInfo, Health
 from services.gateway.app import ROUTES
 from services.gateway.body import FIELD_CODES, Move, NewTable
-from services.gateway.commands import Accepted, TableOpened
 from services.gateway.errors import STATUS, Error, status_of
 from services.gateway.feeds import FeedCut
 from services.gateway.openapi import spec
-from services.gateway.reads import PublicLog
-from services.gateway.tournaments import NewPlayer, NewTournament, TournamentLog
+from services.gateway.tables.commands import Accepted, TableOpened
+from services.gateway.tables.lobby import BotsTaken, TableList, TableSummary, Verdict
+from services.gateway.tables.views import PublicLog
+from services.gateway.tournaments import (
+    NewPlayer,
+    NewTournament,
+    TournamentList,
+    TournamentLog,
+    TournamentSummary,
+)
 from shared.games import registry
 from shared.kernel.bounds import MAX_SEATS
 from shared.observability.health import Ready
@@ -209,12 +216,12 @@ TYPED = [
     PublicLog,
     AuditLog,
     TournamentLog,
-    web.TableSummary,
-    web.TableList,
-    web.Verdict,
-    web.BotsTaken,
-    web.TournamentSummary,
-    web.TournamentList,
+    TableSummary,
+    TableList,
+    Verdict,
+    BotsTaken,
+    TournamentSummary,
+    TournamentList,
     FeedCut,
 ]
 

@@ -9,7 +9,7 @@ the body of ``POST .../commands`` (the same type, bounds and budgets) plus two
 optional fields for what HTTP carries in headers, ``idempotency_key`` and
 ``correlation_id``; it is answered, in order, by ``{"type": "reply",
 "http_status": n, "answer": <what the POST answers>}``, made by the POST's own
-code (:func:`services.gateway.commands.play`). Between replies the gateway sends
+code (:func:`services.gateway.tables.commands.play`). Between replies the gateway sends
 ``{"type": "view", "view": <the seat's view>}`` whenever the table's version
 moves past the last view this connection carried (another seat's move, a
 clock), woken by the projector's change notices: one read per change, never
@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from collections import Counter
 from dataclasses import dataclass
 from typing import Annotated, Any
@@ -47,13 +46,14 @@ import structlog
 from starlette.types import Receive, Scope, Send
 
 from services.gateway.body import MAX_HEADER_ID, Move, decode_json, made_up_id
-from services.gateway.bots import seat_token_of
-from services.gateway.commands import play
+from services.gateway.callers import seat_token_of
 from services.gateway.connections import Connections, Refusal
 from services.gateway.context import Gateway
 from services.gateway.credentials import Credentials
 from services.gateway.errors import INTERNAL_MESSAGE, STORE_DOWN_MESSAGE, ApiError, error_body, status_of
 from services.gateway.reads import read_view
+from services.gateway.routing import Route
+from services.gateway.tables.commands import play
 from shared.infra.redis_client import STORE_DOWN
 from shared.kernel.auth import token_hash
 from shared.observability import metrics
@@ -63,7 +63,6 @@ log = structlog.get_logger()
 _STORE_DOWN = STORE_DOWN  # the store, or a node of it, unreachable or failing over
 #: How long a push waits before reading again a view the gateway cannot serve yet.
 _RETRY_S = 0.5
-PATH = re.compile(r"^/v1/tables/(?P<table_id>[^/]+)/play$")
 HeaderId = Annotated[str, msgspec.Meta(pattern=rf"^[\x21-\x7e]{{1,{MAX_HEADER_ID}}}$")]
 #: A close code for a refusal: 4000 + the HTTP status its code answers with.
 CLOSE_BASE = 4000
@@ -205,14 +204,6 @@ class PlaySockets:
             self.notices.pop(game_id, None)
 
 
-def match(scope: Scope) -> str | None:
-    """The table id of a play connection's request; None: not one."""
-    if scope["type"] != "websocket" or scope.get("root_path"):
-        return None
-    found = PATH.match(scope["path"])
-    return found["table_id"] if found else None
-
-
 def hub(app: Any, gw: Gateway) -> PlaySockets:
     sockets: PlaySockets | None = getattr(app.state, "play_sockets", None)
     if sockets is None:
@@ -221,8 +212,9 @@ def hub(app: Any, gw: Gateway) -> PlaySockets:
     return sockets
 
 
-async def serve(app: Any, table_id: str, scope: Scope, receive: Receive, send: Send) -> None:
+async def serve(app: Any, params: dict[str, Any], scope: Scope, receive: Receive, send: Send) -> None:
     """One play connection, from its handshake to its close."""
+    table_id: str = params["table_id"]
     gw: Gateway = app.state.gateway
     sockets = hub(app, gw)
     if (await receive())["type"] != "websocket.connect":
@@ -568,3 +560,7 @@ def _payload(message: Any) -> bytes | None:
         return str(text).encode()
     data = message.get("bytes")
     return bytes(data) if data is not None else b""
+
+
+#: Not in the OpenAPI document, which has no WebSocket operations: this module says its protocol.
+routes = [Route("WEBSOCKET", "/v1/tables/{table_id}/play", serve)]

@@ -1,9 +1,10 @@
-"""The few JSON reads the web client's pages need (the client itself is services/web).
+"""A table as the lobby sees it: listings of live and finished tables, one
+table's seat names, the fairness verdict of a finished game, and handing seats
+to the tournament service's bots.
 
-The JSON routes read what is already public (listings of tables and
-tournaments, a table's seat names) or what a finished game publishes (the
-fairness verdict); one hands seats to the tournament service's bots, which
-only the holder of those seats' tokens can do.
+These read what is already public (listings, seat names) or what a finished
+game publishes (the fairness verdict); handing seats to the bots is for the
+holder of those seats' tokens only.
 """
 
 from __future__ import annotations
@@ -15,17 +16,34 @@ import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
+from services.gateway.apidoc import (
+    FINISHED_READ,
+    NOT_FOUND,
+    READS_NOTE,
+    REBUILDING,
+    STORE,
+    TABLE,
+    WRITE_NOTE,
+    limit,
+)
 from services.gateway.body import read_json
 from services.gateway.context import Gateway, client_address
 from services.gateway.delay import allowed
 from services.gateway.errors import ApiError
-from services.gateway.reads import anonymous_read, int_param, read_view
+from services.gateway.reads import (
+    MAX_LIST,
+    StandingsHead,
+    anonymous_read,
+    game_title,
+    listing_limit,
+    read_view,
+)
+from services.gateway.routing import Answer, Route
 from shared.eventstore import game_index
 from shared.eventstore.keys import PREFIX, GameKeys, live_tables, tag
 from shared.eventstore.tournament_keys import (
     BOT_TABLES,
     TOURNAMENT_GAMES,
-    TOURNAMENTS_INDEX,
     bot_seats,
     tournament_keys,
 )
@@ -40,8 +58,6 @@ from shared.messaging.messages import encode
 from shared.readmodels.audit import AuditLog, verify_log
 from shared.readmodels.build import HISTORY, SPECTATOR
 
-#: Listings: at most this many tables or tournaments per request.
-MAX_LIST = 200
 #: Finished tables are found among this many newest tables at most.
 SCAN_LIMIT = 2000
 #: The bot seats of a table opened from the lobby are forgotten after this long.
@@ -72,25 +88,6 @@ class _Doc(msgspec.Struct):
 
 
 _doc = msgspec.json.Decoder(_Doc).decode
-
-
-class _Line(msgspec.Struct):
-    player_id: str
-    name: str
-
-
-class _RatedLine(msgspec.Struct):
-    line: _Line
-
-
-class _Standings(msgspec.Struct):
-    name: str = ""
-    game: str = ""
-    format: str = ""
-    status: str = ""
-    round: int = 0
-    planned_rounds: int = 0
-    lines: list[_RatedLine] = []
 
 
 class _Table(msgspec.Struct):
@@ -162,23 +159,6 @@ class BotsTaken(msgspec.Struct, kw_only=True):
     bots: list[int]
 
 
-class TournamentSummary(msgspec.Struct, kw_only=True):
-    tournament_id: str
-    name: str
-    game: str
-    title: str
-    format: str
-    status: str
-    round: int
-    planned_rounds: int
-    players: int
-    created_at: int
-
-
-class TournamentList(msgspec.Struct, kw_only=True):
-    tournaments: list[TournamentSummary]
-
-
 async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[TableSummary]:
     """What the lobby shows of each table: its public state, seat names, bot seats."""
     # The views from the read models' server, the bot seats from the store.
@@ -206,7 +186,7 @@ async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[T
             TableSummary(
                 table_id=keys.game_id,
                 game=doc.game,
-                title=_title(doc.game),
+                title=game_title(doc.game),
                 seats=doc.seats,
                 names=seated or [f"Seat {s + 1}" for s in range(doc.seats)],
                 bots=sorted(int(b) for b in bots),
@@ -258,13 +238,6 @@ async def _delayed(gw: Gateway, keys: GameKeys, live: _Doc, raw: bytes) -> bytes
     return bytes(_snapshot(first[0][1][b"e"]).doc) if first else raw
 
 
-def _title(game: str) -> str:
-    try:
-        return registry.get(game).title
-    except registry.UnknownGame:
-        return game
-
-
 async def _tournament_names(gw: Gateway, tids: set[str]) -> dict[str, dict[str, list[str]]]:
     """tournament id -> table id -> the display names of its seats."""
     ordered = sorted(tids)
@@ -281,7 +254,9 @@ async def _tournament_names(gw: Gateway, tids: set[str]) -> dict[str, dict[str, 
         standings, pairings = replies[2 * i], replies[2 * i + 1]
         if standings is None or pairings is None:
             continue
-        named = {r.line.player_id: r.line.name for r in msgspec.json.decode(standings, type=_Standings).lines}
+        named = {
+            r.line.player_id: r.line.name for r in msgspec.json.decode(standings, type=StandingsHead).lines
+        }
         out[tid] = {
             t.game_id: [named.get(p, p) for p in t.players]
             for r in msgspec.json.decode(pairings, type=_Pairings).rounds
@@ -289,15 +264,6 @@ async def _tournament_names(gw: Gateway, tids: set[str]) -> dict[str, dict[str, 
             if t.game_id is not None
         }
     return out
-
-
-def _limit(request: Request) -> int:
-    limit = int_param(request, "limit", 50)
-    if not 1 <= limit <= MAX_LIST:
-        raise ApiError(
-            "bad_request", f"Query parameter 'limit' must be from 1 to {MAX_LIST}.", parameter="limit"
-        )
-    return limit
 
 
 async def list_tables(request: Request) -> Response:
@@ -310,7 +276,7 @@ async def list_tables(request: Request) -> Response:
         raise ApiError(
             "bad_request", "Query parameter 'state' must be 'live' or 'finished'.", parameter="state"
         )
-    limit = _limit(request)
+    limit = listing_limit(request)
     game = request.query_params.get("game")
     games = registry.available()
     if game is not None:
@@ -459,37 +425,60 @@ async def add_bots(request: Request) -> Response:
     return Response(encode(out), media_type="application/json")
 
 
-# -- tournaments -----------------------------------------------------------------
-
-
-async def list_tournaments(request: Request) -> Response:
-    """The newest tournaments with their state (names, game, round), from their standings."""
-    gw: Gateway = request.app.state.gateway
-    anonymous_read(gw, request)
-    limit = _limit(request)
-    rows = await gw.redis.zrevrange(TOURNAMENTS_INDEX, 0, limit - 1, withscores=True)
-    ids = [member.decode() for member, _ in rows]
-    async with gw.redis.pipeline(transaction=False) as pipe:
-        for tid in ids:
-            pipe.get(tournament_keys(tid, gw.settings.partitions).view("standings"))
-        docs = await pipe.execute()
-    out = []
-    for tid, (_, created), raw in zip(ids, rows, docs, strict=True):
-        if raw is None:
-            continue
-        doc = msgspec.json.decode(raw, type=_Standings)
-        out.append(
-            TournamentSummary(
-                tournament_id=tid,
-                name=doc.name,
-                game=doc.game,
-                title=_title(doc.game),
-                format=doc.format,
-                status=doc.status,
-                round=doc.round,
-                planned_rounds=doc.planned_rounds,
-                players=len(doc.lines),
-                created_at=int(created),
-            )
-        )
-    return Response(encode(TournamentList(tournaments=out)), media_type="application/json")
+routes = [
+    Route(
+        "GET",
+        "/v1/tables",
+        list_tables,
+        summary="Live tables (newest first) or finished ones, as the lobby lists them",
+        description=READS_NOTE,
+        parameters=[
+            {"name": "state", "in": "query", "schema": {"enum": ["live", "finished"], "default": "live"}},
+            limit(MAX_LIST, 50),
+            {"name": "game", "in": "query", "description": "Only this game's", "schema": {"type": "string"}},
+        ],
+        answers=[Answer(200, TableList)],
+        codes=["bad_request", "unknown_game", "rate_limited", STORE],
+    ),
+    Route(
+        "GET",
+        "/v1/tables/{table_id}/about",
+        about,
+        summary="One table as the lobby lists it: seat names, bot seats, public state",
+        description=READS_NOTE,
+        parameters=[TABLE],
+        answers=[Answer(200, TableSummary)],
+        codes=["unknown_table", NOT_FOUND, "rate_limited", STORE, REBUILDING],
+    ),
+    Route(
+        "GET",
+        "/v1/tables/{table_id}/verify",
+        verify,
+        summary="Whether a finished game was fair: its audit log re-decided from its seed",
+        description=READS_NOTE,
+        parameters=[TABLE],
+        answers=[Answer(200, Verdict)],
+        codes=FINISHED_READ,
+    ),
+    Route(
+        "POST",
+        "/v1/tables/{table_id}/bots",
+        add_bots,
+        summary="Hand seats to the bot runner, which plays them through this API",
+        description="Only the holder of a seat's token can give it away. " + WRITE_NOTE,
+        parameters=[TABLE],
+        body=BotSeats,
+        answers=[Answer(200, BotsTaken)],
+        codes=[
+            "bad_json",
+            "bad_request",
+            "body_too_large",
+            "bad_token",
+            "unknown_table",
+            NOT_FOUND,
+            "rate_limited",
+            STORE,
+            REBUILDING,
+        ],
+    ),
+]

@@ -1,36 +1,32 @@
-"""Routes that change something: open a table, submit a command.
+"""A table's writes: open a table, submit a command (by ``POST .../commands``
+and by a play connection alike).
 
 Both add a command to the partition's command stream and wait, within the
-same request, for the outcome (accepted with the new version, or rejected with a
-code and a message).
-
-Idempotency keys belong to their caller. A seat's key is scoped to its token
-(:func:`~shared.messaging.messages.scoped_command_id`), so replaying another
-seat's key is a new command that learns nothing. Every other route scopes its
-key the same way, to its caller (:func:`scoped_key`: a player, an organiser
-token, or the client address on anonymous routes) and to the route and resource
-it names. A creation's key is scoped to its caller too: the first request
-records what it chose (a table's id and seat tokens), and a retry with the same
-key gets that same table, while the same key with another request body is
-``idempotency_key_reused`` (:func:`remember`).
+same request, for the outcome (:mod:`services.gateway.writes`).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
-import hashlib
-import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, TypeVar
+from typing import Annotated, Literal
 
 import msgspec
 from starlette.requests import Request
 from starlette.responses import Response
 
 from services.gateway.answers import Event, stored
+from services.gateway.apidoc import (
+    CORRELATION,
+    IDEMPOTENCY,
+    NOT_FOUND,
+    RATE_LIMIT_NOTE,
+    REBUILDING,
+    STORE,
+    TABLE,
+)
 from services.gateway.body import (
     Move,
     NewTable,
@@ -41,35 +37,23 @@ from services.gateway.body import (
     made_up_id,
     read_json,
 )
-from services.gateway.bots import seat_token_hash
+from services.gateway.callers import seat_token_hash
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_body, error_response, status_of
 from services.gateway.reads import view_at
+from services.gateway.routing import Answer, Route
+from services.gateway.writes import Chosen, asked, checked_options, forget, message, remember, submit
 from shared.eventstore import game_index
-from shared.eventstore.keys import command_stream, open_key
-from shared.games import registry
 from shared.infra import wallclock
-from shared.kernel import table as tables
 from shared.kernel.auth import new_token, token_hash
-from shared.kernel.clocks import ClockSettings
-from shared.kernel.rejection import RuleViolation
+from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
 from shared.messaging.messages import (
-    CommandMsg,
     OpenTable,
     Outcome,
-    client_key,
     encode,
     scoped_command_id,
 )
-from shared.messaging.streams import send
-from shared.observability import metrics
 from shared.readmodels.build import ViewDoc, audience_name
-
-#: How long a creation's idempotency key is remembered.
-OPEN_KEY_TTL_S = 24 * 3600
-#: Metric children looked up once: ``labels()`` costs more than the observation.
-_REPLIED = metrics.STAGE_LATENCY.labels("replied")
-T = TypeVar("T", bound=msgspec.Struct)
 
 
 class IssuedSeat(msgspec.Struct, kw_only=True):
@@ -111,15 +95,6 @@ class Accepted(msgspec.Struct, kw_only=True):
     ) = msgspec.UNSET
 
 
-class Chosen(msgspec.Struct, kw_only=True):
-    """What a keyed request chose (ids, secret tokens), kept under its caller's key.
-
-    ``asked`` is a digest of the request that chose it (:func:`asked`): a retry
-    asks the same, and any other request under the key is refused."""
-
-    asked: str = ""
-
-
 class _Opening(Chosen):
     """What a table opening chose, kept under its idempotency key."""
 
@@ -144,7 +119,7 @@ async def open_table(request: Request) -> Response:
     hashes = tuple(token_hash(t) for t in tokens)
     keys = gw.keys(game_id)
     await gw.redis.hset(keys.auth, mapping={h: seat for seat, h in enumerate(hashes)})
-    msg = _message(
+    msg = message(
         gw,
         correlation_id(request),
         "open",
@@ -159,7 +134,7 @@ async def open_table(request: Request) -> Response:
             spectator_delay=body.spectator_delay,
         ),
     )
-    outcome = await _submit(gw, msg, body.game)
+    outcome = await submit(gw, msg, body.game)
     if outcome.status == "rejected" and outcome.code != "dead_lettered":
         # Nothing was opened: the seats and the key's record go, so a
         # corrected retry with the same key opens a table of its own.
@@ -184,97 +159,6 @@ def _checked_options(body: NewTable) -> dict[str, object]:
     """The game exists and a table of these seats, options and clock opens (a
     dry run of the opening): checked here, so a bad request costs no stage anything."""
     return checked_options(body.game, body.seats, body.options, body.clock)
-
-
-def checked_options(
-    game_key: str, seats: int, options: dict[str, Any], clock: ClockSettings | None = None
-) -> dict[str, Any]:
-    try:
-        game = registry.get(game_key)
-    except registry.UnknownGame as exc:
-        raise ApiError(
-            "unknown_game", f"No game called {game_key!r}.", available=registry.available()
-        ) from exc
-    try:
-        return tables.checked_options(game, seats, options, clock)
-    except RuleViolation as exc:
-        raise ApiError.refused(exc) from exc
-
-
-# -- whose an idempotency key is -------------------------------------------------
-
-
-def player_caller(player_id: str) -> str:
-    """The caller a player key acts as: the player (so a retry with the key that
-    replaced a rotated one is still the same caller's)."""
-    return f"player:{player_id}"
-
-
-def organiser_caller(token_hash: str) -> str:
-    return f"organiser:{token_hash}"
-
-
-def route_of(request: Request) -> str:
-    """The route and the resource a request names: its method and path."""
-    return f"{request.method} {request.scope['path']}"
-
-
-def scoped_key(caller: str, route: str, key: str) -> str:
-    """The command id a caller's idempotency key is deduplicated by: the same key
-    from another caller, or sent to another route or resource, is another command
-    (never the first one's answer). The shape of a seat's scoped id, so
-    :func:`~shared.messaging.messages.client_key` gives the client's key back."""
-    return scoped_command_id(hashlib.sha256(f"{route}\n{caller}".encode()).hexdigest(), key)
-
-
-def keyed(request: Request, caller: str, default: str | None = None) -> tuple[str, str | None]:
-    """(command id, Idempotency-Key) of a request to a route that deduplicates by
-    command id: the key scoped to ``caller`` and the route; without a key, ``default``
-    (a platform id, such as one entry per player) or a new id."""
-    key = header_id(request, "idempotency-key")
-    if key is None:
-        return default or made_up_id(), None
-    return scoped_key(caller, route_of(request), key), key
-
-
-def asked(body: msgspec.Struct) -> str:
-    """A digest of a request's decoded body: what :class:`Chosen` compares."""
-    return hashlib.sha256(msgspec.json.encode(body)).hexdigest()[:32]
-
-
-def remembered_key(kind: str, caller: str, key: str) -> str:
-    """Where a creation's choices are kept under its caller's idempotency key
-    (per kind: one key may open a table and create a tournament). ``caller`` is a
-    client address on anonymous routes, else :func:`player_caller` or
-    :func:`organiser_caller`."""
-    return open_key(hashlib.sha256(f"{kind}\n{caller}\n{key}".encode()).hexdigest())
-
-
-async def remember(gw: Gateway, kind: str, caller: str, key: str, fresh: T) -> T:
-    """What the first request under (caller, key) chose, recording ``fresh`` if none.
-
-    Creations (tables, tournaments, accounts...) choose ids and secret tokens; a
-    retry must get the same ones, and two requests racing with one key agree on
-    one. A :class:`Chosen` first asked by another request is ``idempotency_key_reused``.
-    """
-    stored = remembered_key(kind, caller, key)
-    if await gw.redis.set(stored, msgspec.json.encode(fresh), nx=True, ex=OPEN_KEY_TTL_S):
-        return fresh
-    raw = await gw.redis.get(stored)
-    first = msgspec.json.decode(raw, type=type(fresh)) if raw else fresh
-    # A record from before digests were kept (asked empty) is taken as the same request.
-    if isinstance(first, Chosen) and isinstance(fresh, Chosen) and first.asked not in ("", fresh.asked):
-        raise ApiError(
-            "idempotency_key_reused",
-            "This Idempotency-Key was first sent with another request; use a new key for a new one.",
-        )
-    return first
-
-
-async def forget(gw: Gateway, kind: str, caller: str, key: str | None) -> None:
-    """Free a key whose request was refused: a corrected retry with it is a request of its own."""
-    if key is not None:
-        await gw.redis.delete(remembered_key(kind, caller, key))
 
 
 async def submit_command(request: Request) -> Response:
@@ -335,7 +219,7 @@ async def play(
     check_command(body.command)
     key = key_of() or made_up_id()
     seat, notice = await _view_wanted(gw, game_id, hashed) if body.view else (None, None)
-    msg = _message(
+    msg = message(
         gw,
         correlation_of(),
         "move",
@@ -345,7 +229,7 @@ async def play(
         command=body.command,
         expected_version=body.expected_version,
     )
-    outcome = await _submit(gw, msg, None)
+    outcome = await submit(gw, msg, None)
     if outcome.status == "rejected":
         if outcome.code == "bad_token":
             gw.limits.bad_token(address)
@@ -388,58 +272,81 @@ async def _view_wanted(gw: Gateway, game_id: str, hashed: str) -> tuple[int | No
     return seat, (gw.changes.waiter(game_id) if seat is not None else None)
 
 
-def _message(
-    gw: Gateway, correlation: str, kind: str, game_id: str, command_id: str, **fields: object
-) -> CommandMsg:
-    return CommandMsg(
-        kind=kind,  # type: ignore[arg-type]
-        game_id=game_id,
-        partition=gw.keys(game_id).partition,
-        command_id=command_id,
-        correlation_id=correlation,
-        reply_to=gw.settings.node,
-        received_ns=time.time_ns(),
-        **fields,  # type: ignore[arg-type]
-    )
-
-
-async def _submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
-    request_id, future = gw.replies.expect()
-    msg = msgspec.structs.replace(msg, request_id=request_id)
-    seen = gw.watch.commands
-    try:
-        await send(gw.batch, command_stream(msg.partition), encode(msg))
-        async with asyncio.timeout(gw.settings.reply_timeout_s):  # no task per wait, unlike wait_for
-            outcome = await future
-    except TimeoutError as exc:
-        _commands(game or seen.game_of(msg.game_id), "unknown").inc()
-        raise ApiError(
-            "outcome_unknown",
-            "No outcome arrived in time; retry with the same Idempotency-Key to learn it.",
-            command_id=client_key(msg.command_id) if msg.kind == "move" else msg.command_id,
-        ) from exc
-    finally:
-        gw.replies.forget(request_id)
-    elapsed = (time.time_ns() - msg.received_ns) / 1e9
-    _REPLIED.observe(elapsed)
-    game = outcome.game or game or seen.game_of(msg.game_id)
-    _commands(game, outcome.status).inc()
-    if outcome.status == "rejected":
-        metrics.REJECTIONS.labels("gateway", outcome.code).inc()
-        seen.answered(msg.game_id, game)
-    elif outcome.duplicate:  # its version may have been visible for long
-        seen.answered(msg.game_id, game)
-    else:
-        seen.accepted(msg.game_id, game, outcome.last, msg.received_ns)
-    return outcome
-
-
-@functools.lru_cache(maxsize=1024)
-def _commands(game: str, status: str) -> Any:
-    """The gateway's command counter of one game and status (game keys are few)."""
-    return metrics.COMMANDS.labels("gateway", game, status)
-
-
 def _rejection(outcome: Outcome, **extra: str) -> Played:
     body = error_body(outcome.code, outcome.message, {**outcome.details, **extra})
     return Played(status_of(outcome.code), body)
+
+
+#: A game's own rule codes, as the document names them: the ones every game shares, then "...".
+_GAME_RULES = (NOT_YOUR_TURN, GAME_OVER, WRONG_PHASE, ILLEGAL_MOVE, "unknown_seat")
+
+routes = [
+    Route(
+        "POST",
+        "/v1/tables/{table_id}/commands",
+        submit_command,
+        hot=True,
+        summary="Submit a command for your seat; learn at once whether it was accepted",
+        description="Rate limited: "
+        + RATE_LIMIT_NOTE["commands"]
+        + ", and "
+        + RATE_LIMIT_NOTE["tokens"]
+        + ". A rule violation answers 422 with the game's own code. With `view: true`, "
+        "the accepted reply also holds your seat's new view, so a move costs one request "
+        "(a retry with the same Idempotency-Key gets the current view); the view counts "
+        "against the reads budget too.",
+        parameters=[TABLE, IDEMPOTENCY, CORRELATION],
+        security=[{"seatToken": []}],
+        body=Move,
+        answers=[Answer(200, Accepted, "Accepted")],
+        codes=[
+            "bad_json",
+            "bad_request",
+            "bad_command",
+            "bad_header",
+            "missing_token",
+            "bad_token",
+            "unknown_table",
+            NOT_FOUND,
+            "body_too_large",
+            "stale_version",
+            "dead_lettered",
+            "rate_limited",
+            "busy",
+            STORE,
+            REBUILDING,
+            "outcome_unknown",
+        ],
+        rules="a game's own rule code (" + ", ".join(_GAME_RULES) + ", ...)",
+    ),
+    Route(
+        "POST",
+        "/v1/tables",
+        open_table,
+        summary="Open a table; returns one secret token per seat",
+        description="With an `Idempotency-Key`, a retry from the same client address gets the "
+        "same table and tokens (`duplicate: true`); the same key with another body is "
+        "idempotency_key_reused. Rate limited: " + RATE_LIMIT_NOTE["opens"] + ".",
+        parameters=[IDEMPOTENCY, CORRELATION],
+        body=NewTable,
+        example={"game": "tigris", "seats": 2},
+        answers=[Answer(201, TableOpened, "Opened")],
+        codes=[
+            "bad_json",
+            "bad_request",
+            "bad_header",
+            "bad_seat_count",
+            "bad_options",
+            "bad_clock",
+            "unknown_game",
+            "body_too_large",
+            "table_exists",
+            "idempotency_key_reused",
+            "dead_lettered",
+            "rate_limited",
+            "busy",
+            STORE,
+            "outcome_unknown",
+        ],
+    ),
+]
