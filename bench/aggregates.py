@@ -102,9 +102,10 @@ def _tournament(n: int) -> Iterator[Any]:
 
 def _kinds() -> dict[str, tuple[Any, Callable[[str, int], Any], Callable[[int], Iterator[Any]]]]:
     from services.tournaments.writer import TOURNAMENTS
-    from shared.eventstore.arena_store import ARENAS
+    from shared.arenas.keys import arena_keys
+    from shared.arenas.store import ARENAS
     from shared.eventstore.casual_store import INVITATIONS
-    from shared.eventstore.player_keys import arena_keys, casual_keys, player_keys
+    from shared.eventstore.player_keys import casual_keys, player_keys
     from shared.eventstore.player_store import ACCOUNTS
     from shared.eventstore.tournament_keys import tournament_keys
 

@@ -43,11 +43,11 @@ from services.gateway.routing import Answer, Route
 from services.gateway.writes import Chosen, asked, checked_options, forget, keyed, player_caller
 from shared.arenas import codes as ac
 from shared.arenas.commands import ArenaCommandUnion, Create, Join, Leave
+from shared.arenas.keys import ARENAS_INDEX, ARENAS_OPEN, arena_keys
 from shared.arenas.rules import decide
 from shared.arenas.standings import ArenaView, arena_view
 from shared.arenas.state import ArenaState, Status
-from shared.eventstore.arena_store import ARENAS
-from shared.eventstore.player_keys import ARENAS_INDEX, ARENAS_OPEN, arena_keys
+from shared.arenas.store import ARENAS
 from shared.infra.wallclock import now_ms
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
 from shared.messaging.messages import encode

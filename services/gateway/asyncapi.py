@@ -27,6 +27,7 @@ import msgspec
 from faststream.redis import RedisBroker
 
 from shared.arenas.events import ArenaEventUnion
+from shared.arenas.keys import ArenaKeys
 from shared.casual.events import CasualEventUnion
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.eventstore.keys import (
@@ -40,7 +41,6 @@ from shared.eventstore.keys import (
     validated_stream,
 )
 from shared.eventstore.player_keys import (
-    ArenaKeys,
     CasualKeys,
     LadderKeys,
     PlayerKeys,

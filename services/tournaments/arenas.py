@@ -26,12 +26,12 @@ import structlog
 
 from services.tournaments.opening import open_command
 from shared.arenas.commands import ArenaCommandUnion, Close, Pair, Score
+from shared.arenas.keys import ARENA_TABLES, ARENAS_OPEN, arena_keys, arena_tokens
 from shared.arenas.rules import decide
 from shared.arenas.state import ArenaState, ArenaTable
+from shared.arenas.store import ARENAS
 from shared.eventstore import game_index
-from shared.eventstore.arena_store import ARENAS
 from shared.eventstore.keys import GameKeys, command_stream, partition_of
-from shared.eventstore.player_keys import ARENA_TABLES, ARENAS_OPEN, arena_keys, arena_tokens
 from shared.eventstore.player_store import seat_players
 from shared.eventstore.store import EventStore
 from shared.infra.coalesce import Coalescer

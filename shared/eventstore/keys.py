@@ -8,6 +8,7 @@ are the unit of ordering and of scale-out.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import Self
 
 PREFIX = "zg"
@@ -92,6 +93,25 @@ class AggregateKeys(GameKeys):
     def of(cls, aggregate_id: str, partitions: int) -> Self:
         """The keys of ``aggregate_id``, in the partition its namespaced id hashes to."""
         return cls(aggregate_id, partition_of(f"{cls.namespace}:{aggregate_id}", partitions))
+
+
+#: The hash tag of the platform's records (players, ladders, arenas, casual tables)
+#: that are not an aggregate's stream: one slot, so a script may touch several.
+PLATFORM_TAG = "{pl}"
+
+
+def platform_key(name: str) -> str:
+    """A key in the platform records' slot."""
+    return f"{PREFIX}:{PLATFORM_TAG}:{name}"
+
+
+def platform_record(family: str, suffix: str) -> Callable[[str], str]:
+    """The key of one record of ``family`` (a player's, a ladder's...), by the record's id."""
+
+    def key(record_id: str) -> str:
+        return platform_key(f"{family}:{record_id}{suffix}")
+
+    return key
 
 
 def partition_feed(partition: int) -> str:

@@ -12,12 +12,10 @@ them at once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from shared.eventstore.keys import PLATFORM_TAG, PREFIX, AggregateKeys, platform_record
 
-from shared.eventstore.keys import PREFIX, AggregateKeys
-
-SHARED_TAG = "{pl}"
-_SHARED = f"{PREFIX}:{SHARED_TAG}"
+_SHARED = f"{PREFIX}:{PLATFORM_TAG}"
+_record = platform_record
 
 
 class PlayerKeys(AggregateKeys):
@@ -32,11 +30,6 @@ class LadderKeys(AggregateKeys):
     namespace = "ladder"
 
 
-class ArenaKeys(AggregateKeys):
-    __slots__ = ()
-    namespace = "arena"
-
-
 class CasualKeys(AggregateKeys):
     __slots__ = ()
     namespace = "casual"
@@ -44,17 +37,7 @@ class CasualKeys(AggregateKeys):
 
 player_keys = PlayerKeys.of
 ladder_keys = LadderKeys.of
-arena_keys = ArenaKeys.of
 casual_keys = CasualKeys.of
-
-
-def _record(family: str, suffix: str) -> Callable[[str], str]:
-    """The key of one record of ``family`` (a player's, a ladder's...), by the record's id."""
-
-    def key(record_id: str) -> str:
-        return f"{_SHARED}:{family}:{record_id}{suffix}"
-
-    return key
 
 
 #: key hash -> player id: how the gateway finds the player a key belongs to.
@@ -98,15 +81,6 @@ def credential_notice(credential_hash: str) -> str:
     gateway ends the channels open with it (services/gateway/credentials.py)."""
     return f"credential:{credential_hash}"
 
-
-#: The ids of arenas not yet closed (or with tables still in play): the arena runner's round.
-ARENAS_OPEN = f"{_SHARED}:arenas:open"
-#: table id -> arena id, for every table an arena opened.
-ARENA_TABLES = f"{_SHARED}:arenas:tables"
-#: Sorted set of arena ids by creation time.
-ARENAS_INDEX = f"{_SHARED}:arenas:index"
-#: Hash: ``"<table id>:<seat>"`` -> that seat's token (kept once, server-side).
-arena_tokens = _record("arenas", ":tokens")
 
 #: table id -> JSON ``{"rated": bool, "seats": [player id or null, ...]}`` of each casual table.
 CASUAL_TABLES = f"{_SHARED}:casual:tables"

@@ -20,17 +20,18 @@ from services.tournaments.players import Ladders
 from services.tournaments.writer import TOURNAMENTS, Tournaments
 from shared.arenas import events as arena_events
 from shared.arenas.commands import ArenaCommandUnion, Join, Leave
+from shared.arenas.keys import arena_keys
 from shared.arenas.rules import decide as decide_arena
 from shared.arenas.state import ArenaState
+from shared.arenas.store import ARENAS
 from shared.casual import events as casual_events
 from shared.casual.commands import CasualSeat
 from shared.eventstore import aggregates, snapshots
 from shared.eventstore.aggregates import Aggregate, Busy, Loaded
-from shared.eventstore.arena_store import ARENAS
 from shared.eventstore.casual_store import INVITATIONS
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys
-from shared.eventstore.player_keys import arena_keys, casual_keys, ladder_board, ladder_keys, player_keys
+from shared.eventstore.player_keys import casual_keys, ladder_board, ladder_keys, player_keys
 from shared.eventstore.player_store import ACCOUNTS
 from shared.eventstore.store import AppendRequest, EventStore
 from shared.eventstore.tournament_keys import tournament_keys

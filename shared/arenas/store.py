@@ -1,5 +1,6 @@
-"""Arena streams, shared by the gateway (create, join, leave) and the arena runner
-(pair, score, close): the one :class:`Aggregate` of arenas."""
+"""The arena's store adapter: its streams run by the one host of platform aggregates,
+shared by the gateway (create, join, leave) and the arena runner (pair, score,
+close). Its keys are in :mod:`shared.arenas.keys`."""
 
 from __future__ import annotations
 
