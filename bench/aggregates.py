@@ -104,8 +104,9 @@ def _kinds() -> dict[str, tuple[Any, Callable[[str, int], Any], Callable[[int], 
     from services.tournaments.writer import TOURNAMENTS
     from shared.arenas.keys import arena_keys
     from shared.arenas.store import ARENAS
-    from shared.eventstore.casual_store import INVITATIONS
-    from shared.eventstore.player_keys import casual_keys, player_keys
+    from shared.casual.keys import casual_keys
+    from shared.casual.store import INVITATIONS
+    from shared.eventstore.player_keys import player_keys
     from shared.eventstore.player_store import ACCOUNTS
     from shared.eventstore.tournament_keys import tournament_keys
 

@@ -29,6 +29,7 @@ from faststream.redis import RedisBroker
 from shared.arenas.events import ArenaEventUnion
 from shared.arenas.keys import ArenaKeys
 from shared.casual.events import CasualEventUnion
+from shared.casual.keys import CasualKeys
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.eventstore.keys import (
     CHANGES_CHANNEL,
@@ -40,14 +41,7 @@ from shared.eventstore.keys import (
     tag,
     validated_stream,
 )
-from shared.eventstore.player_keys import (
-    CasualKeys,
-    LadderKeys,
-    PlayerKeys,
-    credential_notice,
-    inbox,
-    notice_id,
-)
+from shared.eventstore.player_keys import LadderKeys, PlayerKeys, credential_notice, inbox, notice_id
 from shared.eventstore.tournament_keys import TournamentKeys, tournament_feed
 from shared.infra.settings import Settings
 from shared.ladders.events import LadderEventUnion

@@ -57,8 +57,9 @@ from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedResponse, Page, resume_after
 from services.gateway.reads import int_param, read_view, view_at
 from services.gateway.routing import Answer, Route
-from shared.eventstore.casual_store import INVITATIONS
-from shared.eventstore.player_keys import casual_keys, inbox, inbox_counter, notice_id, player_invitations
+from shared.casual.keys import casual_keys
+from shared.casual.store import INVITATIONS
+from shared.eventstore.player_keys import inbox, inbox_counter, notice_id, player_invitations
 from shared.eventstore.player_store import player_of_key, seats, turns
 from shared.messaging.messages import encode
 from shared.players.seats import Turn

@@ -57,17 +57,11 @@ from services.gateway.writes import (
 )
 from shared.casual import codes as cc
 from shared.casual.commands import Accept, CasualCommandUnion, CasualSeat, Decline, Invite, MarkOpened
+from shared.casual.keys import CASUAL_TABLES, casual_keys, casual_tokens
 from shared.casual.rules import Invitation, Pending, decide, invited
+from shared.casual.store import INVITATIONS, CasualTable
 from shared.eventstore import game_index
-from shared.eventstore.casual_store import INVITATIONS, CasualTable
-from shared.eventstore.player_keys import (
-    CASUAL_TABLES,
-    casual_keys,
-    casual_tokens,
-    player_doc,
-    player_hosting,
-    player_invitations,
-)
+from shared.eventstore.player_keys import player_doc, player_hosting, player_invitations
 from shared.eventstore.player_store import seat_players, turns
 from shared.eventstore.tournament_keys import BOT_TABLES, bot_seats
 from shared.infra import wallclock

@@ -43,12 +43,12 @@ from services.tournaments.arenas import ArenaRunner
 from services.tournaments.table_watch import TableWatch
 from services.tournaments.writer import Tournaments, decode_event
 from shared.arenas.keys import ARENA_TABLES
+from shared.casual.keys import CASUAL_TABLES
+from shared.casual.store import CasualTable
 from shared.eventstore.aggregates import Aggregate, Decided, Loaded
-from shared.eventstore.casual_store import CasualTable
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import partition_feed
 from shared.eventstore.player_keys import (
-    CASUAL_TABLES,
     LADDERS,
     ladder_board,
     ladder_checkpoint,

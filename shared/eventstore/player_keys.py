@@ -30,14 +30,8 @@ class LadderKeys(AggregateKeys):
     namespace = "ladder"
 
 
-class CasualKeys(AggregateKeys):
-    __slots__ = ()
-    namespace = "casual"
-
-
 player_keys = PlayerKeys.of
 ladder_keys = LadderKeys.of
-casual_keys = CasualKeys.of
 
 
 #: key hash -> player id: how the gateway finds the player a key belongs to.
@@ -80,9 +74,3 @@ def credential_notice(credential_hash: str) -> str:
     """What a change notice names for a credential (a player key) that ended: every
     gateway ends the channels open with it (services/gateway/credentials.py)."""
     return f"credential:{credential_hash}"
-
-
-#: table id -> JSON ``{"rated": bool, "seats": [player id or null, ...]}`` of each casual table.
-CASUAL_TABLES = f"{_SHARED}:casual:tables"
-#: Hash: seat -> that seat's token (kept once, server-side).
-casual_tokens = _record("casual", ":tokens")

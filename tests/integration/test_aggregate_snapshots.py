@@ -26,12 +26,13 @@ from shared.arenas.state import ArenaState
 from shared.arenas.store import ARENAS
 from shared.casual import events as casual_events
 from shared.casual.commands import CasualSeat
+from shared.casual.keys import casual_keys
+from shared.casual.store import INVITATIONS
 from shared.eventstore import aggregates, snapshots
 from shared.eventstore.aggregates import Aggregate, Busy, Loaded
-from shared.eventstore.casual_store import INVITATIONS
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys
-from shared.eventstore.player_keys import casual_keys, ladder_board, ladder_keys, player_keys
+from shared.eventstore.player_keys import ladder_board, ladder_keys, player_keys
 from shared.eventstore.player_store import ACCOUNTS
 from shared.eventstore.store import AppendRequest, EventStore
 from shared.eventstore.tournament_keys import tournament_keys

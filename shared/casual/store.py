@@ -1,4 +1,6 @@
-"""Invitation streams: the one :class:`Aggregate` of casual tables."""
+"""The casual tables' store adapter: invitation streams, run by the one host of
+platform aggregates, and what the player process reads of a casual table when
+it ends. Its keys are in :mod:`shared.casual.keys`."""
 
 from __future__ import annotations
 
