@@ -41,10 +41,11 @@ from shared.eventstore.keys import (
     tag,
     validated_stream,
 )
-from shared.eventstore.player_keys import LadderKeys, PlayerKeys, credential_notice, inbox, notice_id
+from shared.eventstore.player_keys import PlayerKeys, credential_notice, inbox, notice_id
 from shared.eventstore.tournament_keys import TournamentKeys, tournament_feed
 from shared.infra.settings import Settings
 from shared.ladders.events import LadderEventUnion
+from shared.ladders.keys import LadderKeys
 from shared.messaging.broker import command_publisher, make_broker, subscribe_commands
 from shared.messaging.control import COMMANDS, TournamentMsg
 from shared.messaging.deadletters import DeadLetter

@@ -53,19 +53,13 @@ from services.gateway.writes import (
     remember,
     remembered_key,
 )
-from shared.eventstore.player_keys import (
-    ladder_board,
-    player_doc,
-    player_games,
-    player_keys,
-    player_ratings,
-    player_tables,
-)
+from shared.eventstore.player_keys import player_doc, player_games, player_keys, player_ratings, player_tables
 from shared.eventstore.player_store import ACCOUNTS, decode_seat, publish_player
 from shared.games import registry
 from shared.infra.wallclock import now_ms
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import Name
+from shared.ladders.keys import ladder_board
 from shared.ladders.ladder import PROVISIONAL_GAMES, LadderView, PlayerLadder
 from shared.messaging.messages import encode
 from shared.players import codes as pc

@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 import msgspec
@@ -45,17 +44,10 @@ from services.tournaments.writer import Tournaments, decode_event
 from shared.arenas.keys import ARENA_TABLES
 from shared.casual.keys import CASUAL_TABLES
 from shared.casual.store import CasualTable
-from shared.eventstore.aggregates import Aggregate, Decided, Loaded
+from shared.eventstore.aggregates import Decided, Loaded
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import partition_feed
-from shared.eventstore.player_keys import (
-    LADDERS,
-    ladder_board,
-    ladder_checkpoint,
-    ladder_keys,
-    player_doc,
-    player_ratings,
-)
+from shared.eventstore.player_keys import player_doc, player_ratings
 from shared.eventstore.player_store import seat_players, seated, table_over, turns
 from shared.eventstore.store import EventStore, decode_envelope
 from shared.eventstore.tournament_keys import tournament_feed
@@ -63,7 +55,9 @@ from shared.infra.wallclock import now_ms
 from shared.kernel.contract import Result
 from shared.kernel.table import TableFinished
 from shared.ladders.events import Rated, RatedPlacing
-from shared.ladders.ladder import LadderState, decider, leaderboard, player_ladder
+from shared.ladders.keys import LADDERS, ladder_board, ladder_checkpoint, ladder_keys
+from shared.ladders.ladder import LadderState, leaderboard, player_ladder
+from shared.ladders.store import ladder
 from shared.messaging.streams import Batch
 from shared.players.seats import Seat, Turn
 from shared.tournaments.events import ResultRecorded, TableOpened
@@ -73,7 +67,6 @@ from shared.tournaments.state import find_table
 log = structlog.get_logger()
 GROUP = "players"
 _encode_json = msgspec.json.Encoder().encode
-decode_rated = msgspec.msgpack.Decoder(Rated).decode
 _finished = msgspec.msgpack.Decoder(TableFinished).decode
 _casual = msgspec.json.Decoder(CasualTable).decode
 
@@ -88,13 +81,6 @@ _kind = msgspec.msgpack.Decoder(_Kind).decode
 def player_streams(partitions: int) -> tuple[str, ...]:
     """The streams of the ``players`` group: the tournaments' feeds only (tables are watched)."""
     return tuple(tournament_feed(p) for p in range(partitions))
-
-
-@cache
-def ladder(game: str) -> Aggregate[LadderState, Rated]:
-    """The ladder of ``game``, run by the one host of platform aggregates; without
-    snapshots (docs/architecture.md, "Aggregate snapshots": the process holds it)."""
-    return Aggregate(decider(game), decode_rated, "ladder", snapshotted=False)
 
 
 class Ladders:

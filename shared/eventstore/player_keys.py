@@ -1,7 +1,7 @@
-"""Redis keys of player accounts and rating ladders, next to (never inside) the games'.
+"""Redis keys of player accounts, next to (never inside) the games'.
 
-A player's event stream and a ladder's live in the slot of the partition
-their id hashes to, like a game's, so the store's append script (expected
+A player's event stream lives in the slot of the partition
+its id hashes to, like a game's, so the store's append script (expected
 version, dedup by command id) runs on them unchanged; each has its own
 per-partition append feed, which no game reader consumes.
 
@@ -23,15 +23,7 @@ class PlayerKeys(AggregateKeys):
     namespace = "player"
 
 
-class LadderKeys(AggregateKeys):
-    """The log of one game's ladder (``game_id`` holds the game's key)."""
-
-    __slots__ = ()
-    namespace = "ladder"
-
-
 player_keys = PlayerKeys.of
-ladder_keys = LadderKeys.of
 
 
 #: key hash -> player id: how the gateway finds the player a key belongs to.
@@ -40,8 +32,6 @@ KEY_INDEX = f"{_SHARED}:players:keys"
 PLAYERS_INDEX = f"{_SHARED}:players:index"
 #: table id -> JSON ``[[seat, player id], ...]``: the account seats of live tables.
 SEATED = f"{_SHARED}:players:seated"
-#: The set of games that have a ladder.
-LADDERS = f"{_SHARED}:ladders"
 
 #: Hash: the account's read model (name, bot, operator, key_hash, registered_at, version).
 player_doc = _record("players", "")
@@ -59,10 +49,6 @@ player_ratings = _record("players", ":ratings")
 inbox = _record("players", ":inbox")
 #: The number of the player's last inbox entry.
 inbox_counter = _record("players", ":inbox-n")
-#: String: the game's leaderboard (JSON :class:`shared.ladders.ladder.LadderView`).
-ladder_board = _record("ladders", ":board")
-#: The ladder version the read models were last written at.
-ladder_checkpoint = _record("ladders", ":projected")
 
 
 def notice_id(player_id: str) -> str:

@@ -11,11 +11,11 @@ from typing import Any
 import httpx
 import msgspec
 
-from shared.eventstore.player_keys import ladder_board, ladder_keys
 from shared.eventstore.store import EventStore
 from shared.infra.launcher import REPO, Stack
 from shared.infra.redis_client import connect
 from shared.ladders.events import Rated
+from shared.ladders.keys import ladder_board, ladder_keys
 from shared.ladders.ladder import fold, leaderboard
 
 _rated = msgspec.msgpack.Decoder(Rated).decode
