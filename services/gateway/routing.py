@@ -115,10 +115,10 @@ class Table:
         None: Starlette's to route (a WebSocket it gets is refused by the application)."""
         if scope["type"] not in ("http", "websocket") or scope.get("root_path"):
             return None  # a mounted application: Starlette's own routing strips the prefix
-        kind = "WEBSOCKET" if scope["type"] == "websocket" else None
+        socket = scope["type"] == "websocket"
         path = scope["path"]
         for declared, compiled in self._ahead:
-            if (declared.method == "WEBSOCKET") != (kind == "WEBSOCKET"):
+            if (declared.method == "WEBSOCKET") != socket:
                 continue
             found = compiled.path_regex.match(path)
             if found is not None:
