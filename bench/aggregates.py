@@ -106,9 +106,9 @@ def _kinds() -> dict[str, tuple[Any, Callable[[str, int], Any], Callable[[int], 
     from shared.arenas.store import ARENAS
     from shared.casual.keys import casual_keys
     from shared.casual.store import INVITATIONS
-    from shared.eventstore.player_keys import player_keys
-    from shared.eventstore.player_store import ACCOUNTS
     from shared.eventstore.tournament_keys import tournament_keys
+    from shared.players.keys import player_keys
+    from shared.players.store import ACCOUNTS
 
     return {
         "player": (ACCOUNTS, player_keys, _player),

@@ -41,7 +41,6 @@ from shared.eventstore.keys import (
     tag,
     validated_stream,
 )
-from shared.eventstore.player_keys import PlayerKeys, credential_notice, inbox, notice_id
 from shared.eventstore.tournament_keys import TournamentKeys, tournament_feed
 from shared.infra.settings import Settings
 from shared.ladders.events import LadderEventUnion
@@ -52,6 +51,7 @@ from shared.messaging.deadletters import DeadLetter
 from shared.messaging.messages import CommandMsg, Outcome
 from shared.players.decide import PLAYER_ID
 from shared.players.events import PlayerEventUnion
+from shared.players.keys import PlayerKeys, credential_notice, inbox, notice_id
 from shared.players.seats import Turn
 from shared.readmodels.build import FeedEntry
 

@@ -59,10 +59,10 @@ from services.gateway.reads import int_param, read_view, view_at
 from services.gateway.routing import Answer, Route
 from shared.casual.keys import casual_keys
 from shared.casual.store import INVITATIONS
-from shared.eventstore.player_keys import inbox, inbox_counter, notice_id, player_invitations
-from shared.eventstore.player_store import player_of_key, seats, turns
 from shared.messaging.messages import encode
+from shared.players.keys import inbox, inbox_counter, notice_id, player_invitations
 from shared.players.seats import Turn
+from shared.players.store import player_of_key, seats, turns
 from shared.readmodels.build import audience_name
 
 

@@ -11,8 +11,8 @@ from starlette.requests import Request
 from services.gateway.body import bearer
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError
-from shared.eventstore.player_store import player_of_key, seat
 from shared.kernel.auth import token_hash
+from shared.players.store import player_of_key, seat
 
 #: Player keys start with this, so the command route tells them from seat tokens.
 KEY_PREFIX = "zpk_"

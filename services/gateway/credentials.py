@@ -47,9 +47,9 @@ from typing import Any, Protocol
 import structlog
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from shared.eventstore.player_keys import credential_notice, player_doc
-from shared.eventstore.player_store import publish_notices
 from shared.infra.coalesce import Coalescer
+from shared.players.keys import credential_notice, player_doc
+from shared.players.store import publish_notices
 
 log = structlog.get_logger()
 #: Player keys checked per pipeline by the periodic check.

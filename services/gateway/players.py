@@ -5,7 +5,7 @@ player key; only the key's hash is kept. The account is an event-sourced
 aggregate of its own (``shared/players``): this module decides with its pure
 rules and appends to the player's stream with the expected version, as the
 store does for every aggregate, then rewrites the account's read model and
-key index (:mod:`shared.eventstore.player_store`). Registration and rotation
+key index (:mod:`shared.players.store`). Registration and rotation
 are rare and touch one stream each, so no service of their own sits between
 (concurrent gateways are safe: the expected version refuses a stale writer).
 
@@ -53,8 +53,6 @@ from services.gateway.writes import (
     remember,
     remembered_key,
 )
-from shared.eventstore.player_keys import player_doc, player_games, player_keys, player_ratings, player_tables
-from shared.eventstore.player_store import ACCOUNTS, decode_seat, publish_player
 from shared.games import registry
 from shared.infra.wallclock import now_ms
 from shared.kernel.auth import new_token, token_hash
@@ -66,7 +64,9 @@ from shared.players import codes as pc
 from shared.players.commands import DisplayName, PlayerCommandUnion, Register, RotateKey
 from shared.players.decide import PLAYER_ID, decide
 from shared.players.events import PlayerEventUnion
+from shared.players.keys import player_doc, player_games, player_keys, player_ratings, player_tables
 from shared.players.state import PlayerState
+from shared.players.store import ACCOUNTS, decode_seat, publish_player
 
 _decode_ladder = msgspec.json.Decoder(PlayerLadder).decode
 

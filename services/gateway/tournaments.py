@@ -71,7 +71,6 @@ from services.gateway.writes import (
     remember,
     route_of,
 )
-from shared.eventstore.player_keys import player_doc, player_ratings
 from shared.eventstore.store import decode_envelope
 from shared.eventstore.tournament_keys import TOURNAMENTS_INDEX, TournamentKeys, changes_key, tournament_keys
 from shared.kernel.auth import new_token, token_hash
@@ -81,6 +80,7 @@ from shared.ladders.ladder import PlayerLadder
 from shared.messaging.control import TournamentMsg
 from shared.messaging.messages import Outcome, encode
 from shared.observability import metrics
+from shared.players.keys import player_doc, player_ratings
 from shared.readmodels.build import FeedEntry
 from shared.tournaments import codes as tc
 from shared.tournaments.commands import Create, Finish, PairRound, Register, Start, Withdraw

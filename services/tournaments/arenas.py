@@ -5,7 +5,7 @@ window is over, pairs whoever is waiting (``arena.paired``: as many full
 tables as the queue holds), and opens every table the arena seated as a
 game (seat tokens kept once with ``HSETNX``, the game's auth hash, the map
 back to the arena, then the open command), and seats the players' accounts
-so their bots hear of it (:func:`shared.eventstore.player_store.seat_players`).
+so their bots hear of it (:func:`shared.players.store.seat_players`).
 The player process hands it finished games (:meth:`ArenaRunner.game_over`):
 the table is scored in the arena, its players queue again, and the ladder
 rates it.
@@ -32,7 +32,6 @@ from shared.arenas.state import ArenaState, ArenaTable
 from shared.arenas.store import ARENAS
 from shared.eventstore import game_index
 from shared.eventstore.keys import GameKeys, command_stream, partition_of
-from shared.eventstore.player_store import seat_players
 from shared.eventstore.store import EventStore
 from shared.infra.coalesce import Coalescer
 from shared.infra.wallclock import now_ms
@@ -43,6 +42,7 @@ from shared.messaging.messages import encode
 from shared.messaging.streams import send
 from shared.observability import metrics
 from shared.players.seats import Seat
+from shared.players.store import seat_players
 from shared.tournaments.results import placings_of
 
 log = structlog.get_logger()

@@ -47,8 +47,6 @@ from shared.casual.store import CasualTable
 from shared.eventstore.aggregates import Decided, Loaded
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import partition_feed
-from shared.eventstore.player_keys import player_doc, player_ratings
-from shared.eventstore.player_store import seat_players, seated, table_over, turns
 from shared.eventstore.store import EventStore, decode_envelope
 from shared.eventstore.tournament_keys import tournament_feed
 from shared.infra.wallclock import now_ms
@@ -59,7 +57,9 @@ from shared.ladders.keys import LADDERS, ladder_board, ladder_checkpoint, ladder
 from shared.ladders.ladder import LadderState, leaderboard, player_ladder
 from shared.ladders.store import ladder
 from shared.messaging.streams import Batch
+from shared.players.keys import player_doc, player_ratings
 from shared.players.seats import Seat, Turn
+from shared.players.store import seat_players, seated, table_over, turns
 from shared.tournaments.events import ResultRecorded, TableOpened
 from shared.tournaments.results import placings_of
 from shared.tournaments.state import find_table

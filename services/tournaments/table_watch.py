@@ -26,9 +26,9 @@ from typing import Any
 import structlog
 
 from shared.eventstore.keys import GameKeys, partition_of
-from shared.eventstore.player_keys import SEATED
 from shared.infra.lua import is_cluster
 from shared.observability import metrics
+from shared.players.keys import SEATED
 
 log = structlog.get_logger()
 #: How often the seated index is read for tables seated elsewhere.

@@ -33,13 +33,13 @@ from websockets.asyncio.client import ClientConnection, connect
 from services.gateway.asyncapi import spec as asyncapi_spec
 from services.gateway.credentials import Credentials, ended
 from shared.eventstore.keys import CHANGES_CHANNEL
-from shared.eventstore.player_keys import credential_notice, inbox_counter, player_doc
 from shared.infra.coalesce import Coalescer
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect as connect_store
 from shared.infra.settings import UNTHROTTLED
 from shared.infra.valkey_server import free_port
 from shared.kernel.auth import token_hash
+from shared.players.keys import credential_notice, inbox_counter, player_doc
 from tests.e2e.accounts import bearer, register
 from tests.e2e.test_play_socket import first_legal, refused, ws_url
 

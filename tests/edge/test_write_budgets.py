@@ -24,9 +24,9 @@ import pytest
 import pytest_asyncio
 import redis.asyncio as aioredis
 
-from shared.eventstore.player_keys import player_hosting, player_invitations
 from shared.infra.launcher import Stack
 from shared.infra.settings import UNTHROTTLED, Settings
+from shared.players.keys import player_hosting, player_invitations
 from tests.e2e.accounts import bearer
 from tests.edge.clients import async_client, fresh_address
 from tests.stacks import running_stack

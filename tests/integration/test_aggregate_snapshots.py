@@ -32,8 +32,6 @@ from shared.eventstore import aggregates, snapshots
 from shared.eventstore.aggregates import Aggregate, Busy, Loaded
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys
-from shared.eventstore.player_keys import player_keys
-from shared.eventstore.player_store import ACCOUNTS
 from shared.eventstore.store import AppendRequest, EventStore
 from shared.eventstore.tournament_keys import tournament_keys
 from shared.infra.redis_client import connect
@@ -41,6 +39,8 @@ from shared.kernel.rng import Rng
 from shared.ladders.events import Rated, RatedPlacing
 from shared.ladders.keys import ladder_board, ladder_keys
 from shared.players import events as player_events
+from shared.players.keys import player_keys
+from shared.players.store import ACCOUNTS
 from shared.tournaments import events as tournament_events
 from shared.tournaments.commands import Create, Register, Withdraw
 from shared.tournaments.decide import decide as decide_tournament

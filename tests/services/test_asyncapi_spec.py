@@ -12,8 +12,13 @@ from pathlib import Path
 import msgspec
 
 from services.gateway.asyncapi import SCHEMAS, _types, spec
-from shared.eventstore import keys, player_keys, player_store, tournament_keys
+from shared.arenas import keys as arena_keys
+from shared.casual import keys as casual_keys
+from shared.eventstore import keys, tournament_keys
+from shared.ladders import keys as ladder_keys
 from shared.messaging import control
+from shared.players import keys as player_keys
+from shared.players import store as player_store
 from shared.players.seats import Turn
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,7 +29,7 @@ WRITING = {"xadd", "add", "send", "submit", "publish", "publisher"}
 #: Every name the key modules (and the control plane) build stream and channel names with.
 BUILDERS = {
     name
-    for module in (keys, tournament_keys, player_keys)
+    for module in (keys, tournament_keys, player_keys, ladder_keys, arena_keys, casual_keys)
     for name in vars(module)
     if not name.startswith("_") and name[0].isalpha()
 } | {"COMMANDS"}
@@ -46,7 +51,7 @@ LUA_WRITES = {
         *(f"{a}.feed" for a in AGGREGATES),
     },
     ("shared/readmodels/project.lua", "KEYS[tonumber(ARGV[i])]"): {"GameKeys.audience_feed"},
-    ("shared/eventstore/player_store.py", "KEYS[1]"): {"inbox"},
+    ("shared/players/store.py", "KEYS[1]"): {"inbox"},
 }
 _XADD = re.compile(r'redis\.call\("XADD", (.+?), "')
 
@@ -119,7 +124,7 @@ def lua_writes() -> set[tuple[str, str]]:
 
 def test_every_stream_the_lua_scripts_write_is_a_channel() -> None:
     sites = lua_writes()
-    assert ("shared/eventstore/player_store.py", "KEYS[1]") in sites, "the scan sees inline scripts"
+    assert ("shared/players/store.py", "KEYS[1]") in sites, "the scan sees inline scripts"
     assert sites == set(LUA_WRITES), "a script writes a stream this test does not know: map it above"
     for names in LUA_WRITES.values():
         assert names <= documented_keys()

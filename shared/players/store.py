@@ -1,9 +1,9 @@
-"""The store side of player accounts and their seats, shared by the gateway
-(registration, the bot API) and the tournament service (seating, turns).
+"""The player accounts' store adapter, shared by the gateway (registration, the
+bot API) and the tournament service (seating, turns).
 
-Player streams are written with the store's append script (expected version,
-dedup by command id) like every other aggregate; :func:`publish_player`
-then rewrites the account's read model and its entry in the key index.
+Player streams are run by the one host of platform aggregates (:data:`ACCOUNTS`);
+:func:`publish_player` then rewrites the account's read model and its entry in
+the key index. Its keys are in :mod:`shared.players.keys`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,11 @@ import msgspec
 
 from shared.eventstore.aggregates import Aggregate
 from shared.eventstore.keys import CHANGES_CHANNEL
-from shared.eventstore.player_keys import (
+from shared.infra.lua import LuaScript
+from shared.infra.redis_client import Publisher
+from shared.players.decide import DECIDER
+from shared.players.events import PlayerEventUnion
+from shared.players.keys import (
     KEY_INDEX,
     PLAYERS_INDEX,
     SEATED,
@@ -26,10 +30,6 @@ from shared.eventstore.player_keys import (
     player_games,
     player_tables,
 )
-from shared.infra.lua import LuaScript
-from shared.infra.redis_client import Publisher
-from shared.players.decide import DECIDER
-from shared.players.events import PlayerEventUnion
 from shared.players.seats import Seat, Turn
 from shared.players.state import PlayerState
 
