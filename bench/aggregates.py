@@ -101,14 +101,14 @@ def _tournament(n: int) -> Iterator[Any]:
 
 
 def _kinds() -> dict[str, tuple[Any, Callable[[str, int], Any], Callable[[int], Iterator[Any]]]]:
-    from services.tournaments.writer import TOURNAMENTS
     from shared.arenas.keys import arena_keys
     from shared.arenas.store import ARENAS
     from shared.casual.keys import casual_keys
     from shared.casual.store import INVITATIONS
-    from shared.eventstore.tournament_keys import tournament_keys
     from shared.players.keys import player_keys
     from shared.players.store import ACCOUNTS
+    from shared.tournaments.keys import tournament_keys
+    from shared.tournaments.store import TOURNAMENTS
 
     return {
         "player": (ACCOUNTS, player_keys, _player),

@@ -41,7 +41,6 @@ from shared.eventstore.keys import (
     tag,
     validated_stream,
 )
-from shared.eventstore.tournament_keys import TournamentKeys, tournament_feed
 from shared.infra.settings import Settings
 from shared.ladders.events import LadderEventUnion
 from shared.ladders.keys import LadderKeys
@@ -54,6 +53,7 @@ from shared.players.events import PlayerEventUnion
 from shared.players.keys import PlayerKeys, credential_notice, inbox, notice_id
 from shared.players.seats import Turn
 from shared.readmodels.build import FeedEntry
+from shared.tournaments.keys import TournamentKeys, tournament_feed
 
 SCHEMAS = "#/components/schemas/"
 #: Where an address holds a partition's hash tag (``{p0}`` .. ``{pN-1}``).

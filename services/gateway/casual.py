@@ -61,7 +61,6 @@ from shared.casual.keys import CASUAL_TABLES, casual_keys, casual_tokens
 from shared.casual.rules import Invitation, Pending, decide, invited
 from shared.casual.store import INVITATIONS, CasualTable
 from shared.eventstore import game_index
-from shared.eventstore.tournament_keys import BOT_TABLES, bot_seats
 from shared.infra import wallclock
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
@@ -69,6 +68,7 @@ from shared.messaging.messages import OpenTable, encode
 from shared.players.keys import player_doc, player_hosting, player_invitations
 from shared.players.seats import Seat, Turn
 from shared.players.store import seat_players, turns
+from shared.tournaments.keys import BOT_TABLES, bot_seats
 
 INVITATION_ID = re.compile(r"^c[0-9a-f]{12}$")
 

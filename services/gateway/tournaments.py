@@ -72,7 +72,6 @@ from services.gateway.writes import (
     route_of,
 )
 from shared.eventstore.store import decode_envelope
-from shared.eventstore.tournament_keys import TOURNAMENTS_INDEX, TournamentKeys, changes_key, tournament_keys
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Count, Name
 from shared.kernel.rejection import RuleViolation
@@ -85,6 +84,7 @@ from shared.readmodels.build import FeedEntry
 from shared.tournaments import codes as tc
 from shared.tournaments.commands import Create, Finish, PairRound, Register, Start, Withdraw
 from shared.tournaments.commands import Register as TournamentRegister
+from shared.tournaments.keys import TOURNAMENTS_INDEX, TournamentKeys, changes_key, tournament_keys
 from shared.tournaments.settings import ClockSettings, Format, SpectatorDelay
 from shared.tournaments.views import PairingsView, StandingsView
 

@@ -31,13 +31,13 @@ from shared.eventstore.keys import (
     partition_feed,
     validated_stream,
 )
-from shared.eventstore.tournament_keys import tournament_command_stream
 from shared.games import registry
 from shared.infra import wallclock
 from shared.infra.lua import is_cluster
 from shared.messaging import deadletters
 from shared.observability import metrics
 from shared.observability.pipeline import Backlog, backlog, stalled, watched
+from shared.tournaments.keys import tournament_command_stream
 
 log = structlog.get_logger()
 INTERVAL_S = 1.0

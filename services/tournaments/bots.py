@@ -18,9 +18,9 @@ from typing import Any
 import httpx
 import structlog
 
-from shared.eventstore.tournament_keys import BOT_TABLES, bot_seats
 from shared.kernel.legal_groups import expand
 from shared.observability import metrics
+from shared.tournaments.keys import BOT_TABLES, bot_seats
 
 log = structlog.get_logger()
 IDLE_S = 0.1

@@ -45,7 +45,6 @@ from services.tournaments.writer import BUSY, Tournaments
 from shared.eventstore import game_index
 from shared.eventstore.keys import GameKeys, command_stream, partition_of
 from shared.eventstore.store import decode_envelope
-from shared.eventstore.tournament_keys import BOT_TABLES, TOURNAMENT_GAMES, TOURNAMENTS_INDEX, bot_seats
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.table import TableFinished
 from shared.messaging.messages import encode
@@ -54,6 +53,7 @@ from shared.messaging.streams import Batch
 from shared.observability import metrics
 from shared.tournaments.commands import Finish, PairRound
 from shared.tournaments.commands import OpenTable as OpenTournamentTable
+from shared.tournaments.keys import BOT_TABLES, TOURNAMENT_GAMES, TOURNAMENTS_INDEX, bot_seats
 from shared.tournaments.results import record_command
 from shared.tournaments.rounds import has_next_round
 from shared.tournaments.state import Round, Table, TournamentState, current_round

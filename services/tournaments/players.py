@@ -40,7 +40,7 @@ from redis.exceptions import ResponseError
 
 from services.tournaments.arenas import ArenaRunner
 from services.tournaments.table_watch import TableWatch
-from services.tournaments.writer import Tournaments, decode_event
+from services.tournaments.writer import Tournaments
 from shared.arenas.keys import ARENA_TABLES
 from shared.casual.keys import CASUAL_TABLES
 from shared.casual.store import CasualTable
@@ -48,7 +48,6 @@ from shared.eventstore.aggregates import Decided, Loaded
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import partition_feed
 from shared.eventstore.store import EventStore, decode_envelope
-from shared.eventstore.tournament_keys import tournament_feed
 from shared.infra.wallclock import now_ms
 from shared.kernel.contract import Result
 from shared.kernel.table import TableFinished
@@ -61,8 +60,10 @@ from shared.players.keys import player_doc, player_ratings
 from shared.players.seats import Seat, Turn
 from shared.players.store import seat_players, seated, table_over, turns
 from shared.tournaments.events import ResultRecorded, TableOpened
+from shared.tournaments.keys import tournament_feed
 from shared.tournaments.results import placings_of
 from shared.tournaments.state import find_table
+from shared.tournaments.store import decode_event
 
 log = structlog.get_logger()
 GROUP = "players"

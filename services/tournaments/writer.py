@@ -27,15 +27,9 @@ from typing import Any
 import msgspec
 import structlog
 
-from shared.eventstore.aggregates import Aggregate, Busy, Decided, Loaded
+from shared.eventstore.aggregates import Busy, Decided, Loaded
 from shared.eventstore.keys import CHANGES_CHANNEL
 from shared.eventstore.store import EventStore
-from shared.eventstore.tournament_keys import (
-    TOURNAMENTS_INDEX,
-    TournamentKeys,
-    changes_key,
-    tournament_keys,
-)
 from shared.infra.redis_client import Publisher
 from shared.infra.wallclock import now_ms
 from shared.kernel.rejection import RuleViolation
@@ -46,7 +40,9 @@ from shared.tournaments import codes
 from shared.tournaments.commands import Create, PairRound, TournamentCommandUnion
 from shared.tournaments.decide import DECIDER, MAX_ENTRIES, Seeded
 from shared.tournaments.events import TournamentEventUnion
+from shared.tournaments.keys import TOURNAMENTS_INDEX, TournamentKeys, changes_key, tournament_keys
 from shared.tournaments.state import TournamentState
+from shared.tournaments.store import TOURNAMENTS
 from shared.tournaments.views import pairings_view, standings_view
 
 log = structlog.get_logger()
@@ -56,10 +52,7 @@ UNKNOWN_TOURNAMENT = "unknown_tournament"
 #: The answer when the stream kept moving under us: nothing was appended.
 BUSY = "busy"
 
-decode_event = msgspec.msgpack.Decoder(TournamentEventUnion).decode  # type: ignore[arg-type]
 _encode_json = msgspec.json.Encoder().encode
-#: Tournament streams: the one host of platform aggregates runs them.
-TOURNAMENTS: Aggregate[TournamentState, TournamentEventUnion] = Aggregate(DECIDER, decode_event, "tournament")
 
 
 def event_json(event: Any) -> msgspec.Raw:

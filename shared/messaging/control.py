@@ -14,9 +14,9 @@ from typing import Annotated
 
 import msgspec
 
-from shared.eventstore.tournament_keys import tournament_command_stream
 from shared.kernel.bounds import LongName
 from shared.kernel.messages import Record
+from shared.tournaments.keys import tournament_command_stream
 
 #: Organiser commands from the gateways, waiting for the tournament service.
 COMMANDS = tournament_command_stream()

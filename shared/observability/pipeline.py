@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from shared.eventstore.keys import command_stream, partition_feed, validated_stream
-from shared.eventstore.tournament_keys import tournament_command_stream
 from shared.kernel.messages import Record
+from shared.tournaments.keys import tournament_command_stream
 
 
 class Backlog(Record, frozen=True):

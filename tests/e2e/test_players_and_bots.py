@@ -19,9 +19,9 @@ from typing import Any
 import httpx
 import pytest
 
-from shared.eventstore.tournament_keys import tournament_feed, tournament_keys
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
+from shared.tournaments.keys import tournament_feed, tournament_keys
 from tests.e2e.accounts import bearer, cli_bot, example_bot, ladder_is_recomputed, page, register
 from tests.waiting import eventually, until
 

@@ -23,13 +23,13 @@ from shared.cli import botclient
 from shared.cli.feed import follow_path
 from shared.eventstore.keys import GameKeys, partition_feed, partition_of
 from shared.eventstore.store import EventStore, decode_envelope
-from shared.eventstore.tournament_keys import tournament_keys
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.kernel.auth import token_hash
 from shared.kernel.legal_groups import expand
 from shared.tournaments.events import TournamentEventUnion
 from shared.tournaments.evolve import fold
+from shared.tournaments.keys import tournament_keys
 from shared.tournaments.ratings import tournament_ratings
 from shared.tournaments.views import pairings_view, standings_view
 from tests.waiting import eventually, until

@@ -31,12 +31,12 @@ from services.gateway.errors import status_of
 from shared.eventstore import game_index
 from shared.eventstore.keys import GameKeys, partition_of
 from shared.eventstore.store import EventStore
-from shared.eventstore.tournament_keys import TOURNAMENTS_INDEX, tournament_keys
 from shared.games import registry
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.kernel.legal_groups import expand
 from shared.messaging import deadletters
+from shared.tournaments.keys import TOURNAMENTS_INDEX, tournament_keys
 from tests.hostile.strategies import short
 
 T = TypeVar("T")

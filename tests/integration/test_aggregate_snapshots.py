@@ -17,7 +17,7 @@ import msgspec
 import pytest
 
 from services.tournaments.players import Ladders
-from services.tournaments.writer import TOURNAMENTS, Tournaments
+from services.tournaments.writer import Tournaments
 from shared.arenas import events as arena_events
 from shared.arenas.commands import ArenaCommandUnion, Join, Leave
 from shared.arenas.keys import arena_keys
@@ -33,7 +33,6 @@ from shared.eventstore.aggregates import Aggregate, Busy, Loaded
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys
 from shared.eventstore.store import AppendRequest, EventStore
-from shared.eventstore.tournament_keys import tournament_keys
 from shared.infra.redis_client import connect
 from shared.kernel.rng import Rng
 from shared.ladders.events import Rated, RatedPlacing
@@ -44,6 +43,8 @@ from shared.players.store import ACCOUNTS
 from shared.tournaments import events as tournament_events
 from shared.tournaments.commands import Create, Register, Withdraw
 from shared.tournaments.decide import decide as decide_tournament
+from shared.tournaments.keys import tournament_keys
+from shared.tournaments.store import TOURNAMENTS
 
 pytestmark = pytest.mark.integration
 

@@ -14,12 +14,13 @@ import msgspec
 from services.gateway.asyncapi import SCHEMAS, _types, spec
 from shared.arenas import keys as arena_keys
 from shared.casual import keys as casual_keys
-from shared.eventstore import keys, tournament_keys
+from shared.eventstore import keys
 from shared.ladders import keys as ladder_keys
 from shared.messaging import control
 from shared.players import keys as player_keys
 from shared.players import store as player_store
 from shared.players.seats import Turn
+from shared.tournaments import keys as tournament_keys
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "asyncapi.json"

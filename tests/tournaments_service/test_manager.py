@@ -25,13 +25,13 @@ from shared.eventstore import game_index
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys, partition_feed, partition_of
 from shared.eventstore.store import encode_envelope
-from shared.eventstore.tournament_keys import BOT_TABLES, TOURNAMENT_GAMES, bot_seats
 from shared.kernel.auth import token_hash
 from shared.kernel.contract import Result, Standing
 from shared.kernel.table import TableFinished
 from shared.messaging.messages import CommandMsg, Outcome
 from shared.messaging.streams import Batch, StreamReader
 from shared.tournaments.commands import Create, Register, Start
+from shared.tournaments.keys import BOT_TABLES, TOURNAMENT_GAMES, bot_seats
 from shared.tournaments.state import TournamentState
 from tests.waiting import until
 

@@ -41,12 +41,6 @@ from services.gateway.reads import (
 from services.gateway.routing import Answer, Route
 from shared.eventstore import game_index
 from shared.eventstore.keys import PREFIX, GameKeys, live_tables, tag
-from shared.eventstore.tournament_keys import (
-    BOT_TABLES,
-    TOURNAMENT_GAMES,
-    bot_seats,
-    tournament_keys,
-)
 from shared.games import registry
 from shared.infra import wallclock
 from shared.kernel.auth import token_hash
@@ -57,6 +51,7 @@ from shared.kernel.rng import commitment
 from shared.messaging.messages import encode
 from shared.readmodels.audit import AuditLog, verify_log
 from shared.readmodels.build import HISTORY, SPECTATOR
+from shared.tournaments.keys import BOT_TABLES, TOURNAMENT_GAMES, bot_seats, tournament_keys
 
 #: Finished tables are found among this many newest tables at most.
 SCAN_LIMIT = 2000
