@@ -76,6 +76,14 @@ class Secrets(Generic[S, E]):
     #: ``named_ids(event)``: the item ids ``event`` carries, in the same id space.
     #: No event delivered to an audience may name an id hidden from it.
     named_ids: Callable[[E], frozenset[str]] = no_ids
+    #: ``sample_hidden(state, seat, rng)``: a determinisation for a search bot
+    #: (:mod:`shared.kernel.search`): a state the game can play on whose facts
+    #: hidden from ``seat`` are drawn at random among those consistent with
+    #: what it may see, so that ``view`` and ``legal`` of ``seat`` are unchanged.
+    #: It reads only what ``seat`` may see: ``conceal`` of any other owner
+    #: leaves its answer, for the same ``rng``, byte-identical. ``None``: the
+    #: game has no search bot.
+    sample_hidden: Callable[[S, int, Rng], S] | None = None
 
 
 @dataclass(frozen=True, slots=True)

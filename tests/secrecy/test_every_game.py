@@ -18,6 +18,7 @@ from shared.games import registry
 from shared.kernel.contract import GameModule, Secrets, no_ids
 from shared.kernel.playout import play
 from shared.kernel.rng import Rng
+from shared.kernel.search import by_iterations
 from tests.secrecy import harness
 
 GAMES = [registry.get(key) for key in registry.available()]
@@ -62,11 +63,14 @@ def test_no_event_names_an_id_hidden_from_its_audience(key: str, seats: int) -> 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.key)
 def test_bots_choose_from_what_their_seat_sees(game: Any) -> None:
+    """Every bot of every level, the search bot included: the same move whatever
+    the seat may not see (another seat's secrets, or what no seat sees)."""
     seats = game.max_seats
     seed = _seed("bots", game.key)
     for n, world in enumerate(harness.states(game, seats, seed, count=3)):
         for seat in sorted(game.actors(world.state)):
-            for name, bot in game.bots.items():
+            for name, level in game.bots.items():
+                bot = by_iterations(level, 24)
                 chosen = harness.encode(bot(world.state, seat, Rng(seed, n)))
                 for owner in harness.audiences(seats):
                     if owner == seat:

@@ -112,7 +112,7 @@ def test_a_reveal_the_game_does_not_declare_is_caught(register: Any) -> None:
 
 
 def test_a_conceal_that_varies_nothing_is_caught(register: Any) -> None:
-    secrets = Secrets(conceal=lambda state, owner, rng: state, reveals=highcard.reveals)
+    secrets: Secrets[Any, Any] = Secrets(conceal=lambda state, owner, rng: state, reveals=highcard.reveals)
     game = register(dataclasses.replace(HIGHCARD, secrets=secrets), "highcard-lazy")
     with pytest.raises(AssertionError, match="conceal never varied"):
         harness.check_game(game, 3, SEED)

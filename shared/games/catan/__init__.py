@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.games.catan.bots import greedy_bot, random_bot, uniform_bot, zombie_bot
+from shared.games.catan.bots import greedy_bot, random_bot, standing, uniform_bot, zombie_bot
 from shared.games.catan.commands import CatanCommand
 from shared.games.catan.decide import decide
 from shared.games.catan.events import CatanEvent
@@ -10,17 +10,18 @@ from shared.games.catan.evolve import evolve
 from shared.games.catan.legal import actors, legal
 from shared.games.catan.options import Options
 from shared.games.catan.rules.victory import result
-from shared.games.catan.secrets import conceal, reveals
+from shared.games.catan.secrets import conceal, reveals, sample_hidden
 from shared.games.catan.setup import create
 from shared.games.catan.state import State
 from shared.games.catan.views import view, visibility
 from shared.kernel.contract import GameModule, Secrets
+from shared.kernel.search import SearchBot
 
 
 def _module(
     key: str, title: str, defaults: dict[str, str]
 ) -> GameModule[State, CatanCommand, CatanEvent, Options]:
-    return GameModule(
+    game: GameModule[State, CatanCommand, CatanEvent, Options] = GameModule(
         key=key,
         title=title,
         min_seats=3,
@@ -37,11 +38,23 @@ def _module(
         view=view,
         visibility=visibility,
         result=result,
-        secrets=Secrets(conceal=conceal, reveals=reveals),
+        secrets=Secrets(conceal=conceal, reveals=reveals, sample_hidden=sample_hidden),
         state_type=State,
-        bots={"random": random_bot, "uniform": uniform_bot, "greedy": greedy_bot, "zombie": zombie_bot},
+        bots={
+            "random": random_bot,
+            "uniform": uniform_bot,
+            "greedy": greedy_bot,
+            "zombie": zombie_bot,
+            "easy": random_bot,
+            "medium": greedy_bot,
+            # The module holds its own bot: looked up when a move is asked for.
+            "hard": SearchBot(
+                game=lambda: game, sample=sample_hidden, score=standing, rollout=random_bot, prior=greedy_bot
+            ),
+        },
         default_options=defaults,
     )
+    return game
 
 
 CATAN_CK = _module("catan-ck", "Catan: Cities & Knights", {"expansion": "ck"})

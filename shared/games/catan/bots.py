@@ -1,7 +1,9 @@
 """Bots: ``random`` (uniform over command kinds, biased to end turns so games
 finish), ``uniform`` (uniform over every listed decision, domestic offers
 aside: catanatron's ``RandomPlayer``) and ``greedy`` (builds toward victory
-points first)."""
+points first): the ``easy`` and ``medium`` levels are ``random`` and ``greedy``;
+``hard`` searches (:mod:`shared.kernel.search`), scoring unfinished rollouts
+by :func:`standing`."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from itertools import groupby
 from shared.games.catan import commands as cmd
 from shared.games.catan.legal import legal
 from shared.games.catan.rules import actions, tasks
+from shared.games.catan.rules.victory import points
 from shared.games.catan.state import State
 from shared.kernel.rng import Rng
 
@@ -20,6 +23,11 @@ _PRIORITY = (
     cmd.BuildCity, cmd.BuildSettlement, cmd.BuyImprovement, cmd.PlayProgress, cmd.BuildKnight,
     cmd.BuyDevCard, cmd.BuildWall, cmd.PlayDevCard, cmd.ActivateKnight, cmd.BuildRoad, cmd.ChaseRobber,
 )  # fmt: skip
+
+
+def standing(state: State) -> tuple[float, ...]:
+    """Victory points, then (a little) cards in hand: what the next turns build from."""
+    return tuple(points(state, s) + 0.01 * sum(p.hand) for s, p in enumerate(state.players))
 
 
 def random_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:

@@ -20,8 +20,15 @@ Hand = tuple[int, ...]
 EMPTY: Hand = (0,) * 8
 #: The most cards of one kind in the game: 19 of each resource, 12 of each commodity.
 MOST_OF_A_KIND = 19
+
+
 #: A hand a client names (to pay, give or ask for): a count per kind, none
 #: above what exists. Stored hands stay plain ``Hand``: the rules made them.
+def stock(ck: bool) -> Hand:
+    """Every card of each kind in the game: the bank's holding when a game starts."""
+    return tuple(MOST_OF_A_KIND if k in RESOURCES else (12 if ck else 0) for k in KINDS)
+
+
 SentHand = Annotated[tuple[Annotated[int, Meta(ge=0, le=MOST_OF_A_KIND)], ...], Meta(max_length=len(NAMES))]
 
 

@@ -8,7 +8,7 @@ from msgspec.structs import replace
 
 from shared.games.catan import board
 from shared.games.catan import events as ev
-from shared.games.catan.cards import COMMODITIES, RESOURCES, Hand, add, sub, track_of
+from shared.games.catan.cards import Hand, add, stock, sub, track_of
 from shared.games.catan.state import Knight, Player, State
 
 T = TypeVar("T")
@@ -48,7 +48,7 @@ def _put_knight(state: State, knight: Knight) -> State:
 
 def _started(e: ev.Started) -> State:
     o = e.options
-    bank = tuple(19 if k in RESOURCES else (12 if o.ck else 0) for k in (*RESOURCES, *COMMODITIES))
+    bank = stock(o.ck)
     return State(
         options=o,
         seats=e.seats,

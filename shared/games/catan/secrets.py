@@ -26,7 +26,7 @@ from typing import assert_never
 from msgspec.structs import replace
 
 from shared.games.catan import events as ev
-from shared.games.catan.cards import COMMODITIES, RESOURCES, Hand, covers, one, track_of
+from shared.games.catan.cards import COMMODITIES, RESOURCES, Hand, covers, one, stock, track_of
 from shared.games.catan.decide import decide
 from shared.games.catan.legal import legal
 from shared.games.catan.rules.domestic import DEAL
@@ -148,6 +148,75 @@ def _answer(state: State, seat: int, rng: Rng) -> State:
     if len(answers) != 1 or any(isinstance(e, ev.TaskClosed) for e in events):
         return state
     return replace(state, task=replace(task, answers=(*task.answers[:i], answers[0], *task.answers[i + 1 :])))
+
+
+def sample_hidden(state: State, seat: int, rng: Rng) -> State:
+    """Every card the seat has not seen dealt afresh: the other seats' resources
+    and commodities from the pool of what they hold between them (public, as
+    the bank is), their development or progress cards together with the decks
+    (each progress card back to a seat holding one from its deck), and their
+    answers to the open task chosen again. What the open task shows the seat
+    stays: the cards a seat must hold for it, and the part of a hand its Spy
+    or Master Merchant looks at."""
+    task = state.task
+    peek = task.kind if task is not None and task.kind in SHOWN and task.owner == seat else ""
+    target = task.data[0] if task is not None and peek else -1
+    others = [s for s in range(state.seats) if s != seat]
+    state = _redeal_hands(state, [s for s in others if not (peek == "master_merchant" and s == target)], rng)
+    holders = [s for s in others if not (peek == "spy" and s == target)]
+    state = (
+        _redeal_progress(state, holders, rng)
+        if state.options.ck
+        else _redeal_development(state, holders, rng)
+    )
+    for s in others:
+        state = _answer(state, s, rng)
+    return state
+
+
+def _redeal_hands(state: State, seats: list[int], rng: Rng) -> State:
+    """The pool is what neither the bank nor a hand the seat sees holds."""
+    kept = {s: _committed(state, s) for s in seats}
+    seen = [state.bank, *(p.hand for s, p in enumerate(state.players) if s not in seats), *kept.values()]
+    left = [n - sum(hand[k] for hand in seen) for k, n in enumerate(stock(state.options.ck))]
+    for group in (RESOURCES, COMMODITIES):
+        pool = rng.shuffled([k for k in group for _ in range(left[k])])
+        for s in seats:
+            hand = list(state.players[s].hand)
+            free = sum(hand[k] - kept[s][k] for k in group)
+            for k in group:
+                hand[k] = kept[s][k]
+            for k in pool[:free]:
+                hand[k] += 1
+            pool = pool[free:]
+            state = _with(state, s, replace(state.players[s], hand=tuple(hand)))
+    return state
+
+
+def _redeal_progress(state: State, seats: list[int], rng: Rng) -> State:
+    decks = list(state.decks)
+    for track, deck in enumerate(state.decks):
+        held = {s: sum(track_of(c) == track for c in state.players[s].cards) for s in seats}
+        pool = rng.shuffled(
+            sorted((*deck, *(c for s in seats for c in state.players[s].cards if track_of(c) == track)))
+        )
+        for s in seats:
+            mine = [c for c in state.players[s].cards if track_of(c) != track]
+            cards = tuple(sorted((*mine, *pool[: held[s]])))
+            state, pool = _with(state, s, replace(state.players[s], cards=cards)), pool[held[s] :]
+        decks[track] = tuple(pool)
+    return replace(state, decks=tuple(decks))
+
+
+def _redeal_development(state: State, seats: list[int], rng: Rng) -> State:
+    pool = rng.shuffled(sorted((*state.dev_deck, *(c for s in seats for c in state.players[s].cards))))
+    for s in seats:
+        p = state.players[s]
+        old, pool = pool[: len(p.cards) - len(p.fresh)], pool[len(p.cards) - len(p.fresh) :]
+        fresh, pool = pool[: len(p.fresh)], pool[len(p.fresh) :]
+        player = replace(p, cards=tuple(sorted(old + fresh)), fresh=tuple(sorted(fresh)))
+        state = _with(state, s, player)
+    return replace(state, dev_deck=tuple(pool))
 
 
 def reveals(event: ev.CatanEvent, audience: Audience) -> bool:

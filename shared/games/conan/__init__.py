@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from shared.games.conan.bots import heuristic_bot, random_bot
+from shared.games.conan.bots import heuristic_bot, random_bot, standing
 from shared.games.conan.commands import AnyCommand
 from shared.games.conan.content import Pack, PackError
 from shared.games.conan.decide import decide
@@ -22,11 +22,13 @@ from shared.games.conan.evolve import evolve
 from shared.games.conan.legal import actors, legal
 from shared.games.conan.loader import load_packs
 from shared.games.conan.options import Options
-from shared.games.conan.secrets import conceal, hidden_ids, named_ids, reveals
+from shared.games.conan.secrets import conceal, hidden_ids, named_ids, reveals, sample_hidden
 from shared.games.conan.setup import create
 from shared.games.conan.state import GameOver, State
 from shared.games.conan.views import Board, board_asset, view, visibility
 from shared.kernel.contract import Asset, Assets, GameModule, Result, Secrets, pack_board
+from shared.kernel.rng import Rng
+from shared.kernel.search import SearchBot
 
 Game = GameModule[State, AnyCommand, AnyEvent, Options]
 
@@ -62,7 +64,16 @@ def build(packs: Mapping[str, Pack]) -> Game:
         assert options is not None, "the first event of a table is Started"
         return evolve(pack(options.pack), state, event)
 
-    return GameModule(
+    def sample(state: State, seat: int, rng: Rng) -> State:
+        return sample_hidden(of(state), state, seat, rng)
+
+    def easy(state: State, seat: int, rng: Rng) -> AnyCommand:
+        return random_bot(of(state), state, seat, rng)
+
+    def medium(state: State, seat: int, rng: Rng) -> AnyCommand:
+        return heuristic_bot(of(state), state, seat, rng)
+
+    game: Game = GameModule(
         key="conan",
         title="Age of Conan: The Strategy Board Game",
         min_seats=2,
@@ -84,14 +95,20 @@ def build(packs: Mapping[str, Pack]) -> Game:
             reveals=reveals,
             hidden_ids=hidden_ids,
             named_ids=named_ids,
+            sample_hidden=sample,
         ),
         state_type=State,
         bots={
-            "random": lambda state, seat, rng: random_bot(of(state), state, seat, rng),
-            "heuristic": lambda state, seat, rng: heuristic_bot(of(state), state, seat, rng),
+            "random": easy,
+            "heuristic": medium,
+            "easy": easy,
+            "medium": medium,
+            # The module holds its own bot: looked up when a move is asked for.
+            "hard": SearchBot(game=lambda: game, sample=sample, score=standing, rollout=easy, prior=medium),
         },
         assets=Assets(find=asset, types=(Board,)),
     )
+    return game
 
 
 #: The bundled packs, by name: the only place the game reads files (each

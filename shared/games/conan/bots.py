@@ -1,4 +1,6 @@
 """Bots: ``random`` picks any legal command; ``heuristic`` prefers progress.
+They are the ``easy`` and ``medium`` levels; ``hard`` searches
+(:mod:`shared.kernel.search`), scoring unfinished rollouts by :func:`standing`.
 
 Both read only ``legal`` (which depends on the seat's own hand and public
 facts), so they never use what their seat may not see.
@@ -11,6 +13,11 @@ from shared.games.conan.content import Pack
 from shared.games.conan.legal import legal
 from shared.games.conan.state import State
 from shared.kernel.rng import Rng
+
+
+def standing(state: State) -> tuple[float, ...]:
+    """Empire points, then (a little) gold: what the final standings count first."""
+    return tuple(s.ep + 0.01 * s.gold for s in state.seats)
 
 
 def random_bot(pack: Pack, state: State, seat: int, rng: Rng) -> c.AnyCommand:

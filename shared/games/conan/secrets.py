@@ -117,6 +117,57 @@ def _sealed(pack: Pack, state: State, owner: int, rng: Rng) -> State:
     return _with(state, owner, s)
 
 
+def sample_hidden(pack: Pack, state: State, seat: int, rng: Rng) -> State:
+    """Everything the seat has not seen dealt afresh, each from the pool it
+    could have come from: the other strategy hands with the strategy deck, each
+    kingdom's hand with its deck (the seat's own deck reordered), the other
+    seats' adventure tokens with the face-down ones, the decks reordered, and
+    the other seats' sealed bids, contest cards and categories chosen again
+    among what the rules allow."""
+    others = [s for s in range(len(state.seats)) if s != seat]
+    strategy = rng.shuffled(
+        sorted((*state.strategy_deck, *(c for s in others for c in state.seats[s].strategy_hand)))
+    )
+    unseen = [*state.container, *state.track, *state.discarded_tokens]
+    tokens = rng.shuffled(sorted((*unseen, *(t for s in others for t in _tokens(state.seats[s])))))
+    seats = list(state.seats)
+    for s in others:
+        old = seats[s]
+        kingdom = rng.shuffled(sorted((*old.kingdom_hand, *old.kingdom_deck)))
+        held = len(old.tokens)
+        seats[s] = replace(
+            old,
+            strategy_hand=tuple(sorted(strategy[: len(old.strategy_hand)])),
+            kingdom_hand=tuple(sorted(kingdom[: len(old.kingdom_hand)])),
+            kingdom_deck=tuple(kingdom[len(old.kingdom_hand) :]),
+            tokens=tuple(sorted(tokens[:held])),
+            pending_token=tokens[held] if old.pending_token >= 0 else -1,
+            sealed_category=rng.choice(CATEGORIES) if old.sealed_category else "",
+        )
+        strategy = strategy[len(old.strategy_hand) :]
+        tokens = tokens[held + (old.pending_token >= 0) :]
+    mine = seats[seat]
+    seats[seat] = replace(mine, kingdom_deck=tuple(rng.shuffled(sorted(mine.kingdom_deck))))
+    container, track, discarded = _regroup(tokens, (len(state.container), len(state.track)))
+    state = replace(
+        state,
+        seats=tuple(seats),
+        strategy_deck=tuple(strategy),
+        adventure_deck=tuple(rng.shuffled(sorted(state.adventure_deck))),
+        objective_deck=tuple(rng.shuffled(sorted(state.objective_deck))),
+        container=container,
+        track=track,
+        discarded_tokens=discarded,
+    )
+    for s in others:
+        state = _sealed(pack, state, s, rng)
+    return state
+
+
+def _tokens(s: SeatState) -> tuple[int, ...]:
+    return (*s.tokens, *((s.pending_token,) if s.pending_token >= 0 else ()))
+
+
 def reveals(event: ev.AnyEvent, audience: Audience) -> bool:
     match event:
         # Draws and tokens taken: to the seat that takes them.

@@ -6,7 +6,7 @@ two ways, is a field of :class:`Options` (§19 there).
 
 from __future__ import annotations
 
-from shared.games.tigris.bots import greedy_bot, random_bot
+from shared.games.tigris.bots import greedy_bot, random_bot, standing
 from shared.games.tigris.commands import TigrisCommand
 from shared.games.tigris.decide import decide
 from shared.games.tigris.events import TigrisEvent
@@ -14,11 +14,12 @@ from shared.games.tigris.evolve import evolve
 from shared.games.tigris.legal import actors, legal, legal_groups
 from shared.games.tigris.options import Options
 from shared.games.tigris.rules.scoring import result
-from shared.games.tigris.secrets import conceal, reveals
+from shared.games.tigris.secrets import conceal, reveals, sample_hidden
 from shared.games.tigris.setup import create
 from shared.games.tigris.state import State
 from shared.games.tigris.views import view, visibility
 from shared.kernel.contract import GameModule, Secrets
+from shared.kernel.search import SearchBot
 
 GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
     key="tigris",
@@ -38,9 +39,17 @@ GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
     view=view,
     visibility=visibility,
     result=result,
-    secrets=Secrets(conceal=conceal, reveals=reveals),
+    secrets=Secrets(conceal=conceal, reveals=reveals, sample_hidden=sample_hidden),
     state_type=State,
-    bots={"random": random_bot, "greedy": greedy_bot},
+    bots={
+        "random": random_bot,
+        "greedy": greedy_bot,
+        "easy": random_bot,
+        "medium": greedy_bot,
+        "hard": SearchBot(
+            game=lambda: GAME, sample=sample_hidden, score=standing, rollout=random_bot, prior=greedy_bot
+        ),
+    },
 )
 
 GAMES = (GAME,)

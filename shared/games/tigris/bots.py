@@ -1,4 +1,5 @@
-"""Bots: uniform random over the legal commands, and a one-ply greedy player.
+"""Bots: uniform random over the legal commands (``easy``), and a one-ply greedy
+player (``medium``); ``hard`` searches (:mod:`shared.kernel.search`).
 
 Both look only at what their seat may see: the board, the flow of play and
 their own hand and points. The greedy bot rates each command by the seat's
@@ -43,6 +44,15 @@ def random_bot(state: State, seat: int, rng: Rng) -> TigrisCommand:
 
 def _strength(points: Counts, treasures: int) -> tuple[int, ...]:
     return strength(dict(zip(COLOURS, points, strict=True)), treasures)
+
+
+def standing(state: State) -> tuple[float, ...]:
+    """Every seat's strength as one number (weakest colour first, the rest
+    breaking ties), for the search bot's unfinished rollouts."""
+    return tuple(
+        sum(v / 100**k for k, v in enumerate(_strength(points, treasures)))
+        for points, treasures in zip(state.points, state.treasures_won, strict=True)
+    )
 
 
 _IDLE = -5.0

@@ -16,7 +16,7 @@ from msgspec.structs import replace
 
 from shared.games.tigris import events as ev
 from shared.games.tigris.state import Counts, State
-from shared.games.tigris_common.hidden import exchange
+from shared.games.tigris_common.hidden import exchange, redeal
 from shared.kernel.rng import Rng
 from shared.kernel.visibility import Audience
 
@@ -31,6 +31,22 @@ def conceal(state: State, owner: Audience, rng: Rng) -> State:
         return state
     mine: Counts = (rng.below(20), rng.below(20), rng.below(20), rng.below(20))
     return replace(state, points=(*state.points[:owner], mine, *state.points[owner + 1 :]))
+
+
+def sample_hidden(state: State, seat: int, rng: Rng) -> State:
+    """The other hands and the bag dealt afresh from what the seat has not seen.
+    The others' points behind the screen are unknown to it: each is given the
+    seat's own totals in a random colour order, a rival as far along as itself."""
+    others = [s for s in range(state.seats) if s != seat]
+    dealt, bag = redeal([state.hands[s] for s in others], state.bag, rng)
+    hands = list(state.hands)
+    points = list(state.points)
+    for s, hand in zip(others, dealt, strict=True):
+        hands[s] = hand
+        if not state.options.open_scoring:
+            a, b, c, d = rng.shuffled(state.points[seat])
+            points[s] = (a, b, c, d)
+    return replace(state, hands=tuple(hands), bag=bag, points=tuple(points))
 
 
 def reveals(event: ev.TigrisEvent, audience: Audience) -> bool:

@@ -21,7 +21,7 @@ weakest-colour scoring with jokers.
 
 from __future__ import annotations
 
-from shared.games.tigris_cards.bots import greedy_bot, random_bot
+from shared.games.tigris_cards.bots import greedy_bot, random_bot, standing
 from shared.games.tigris_cards.commands import TigrisCardsCommand
 from shared.games.tigris_cards.decide import decide
 from shared.games.tigris_cards.events import TigrisCardsEvent
@@ -29,11 +29,12 @@ from shared.games.tigris_cards.evolve import evolve
 from shared.games.tigris_cards.legal import actors, legal, legal_groups
 from shared.games.tigris_cards.options import Options
 from shared.games.tigris_cards.rules.scoring import result
-from shared.games.tigris_cards.secrets import conceal, reveals
+from shared.games.tigris_cards.secrets import conceal, reveals, sample_hidden
 from shared.games.tigris_cards.setup import create
 from shared.games.tigris_cards.state import State
 from shared.games.tigris_cards.views import view, visibility
 from shared.kernel.contract import GameModule, Secrets
+from shared.kernel.search import SearchBot
 
 GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameModule(
     key="tigris-cards",
@@ -53,11 +54,20 @@ GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameMod
     view=view,
     visibility=visibility,
     result=result,
-    secrets=Secrets(conceal=conceal, reveals=reveals),
+    secrets=Secrets(conceal=conceal, reveals=reveals, sample_hidden=sample_hidden),
     state_type=State,
     # A seat whose clock ran out plays on sensibly rather than at random, so a
     # dropped player neither stalls the table nor throws cards away.
-    bots={"random": random_bot, "greedy": greedy_bot, "zombie": greedy_bot},
+    bots={
+        "random": random_bot,
+        "greedy": greedy_bot,
+        "zombie": greedy_bot,
+        "easy": random_bot,
+        "medium": greedy_bot,
+        "hard": SearchBot(
+            game=lambda: GAME, sample=sample_hidden, score=standing, rollout=random_bot, prior=greedy_bot
+        ),
+    },
 )
 
 GAMES = (GAME,)

@@ -4,6 +4,8 @@ and the VP piles as the public feed laid them (a perfect memory, not a peek).
 ``random`` picks a kind of command first, then one of that kind, so that the
 hundreds of leader moves do not drown the card plays and games end briskly.
 ``greedy`` looks one step ahead with a hand-made value of each command.
+They are the ``easy`` and ``medium`` levels; ``hard`` searches
+(:mod:`shared.kernel.search`), scoring unfinished rollouts by :func:`standing`.
 """
 
 from __future__ import annotations
@@ -30,10 +32,18 @@ from shared.games.tigris_cards.commands import (
 )
 from shared.games.tigris_cards.legal import legal
 from shared.games.tigris_cards.rules.kingdoms import kingdom, leaders_in
-from shared.games.tigris_cards.rules.scoring import colour_points
+from shared.games.tigris_cards.rules.scoring import colour_points, treasures
 from shared.games.tigris_cards.state import State
 from shared.games.tigris_common.colours import Colour, Leader
+from shared.games.tigris_common.scoring import strength
 from shared.kernel.rng import Rng
+
+
+def standing(state: State) -> tuple[float, ...]:
+    """Every seat's VP piles scored as at the end, as one number (weakest colour first)."""
+    return tuple(
+        sum(v / 100**k for k, v in enumerate(strength(colour_points(p), treasures(p)))) for p in state.players
+    )
 
 
 def random_bot(state: State, seat: int, rng: Rng) -> TigrisCardsCommand:

@@ -44,7 +44,7 @@ from shared.games.tigris_cards.events import (
 )
 from shared.games.tigris_cards.state import Over, State
 from shared.games.tigris_common.colours import Colour
-from shared.games.tigris_common.hidden import exchange
+from shared.games.tigris_common.hidden import exchange, redeal
 from shared.kernel.rng import Rng
 from shared.kernel.visibility import Audience
 
@@ -82,6 +82,35 @@ def _seat(state: State, owner: int, rng: Rng) -> State:
         deck = (*state.deck[:j], union.colour, *state.deck[j + 1 :])
         state = replace(state, union=replace(union, colour=state.deck[j]), deck=deck)
     return state
+
+
+def sample_hidden(state: State, seat: int, rng: Rng) -> State:
+    """Every card the seat has not seen dealt afresh from one pool: the other
+    hands, a face-down connector of another seat, the plain cards below the VP
+    piles' tops (unless ``open_piles``), the draw pile and the cards set aside.
+    Other cards below a top (treasures) stay in their pile, below its plain
+    cards: where a pile holds them is no seat's secret, only their order is."""
+    others = [s for s in range(state.seats) if s != seat]
+    union = state.union if state.union is not None and state.union.seat != seat else None
+    hidden = not state.options.open_piles
+    piles = [tuple(p.vp[:-1]) if hidden else () for p in state.players]
+    plain = [Colour(card.value) for pile in piles for card in pile if card in _PLAIN]
+    gathered = (*state.deck, *state.boxed, *plain, *((union.colour,) if union is not None else ()))
+    dealt, pool = redeal([state.players[s].hand for s in others], gathered, rng)
+    players = list(state.players)
+    for s, hand in zip(others, dealt, strict=True):
+        players[s] = replace(players[s], hand=hand)
+    if union is not None:
+        state, pool = replace(state, union=replace(union, colour=pool[0])), pool[1:]
+    if hidden:
+        for s, (player, pile) in enumerate(zip(players, piles, strict=True)):
+            n = sum(card in _PLAIN for card in pile)
+            kept = sorted(card for card in pile if card not in _PLAIN)
+            players[s] = replace(player, vp=(*kept, *map(card_of, pool[:n]), *player.vp[-1:]))
+            pool = pool[n:]
+    deck = pool[: len(state.deck)]
+    boxed = pool[len(state.deck) :]
+    return replace(state, players=tuple(players), deck=deck, boxed=boxed)
 
 
 def reveals(event: TigrisCardsEvent, audience: Audience) -> bool:

@@ -24,3 +24,21 @@ def exchange(hand: Counts, pile: tuple[Colour, ...], rng: Rng) -> tuple[Counts, 
         held[i], rest[j] = rest[j], held[i]
     red, blue, green, black = (held.count(colour) for colour in COLOURS)
     return (red, blue, green, black), tuple(rest)
+
+
+def redeal(
+    hands: list[Counts], pile: tuple[Colour, ...], rng: Rng
+) -> tuple[list[Counts], tuple[Colour, ...]]:
+    """Gather ``hands`` and ``pile`` into one pool, shuffle it and deal it back:
+    each hand as many pieces as it held, the rest the pile in a random order.
+    The pool is put in colour order first, so the result depends only on what
+    was gathered (the colour totals), never on who held what."""
+    pool = [colour for hand in hands for colour, n in zip(COLOURS, hand, strict=True) for _ in range(n)]
+    pool = rng.shuffled(sorted((*pool, *pile), key=COLOURS.index))
+    dealt, start = [], 0
+    for hand in hands:
+        held = pool[start : start + sum(hand)]
+        start += sum(hand)
+        red, blue, green, black = (held.count(colour) for colour in COLOURS)
+        dealt.append((red, blue, green, black))
+    return dealt, tuple(pool[start:])

@@ -15,6 +15,7 @@ from shared.games.tigris.options import Options
 from shared.games.tigris.state import State
 from shared.kernel.playout import Playout
 from shared.kernel.rng import Rng
+from shared.kernel.search import by_iterations
 from tests.games.contract_checks import (
     check_codec_round_trip,
     check_decide_is_pure_and_legal_matches,
@@ -116,7 +117,8 @@ def test_conceal_exchanges_tiles_with_the_bag_and_varies_hidden_points() -> None
 def test_bots_use_only_what_their_seat_sees() -> None:
     for state in _states(2):
         for seat in GAME.actors(state):
-            for name, bot in GAME.bots.items():
+            for name, level in GAME.bots.items():
+                bot = by_iterations(level, 16)
                 chosen = msgspec.json.encode(bot(state, seat, Rng(b"\3" * 32, 1)))
                 for trial in range(3):
                     other = GAME.secrets.conceal(state, 1 - seat, Rng(b"\4" * 32, trial))

@@ -14,6 +14,7 @@ from shared.games.tigris_cards.state import Over, State
 from shared.games.tigris_common.colours import Colour, Leader
 from shared.kernel.playout import play
 from shared.kernel.rng import Rng
+from shared.kernel.search import by_iterations
 from shared.kernel.visibility import PUBLIC, SERVER_ONLY, redact, seat_only
 from tests.games import contract_checks as cc
 from tests.games.tigris_cards.invariants import check
@@ -130,7 +131,8 @@ def test_feeds_do_not_depend_on_another_seats_hand_or_the_draw_order() -> None:
 def test_bots_do_not_peek_at_hidden_cards() -> None:
     for state in _midgame_states():
         (seat,) = GAME.actors(state)
-        for name, bot in GAME.bots.items():
+        for name, level in GAME.bots.items():
+            bot = by_iterations(level, 16)
             chosen = cc.encoded(bot(state, seat, Rng(b"\x0c" * 32, 0)))
             for other in range(4):
                 if other == seat:

@@ -1,0 +1,246 @@
+"""The ``hard`` bot: information-set Monte Carlo tree search with determinisation.
+
+A bot at a table with hidden information may not read the hidden facts, so it
+cannot search the true state. Each iteration instead draws a *determinisation*:
+a full state the game's engine can play on, whose hidden facts the game's
+sampler (``Secrets.sample_hidden``) drew at random among those consistent with
+what the seat may see. One tree over the seat's information set is shared by
+every determinisation (single-observer IS-MCTS, Cowling, Powley and Whitehouse
+2012, as OpenSpiel's ``ISMCTSBot``): a node is the sequence of moves from the
+root, and each move's statistics count only the iterations in which it was
+legal (its *availability*), so moves that exist in few determinisations are
+not starved by UCT's parent count.
+
+An iteration descends with UCT among the moves available in its
+determinisation, adds one node, plays on with a cheap rollout bot for a few
+moves, and scores the state reached: the final standings if the game ended,
+else the game's own heuristic score. Rewards are per seat (each seat's share
+of the seats it beats), and each move is credited with the reward of the seat
+that chose it, so opponents in the tree play for themselves.
+
+Everything is drawn from the bot's own generator, and the true state is read
+only through the sampler and ``legal`` (which is part of the seat's own view):
+given the same view, the same generator and an iteration budget, the bot makes
+the same move. A CPU budget (``process_time``) bounds a move's cost as well;
+a move cut short by it depends on the machine, so tests budget iterations only.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import msgspec
+
+from shared.kernel.contract import Bot, GameModule, Result
+from shared.kernel.rng import SEED_BYTES, Rng
+
+Game = GameModule[Any, Any, Any, Any]
+#: ``sample(state, seat, rng)``: a determinisation for ``seat`` (``Secrets.sample_hidden``).
+Sampler = Callable[[Any, int, Rng], Any]
+#: ``score(state)``: every seat's standing so far, higher is better, for unfinished rollouts.
+Score = Callable[[Any], Sequence[float]]
+
+#: Bounds on a move's budget: enough to matter, never enough to hold a bot runner for long.
+MAX_ITERATIONS = 20_000
+MAX_CPU_MS = 10_000
+MAX_DEPTH = 200
+MAX_WIDTH = 64
+
+_encode = msgspec.json.Encoder().encode
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """What one move may spend: it stops at whichever limit comes first."""
+
+    iterations: int
+    #: Process CPU time; ``None``: iterations only (deterministic, for tests).
+    cpu_ms: int | None = None
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.iterations <= MAX_ITERATIONS:
+            raise ValueError(f"iterations must be within 1..{MAX_ITERATIONS}")
+        if self.cpu_ms is not None and not 1 <= self.cpu_ms <= MAX_CPU_MS:
+            raise ValueError(f"cpu_ms must be within 1..{MAX_CPU_MS}")
+
+
+#: The default budget of a ``hard`` move; the CPU bound keeps p95 under 250 ms on one core.
+DEFAULT_BUDGET = Budget(iterations=300, cpu_ms=200)
+
+
+@dataclass(slots=True)
+class _Edge:
+    command: Any
+    visits: int = 0
+    total: float = 0.0
+    available: int = 0
+    child: _Node | None = None
+
+
+@dataclass(slots=True)
+class _Node:
+    edges: dict[bytes, _Edge] = field(default_factory=dict)
+
+
+def rank_rewards(scores: Sequence[float]) -> tuple[float, ...]:
+    """Each seat's share of the other seats it is ahead of (a tie counts half):
+    1 for a lone leader, 0 for the last, the same scale at any seat count."""
+    n = len(scores)
+    if n < 2:
+        return (1.0,) * n
+    return tuple(
+        sum(
+            1.0 if mine > other else 0.5 if mine == other else 0.0 for j, other in enumerate(scores) if j != i
+        )
+        / (n - 1)
+        for i, mine in enumerate(scores)
+    )
+
+
+def result_rewards(result: Result, seats: int) -> tuple[float, ...]:
+    places = [0] * seats
+    for standing in result.standings:
+        places[standing.seat] = standing.place
+    return rank_rewards([-p for p in places])
+
+
+@dataclass(frozen=True, slots=True)
+class SearchBot:
+    """A :data:`~shared.kernel.contract.Bot` that searches; see the module's docstring."""
+
+    #: The game, looked up when a move is asked for: the module's ``bots`` hold this bot.
+    game: Callable[[], Game]
+    sample: Sampler
+    score: Score
+    #: Plays the rollouts: cheap (the game's random bot).
+    rollout: Bot
+    #: Proposes the root's first candidates (the game's ``medium`` bot), or ``None``.
+    prior: Bot | None = None
+    budget: Budget = DEFAULT_BUDGET
+    #: Rollout moves before the heuristic score decides.
+    depth: int = 12
+    #: Moves considered at a node: all of them up to this many, else a sample
+    #: (the prior's proposals first at the root).
+    width: int = 16
+    exploration: float = 0.7
+    clock: Callable[[], float] = time.process_time
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.depth <= MAX_DEPTH or not 1 <= self.width <= MAX_WIDTH:
+            raise ValueError(f"depth must be within 0..{MAX_DEPTH} and width within 1..{MAX_WIDTH}")
+
+    def with_budget(self, budget: Budget) -> SearchBot:
+        return replace(self, budget=budget)
+
+    def __call__(self, state: Any, seat: int, rng: Rng) -> Any:
+        game = self.game()
+        legal = game.legal(state, seat)
+        if len(legal) == 1:
+            return legal[0]
+        seed = b"".join(rng.below(1 << 64).to_bytes(8, "big") for _ in range(SEED_BYTES // 8))
+        root = _Node()
+        candidates = self._root_candidates(game, state, seat, legal, rng)
+        started = self.clock()
+        for i in range(self.budget.iterations):
+            if self.budget.cpu_ms is not None and (self.clock() - started) * 1000 >= self.budget.cpu_ms:
+                break
+            self._iterate(game, state, seat, root, candidates, Rng(seed, i), rng)
+        best = max(
+            candidates,
+            key=lambda k: (root.edges[k].visits, root.edges[k].total) if k in root.edges else (-1, 0.0),
+        )
+        return candidates[best]
+
+    def _root_candidates(
+        self, game: Game, state: Any, seat: int, legal: list[Any], rng: Rng
+    ) -> dict[bytes, Any]:
+        # ``legal`` is part of the seat's own view; the prior runs on a determinisation only.
+        width = 2 * self.width
+        out: dict[bytes, Any] = {}
+        if self.prior is not None and len(legal) > width:
+            world = self.sample(state, seat, rng)
+            for _ in range(3):
+                command = self.prior(world, seat, rng)
+                out.setdefault(_encode(command), command)
+        return out | _some(legal, width - len(out), rng)
+
+    def _iterate(
+        self, game: Game, state: Any, seat: int, root: _Node, candidates: dict[bytes, Any], sim: Rng, rng: Rng
+    ) -> None:
+        world = self.sample(state, seat, rng)
+        node: _Node | None = root
+        path: list[tuple[_Edge, int]] = []
+        while node is not None and not game.is_over(world):
+            if node is root:
+                actor, moves = seat, candidates
+            else:
+                actor = min(game.actors(world))
+                moves = _some(game.legal(world, actor), self.width, rng)
+            edge = self._select(node, moves, rng)
+            world = game.fold(game.decide(world, actor, edge.command, sim), world)
+            path.append((edge, actor))
+            if edge.child is None:
+                edge.child = _Node()
+                node = None
+            else:
+                node = edge.child
+        for _ in range(self.depth):
+            if game.is_over(world):
+                break
+            actor = min(game.actors(world))
+            world = game.fold(game.decide(world, actor, self.rollout(world, actor, rng), sim), world)
+        outcome = game.result(world)
+        seats = game.seat_count(world)
+        rewards = result_rewards(outcome, seats) if outcome is not None else rank_rewards(self.score(world))
+        for edge, actor in path:
+            edge.visits += 1
+            edge.total += rewards[actor]
+
+    def _select(self, node: _Node, moves: dict[bytes, Any], rng: Rng) -> _Edge:
+        fresh: list[_Edge] = []
+        best: _Edge | None = None
+        best_value = -math.inf
+        for key, command in moves.items():
+            edge = node.edges.get(key)
+            if edge is None:
+                edge = node.edges[key] = _Edge(command)
+            edge.available += 1
+            if edge.visits == 0:
+                fresh.append(edge)
+                continue
+            value = edge.total / edge.visits + self.exploration * math.sqrt(
+                math.log(edge.available) / edge.visits
+            )
+            if value > best_value:
+                best, best_value = edge, value
+        if fresh:
+            return rng.choice(fresh)
+        assert best is not None, "a node is searched only while its seat has a legal move"
+        return best
+
+
+def _some(commands: list[Any], width: int, rng: Rng) -> dict[bytes, Any]:
+    """Up to ``width`` of ``commands`` by their encodings, a random sample if there are more."""
+    if width <= 0:
+        return {}
+    if len(commands) <= width:
+        return {_encode(c): c for c in commands}
+    # A partial Fisher-Yates: ``width`` draws, however many commands there are.
+    moved: dict[int, int] = {}
+    picked = []
+    for k in range(width):
+        j = k + rng.below(len(commands) - k)
+        picked.append(moved.get(j, j))
+        moved[j] = moved.get(k, k)
+    return {_encode(commands[i]): commands[i] for i in sorted(picked)}
+
+
+def by_iterations(bot: Bot, iterations: int) -> Bot:
+    """``bot`` with any search in it budgeted by ``iterations`` only: its move
+    then depends on nothing but the state it is given and its generator (a
+    CPU budget cut short makes it depend on the machine too)."""
+    return bot.with_budget(Budget(iterations=iterations)) if isinstance(bot, SearchBot) else bot
