@@ -56,3 +56,19 @@ async def test_what_is_not_a_file_of_the_client_is_not_found_in_the_apis_words()
             assert answer.status_code == 404, path
             assert answer.json()["code"] == "not_found", path
         assert (await web.post(f"/static/{ASSETS.version}/app.js")).status_code == 404
+
+
+def test_every_games_renderer_exports_the_whole_contract() -> None:
+    """A renderer that draws but exports no ``describe`` or ``label`` still loads:
+    the page then falls back to the generic words without an error, which only a
+    reader would notice."""
+    games = ASSETS.root / "games"
+    folders = sorted(p for p in games.iterdir() if p.is_dir())
+    assert {p.name for p in folders} >= {"tigris", "tigris-cards", "catan", "conan"}
+    for folder in folders:
+        text = (folder / "index.js").read_text()
+        exported = set(re.findall(r"^export (?:async )?function (\w+)", text, re.M))
+        for names in re.findall(r"^export \{([^}]*)\} from", text, re.M):
+            exported |= {n.strip() for n in names.split(",")}
+        assert {"render", "label", "describe", "summary"} <= exported, folder.name
+        assert {"board.js", "panels.js", "words.js"} <= {p.name for p in folder.iterdir()}, folder.name

@@ -11,6 +11,10 @@ import { drawBoard, drawStatus, filterKey, steps } from "./board.js";
 import { drawActions, drawDecision, drawHand, drawLegend, drawPlayers } from "./panels.js";
 import { CK, drawingOptions, drawingView, label, OPTIONS } from "./words.js";
 
+// The renderer contract (docs/web-client.md): render here, the words beside it.
+export { geometry } from "./board.js";
+export { describe, label, summary } from "./words.js";
+
 // ---------------------------------------------------------------- render
 
 const STYLE = `
@@ -246,7 +250,7 @@ export function render(root, doc, ctx) {
   draw(root, st);
 }
 
-export function draw(root, st) {
+function draw(root, st) {
   const { doc, ctx } = st;
   const view = doc.view;
   drawingView(view);

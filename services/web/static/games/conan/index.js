@@ -28,9 +28,12 @@ import {
 } from "./panels.js";
 import { bare, bidValueOf, cname, ctext, humanize, label, learn, pname } from "./words.js";
 
+// The renderer contract (docs/web-client.md): render here, the words beside it.
+export { describe, label, summary } from "./words.js";
+
 // ---- moves: state that survives redrawing one version of the view ----
 
-export let ui = {
+let ui = {
   key: "",
   src: null,
   choose: null,

@@ -16,6 +16,9 @@ import {
 } from "./panels.js";
 import { drawing } from "./words.js";
 
+// The renderer contract (docs/web-client.md): render here, the words beside it.
+export { describe, label, spotWords, summary } from "./words.js";
+
 export function render(root, doc, ctx) {
   drawing(doc);
   const start = begin(root, doc, ctx, render, boardMove);

@@ -16,6 +16,10 @@ import {
 } from "./panels.js";
 import { drawing, TILE, TILES } from "./words.js";
 
+// The renderer contract (docs/web-client.md): render here, the words beside it.
+export { squareLabel } from "./board.js";
+export { describe, label, summary } from "./words.js";
+
 // ---- render ----
 
 export function render(root, doc, ctx) {
