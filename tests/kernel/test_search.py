@@ -1,0 +1,55 @@
+"""The search bot (shared/kernel/search.py, issue 25): bounded budgets, the
+same move for the same generator, and play better than chance."""
+
+from __future__ import annotations
+
+import pytest
+
+from shared.games import registry
+from shared.kernel.playout import play
+from shared.kernel.rng import Rng
+from shared.kernel.search import MAX_CPU_MS, MAX_ITERATIONS, Budget, SearchBot, by_iterations, rank_rewards
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"iterations": 0},
+        {"iterations": MAX_ITERATIONS + 1},
+        {"iterations": 5, "cpu_ms": 0},
+        {"iterations": 5, "cpu_ms": MAX_CPU_MS + 1},
+    ],
+)
+def test_a_budget_out_of_bounds_is_refused(bad: dict[str, int]) -> None:
+    with pytest.raises(ValueError):
+        Budget(**bad)
+
+
+def test_rewards_are_shares_of_the_seats_beaten() -> None:
+    assert rank_rewards([3.0, 1.0]) == (1.0, 0.0)
+    assert rank_rewards([2.0, 2.0, 0.0]) == (0.75, 0.75, 0.0)
+
+
+def test_the_same_generator_gives_the_same_move() -> None:
+    game = registry.get("tigris-cards")
+    p = play(game, 3, b"\x21" * 32, max_steps=40)
+    seat = min(game.actors(p.state))
+    bot = by_iterations(game.bots["hard"], 40)
+    moves = {repr(bot(p.state, seat, Rng(b"\x22" * 32, 0))) for _ in range(2)}
+    assert len(moves) == 1
+    assert isinstance(game.bots["hard"], SearchBot)
+
+
+def test_the_search_bot_beats_random_play() -> None:
+    """Tigris, two seats, the search bot on a small iteration budget against the
+    random bot, seats alternated: it must win at least three games of four."""
+    game = registry.get("tigris")
+    hard = by_iterations(game.bots["hard"], 24)
+    wins = 0
+    for n in range(4):
+        seat = n % 2
+        bots = {seat: hard, 1 - seat: game.bots["easy"]}
+        result = game.result(play(game, 2, bytes([n + 1]) * 32, bots=bots).state)
+        assert result is not None
+        wins += any(s.seat == seat and s.place == 1 for s in result.standings)
+    assert wins >= 3, f"the search bot won {wins} of 4 games against random play"
