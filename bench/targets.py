@@ -17,7 +17,8 @@ Runs, one after the other so they share the machine's background load (printed):
    of a primary under ``local`` and one under ``replicated`` (``bench.failover``;
    ``make bench-failover`` kills three under each, for medians); ``make
    bench-peer`` measures the fixture game against boardgame.io and needs
-   Node.js, so it is its own target.
+   Node.js, so it is its own target; and the bot levels against each other
+   (``bench.bots``, ``--bots-games`` per pairing: ``hard`` against ``medium``).
 
 Then one table: each metric, the figure, the target, and by how much it is met
 or missed. Timings are printed, never asserted. Figures go to
@@ -134,6 +135,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         out["rebuild"] = _rebuild()
         out["failover"] = failover.measure(failover.parse(["--faults", "1"]))
         failover.report(out["failover"])
+        from bench import bots
+
+        out["bots"] = bots.run(args.bots_games)
     return out
 
 
@@ -211,6 +215,12 @@ def targets(out: dict[str, Any]) -> list[Target]:
     if rebuild:
         rate = rebuild["rebuild"]["aof"]["all"]["plain"]["rebuild_events_per_s"]
         rows.append(Target("projection rebuild (events/s)", rate, 150_000, "/s", True))
+    for pair in out.get("bots", {}).get("pairings", ()):
+        if pair["tested"] == "hard":
+            name = f"{pair['game']}, {pair['seats']} seats: hard's win rate against medium"
+            rows.append(Target(name, pair["win_rate"], pair["target"], "x", True))
+            name = f"{pair['game']}: hard's CPU per move, p95 (ms)"
+            rows.append(Target(name, pair["cpu_ms_per_move"]["hard"]["p95"], 250, "ms", False))
     return rows
 
 
@@ -249,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--catan-games", type=int, default=20)
     ap.add_argument("--catan-reps", type=int, default=3)
+    ap.add_argument("--bots-games", type=int, default=4, help="games per pairing of bot levels")
     args = ap.parse_args(argv)
     load = os.getloadavg()
     out = measure(args)
