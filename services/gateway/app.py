@@ -39,6 +39,7 @@ from services.gateway.mounts import TABLE
 from services.gateway.ratelimit import Limits
 from services.gateway.watch import PipelineWatch
 from shared.eventstore.store import EventStore
+from shared.infra import durability
 from shared.infra.coalesce import Coalescer
 from shared.infra.memory import freeze_startup_objects
 from shared.infra.redis_client import STORE_DOWN, Subscriber, store_client
@@ -199,7 +200,7 @@ def create_app(settings: Settings | None = None, connections: Connections | None
             replies=replies,
             changes=changes,
             limits=Limits.from_settings(settings),
-            store=EventStore(redis),
+            store=EventStore(redis, durable=durability.configured(settings)),
             watch=PipelineWatch(redis, settings.partitions, settings.stall_after_s, subscriber, read),
             feeds=FeedHub(changes, connections),
             read=read,

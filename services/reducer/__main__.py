@@ -19,13 +19,13 @@ from services.reducer.ownership import Ownership
 from shared.eventstore.rewinds import noticer
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
-from shared.infra.durability import confirmation
+from shared.infra import durability
 from shared.infra.settings import Settings
 from shared.messaging.service import run
 
 
 async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event], Any]]:
-    store = EventStore(redis)
+    store = EventStore(redis, durable=durability.configured(settings))
     # A table it holds further on than the store (a failover lost writes) is marked and read again.
     cache = TableCache(store, noticed=noticer(redis, "reducer"))
     ownership = Ownership(redis, settings, cache)
@@ -35,9 +35,7 @@ async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event]
         settings.snapshot_every,
         max_deliveries=settings.max_deliveries,
         leases=ownership,
-        confirm=confirmation(
-            settings.durability, settings.durability_replicas, settings.durability_timeout_ms
-        ),
+        confirm=store.durable,
     )
     return [
         lambda stopping: ownership.run(reducer, stopping),

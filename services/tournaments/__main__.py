@@ -20,6 +20,8 @@ from services.tournaments.manager import GROUP, Manager
 from services.tournaments.players import PlayerProcess, player_streams
 from services.tournaments.writer import Tournaments
 from shared.eventstore.keys import partition_feed
+from shared.eventstore.store import EventStore
+from shared.infra import durability
 from shared.infra.coalesce import Coalescer
 from shared.infra.memory import freeze_startup_objects
 from shared.infra.redis_client import Subscriber, store_client
@@ -39,7 +41,9 @@ async def main() -> None:
     redis = store_client(settings)
     broker = make_broker(settings)
     replies = Replies(Subscriber(redis), settings.node, "tournaments")
-    tournaments = Tournaments(redis, settings.partitions, max_entries=settings.max_tournament_entries)
+    # Its acknowledgements are as durable as a move's (ZIGGURAT_DURABILITY).
+    store = EventStore(redis, durable=durability.configured(settings))
+    tournaments = Tournaments(store, settings.partitions, max_entries=settings.max_tournament_entries)
     manager = Manager(tournaments, redis, partial(send, Coalescer(redis)), replies, settings.node)
     handler = CommandHandler(tournaments, manager, redis)
     subscribe_commands(broker, GROUP, settings, handler.handle, handler.poisoned)
@@ -55,7 +59,7 @@ async def main() -> None:
     )
     await reader.ensure_groups()
     # Player accounts: seats, turn notices for the bot API, ladders (services/tournaments/players.py).
-    players = PlayerProcess(redis, settings.partitions, settings.node)
+    players = PlayerProcess(store, settings.partitions, settings.node)
     player_reader = StreamReader.configured(
         redis, players.GROUP, settings, player_streams(settings.partitions), start_id="$"
     )

@@ -54,14 +54,14 @@ OPEN_WAIT_S = 10.0
 class ArenaRunner:
     def __init__(
         self,
-        redis: Any,
+        store: EventStore,
         partitions: int,
         node: str,
         record: Callable[[str, Rated], Any],
         clock_ms: Callable[[], int] = now_ms,
     ) -> None:
-        self.redis = redis
-        self.store = EventStore(redis)
+        self.redis = redis = store.redis
+        self.store = store
         self.coalescer = Coalescer(redis)
         self.partitions = partitions
         self.node = node

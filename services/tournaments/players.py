@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable
-from typing import Any
 
 import msgspec
 import structlog
@@ -47,6 +46,7 @@ from shared.casual.store import CasualTable
 from shared.eventstore.aggregates import Decided, Loaded
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import partition_feed
+from shared.eventstore.rewinds import noticer
 from shared.eventstore.store import EventStore, decode_envelope
 from shared.infra.wallclock import now_ms
 from shared.kernel.contract import Result
@@ -87,12 +87,14 @@ def player_streams(partitions: int) -> tuple[str, ...]:
 class Ladders:
     """Each game's ladder: cached states and the one way to add a rated table."""
 
-    def __init__(self, redis: Any, partitions: int, clock_ms: Callable[[], int] = now_ms) -> None:
-        self.redis = redis
-        self.store = EventStore(redis)
+    def __init__(self, store: EventStore, partitions: int, clock_ms: Callable[[], int] = now_ms) -> None:
+        self.redis = store.redis
+        self.store = store
         self.partitions = partitions
         self.clock_ms = clock_ms
         self._states: dict[str, Loaded[LadderState]] = {}
+        #: A ladder it holds further on than the store (a failover lost writes) is marked.
+        self.noticed = noticer(store.redis, "players")
 
     async def current(self, game: str) -> tuple[int, LadderState]:
         loaded = await ladder(game).current(
@@ -119,6 +121,7 @@ class Ladders:
             held=self._states.get(game),
             correlation_id=event.source,
             project=project,
+            noticed=self.noticed,
         )
         if done.loaded is not None:
             self._states[game] = done.loaded
@@ -150,14 +153,14 @@ class PlayerProcess:
 
     GROUP = GROUP
 
-    def __init__(self, redis: Any, partitions: int, node: str) -> None:
-        self.redis = redis
+    def __init__(self, store: EventStore, partitions: int, node: str) -> None:
+        self.redis = redis = store.redis
         self.partitions = partitions
         # Its own cache of tournament states: it only reads them.
-        self.tournaments = Tournaments(redis, partitions)
-        self.ladders = Ladders(redis, partitions)
+        self.tournaments = Tournaments(store, partitions)
+        self.ladders = Ladders(store, partitions)
         #: Arenas' tables end here too; the runner itself is started by the service.
-        self.arenas = ArenaRunner(redis, partitions, node, self.ladders.record)
+        self.arenas = ArenaRunner(store, partitions, node, self.ladders.record)
         #: The tables accounts sit at (the service runs ``watch.run(self.tables, ...)``).
         self.watch = TableWatch(redis, partitions)
         self.arenas.seated = self.watch.add

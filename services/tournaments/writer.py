@@ -29,6 +29,7 @@ import structlog
 
 from shared.eventstore.aggregates import Busy, Decided, Loaded
 from shared.eventstore.keys import CHANGES_CHANNEL
+from shared.eventstore.rewinds import noticer
 from shared.eventstore.store import EventStore
 from shared.infra.redis_client import Publisher
 from shared.infra.wallclock import now_ms
@@ -64,16 +65,18 @@ class Tournaments:
 
     def __init__(
         self,
-        redis: Any,
+        store: EventStore,
         partitions: int,
         clock_ms: Callable[[], int] = now_ms,
         max_entries: int = MAX_ENTRIES,
     ) -> None:
-        self.redis = redis
+        self.redis = redis = store.redis
         #: The entries a tournament takes at most (settings ``max_tournament_entries``).
         self.max_entries = max_entries
         self.publisher = Publisher(redis)
-        self.store = EventStore(redis)
+        self.store = store
+        #: A tournament it holds further on than the store (a failover lost writes) is marked.
+        self.noticed = noticer(redis, SERVICE)
         self.partitions = partitions
         self.clock_ms = clock_ms
         self._states: dict[str, Loaded[TournamentState]] = {}
@@ -171,6 +174,7 @@ class Tournaments:
                     command=command,
                     correlation_id=correlation_id,
                     project=project,
+                    noticed=self.noticed,
                 )
             except RuleViolation as exc:
                 metrics.REJECTIONS.labels(SERVICE, exc.code).inc()

@@ -44,6 +44,7 @@ import structlog
 from shared.eventstore import snapshots
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
 from shared.eventstore.keys import GameKeys
+from shared.eventstore.rewinds import Noticed, Rewind
 from shared.eventstore.store import AppendRequest, EventStore, Row, decode_envelope, encode_envelope
 from shared.infra.lua import LuaScript
 from shared.infra.settings import load
@@ -215,18 +216,31 @@ class Aggregate(Generic[S, E]):
         command: Any = None,
         correlation_id: str | None = None,
         project: Callable[[Decided[S, E]], Awaitable[None]] | None = None,
+        noticed: Noticed | None = None,
     ) -> Decided[S, E]:
         """Load, decide, append; ``decide`` may raise (a rule violation): nothing is
         appended then. ``command``, if given, is kept in the stream's command log;
-        ``project`` runs after every answer that has a state (read models)."""
+        ``project`` runs after every answer that has a state (read models);
+        ``noticed`` is told when the store turns out to be behind ``held``.
+
+        Under a replicated durability level (the store's ``durable``) nothing is
+        answered that the replicas do not hold: the append waits for them, and so
+        does the answer to a repeated command (:class:`~shared.infra.durability.Unconfirmed`
+        otherwise, an outage to the caller)."""
         correlation = command_id if correlation_id is None else correlation_id
         conflicts = 0
         for attempt in range(MAX_ATTEMPTS):
             # A state held across a conflict may be of a history the store no longer has.
             loaded = await self.current(store, keys, held if attempt == 0 else None)
             version = loaded.version
+            if attempt == 1 and held is not None and version < held.version and noticed is not None:
+                # The stream only grows: a store behind what this process appended and
+                # held lost those writes in a failover. Marked before the versions are
+                # written again by other commands (shared/eventstore/rewinds.py).
+                await noticed([Rewind(keys, held.version, "", version)])
             seen = await store.redis.hget(keys.dedup, command_id)
             if seen is not None:
+                await store.confirm(keys)
                 first, last = (int(x) for x in seen.decode().split(":"))
                 done = self._answer(loaded, [], first, last, conflicts, duplicate=True)
                 return await self._projected(done, project)

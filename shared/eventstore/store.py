@@ -15,7 +15,7 @@ import msgspec
 
 from shared.eventstore.envelope import AppendOutcome, CommandRecord, EventEnvelope
 from shared.eventstore.keys import GameKeys, fencing_token
-from shared.infra.durability import Confirmation, run_confirmed
+from shared.infra.durability import Confirmation, Unconfirmed, confirm_at, run_confirmed
 from shared.infra.lua import Call, LuaScript
 
 _encode = msgspec.msgpack.Encoder().encode
@@ -59,8 +59,12 @@ def _version_id(version: int) -> str:
 
 
 class EventStore:
-    def __init__(self, redis: Any) -> None:
+    def __init__(self, redis: Any, durable: Confirmation | None = None) -> None:
         self.redis = redis
+        #: How a replicated durability level confirms :meth:`append` (None: the
+        #: primary's reply is the acknowledgement). The reducer confirms its
+        #: batches itself, with the same confirmation (:meth:`append_confirmed`).
+        self.durable = durable
         self._append = LuaScript(_APPEND_LUA)
 
     def _args(self, req: AppendRequest, token: int = 0) -> tuple[list[str], list[Any]]:
@@ -77,7 +81,21 @@ class EventStore:
         return keys, args
 
     async def append(self, req: AppendRequest) -> AppendOutcome:
-        return _outcome(await self._append.call(self.redis, *self._args(req)))
+        """One append; under a replicated level, answered only once the replicas
+        hold it (and whatever its node held before): else :class:`Unconfirmed`."""
+        if self.durable is None:
+            return _outcome(await self._append.call(self.redis, *self._args(req)))
+        [raw], confirmed = await run_confirmed(self._append, self.redis, [self._args(req)], self.durable)
+        if not confirmed:
+            raise Unconfirmed(f"{req.keys.game_id}: the replicas did not confirm the append in time")
+        return _outcome(raw)
+
+    async def confirm(self, keys: GameKeys) -> None:
+        """Before telling a write found already made (a retried command's first
+        outcome): under a replicated level, the replicas hold everything the
+        stream's node holds now, else :class:`Unconfirmed`."""
+        if self.durable is not None and not await confirm_at(self.redis, keys.dedup, self.durable):
+            raise Unconfirmed(f"{keys.game_id}: the replicas did not confirm the stream in time")
 
     async def append_many(
         self, reqs: Sequence[AppendRequest], tokens: Mapping[int, int] | None = None

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 import msgspec
 from redis._parsers.base import BaseParser
@@ -45,6 +45,9 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 
 from shared.infra.lua import Call, LuaScript, is_cluster
 from shared.infra.redis_client import node_round
+
+if TYPE_CHECKING:  # the settings name the levels: imported for the annotation only
+    from shared.infra.settings import Settings
 
 Level = Literal["local", "fsync", "replicated", "replicated-fsync"]
 LEVELS: tuple[Level, ...] = get_args(Level)
@@ -123,6 +126,18 @@ class Confirmation(msgspec.Struct, frozen=True, kw_only=True):
 def confirmation(level: Level, replicas: int, timeout_ms: int) -> Confirmation | None:
     """None for the levels the primary's own reply already satisfies."""
     return Confirmation(level=level, replicas=replicas, timeout_ms=timeout_ms) if replicated(level) else None
+
+
+def configured(settings: Settings) -> Confirmation | None:
+    """The deployment's level (``ZIGGURAT_DURABILITY`` and its replicas and timeout)."""
+    return confirmation(settings.durability, settings.durability_replicas, settings.durability_timeout_ms)
+
+
+class Unconfirmed(RedisConnectionError):
+    """The replicas did not confirm a write within the level's timeout: it may not
+    survive a failover, so it is not acknowledged. An outage to every caller (503
+    ``unavailable``, retryable): a retry with the same command id is answered
+    with the write's first outcome once the replicas confirm it."""
 
 
 class NoReplicasError(ResponseError, RedisConnectionError):

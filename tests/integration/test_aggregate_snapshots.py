@@ -384,7 +384,7 @@ async def test_the_tournament_writer_keeps_snapshots_and_a_restart_starts_from_o
 ) -> None:
     every = 20
     _every(monkeypatch, every)
-    writer = Tournaments(redis, PARTITIONS)
+    writer = Tournaments(EventStore(redis), PARTITIONS)
     tid = "open"
     outcome = await writer.execute(
         tid, Create(tournament_id=tid, game="highcard", seats_per_table=2, rounds=3), "c"
@@ -404,7 +404,7 @@ async def test_the_tournament_writer_keeps_snapshots_and_a_restart_starts_from_o
     store = writer.store
     stored = await store.read(keys)
     assert state == TOURNAMENTS.fold((TOURNAMENTS.decode(e.payload) for e in stored), None)
-    restarted = Tournaments(redis, PARTITIONS)
+    restarted = Tournaments(EventStore(redis), PARTITIONS)
     assert await restarted.current(tid) == (version, state)
     assert (await TOURNAMENTS.current(store, keys)).read <= every
 
@@ -451,7 +451,7 @@ async def test_a_ladder_rates_a_table_once_through_the_host_and_a_redelivery_rep
     redis: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _every(monkeypatch, 1)
-    ladders = Ladders(redis, PARTITIONS)
+    ladders = Ladders(EventStore(redis), PARTITIONS)
     rated = Rated(
         table_id="t1",
         source="casual",
@@ -467,9 +467,9 @@ async def test_a_ladder_rates_a_table_once_through_the_host_and_a_redelivery_rep
     )
     board = await redis.get(ladder_board("highcard"))
     await redis.delete(ladder_board("highcard"))  # a crash after the append lost it
-    await Ladders(redis, PARTITIONS).record("highcard", rated)  # another process, redelivered
+    await Ladders(EventStore(redis), PARTITIONS).record("highcard", rated)  # another process, redelivered
     assert len(await ladders.store.read(keys)) == 1
     assert await redis.get(ladder_board("highcard")) == board
-    version, state = await Ladders(redis, PARTITIONS).current("highcard")
+    version, state = await Ladders(EventStore(redis), PARTITIONS).current("highcard")
     assert version == 1 and state.tables == ("t1",) and set(state.entries) == {"ann", "bob"}
     assert not await redis.exists(keys.snapshot)  # ladders keep none

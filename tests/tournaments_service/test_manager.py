@@ -24,7 +24,7 @@ from services.tournaments.writer import Tournaments
 from shared.eventstore import game_index
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys, partition_feed, partition_of
-from shared.eventstore.store import encode_envelope
+from shared.eventstore.store import EventStore, encode_envelope
 from shared.kernel.auth import token_hash
 from shared.kernel.contract import Result, Standing
 from shared.kernel.table import TableFinished
@@ -91,7 +91,7 @@ class FakePipeline:
 
 @pytest.fixture
 async def service(redis: Any) -> tuple[Tournaments, Manager, FakePipeline]:
-    tournaments = Tournaments(redis, PARTITIONS)
+    tournaments = Tournaments(EventStore(redis), PARTITIONS)
     replies = FakeReplies()
     broker = FakePipeline(replies, redis)
     manager = fresh_manager(tournaments, redis, broker)
@@ -221,7 +221,7 @@ async def test_a_fresh_writer_folds_the_same_state(service: Any, redis: Any) -> 
     state = await started(t, m)
     for table in state.rounds[-1].tables:
         await deliver(redis, m, table.game_id, [1, 2])
-    fresh = Tournaments(redis, PARTITIONS)
+    fresh = Tournaments(EventStore(redis), PARTITIONS)
     assert await fresh.current("cup") == await t.current("cup")
 
 
@@ -367,7 +367,7 @@ async def test_read_models_left_behind_are_rewritten(service: Any, redis: Any) -
     # As if Redis went away between an append and its read models.
     await redis.set(keys.checkpoint, version - 1)
     await redis.delete(keys.view("standings"))
-    fresh = Tournaments(redis, PARTITIONS)
+    fresh = Tournaments(EventStore(redis), PARTITIONS)
     assert await fresh_manager(fresh, redis, broker).advance("cup")
     assert int(await redis.get(keys.checkpoint)) == version
     assert json.loads(await redis.get(keys.view("standings")))["status"] == "running"
