@@ -9,12 +9,18 @@ back where the subscriber reads it again.
 
 from __future__ import annotations
 
+import asyncio
+import time
+from pathlib import Path
 from typing import Any
 
 import pytest
+from redis.crc import key_slot
 from redis.exceptions import ConnectionError as RedisConnectionError
 
+from shared.infra.redis_client import connect
 from shared.infra.settings import Settings
+from shared.infra.valkey_cluster import ValkeyCluster, start_cluster
 from shared.infra.valkey_server import ValkeyServer
 from shared.messaging import deadletters
 from shared.messaging.broker import command_publisher, make_broker, subscribe_commands
@@ -119,3 +125,55 @@ async def test_poison_is_parked_acknowledged_and_a_retry_reads_it_again(
 
         assert await until(retried, 10, every_s=0.05)
     assert handler.handled.count("bad") == 1
+
+
+async def test_the_control_plane_rides_a_failover_of_its_streams_node(tmp_path: Path) -> None:
+    """A replicated cluster whose primary holding the commands' stream is killed:
+    the gateway's publisher and the tournament service's subscriber (FastStream's
+    own cluster client) follow the promoted replica, with no restart; every
+    command published is handled, once it can be."""
+    store = start_cluster(tmp_path / "store", masters=3, replicas=1, node_timeout_ms=2000)
+    redis = connect(store.url, cluster=True)
+    config = Settings(
+        redis_url=store.url, cluster=True, node="n1", reclaim_idle_ms=1_500, max_deliveries=5, batch=50
+    )
+    handler = Handler(redis)
+    broker = make_broker(config)
+    subscribe_commands(broker, GROUP, config, handler.handle, handler.park)
+    publisher = command_publisher(broker)
+    try:
+        async with broker:
+            await broker.start()
+            await publisher.publish(tournament_start("before"))
+
+            async def first() -> bool:
+                return handler.handled == ["before"]
+
+            assert await until(first, 20, every_s=0.05)
+            victim = next(s.primary for s in store.shards() if s.owns(key_slot(COMMANDS.encode())))
+            store.kill(victim)
+            await asyncio.to_thread(_replaced, store, victim)
+            sent = []
+            for i in range(10):  # a gateway retries a 503; so does this publisher
+                for _ in range(100):
+                    try:
+                        await publisher.publish(tournament_start(f"after{i}"))
+                        break
+                    except Exception:
+                        await asyncio.sleep(0.2)
+                sent.append(f"after{i}")
+
+            async def done() -> bool:
+                return set(sent) <= set(handler.handled) and await pending(redis) == 0
+
+            assert await until(done, 60, every_s=0.1), f"handled {handler.handled}"
+    finally:
+        await redis.aclose()
+        store.stop()
+
+
+def _replaced(store: ValkeyCluster, primary: ValkeyServer, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while primary.port in {p.port for p in store.primaries()}:
+        assert time.monotonic() < deadline, f"{primary.port} was not failed over"
+        time.sleep(0.1)
