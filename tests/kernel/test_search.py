@@ -3,12 +3,15 @@ same move for the same generator, and play better than chance."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from shared.games import registry
 from shared.kernel.playout import play
 from shared.kernel.rng import Rng
 from shared.kernel.search import MAX_CPU_MS, MAX_ITERATIONS, Budget, SearchBot, by_iterations, rank_rewards
+from tests.secrecy import harness
 
 
 @pytest.mark.parametrize(
@@ -53,3 +56,21 @@ def test_the_search_bot_beats_random_play() -> None:
         assert result is not None
         wins += any(s.seat == seat and s.place == 1 for s in result.standings)
     assert wins >= 3, f"the search bot won {wins} of 4 games against random play"
+
+
+def test_a_search_that_peeks_is_caught_by_the_bot_secrecy_check() -> None:
+    """The check of tests/secrecy (the same move whatever the seat cannot see)
+    catches a search bot whose sampler returns the true state as it is."""
+    game = registry.get("tigris")
+    hard = game.bots["hard"]
+    assert isinstance(hard, SearchBot)
+    peeking = by_iterations(dataclasses.replace(hard, sample=lambda state, seat, rng: state), 80)
+    seed = b"\x23" * 32
+    caught = 0
+    for n, world in enumerate(harness.states(game, 2, seed, count=4)):
+        seat = min(game.actors(world.state))
+        chosen = harness.encode(peeking(world.state, seat, Rng(seed, n)))
+        for owner in (1 - seat, None):
+            other = game.secrets.conceal(world.state, owner, Rng(seed, 100 + n))
+            caught += harness.encode(peeking(other, seat, Rng(seed, n))) != chosen
+    assert caught, "a search over the true state chose alike in every varied state"

@@ -118,7 +118,7 @@ def test_bots_use_only_what_their_seat_sees() -> None:
     for state in _states(2):
         for seat in GAME.actors(state):
             for name, level in GAME.bots.items():
-                bot = by_iterations(level, 16)
+                bot = by_iterations(level, 48)
                 chosen = msgspec.json.encode(bot(state, seat, Rng(b"\3" * 32, 1)))
                 for trial in range(3):
                     other = GAME.secrets.conceal(state, 1 - seat, Rng(b"\4" * 32, trial))

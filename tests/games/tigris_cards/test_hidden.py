@@ -132,7 +132,7 @@ def test_bots_do_not_peek_at_hidden_cards() -> None:
     for state in _midgame_states():
         (seat,) = GAME.actors(state)
         for name, level in GAME.bots.items():
-            bot = by_iterations(level, 16)
+            bot = by_iterations(level, 48)
             chosen = cc.encoded(bot(state, seat, Rng(b"\x0c" * 32, 0)))
             for other in range(4):
                 if other == seat:
