@@ -1,6 +1,6 @@
 """``ziggurat run`` (``make run``): the whole system on the embedded default,
 with small Swiss tournaments of bots (one per hosted demo game) run to the end
-by the tournament service, live standings and the spectator feed in the terminal.
+by the platform process, live standings and the spectator feed in the terminal.
 
 Ctrl-C, SIGTERM and SIGHUP all stop it the same way: the services first
 (SIGTERM, then SIGKILL if they linger), then Valkey. The services and Valkey
@@ -266,7 +266,7 @@ async def _demo(console: Console, api: str, game: str | None, seats: int) -> int
     if not games:
         console.print(f"[red]no such game: {game}[/]")
         return 1
-    console.print(f"\n[bold]Swiss tournaments of bots[/] over {', '.join(games)}; the tournament service")
+    console.print(f"\n[bold]Swiss tournaments of bots[/] over {', '.join(games)}; the platform process")
     console.print("pairs each round, opens its tables as games and records the results as games end.\n")
     done = await run_tournaments(console, api, list(games), games, DEMO_BOTS, DEMO_ROUNDS)
     console.print("\n[bold]Final standings[/]")

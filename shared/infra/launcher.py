@@ -175,9 +175,7 @@ class Stack:
             plan.append(self._proc(f"reducer-{i}", "services.reducer", free_port(), {}))
         for i in range(self.projectors):
             plan.append(self._proc(f"projector-{i}", "services.projector", free_port(), {}))
-        plan.append(
-            self._proc("tournaments", "services.tournaments", free_port(), {"ZIGGURAT_API_URL": self.api})
-        )
+        plan.append(self._proc("platform", "services.platform", free_port(), {"ZIGGURAT_API_URL": self.api}))
         return plan
 
     def _proc(self, name: str, module: str, port: int, extra: dict[str, str]) -> Proc:

@@ -52,7 +52,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: Readiness fails when a stage's oldest unprocessed entry is older than this.
     stall_after_s: float = 15.0
     log_level: str = "info"
-    #: The gateway the tournament service's bots play through ("" = this host's http_port).
+    #: The gateway the platform process's bots play through ("" = this host's http_port).
     api_url: str = ""
     #: Pause between a tournament bot's moves, so people can follow the games.
     bot_pace_ms: int = 0

@@ -1,5 +1,5 @@
 """The player accounts' store adapter, shared by the gateway (registration, the
-bot API) and the tournament service (seating, turns).
+bot API) and the platform process (seating, turns).
 
 Player streams are run by the one host of platform aggregates (:data:`ACCOUNTS`);
 :func:`publish_player` then rewrites the account's read model and its entry in

@@ -64,7 +64,7 @@ tournament_feed = TournamentKeys.append_feed
 
 
 def tournament_command_stream() -> str:
-    """Organiser commands from the gateways, waiting for the tournament service."""
+    """Organiser commands from the gateways, waiting for the platform process."""
     return f"{_SHARED}:commands"
 
 

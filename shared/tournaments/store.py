@@ -1,5 +1,5 @@
 """The tournaments' store adapter: tournament streams, run by the one host of
-platform aggregates (the writer, services/tournaments/writer.py, holds their
+platform aggregates (the writer, services/platform/writer.py, holds their
 states and answers). Its keys are in :mod:`shared.tournaments.keys`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Playing from a seat link against the tournament service's bots, with the
+"""Playing from a seat link against the platform process's bots, with the
 generic renderer (the fixture game high card has no board renderer): a whole
 game with the mouse from the lobby's form, one with the keyboard alone, and a
 rejection shown in words."""

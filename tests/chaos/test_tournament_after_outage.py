@@ -3,7 +3,7 @@
 Valkey is killed (``kill -9``) and started again on its append-only file,
 either just before a tournament is created and started, or while one is
 being played (around the end of its first round). Every service keeps
-running through it; the tournament service's process manager must finish
+running through it; the platform process's process manager must finish
 every step it could not take while the store was away (pair the next round,
 open each table, record each result) by itself.
 """

@@ -39,7 +39,7 @@ PROMETHEUS_RULE = K8S / "prometheusrule.yaml"
 RELIABILITY = REPO / "docs" / "reliability.md"
 #: Series Prometheus makes itself.
 SYNTHETIC = {"up"}
-JOBS = {"gateway", "validator", "reducer", "projector", "tournaments"}
+JOBS = {"gateway", "validator", "reducer", "projector", "platform"}
 
 HEADER = """\
 # Generated from deploy/prometheus/alerts.yml: edit that file, then run

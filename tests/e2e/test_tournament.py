@@ -1,6 +1,6 @@
 """Whole tournaments through the services: organiser API, process manager, bots.
 
-16 bots play 3 Swiss rounds of 4-player high card; the tournament service
+16 bots play 3 Swiss rounds of 4-player high card; the platform process
 pairs the rounds, opens the tables as games and records their results. The
 public standings must equal a recomputation from the tournament's own log
 (ratings included), every table's places must be its game's result, and the
@@ -95,9 +95,9 @@ async def test_sixteen_bots_play_three_swiss_rounds_to_the_end(stack: Stack) -> 
         r = await api.post(f"/v1/tournaments/{tid}/start", headers=organiser(token))
         assert r.status_code == 200, r.text
 
-        # A restart of the tournament service while round 2 is under way.
+        # A restart of the platform process while round 2 is under way.
         await wait_for(api, tid, lambda d: len(d["rounds"]) >= 2)
-        await asyncio.to_thread(stack.restart, "tournaments")
+        await asyncio.to_thread(stack.restart, "platform")
 
         # A player's token finds their table and seat token.
         me = (

@@ -16,8 +16,8 @@ from typing import Any
 import msgspec
 import pytest
 
-from services.tournaments.players import Ladders
-from services.tournaments.writer import Tournaments
+from services.platform.players import Ladders
+from services.platform.writer import Tournaments
 from shared.arenas import events as arena_events
 from shared.arenas.commands import ArenaCommandUnion, Join, Leave
 from shared.arenas.keys import arena_keys

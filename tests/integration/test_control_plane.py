@@ -129,7 +129,7 @@ async def test_poison_is_parked_acknowledged_and_a_retry_reads_it_again(
 
 async def test_the_control_plane_rides_a_failover_of_its_streams_node(tmp_path: Path) -> None:
     """A replicated cluster whose primary holding the commands' stream is killed:
-    the gateway's publisher and the tournament service's subscriber (FastStream's
+    the gateway's publisher and the platform process's subscriber (FastStream's
     own cluster client) follow the promoted replica, with no restart; every
     command published is handled, once it can be."""
     store = start_cluster(tmp_path / "store", masters=3, replicas=1, node_timeout_ms=2000)

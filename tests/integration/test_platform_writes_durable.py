@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 import redis as sync_redis
 
-from services.tournaments.writer import Tournaments
+from services.platform.writer import Tournaments
 from shared.eventstore.rewinds import covered, marks
 from shared.eventstore.store import EventStore
 from shared.infra.durability import Confirmation, Unconfirmed

@@ -286,7 +286,7 @@ async def play_forever(api: str, seed: int) -> None:
 
 
 async def tournament(api: str) -> None:
-    """A round of bots at the tournament service (pairing, tables live, moves)."""
+    """A round of bots at the platform process (pairing, tables live, moves)."""
     async with httpx.AsyncClient(base_url=api, timeout=30) as client:
         r = await client.post(
             "/v1/tournaments",

@@ -1,6 +1,6 @@
 """The player process: seats player accounts, tells them when tables move, keeps the ladders.
 
-It lives in the tournament service because that service already owns what it
+It lives in the platform process because that process already owns what it
 reacts to (tournament tables and their results) and reads the partition
 feeds; a service of its own would add a process to every deployment for a
 few reads per finished game. It reads two kinds of streams:
@@ -11,10 +11,10 @@ few reads per finished game. It reads two kinds of streams:
   tables); ``tournament.result_recorded`` rates the table on the game's
   ladder, among the accounts that sat there;
 * the event streams of the tables player accounts sit at, and of no other
-  (:mod:`services.tournaments.table_watch`: a table without an account seat
+  (:mod:`services.platform.table_watch`: a table without an account seat
   costs this process nothing per move): one inbox entry per seat per read
   (the bot stream turns it into a turn or an end), and once a table is over,
-  an arena's table goes to the arena runner (:mod:`services.tournaments.arenas`),
+  an arena's table goes to the arena runner (:mod:`services.platform.arenas`),
   a rated casual table to its game's ladder, and the table to its players'
   history (last: until then the table stays in the seated index, so a
   restart handles its end again, idempotently).
@@ -37,9 +37,9 @@ import msgspec
 import structlog
 from redis.exceptions import ResponseError
 
-from services.tournaments.arenas import ArenaRunner
-from services.tournaments.table_watch import TableWatch
-from services.tournaments.writer import Tournaments
+from services.platform.arenas import ArenaRunner
+from services.platform.table_watch import TableWatch
+from services.platform.writer import Tournaments
 from shared.arenas.keys import ARENA_TABLES
 from shared.casual.keys import CASUAL_TABLES
 from shared.casual.store import CasualTable

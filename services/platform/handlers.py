@@ -8,8 +8,8 @@ from typing import Any
 import msgspec
 import structlog
 
-from services.tournaments.manager import GROUP, Manager
-from services.tournaments.writer import SERVICE, Tournaments, _rejected
+from services.platform.manager import GROUP, Manager
+from services.platform.writer import SERVICE, Tournaments, _rejected
 from shared.eventstore.keys import reply_channel
 from shared.games import registry
 from shared.kernel import table as tables

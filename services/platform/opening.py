@@ -1,4 +1,4 @@
-"""The open command the tournament service sends for each table it seats, a
+"""The open command the platform process sends for each table it seats, a
 tournament's or an arena's: one shape, so both open their games the same way."""
 
 from __future__ import annotations

@@ -40,8 +40,8 @@ from typing import Any
 import msgspec
 import structlog
 
-from services.tournaments.opening import open_command
-from services.tournaments.writer import BUSY, Tournaments
+from services.platform.opening import open_command
+from services.platform.writer import BUSY, Tournaments
 from shared.eventstore import game_index
 from shared.eventstore.keys import GameKeys, command_stream, partition_of
 from shared.eventstore.store import decode_envelope

@@ -24,7 +24,7 @@ from typing import Any
 
 import structlog
 
-from services.tournaments.opening import open_command
+from services.platform.opening import open_command
 from shared.arenas.commands import ArenaCommandUnion, Close, Pair, Score
 from shared.arenas.keys import ARENA_TABLES, ARENAS_OPEN, arena_keys, arena_tokens
 from shared.arenas.rules import decide

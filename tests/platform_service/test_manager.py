@@ -1,7 +1,7 @@
 """The tournament writer and process manager against a real Valkey.
 
 The game pipeline is stood in for by a pipeline that answers every ``open``
-at once, so these tests look only at what the tournament service does:
+at once, so these tests look only at what the platform process does:
 appends (idempotent by command id), read models, seat tokens and auth
 hashes, how it reacts to ``table.finished``, redelivered or not, and how it
 finishes by itself every step that Redis or a lost reply interrupted.
@@ -18,9 +18,9 @@ import msgspec
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from services.tournaments import manager as manager_module
-from services.tournaments.manager import GROUP, Manager, game_id_for
-from services.tournaments.writer import Tournaments
+from services.platform import manager as manager_module
+from services.platform.manager import GROUP, Manager, game_id_for
+from services.platform.writer import Tournaments
 from shared.eventstore import game_index
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys, partition_feed, partition_of
