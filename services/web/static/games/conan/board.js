@@ -766,6 +766,44 @@ export function drawMap(view, ctx, moves, ui, act) {
   const fixups = [];
   svg.fixups = fixups;
 
+  const map = {
+    view,
+    ctx,
+    ui,
+    act,
+    board,
+    laid,
+    svg,
+    states,
+    inPlay,
+    seatOfKingdom,
+    fight,
+    target,
+    centre,
+    fights,
+    anchor,
+    targets,
+    sources,
+    land,
+    over,
+    pieces,
+    labels,
+    fixups,
+  };
+  drawLand(map);
+  svg.append(land);
+  for (const p of board.provinces) drawProvince(map, p);
+  svg.append(pieces, labels);
+  // Highlights of the contest and of the legal moves, on top.
+  for (const p of board.provinces) drawHighlight(map, p);
+  svg.append(over);
+  return svg;
+}
+
+// The land: the pack's outlines, borders, labels and zones (or a ring of provinces
+// when the pack has no shapes), and the mountain passes.
+function drawLand(map) {
+  const { view, board, laid, svg, states, inPlay, seatOfKingdom, centre, land, labels } = map;
   if (laid) {
     const geo = geometry(view);
     const halo = s("g", {
@@ -948,257 +986,255 @@ export function drawMap(view, ctx, moves, ui, act) {
     }
     land.append(routes);
   }
-  svg.append(land);
+}
 
-  for (const p of board.provinces) {
-    const st = states.get(p.id) || {
-      units: [],
-      emissaries: [],
-      owner: -1,
-      marker: "",
-      raiders: 0,
-      campaign_owner: -1,
-      campaign_pos: 0,
-    };
-    const [x, y] = anchor(p);
-    const playing = inPlay.has(p.zone);
-    const home = p.home_of ? seatOfKingdom.get(p.home_of) : undefined;
-    // name (one or two lines), value coin, home crown, savage skull, destination flag;
-    // the coin and icons are moved beside the name once its width is known
-    const name = p.name.toUpperCase();
-    const lines =
-      name.length > 12 && name.includes(" ")
-        ? [name.slice(0, name.indexOf(" ")), name.slice(name.indexOf(" ") + 1)]
-        : [name];
-    const top = y - 30 - (lines.length - 1) * 19;
-    const texts = lines.map((line, i) =>
+// One province: its name, value, home crown, savage skull and destination flag,
+// the pieces on it, and its campaign track.
+function drawProvince(map, p) {
+  const { view, ctx, states, inPlay, seatOfKingdom, fight, target, fights, anchor, pieces, labels, fixups } =
+    map;
+  const st = states.get(p.id) || {
+    units: [],
+    emissaries: [],
+    owner: -1,
+    marker: "",
+    raiders: 0,
+    campaign_owner: -1,
+    campaign_pos: 0,
+  };
+  const [x, y] = anchor(p);
+  const playing = inPlay.has(p.zone);
+  const home = p.home_of ? seatOfKingdom.get(p.home_of) : undefined;
+  // name (one or two lines), value coin, home crown, savage skull, destination flag;
+  // the coin and icons are moved beside the name once its width is known
+  const name = p.name.toUpperCase();
+  const lines =
+    name.length > 12 && name.includes(" ")
+      ? [name.slice(0, name.indexOf(" ")), name.slice(name.indexOf(" ") + 1)]
+      : [name];
+  const top = y - 30 - (lines.length - 1) * 19;
+  const texts = lines.map((line, i) =>
+    s(
+      "text",
+      { x, y: top + i * 19, "text-anchor": "middle", class: `zc-name${playing ? "" : " zc-off"}` },
+      line,
+    ),
+  );
+  labels.append(...texts);
+  const mid = top - 6.5;
+  const coin = s(
+    "g",
+    {},
+    title(`${p.name}: value ${p.value}`),
+    s("circle", { cx: 0, cy: 0, r: 11.5, fill: "#f6e7b0", stroke: "#6b4f12", "stroke-width": 1.6 }),
+    s(
+      "text",
+      { x: 0, y: 5.3, "text-anchor": "middle", "font-size": 15, "font-weight": 800, fill: "#4a3508" },
+      String(p.value),
+    ),
+  );
+  const icons = s("g", {});
+  let right = 0;
+  if (home !== undefined) {
+    icons.append(
       s(
-        "text",
-        { x, y: top + i * 19, "text-anchor": "middle", class: `zc-name${playing ? "" : " zc-off"}` },
-        line,
+        "g",
+        {},
+        title(`The home of ${kname(p.home_of)}`),
+        place(glyph("crown", colourOf(home).dark), right + 9, 0, 19),
       ),
     );
-    labels.append(...texts);
-    const mid = top - 6.5;
-    const coin = s(
-      "g",
-      {},
-      title(`${p.name}: value ${p.value}`),
-      s("circle", { cx: 0, cy: 0, r: 11.5, fill: "#f6e7b0", stroke: "#6b4f12", "stroke-width": 1.6 }),
+    right += 21;
+  }
+  if (p.savage) {
+    icons.append(s("g", {}, title("A savage province"), place(glyph("skull", "#4b3a1e"), right + 8, 0, 17)));
+    right += 20;
+  }
+  if (view.destination === p.id)
+    icons.append(
       s(
-        "text",
-        { x: 0, y: 5.3, "text-anchor": "middle", "font-size": 15, "font-weight": 800, fill: "#4a3508" },
-        String(p.value),
+        "g",
+        { class: "zc-dest" },
+        title("Conan's destination"),
+        place(glyph("flag", "#b3261e"), right + 12, -4, 25),
       ),
     );
-    const icons = s("g", {});
-    let right = 0;
-    if (home !== undefined) {
-      icons.append(
+  labels.append(coin, icons);
+  const guess = lines[0].length * 14.2;
+  const fit = (width) => {
+    coin.setAttribute("transform", `translate(${(x - width / 2 - 15).toFixed(1)} ${mid.toFixed(1)})`);
+    icons.setAttribute("transform", `translate(${(x + width / 2 + 5).toFixed(1)} ${mid.toFixed(1)})`);
+  };
+  fit(guess);
+  fixups.push(() => {
+    let width = 0;
+    try {
+      width = texts[0].getComputedTextLength();
+    } catch {
+      width = 0;
+    }
+    if (width > 0) fit(width);
+  });
+  // pieces (out of play, only Conan and raiders may stand there)
+  const tokens = [];
+  if (fight === p.id) {
+    tokens.push({
+      w: 34,
+      draw: (cx, cy) =>
         s(
           "g",
           {},
-          title(`The home of ${kname(p.home_of)}`),
-          place(glyph("crown", colourOf(home).dark), right + 9, 0, 19),
+          title("A contest is being fought here"),
+          s("circle", {
+            cx,
+            cy,
+            r: 15,
+            fill: "#b3261e",
+            stroke: "#fff",
+            "stroke-width": 2,
+            class: "zc-pulse",
+          }),
+          place(glyph("swords", "#fff"), cx, cy, 19),
         ),
-      );
-      right += 21;
-    }
-    if (p.savage) {
-      icons.append(
-        s("g", {}, title("A savage province"), place(glyph("skull", "#4b3a1e"), right + 8, 0, 17)),
-      );
-      right += 20;
-    }
-    if (view.destination === p.id)
-      icons.append(
+    });
+  } else if (target && target.target === p.id) {
+    tokens.push({
+      w: 32,
+      draw: (cx, cy) =>
         s(
           "g",
-          { class: "zc-dest" },
-          title("Conan's destination"),
-          place(glyph("flag", "#b3261e"), right + 12, -4, 25),
+          {},
+          title("The Military action must fight here"),
+          s("circle", { cx, cy, r: 13, fill: "#7a3b0c", stroke: "#fff", "stroke-width": 2 }),
+          place(glyph("swords", "#fff"), cx, cy, 16),
         ),
-      );
-    labels.append(coin, icons);
-    const guess = lines[0].length * 14.2;
-    const fit = (width) => {
-      coin.setAttribute("transform", `translate(${(x - width / 2 - 15).toFixed(1)} ${mid.toFixed(1)})`);
-      icons.setAttribute("transform", `translate(${(x + width / 2 + 5).toFixed(1)} ${mid.toFixed(1)})`);
-    };
-    fit(guess);
-    fixups.push(() => {
-      let width = 0;
-      try {
-        width = texts[0].getComputedTextLength();
-      } catch {
-        width = 0;
-      }
-      if (width > 0) fit(width);
     });
-    // pieces (out of play, only Conan and raiders may stand there)
-    const tokens = [];
-    if (fight === p.id) {
-      tokens.push({
-        w: 34,
-        draw: (cx, cy) =>
-          s(
-            "g",
-            {},
-            title("A contest is being fought here"),
-            s("circle", {
-              cx,
-              cy,
-              r: 15,
-              fill: "#b3261e",
-              stroke: "#fff",
-              "stroke-width": 2,
-              class: "zc-pulse",
-            }),
-            place(glyph("swords", "#fff"), cx, cy, 19),
-          ),
-      });
-    } else if (target && target.target === p.id) {
-      tokens.push({
-        w: 32,
-        draw: (cx, cy) =>
-          s(
-            "g",
-            {},
-            title("The Military action must fight here"),
-            s("circle", { cx, cy, r: 13, fill: "#7a3b0c", stroke: "#fff", "stroke-width": 2 }),
-            place(glyph("swords", "#fff"), cx, cy, 16),
-          ),
-      });
-    } else if (fights.has(p.id)) {
-      const f = fights.get(p.id);
-      tokens.push({
-        w: 32,
-        draw: (cx, cy) =>
-          s(
-            "g",
-            {},
-            title(`${standoffWords(p.id, f, ctx)} (goes on from turn to turn)`),
-            s("rect", {
-              x: cx - 13,
-              y: cy - 13,
-              width: 26,
-              height: 26,
-              rx: 5,
-              fill: "#5a3a1a",
-              stroke: "#f0c36a",
-              "stroke-width": 2,
-              transform: `rotate(45 ${cx} ${cy})`,
-            }),
-            place(glyph(f.kind === "siege" ? "fort" : "swords", "#f6e3b0"), cx, cy, 15),
-          ),
-      });
-    }
-    if (view.conan_at === p.id)
-      tokens.push({ w: 44, draw: (cx, cy) => conanToken(cx, cy, view.conan_player, ctx) });
-    if (st.marker && st.owner >= 0) {
-      const col = colourOf(st.owner);
-      tokens.push({
-        w: 40,
-        draw: (cx, cy) =>
-          markerToken(cx, cy - 1, col, st.marker, `${seatName(ctx, st.owner)}'s ${st.marker}`),
-      });
-    }
-    (st.units || []).forEach((n, seat) => {
-      if (n > 0)
-        tokens.push({
-          w: 31,
-          draw: (cx, cy) =>
-            shieldToken(cx, cy, colourOf(seat), n, `${plural(n, "unit")} of ${seatName(ctx, seat)}`),
-        });
+  } else if (fights.has(p.id)) {
+    const f = fights.get(p.id);
+    tokens.push({
+      w: 32,
+      draw: (cx, cy) =>
+        s(
+          "g",
+          {},
+          title(`${standoffWords(p.id, f, ctx)} (goes on from turn to turn)`),
+          s("rect", {
+            x: cx - 13,
+            y: cy - 13,
+            width: 26,
+            height: 26,
+            rx: 5,
+            fill: "#5a3a1a",
+            stroke: "#f0c36a",
+            "stroke-width": 2,
+            transform: `rotate(45 ${cx} ${cy})`,
+          }),
+          place(glyph(f.kind === "siege" ? "fort" : "swords", "#f6e3b0"), cx, cy, 15),
+        ),
     });
-    const second = [];
-    (st.emissaries || []).forEach((n, seat) => {
-      if (n > 0)
-        second.push({
-          w: n > 1 ? 38 : 22,
-          draw: (cx, cy) =>
-            pawnToken(
-              cx - (n > 1 ? 8 : 0),
-              cy + 1,
-              colourOf(seat),
-              n,
-              `${plural(n, "emissary", "emissaries")} of ${seatName(ctx, seat)}`,
-            ),
-        });
+  }
+  if (view.conan_at === p.id)
+    tokens.push({ w: 44, draw: (cx, cy) => conanToken(cx, cy, view.conan_player, ctx) });
+  if (st.marker && st.owner >= 0) {
+    const col = colourOf(st.owner);
+    tokens.push({
+      w: 40,
+      draw: (cx, cy) => markerToken(cx, cy - 1, col, st.marker, `${seatName(ctx, st.owner)}'s ${st.marker}`),
     });
-    if (st.raiders > 0)
+  }
+  (st.units || []).forEach((n, seat) => {
+    if (n > 0)
+      tokens.push({
+        w: 31,
+        draw: (cx, cy) =>
+          shieldToken(cx, cy, colourOf(seat), n, `${plural(n, "unit")} of ${seatName(ctx, seat)}`),
+      });
+  });
+  const second = [];
+  (st.emissaries || []).forEach((n, seat) => {
+    if (n > 0)
       second.push({
-        w: st.raiders > 1 ? 44 : 30,
-        draw: (cx, cy) => raiderToken(cx - (st.raiders > 1 ? 8 : 0), cy + 1, st.raiders),
+        w: n > 1 ? 38 : 22,
+        draw: (cx, cy) =>
+          pawnToken(
+            cx - (n > 1 ? 8 : 0),
+            cy + 1,
+            colourOf(seat),
+            n,
+            `${plural(n, "emissary", "emissaries")} of ${seatName(ctx, seat)}`,
+          ),
       });
-    const row = (items, cy) => {
-      const total = items.reduce((a, t) => a + t.w, 0);
-      let cx = x - total / 2;
-      for (const t of items) {
-        pieces.append(t.draw(cx + t.w / 2, cy));
-        cx += t.w;
-      }
-    };
-    const width = (items) => items.reduce((a, t) => a + t.w, 0);
-    let trackY = y + 26;
-    if (width(tokens) + width(second) <= 150) row([...tokens, ...second], y);
-    else {
-      row(tokens, y);
-      row(second, y + 30);
-      trackY = y + 52;
-    }
-    if (playing) pieces.append(trackRow(x, trackY, p, st, ctx, fight === p.id));
-  }
-  svg.append(pieces, labels);
-
-  // Highlights of the contest and of the legal moves, on top.
-  for (const p of board.provinces) {
-    const d = laid
-      ? geometry(view).paths.get(p.id)
-      : (() => {
-          const [x, y] = centre.get(p.id);
-          return `M${x - 70} ${y}a70 70 0 1 0 140 0a70 70 0 1 0 -140 0`;
-        })();
-    if (fight === p.id)
-      svg.append(s("path", { d, class: "zc-fight", fill: "none", "pointer-events": "none" }));
-    const cmds = targets.get(p.id);
-    const kinds = sources.get(p.id);
-    const selected = ui.src && ui.src.province === p.id;
-    if (!cmds && !kinds && !selected) continue;
-    const pending = ui.pending && ui.pending.province === p.id;
-    const cls = cmds ? `legal${pending ? " zc-pending" : ""}` : selected ? "zc-selected" : "zc-source";
-    const text = cmds
-      ? cmds.length === 1
-        ? label(cmds[0], ctx)
-        : `${pname(p.id)}: ${plural(cmds.length, "move")}`
-      : selected
-        ? `${pname(p.id)} (chosen; press to choose again)`
-        : [...kinds].map((k) => FROM[k](pname(p.id))).join(" or ");
-    const el = s(
-      "path",
-      {
-        d,
-        class: cls,
-        tabindex: "0",
-        role: "button",
-        "aria-label": text,
-        "data-province": p.id,
-        "data-key": `prov:${p.id}`,
-        "data-command": cmds ? JSON.stringify(pending ? ui.pending.cmd : cmds[0]) : null,
-        "data-source": kinds ? [...kinds].join(" ") : null,
-      },
-      title(text),
-    );
-    const go = (ev) => {
-      ev.preventDefault();
-      act.province(p.id);
-    };
-    el.addEventListener("click", go);
-    el.addEventListener("keydown", (ev) => {
-      if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") go(ev);
+  });
+  if (st.raiders > 0)
+    second.push({
+      w: st.raiders > 1 ? 44 : 30,
+      draw: (cx, cy) => raiderToken(cx - (st.raiders > 1 ? 8 : 0), cy + 1, st.raiders),
     });
-    over.append(el);
+  const row = (items, cy) => {
+    const total = items.reduce((a, t) => a + t.w, 0);
+    let cx = x - total / 2;
+    for (const t of items) {
+      pieces.append(t.draw(cx + t.w / 2, cy));
+      cx += t.w;
+    }
+  };
+  const width = (items) => items.reduce((a, t) => a + t.w, 0);
+  let trackY = y + 26;
+  if (width(tokens) + width(second) <= 150) row([...tokens, ...second], y);
+  else {
+    row(tokens, y);
+    row(second, y + 30);
+    trackY = y + 52;
   }
-  svg.append(over);
-  return svg;
+  if (playing) pieces.append(trackRow(x, trackY, p, st, ctx, fight === p.id));
+}
+
+// A province's highlight: the contest, a legal move's target (a click or Enter
+// chooses it), or where a two-step move starts.
+function drawHighlight(map, p) {
+  const { view, ctx, ui, act, laid, svg, fight, centre, targets, sources, over } = map;
+  const d = laid
+    ? geometry(view).paths.get(p.id)
+    : (() => {
+        const [x, y] = centre.get(p.id);
+        return `M${x - 70} ${y}a70 70 0 1 0 140 0a70 70 0 1 0 -140 0`;
+      })();
+  if (fight === p.id) svg.append(s("path", { d, class: "zc-fight", fill: "none", "pointer-events": "none" }));
+  const cmds = targets.get(p.id);
+  const kinds = sources.get(p.id);
+  const selected = ui.src && ui.src.province === p.id;
+  if (!cmds && !kinds && !selected) return;
+  const pending = ui.pending && ui.pending.province === p.id;
+  const cls = cmds ? `legal${pending ? " zc-pending" : ""}` : selected ? "zc-selected" : "zc-source";
+  const text = cmds
+    ? cmds.length === 1
+      ? label(cmds[0], ctx)
+      : `${pname(p.id)}: ${plural(cmds.length, "move")}`
+    : selected
+      ? `${pname(p.id)} (chosen; press to choose again)`
+      : [...kinds].map((k) => FROM[k](pname(p.id))).join(" or ");
+  const el = s(
+    "path",
+    {
+      d,
+      class: cls,
+      tabindex: "0",
+      role: "button",
+      "aria-label": text,
+      "data-province": p.id,
+      "data-key": `prov:${p.id}`,
+      "data-command": cmds ? JSON.stringify(pending ? ui.pending.cmd : cmds[0]) : null,
+      "data-source": kinds ? [...kinds].join(" ") : null,
+    },
+    title(text),
+  );
+  const go = (ev) => {
+    ev.preventDefault();
+    act.province(p.id);
+  };
+  el.addEventListener("click", go);
+  el.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" || ev.key === " " || ev.key === "Spacebar") go(ev);
+  });
+  over.append(el);
 }
