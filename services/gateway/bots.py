@@ -63,7 +63,7 @@ from shared.messaging.messages import encode
 from shared.players.keys import inbox, inbox_counter, notice_id, player_invitations
 from shared.players.seats import Turn
 from shared.players.store import player_of_key, seats, turns
-from shared.readmodels.build import audience_name
+from shared.readmodels.build import ViewStatus, audience_name
 
 
 class TurnNotice(msgspec.Struct, kw_only=True):
@@ -86,13 +86,7 @@ class InvitationNotice(msgspec.Struct, kw_only=True):
     seats: int
 
 
-class _Status(msgspec.Struct):
-    over: bool = False
-    version: int = 0
-    actors: list[int] = []
-
-
-_status = msgspec.json.Decoder(_Status).decode
+_status = msgspec.json.Decoder(ViewStatus).decode
 
 
 async def stream(request: Request) -> HeldResponse:

@@ -24,29 +24,10 @@ from shared.eventstore.keys import GameKeys
 from shared.games import registry
 from shared.infra import wallclock
 from shared.kernel.auth import token_hash
-from shared.kernel.clocks import SpectatorDelay
-from shared.readmodels.build import HISTORY, SPECTATOR, audience_name
+from shared.readmodels.build import HISTORY, SPECTATOR, HistoryEntry, ViewStatus, audience_name
 
-
-class DocStatus(msgspec.Struct):
-    """The fields of a view document the gateway looks at."""
-
-    over: bool = False
-    version: int = 0
-    moves: int = 0
-    spectator_delay: SpectatorDelay | None = None
-
-
-class _Entry(msgspec.Struct):
-    moves: int
-    at: int
-    doc: msgspec.Raw
-
-
-doc_status = msgspec.json.Decoder(DocStatus).decode
-
-
-history_entry = msgspec.json.Decoder(_Entry).decode
+doc_status = msgspec.json.Decoder(ViewStatus).decode
+history_entry = msgspec.json.Decoder(HistoryEntry).decode
 
 
 def is_over(doc: bytes) -> bool:
@@ -175,27 +156,6 @@ def int_param(request: Request, name: str, default: int) -> int:
 
 #: Listings: at most this many tables or tournaments per request.
 MAX_LIST = 200
-
-
-class NamedLine(msgspec.Struct):
-    player_id: str
-    name: str
-
-
-class RatedLine(msgspec.Struct):
-    line: NamedLine
-
-
-class StandingsHead(msgspec.Struct):
-    """The fields of a tournament's standings a listing shows (never the standings themselves)."""
-
-    name: str = ""
-    game: str = ""
-    format: str = ""
-    status: str = ""
-    round: int = 0
-    planned_rounds: int = 0
-    lines: list[RatedLine] = []
 
 
 def game_title(game: str) -> str:

@@ -53,7 +53,6 @@ from services.gateway.errors import ApiError, Code, error_response
 from services.gateway.feeds import FeedResponse, Page, resume_after
 from services.gateway.reads import (
     MAX_LIST,
-    StandingsHead,
     anonymous_read,
     game_title,
     int_param,
@@ -86,10 +85,19 @@ from shared.tournaments.commands import Create, Finish, PairRound, Register, Sta
 from shared.tournaments.commands import Register as TournamentRegister
 from shared.tournaments.keys import TOURNAMENTS_INDEX, TournamentKeys, changes_key, tournament_keys
 from shared.tournaments.settings import ClockSettings, Format, SpectatorDelay
-from shared.tournaments.views import PairingsView, StandingsView
+from shared.tournaments.views import (
+    PairingsHead,
+    PairingsView,
+    StandingsHead,
+    StandingsStatus,
+    StandingsView,
+)
 
 UNKNOWN_TOURNAMENT: Code = "unknown_tournament"
 _decode_ladder = msgspec.json.Decoder(PlayerLadder).decode
+_standings_status = msgspec.json.Decoder(StandingsStatus).decode
+_standings_head = msgspec.json.Decoder(StandingsHead).decode
+_pairings = msgspec.json.Decoder(PairingsHead).decode
 #: Ids the caller chooses (a tournament's, a player's in it).
 ID = re.compile(SAFE_ID)
 _PAUSE_S = 0.05
@@ -443,13 +451,9 @@ class TournamentFeed:
         return Page(frames, more=more, finished=not rows and await _over(self.gw, self.keys, after))
 
 
-class _Status(msgspec.Struct):
-    status: str = ""
-
-
 async def _over(gw: Gateway, keys: TournamentKeys, delivered: int) -> bool:
     raw = await gw.batch.get(keys.view("standings"))
-    if raw is None or msgspec.json.decode(raw, type=_Status).status != "finished":
+    if raw is None or _standings_status(raw).status != "finished":
         return False
     return delivered >= int(await gw.batch.get(keys.checkpoint) or 0)
 
@@ -457,30 +461,12 @@ async def _over(gw: Gateway, keys: TournamentKeys, delivered: int) -> bool:
 # -- player -------------------------------------------------------------------
 
 
-class _Table(msgspec.Struct):
-    table: int
-    players: list[str]
-    game_id: str | None = None
-    places: list[int] | None = None
-
-
-class _Round(msgspec.Struct):
-    number: int
-    tables: list[_Table]
-    byes: list[str] = []
-
-
-class _Pairings(msgspec.Struct):
-    status: Literal["registering", "running", "finished"]
-    rounds: list[_Round] = []
-
-
 async def my_table(request: Request) -> Response:
     """The player's table in the current round, with their seat token."""
     gw: Gateway = request.app.state.gateway
     tid = request.path_params["tournament_id"]
     keys = tournament_keys(tid, gw.settings.partitions)
-    doc = msgspec.json.decode(await _model(gw, tid, "pairings"), type=_Pairings)
+    doc = _pairings(await _model(gw, tid, "pairings"))
     token = bearer(request)
     if token is None:
         raise ApiError("missing_token", "Send your player token as 'Authorization: Bearer <token>'.")
@@ -537,7 +523,7 @@ async def join_tournament(request: Request) -> Response:
     player_id, _ = await authenticated_player(gw, request)
     caller = player_caller(player_id)
     gw.limits.write(client_address(request), caller)
-    game = msgspec.json.decode(await _model(gw, tid, "standings"), type=_Game).game
+    game = _standings_status(await _model(gw, tid, "standings")).game
     raw = await gw.redis.hget(player_ratings(player_id), game)
     rated = _decode_ladder(raw) if raw is not None else None
     prior = (rated.mu, rated.sigma) if rated is not None else None
@@ -550,10 +536,6 @@ async def join_tournament(request: Request) -> Response:
         return _rejection(outcome)
     out = Joined(tournament_id=tid, player_id=player_id, version=outcome.last, rating=prior)
     return Response(encode(out), status_code=201, media_type="application/json")
-
-
-class _Game(msgspec.Struct):
-    game: str
 
 
 # -- listing ------------------------------------------------------------------------
@@ -591,7 +573,7 @@ async def list_tournaments(request: Request) -> Response:
     for tid, (_, created), raw in zip(ids, rows, docs, strict=True):
         if raw is None:
             continue
-        doc = msgspec.json.decode(raw, type=StandingsHead)
+        doc = _standings_head(raw)
         out.append(
             TournamentSummary(
                 tournament_id=tid,

@@ -8,7 +8,7 @@ the events, so :func:`build` is also what ``ziggurat rebuild`` runs.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -49,6 +49,52 @@ class ViewDoc(Record, frozen=True):
     forfeited: tuple[int, ...] = ()
     moves: int = 0
     spectator_delay: SpectatorDelay | None = None
+
+
+# -- projections of a view document: the fields a reader needs, decoded without
+# the game's view (the gateway reads one on every push, reply and listing line).
+# tests/services/test_projections.py holds each to ViewDoc's fields and types.
+
+
+class ViewVersion(Record, frozen=True):
+    """A projection of :class:`ViewDoc`: its version alone (a play connection's pushes)."""
+
+    projection_of: ClassVar[type[Record]] = ViewDoc
+    version: int = 0
+
+
+class ViewStatus(Record, frozen=True):
+    """A projection of :class:`ViewDoc`: where the game stands (waits, spectator
+    delays, whose turn a bot is told of)."""
+
+    projection_of: ClassVar[type[Record]] = ViewDoc
+    over: bool = False
+    version: int = 0
+    moves: int = 0
+    actors: tuple[int, ...] = ()
+    spectator_delay: SpectatorDelay | None = None
+
+
+class ViewHead(Record, frozen=True):
+    """A projection of :class:`ViewDoc`: a table's public state as a listing shows it,
+    without the game's view or the seat's legal commands."""
+
+    projection_of: ClassVar[type[Record]] = ViewDoc
+    game_id: str
+    game: str
+    version: int
+    seats: int
+    actors: tuple[int, ...] = ()
+    over: bool = False
+    moves: int = 0
+    result: Result | None = None
+    clock: ClockSettings | None = None
+    remaining: tuple[int, ...] = ()
+    clock_since: int = 0
+    forfeited: tuple[int, ...] = ()
+    spectator_delay: SpectatorDelay | None = None
+    commitment: str = ""
+    seed: str = ""
 
 
 class FeedEntry(Record, frozen=True):

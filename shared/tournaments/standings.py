@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from shared.kernel.messages import Record
 from shared.tournaments.commands import Placing
@@ -44,6 +45,14 @@ class Line(Record, frozen=True):
     withdrawn: bool
     #: Elimination: the last round this player took part in.
     reached: int = 0
+
+
+class LineHead(Record, frozen=True):
+    """A projection of :class:`Line`: a player's name, for readers that show no points."""
+
+    projection_of: ClassVar[type[Record]] = Line
+    player_id: str
+    name: str
 
 
 def placing_points(points: tuple[int, ...], place: int, table_size: int) -> int:

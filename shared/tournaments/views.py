@@ -6,10 +6,12 @@ no hidden facts; the games' own views guard what happens at the tables.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from shared.kernel.messages import Record
 from shared.tournaments.ratings import tournament_ratings
 from shared.tournaments.rounds import is_complete
-from shared.tournaments.standings import Line, standings
+from shared.tournaments.standings import Line, LineHead, standings
 from shared.tournaments.state import Status, TournamentState
 
 
@@ -52,6 +54,68 @@ class StandingsView(Record, frozen=True):
     planned_rounds: int
     complete: bool
     lines: tuple[RatedLine, ...]
+
+
+# -- projections: the fields of a view a reader needs, decoded without the rest
+# (a listing of 200 tournaments decodes no ratings; a check of a finished
+# tournament, no lines). tests/services/test_projections.py holds each to its
+# full type's fields and types.
+
+
+class TableHead(Record, frozen=True):
+    """A projection of :class:`TableView`: who sits at a table, its game, its places."""
+
+    projection_of: ClassVar[type[Record]] = TableView
+    table: int
+    players: tuple[str, ...]
+    game_id: str | None = None
+    places: tuple[int, ...] | None = None
+
+
+class RoundHead(Record, frozen=True):
+    """A projection of :class:`RoundView`: its tables and byes."""
+
+    projection_of: ClassVar[type[Record]] = RoundView
+    number: int
+    tables: tuple[TableHead, ...]
+    byes: tuple[str, ...] = ()
+
+
+class PairingsHead(Record, frozen=True):
+    """A projection of :class:`PairingsView`: the rounds' tables, not the view's id."""
+
+    projection_of: ClassVar[type[Record]] = PairingsView
+    status: Status
+    rounds: tuple[RoundHead, ...] = ()
+
+
+class RatedLineHead(Record, frozen=True):
+    """A projection of :class:`RatedLine`: the player's name, no rating."""
+
+    projection_of: ClassVar[type[Record]] = RatedLine
+    line: LineHead
+
+
+class StandingsHead(Record, frozen=True):
+    """A projection of :class:`StandingsView`: what a listing shows of a tournament
+    (its name, game, state and players' names, never their points or ratings)."""
+
+    projection_of: ClassVar[type[Record]] = StandingsView
+    name: str
+    game: str
+    format: str
+    status: Status
+    round: int
+    planned_rounds: int
+    lines: tuple[RatedLineHead, ...] = ()
+
+
+class StandingsStatus(Record, frozen=True):
+    """A projection of :class:`StandingsView`: the tournament's game and state alone."""
+
+    projection_of: ClassVar[type[Record]] = StandingsView
+    game: str
+    status: Status
 
 
 def pairings_view(state: TournamentState) -> PairingsView:

@@ -32,9 +32,9 @@ from services.gateway.delay import allowed
 from services.gateway.errors import ApiError
 from services.gateway.reads import (
     MAX_LIST,
-    StandingsHead,
     anonymous_read,
     game_title,
+    history_entry,
     listing_limit,
     read_view,
 )
@@ -50,8 +50,9 @@ from shared.kernel.contract import Result
 from shared.kernel.rng import commitment
 from shared.messaging.messages import encode
 from shared.readmodels.audit import AuditLog, verify_log
-from shared.readmodels.build import HISTORY, SPECTATOR
+from shared.readmodels.build import HISTORY, SPECTATOR, ViewHead
 from shared.tournaments.keys import BOT_TABLES, TOURNAMENT_GAMES, bot_seats, tournament_keys
+from shared.tournaments.views import PairingsHead, StandingsHead
 
 #: Finished tables are found among this many newest tables at most.
 SCAN_LIMIT = 2000
@@ -62,42 +63,10 @@ BOT_SEATS_TTL_S = 7 * 24 * 3600
 # -- tables ----------------------------------------------------------------------
 
 
-class _Doc(msgspec.Struct):
-    """The fields of a spectator view document a listing shows (never the view itself)."""
-
-    game_id: str
-    game: str
-    version: int
-    seats: int
-    actors: tuple[int, ...] = ()
-    over: bool = False
-    moves: int = 0
-    result: Result | None = None
-    clock: ClockSettings | None = None
-    remaining: tuple[int, ...] = ()
-    clock_since: int = 0
-    forfeited: tuple[int, ...] = ()
-    spectator_delay: SpectatorDelay | None = None
-    commitment: str = ""
-    seed: str = ""
-
-
-_doc = msgspec.json.Decoder(_Doc).decode
-
-
-class _Table(msgspec.Struct):
-    table: int
-    players: list[str]
-    game_id: str | None = None
-
-
-class _Round(msgspec.Struct):
-    number: int
-    tables: list[_Table] = []
-
-
-class _Pairings(msgspec.Struct):
-    rounds: list[_Round] = []
+#: A spectator view document as a listing shows it (never the view itself).
+_doc = msgspec.json.Decoder(ViewHead).decode
+_standings = msgspec.json.Decoder(StandingsHead).decode
+_pairings = msgspec.json.Decoder(PairingsHead).decode
 
 
 # -- answers: their OpenAPI schemas are generated from these ---------------------
@@ -202,19 +171,12 @@ async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[T
     return out
 
 
-class _Snapshot(msgspec.Struct):
-    moves: int
-    at: int
-    doc: msgspec.Raw
-
-
-_snapshot = msgspec.json.Decoder(_Snapshot).decode
 #: Pages of the history read for a delayed table: the snapshot shown is usually a
 #: few entries back, and the table page looks no further than 256 back either.
 _PAGES = (8, 248)
 
 
-async def _delayed(gw: Gateway, keys: GameKeys, live: _Doc, raw: bytes) -> bytes:
+async def _delayed(gw: Gateway, keys: GameKeys, live: ViewHead, raw: bytes) -> bytes:
     """A delayed table as its spectators see it (the rule of ``reads.spectator_doc``),
     reading its history newest first in small pages rather than 256 views at once."""
     assert live.spectator_delay is not None
@@ -223,14 +185,14 @@ async def _delayed(gw: Gateway, keys: GameKeys, live: _Doc, raw: bytes) -> bytes
     for count in _PAGES:
         rows = await gw.read.xrevrange(keys.audience_feed(HISTORY), max=upper, count=count)
         for _, fields in rows:
-            entry = _snapshot(fields[b"e"])
+            entry = history_entry(fields[b"e"])
             if allowed(live.spectator_delay, live.moves, now_ms, entry.moves, entry.at):
                 return bytes(entry.doc)
         if len(rows) < count:
             break
         upper = "(" + rows[-1][0].decode()
     first = await gw.read.xrange(keys.audience_feed(HISTORY), count=1)
-    return bytes(_snapshot(first[0][1][b"e"]).doc) if first else raw
+    return bytes(history_entry(first[0][1][b"e"]).doc) if first else raw
 
 
 async def _tournament_names(gw: Gateway, tids: set[str]) -> dict[str, dict[str, list[str]]]:
@@ -249,12 +211,10 @@ async def _tournament_names(gw: Gateway, tids: set[str]) -> dict[str, dict[str, 
         standings, pairings = replies[2 * i], replies[2 * i + 1]
         if standings is None or pairings is None:
             continue
-        named = {
-            r.line.player_id: r.line.name for r in msgspec.json.decode(standings, type=StandingsHead).lines
-        }
+        named = {r.line.player_id: r.line.name for r in _standings(standings).lines}
         out[tid] = {
             t.game_id: [named.get(p, p) for p in t.players]
-            for r in msgspec.json.decode(pairings, type=_Pairings).rounds
+            for r in _pairings(pairings).rounds
             for t in r.tables
             if t.game_id is not None
         }

@@ -57,7 +57,7 @@ from services.gateway.tables.commands import play
 from shared.infra.redis_client import STORE_DOWN
 from shared.kernel.auth import token_hash
 from shared.observability import metrics
-from shared.readmodels.build import audience_name
+from shared.readmodels.build import ViewVersion, audience_name
 
 log = structlog.get_logger()
 _STORE_DOWN = STORE_DOWN  # the store, or a node of it, unreachable or failing over
@@ -94,11 +94,7 @@ class PlayMessage(Move, forbid_unknown_fields=True):
     correlation_id: HeaderId | None = None
 
 
-class _Version(msgspec.Struct):
-    version: int = 0
-
-
-_version = msgspec.json.Decoder(_Version).decode
+_version = msgspec.json.Decoder(ViewVersion).decode
 _hello = msgspec.json.Decoder(Hello).decode
 _OPEN = metrics.PLAY_SOCKETS
 _IN = metrics.PLAY_SOCKET_MESSAGES.labels("in", "command")

@@ -25,7 +25,6 @@ from services.gateway.context import Gateway
 from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedResponse, Page, resume_after
 from services.gateway.reads import (
-    DocStatus,
     anonymous_read,
     audience,
     doc_status,
@@ -40,7 +39,7 @@ from services.gateway.routing import Answer, Route
 from shared.eventstore.keys import GameKeys
 from shared.messaging.messages import encode
 from shared.readmodels.audit import AuditLog
-from shared.readmodels.build import HISTORY, SPECTATOR, FeedEntry, ViewDoc
+from shared.readmodels.build import HISTORY, SPECTATOR, FeedEntry, ViewDoc, ViewStatus
 
 
 class PublicLog(msgspec.Struct, kw_only=True):
@@ -92,7 +91,7 @@ class GameFeed:
         # The view before the entries: if it says the game is over, the entries read
         # next are all there will ever be (the projector writes both in one step).
         raw = await gw.read_batch.get(keys.view(self.name))
-        status = doc_status(raw) if raw is not None else DocStatus()
+        status = doc_status(raw) if raw is not None else ViewStatus()
         limit = None
         delayed = status.spectator_delay is not None and not status.over
         if self.name == SPECTATOR and raw is not None and delayed:
