@@ -2,13 +2,14 @@
 casual invitations), and what the requests that create something share.
 
 Deciding goes through :meth:`Aggregate.execute` (read, fold, decide, append with
-the expected version); here the rules' refusals become the API's errors with
-their stable codes, and a stream that kept moving becomes ``busy``.
+the expected version, then the caller's projection of its read models); here
+the rules' refusals become the API's errors with their stable codes, and a
+stream that kept moving becomes ``busy``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -19,7 +20,7 @@ from services.gateway.body import read_json
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError
 from services.gateway.writes import remember
-from shared.eventstore.aggregates import Aggregate, Busy
+from shared.eventstore.aggregates import Aggregate, Busy, Decided
 from shared.eventstore.keys import GameKeys
 from shared.infra.wallclock import now_ms
 from shared.kernel.rejection import RuleViolation
@@ -37,8 +38,10 @@ async def decided(
     decide: Callable[[S | None], Sequence[E]],
     command_id: str,
     busy: str,
+    project: Callable[[Decided[S, E]], Awaitable[None]] | None = None,
 ) -> tuple[int, S, bool]:
-    """Decide and append: (version, state, duplicate). ``busy`` names what kept changing."""
+    """Decide and append: (version, state, duplicate). ``busy`` names what kept changing;
+    ``project`` writes the read models, by the host, after every answer (a repeat too)."""
 
     def rules(state: S | None) -> list[E]:
         try:
@@ -47,7 +50,7 @@ async def decided(
             raise ApiError.refused(exc) from exc
 
     try:
-        done = await aggregate.execute(gw.store, keys, rules, command_id, now_ms())
+        done = await aggregate.execute(gw.store, keys, rules, command_id, now_ms(), project=project)
     except Busy as exc:
         raise ApiError("busy", busy) from exc
     assert done.state is not None

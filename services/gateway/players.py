@@ -53,6 +53,7 @@ from services.gateway.writes import (
     remember,
     remembered_key,
 )
+from shared.eventstore.aggregates import Decided
 from shared.games import registry
 from shared.infra.wallclock import now_ms
 from shared.kernel.auth import new_token, token_hash
@@ -127,7 +128,8 @@ async def _execute(
     gw: Gateway, player_id: str, command: PlayerCommandUnion, command_id: str
 ) -> tuple[int, PlayerState, bool]:
     """Decide and append; (version, state, duplicate). The read model and the key index
-    follow before this returns (again on a repeat, which repairs a lost write)."""
+    follow, by the host's projection, before this returns (again on a repeat, which
+    repairs a lost write)."""
     keys = player_keys(player_id, gw.settings.partitions)
     old: list[str | None] = [None]
 
@@ -135,10 +137,14 @@ async def _execute(
         old[0] = state.key_hash if state is not None else None
         return decide(state, command)
 
+    async def project(done: Decided[PlayerState, PlayerEventUnion]) -> None:
+        assert done.state is not None  # the host projects only an answer with a state
+        # A repeat decided nothing, so it knows no replaced key; one left in the index
+        # counts for nothing (a key counts only while the account's read model names it).
+        await publish_player(gw.redis, done.state, done.version, None if done.duplicate else old[0])
+
     busy = "The player account is changing too fast; retry."
-    version, state, duplicate = await decided(gw, ACCOUNTS, keys, rules, command_id, busy)
-    await publish_player(gw.redis, state, version, None if duplicate else old[0])
-    return version, state, duplicate
+    return await decided(gw, ACCOUNTS, keys, rules, command_id, busy, project)
 
 
 # -- routes -------------------------------------------------------------------------

@@ -200,9 +200,13 @@ class Aggregate(Generic[S, E]):
         decide: Callable[[S | None], Sequence[E]],
         command_id: str,
         now_ms: int,
+        *,
+        project: Callable[[Decided[S, E]], Awaitable[None]] | None = None,
     ) -> Decided[S, E]:
         """:meth:`transact` for a decision that needs only the state."""
-        return await self.transact(store, keys, lambda loaded: decide(loaded.state), command_id, now_ms)
+        return await self.transact(
+            store, keys, lambda loaded: decide(loaded.state), command_id, now_ms, project=project
+        )
 
     async def transact(
         self,

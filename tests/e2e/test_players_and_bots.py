@@ -21,6 +21,8 @@ import pytest
 
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
+from shared.kernel.auth import token_hash
+from shared.players.keys import KEY_INDEX, player_doc
 from shared.tournaments.keys import tournament_feed, tournament_keys
 from tests.e2e.accounts import bearer, cli_bot, example_bot, ladder_is_recomputed, page, register
 from tests.waiting import eventually, until
@@ -87,6 +89,31 @@ async def test_a_player_registers_and_rotates_its_key(stack: Stack) -> None:
         ok = await api.post(f"/v1/players/{player_id}/key", headers=bearer(new_key))
         assert ok.status_code == 200
         assert other_id != player_id
+
+
+async def test_a_repeated_registration_repairs_a_lost_read_model(stack: Stack) -> None:
+    """The account's read model and key index are the host's projection: a repeat
+    rewrites them, so a write lost after the append (a crash between the two) is
+    repaired by the client's retry."""
+    async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
+        headers = {"idempotency-key": "lost-1"}
+        first = await api.post("/v1/players", json={"name": "Lost"}, headers=headers)
+        assert first.status_code == 201, first.text
+        player_id, key = first.json()["player_id"], first.json()["player_key"]
+        redis = connect(str(stack.redis_url))
+        try:
+            await redis.delete(player_doc(player_id))
+            await redis.hdel(KEY_INDEX, token_hash(key))
+        finally:
+            await redis.aclose()
+        assert (await api.get(f"/v1/players/{player_id}")).status_code == 404
+        async with api.stream("GET", "/v1/bot/stream", headers=bearer(key)) as lost:
+            assert lost.status_code in (401, 403)
+        again = await api.post("/v1/players", json={"name": "Lost"}, headers=headers)
+        assert again.status_code == 201 and again.json()["duplicate"] is True
+        assert (await page(api, player_id))["name"] == "Lost"
+        async with api.stream("GET", "/v1/bot/stream", headers=bearer(key)) as back:
+            assert back.status_code == 200
 
 
 async def _redeliver_results(stack: Stack, tid: str) -> int:
