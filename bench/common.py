@@ -259,7 +259,7 @@ def scripted_game(
     from shared.kernel.auth import new_token, token_hash
     from shared.kernel.codec import codec_for
     from shared.kernel.rng import Rng
-    from shared.messaging.messages import CommandMsg, OpenTable
+    from shared.messaging.messages import MoveMsg, OpenMsg, OpenTable
 
     game = registry.get(game_key)
     codec = codec_for(game)
@@ -269,9 +269,8 @@ def scripted_game(
     seed_bytes = seed.to_bytes(32, "big")
     now_ms = time.time_ns() // 1_000_000
 
-    def message(kind: str, **extra: Any) -> CommandMsg:
-        return CommandMsg(
-            kind=kind,  # type: ignore[arg-type]
+    def message(kind: Any, **extra: Any) -> Any:
+        return kind(
             game_id=gid,
             partition=part,
             command_id=uuid.uuid4().hex,
@@ -281,7 +280,7 @@ def scripted_game(
             **extra,
         )
 
-    opened = message("open", open=OpenTable(game=game_key, seats=seats, options={}, token_hashes=hashes))
+    opened = message(OpenMsg, open=OpenTable(game=game_key, seats=seats, options={}, token_hashes=hashes))
     result = plan(opened, None, now_ms, lambda: seed_bytes)
     assert isinstance(result, Plan), result
     yield Step(opened, result, b"")
@@ -294,7 +293,7 @@ def scripted_game(
         command = bot(table.state, seat, Rng(seed_bytes[::-1], table.version))
         raw = codec.json(command)
         msg = message(
-            "move",
+            MoveMsg,
             token_hash=hashes[seat],
             command=msgspec.Raw(raw),
             expected_version=table.version,

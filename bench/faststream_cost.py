@@ -45,7 +45,7 @@ from faststream.redis.parser import BinaryMessageFormatV1
 from shared.eventstore.keys import command_stream
 from shared.infra.redis_client import connect
 from shared.infra.valkey_server import ValkeyServer, free_port
-from shared.messaging.messages import CommandMsg, decode_batch, decode_command, encode
+from shared.messaging.messages import CommandMsg, MoveMsg, decode_batch, decode_command, encode
 from shared.messaging.streams import Batch, StreamReader
 
 PARTITIONS = 4
@@ -55,8 +55,7 @@ MODES = ("reader", "faststream", "faststream+msgspec", "faststream+msgspec+types
 
 def command(i: int) -> bytes:
     return encode(
-        CommandMsg(
-            kind="move",
+        MoveMsg(
             game_id=f"{i % 512:020x}",
             partition=i % PARTITIONS,
             command_id=f"{i:016x}:{i}",

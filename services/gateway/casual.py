@@ -64,7 +64,7 @@ from shared.eventstore import game_index
 from shared.infra import wallclock
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
-from shared.messaging.messages import OpenTable, encode
+from shared.messaging.messages import OpenMsg, OpenTable, encode
 from shared.players.keys import player_doc, player_hosting, player_invitations
 from shared.players.seats import Seat, Turn
 from shared.players.store import seat_players, turns
@@ -246,7 +246,7 @@ async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> In
     msg = message(
         gw,
         correlation_id(request),
-        "open",
+        OpenMsg,
         table_id,
         f"open-{table_id}",
         open=OpenTable(

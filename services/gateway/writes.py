@@ -35,7 +35,15 @@ from shared.games import registry
 from shared.kernel import table as tables
 from shared.kernel.clocks import ClockSettings
 from shared.kernel.rejection import RuleViolation
-from shared.messaging.messages import CommandMsg, Outcome, client_key, encode, scoped_command_id
+from shared.messaging.messages import (
+    CommandMsg,
+    MoveMsg,
+    OpenMsg,
+    Outcome,
+    client_key,
+    encode,
+    scoped_command_id,
+)
 from shared.messaging.streams import send
 from shared.observability import metrics
 
@@ -48,6 +56,7 @@ _REPLIED = metrics.STAGE_LATENCY.labels("replied")
 
 
 T = TypeVar("T", bound=msgspec.Struct)
+M = TypeVar("M", MoveMsg, OpenMsg)
 
 
 class Chosen(msgspec.Struct, kw_only=True):
@@ -148,10 +157,11 @@ async def forget(gw: Gateway, kind: str, caller: str, key: str | None) -> None:
 
 
 def message(
-    gw: Gateway, correlation: str, kind: str, game_id: str, command_id: str, **fields: object
-) -> CommandMsg:
-    return CommandMsg(
-        kind=kind,  # type: ignore[arg-type]
+    gw: Gateway, correlation: str, kind: type[M], game_id: str, command_id: str, **fields: object
+) -> M:
+    """A message of ``kind`` (``MoveMsg``, ``OpenMsg``) from this gateway, its
+    ``fields`` those of its kind."""
+    return kind(
         game_id=game_id,
         partition=gw.keys(game_id).partition,
         command_id=command_id,
@@ -175,7 +185,7 @@ async def submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
         raise ApiError(
             "outcome_unknown",
             "No outcome arrived in time; retry with the same Idempotency-Key to learn it.",
-            command_id=client_key(msg.command_id) if msg.kind == "move" else msg.command_id,
+            command_id=client_key(msg.command_id) if isinstance(msg, MoveMsg) else msg.command_id,
         ) from exc
     finally:
         gw.replies.forget(request_id)

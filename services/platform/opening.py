@@ -8,7 +8,7 @@ from typing import Any
 
 from shared.kernel.auth import token_hash
 from shared.kernel.clocks import ClockSettings, SpectatorDelay
-from shared.messaging.messages import CommandMsg, OpenTable
+from shared.messaging.messages import OpenMsg, OpenTable
 
 
 def open_command(
@@ -22,11 +22,10 @@ def open_command(
     tokens: list[str],
     clock: ClockSettings | None = None,
     spectator_delay: SpectatorDelay | None = None,
-) -> CommandMsg:
+) -> OpenMsg:
     """Open ``game_id`` with a seat per token. The command id is the table's own, so
     a repeated open (a retry, a restart) is refused as a duplicate, never a second table."""
-    return CommandMsg(
-        kind="open",
+    return OpenMsg(
         game_id=game_id,
         partition=partition,
         command_id=f"open-{game_id}",

@@ -44,7 +44,9 @@ from shared.kernel.table import Table
 from shared.messaging import deadletters
 from shared.messaging.messages import (
     CommandMsg,
+    MoveMsg,
     Outcome,
+    TimeoutMsg,
     dead_letter_replies,
     decode_batch,
     encode,
@@ -244,6 +246,7 @@ class Reducer:
         if (
             rejection.code != "stale_version"
             or held is None
+            or not isinstance(msg, MoveMsg)
             or msg.expected_version is None
             or msg.expected_version >= held.version
         ):
@@ -488,8 +491,7 @@ class Reducer:
                 self._deadlines[(k.partition, k.game_id)] = when[0] if when else None
                 continue
             out.append(
-                CommandMsg(
-                    kind="timeout",
+                TimeoutMsg(
                     game_id=k.game_id,
                     partition=k.partition,
                     command_id=f"timeout:{table.version}:{when[1]}",

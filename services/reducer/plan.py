@@ -2,7 +2,7 @@
 
 Pure apart from the seed source and the clock it is handed: the reducer
 re-checks the token and the version, and runs ``decide`` itself unless the
-validator's decision (``CommandMsg.decided``) was made against this very
+validator's decision (``MoveMsg.decided``) was made against this very
 table version of a table without a clock. ``decide`` is a pure function of
 the table at a version, the seat and the command there, so reusing that
 decision is exact; and the append is checked against the same version, so a
@@ -26,7 +26,7 @@ from shared.kernel.codec import codec_for
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.table import Table
 from shared.kernel.visibility import may_see
-from shared.messaging.messages import CommandMsg, Decided, Outcome, rejected
+from shared.messaging.messages import CommandMsg, Decided, MoveMsg, OpenMsg, Outcome, TimeoutMsg, rejected
 
 
 class Plan(msgspec.Struct, kw_only=True):
@@ -50,9 +50,9 @@ def plan(
 ) -> Planned:
     keys = GameKeys(msg.game_id, msg.partition)
     try:
-        if msg.kind == "open":
+        if isinstance(msg, OpenMsg):
             return _plan_open(msg, keys, table, now_ms, new_seed)
-        if msg.kind == "timeout":
+        if isinstance(msg, TimeoutMsg):
             return _plan_timeout(msg, keys, table, now_ms)
         return _plan_move(msg, keys, table, now_ms)
     except RuleViolation as exc:
@@ -60,9 +60,8 @@ def plan(
 
 
 def _plan_open(
-    msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int, new_seed: Callable[[], bytes]
+    msg: OpenMsg, keys: GameKeys, table: Table | None, now_ms: int, new_seed: Callable[[], bytes]
 ) -> Planned:
-    assert msg.open is not None
     if table is not None:
         raise RuleViolation("table_exists", f"Table {msg.game_id} already exists.")
     try:
@@ -82,16 +81,16 @@ def _plan_open(
     return _append(msg, keys, game, None, None, events, now_ms)
 
 
-def _plan_timeout(msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int) -> Planned:
+def _plan_timeout(msg: TimeoutMsg, keys: GameKeys, table: Table | None, now_ms: int) -> Planned:
     """Issued by the reducer's own clock watch, never by a client."""
-    if table is None or msg.seat is None:
+    if table is None:
         raise RuleViolation("unknown_table", f"There is no table {msg.game_id}.")
     game = registry.get(table.game)
     events = tables.timeout(game, table, msg.seat, now_ms)
     return _append(msg, keys, game, table, msg.seat, events, now_ms)
 
 
-def _plan_move(msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int) -> Planned:
+def _plan_move(msg: MoveMsg, keys: GameKeys, table: Table | None, now_ms: int) -> Planned:
     decided = _reusable(msg, table)
     # A reused decision's command was decoded by the validator: it is not decoded again.
     command = None if decided is not None else msg.command
@@ -105,7 +104,7 @@ def _plan_move(msg: CommandMsg, keys: GameKeys, table: Table | None, now_ms: int
     return _append(msg, keys, game, table, seat, events, now_ms, command=admitted.command)
 
 
-def _reusable(msg: CommandMsg, table: Table | None) -> Decided | None:
+def _reusable(msg: MoveMsg, table: Table | None) -> Decided | None:
     """The validator's decision, when it is exactly the one ``decide`` would make now.
 
     Only at the version it was decided at, after the same last command (a

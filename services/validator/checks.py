@@ -30,6 +30,8 @@ from shared.messaging.messages import (
     MAX_DECIDED_EVENTS,
     CommandMsg,
     Decided,
+    MoveMsg,
+    OpenMsg,
     Outcome,
     rejected,
 )
@@ -37,11 +39,17 @@ from shared.messaging.messages import (
 Verdict = CommandMsg | Outcome  # passed on (with the seat), or rejected
 
 
-def check_open(msg: CommandMsg, table: Table | None, already_applied: bool = False) -> Verdict:
-    if msg.open is None:
-        return rejected(msg, "bad_request", "An open command names the table to open.")
+def check(msg: CommandMsg, table: Table | None, already_applied: bool) -> Verdict:
+    if isinstance(msg, OpenMsg):
+        return check_open(msg, table, already_applied)
+    if isinstance(msg, MoveMsg):
+        return check_move(msg, table, already_applied)
+    return rejected(msg, "bad_request", "A timeout is issued by the reducer's clock watch, never sent.")
+
+
+def check_open(msg: OpenMsg, table: Table | None, already_applied: bool = False) -> Verdict:
     if already_applied:  # a retried opening: the reducer answers with the first outcome
-        return _passed(msg, seat=None)
+        return _opened(msg)
     if table is not None:
         return rejected(msg, "table_exists", f"Table {msg.game_id} already exists.")
     try:
@@ -63,10 +71,10 @@ def check_open(msg: CommandMsg, table: Table | None, already_applied: bool = Fal
         )
     except RuleViolation as exc:
         return rejected(msg, exc.code, exc.message, **exc.details)
-    return _passed(msg, seat=None)
+    return _opened(msg)
 
 
-def check_move(msg: CommandMsg, table: Table | None, already_applied: bool) -> Verdict:
+def check_move(msg: MoveMsg, table: Table | None, already_applied: bool) -> Verdict:
     # A retry the store has applied is answered by the reducer: only who sent it is checked.
     command = None if already_applied else msg.command
     expected = None if already_applied else msg.expected_version
@@ -99,6 +107,10 @@ def _decided(table: Table, codec: Any, command: Any, events: list[Any]) -> Decid
     )
 
 
-def _passed(msg: CommandMsg, seat: int | None, decided: Decided | None = None) -> CommandMsg:
+def _passed(msg: MoveMsg, seat: int | None, decided: Decided | None = None) -> MoveMsg:
     # ``decided`` is always set here: whatever arrived in that field is not the validator's.
     return msgspec.structs.replace(msg, seat=seat, validated_ns=time.time_ns(), decided=decided)
+
+
+def _opened(msg: OpenMsg) -> OpenMsg:
+    return msgspec.structs.replace(msg, validated_ns=time.time_ns())

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import structlog
 
-from services.validator.checks import Verdict, check_move, check_open
+from services.validator.checks import Verdict, check
 from shared.eventstore.keys import GameKeys, validated_stream
 from shared.eventstore.tables import TableCache
 from shared.infra.redis_client import Publisher
@@ -51,12 +51,7 @@ class Validator:
 
         tables_, applied = await self.cache.refresh_and_read(keys, dedup)
         verdicts = [
-            _with_game(
-                check_open(m, tables_[m.game_id], bool(applied[i]))
-                if m.kind == "open"
-                else check_move(m, tables_[m.game_id], bool(applied[i])),
-                tables_[m.game_id],
-            )
+            _with_game(check(m, tables_[m.game_id], bool(applied[i])), tables_[m.game_id])
             for i, m in enumerate(msgs)
         ]
         await self._emit(batch, msgs, verdicts)

@@ -10,7 +10,7 @@ gateway per batch, however many of that gateway's commands the batch held.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
 import msgspec
 
@@ -64,8 +64,15 @@ class Decided(Record, frozen=True):
     ]
 
 
-class CommandMsg(Record, frozen=True):
-    kind: Literal["move", "open", "timeout"]
+class _Command(Record, frozen=True, tag_field="kind"):
+    """What every message on the transport streams carries, whatever its kind.
+
+    A message is one of :data:`CommandMsg`, tagged by ``kind``; each kind
+    declares the fields it needs, required. Messages written before the kinds
+    were split carried every field (``null`` or empty where unused): they
+    decode as their kind, the other kinds' fields ignored.
+    """
+
     game_id: str
     partition: int
     #: The store's idempotency key, unique within the game. A client's key is
@@ -79,15 +86,37 @@ class CommandMsg(Record, frozen=True):
     #: requests that share an idempotency key each get their own answer.
     request_id: str = ""
     received_ns: int  # when the gateway got it (wall clock, for stage latencies)
-    token_hash: str = ""  # move: sha256 of the seat token; the validator authenticates it
-    # move: the game command as JSON (a factory: a JSON schema cannot state a Raw default)
-    command: msgspec.Raw = msgspec.field(default_factory=lambda: msgspec.Raw(b"null"))
-    open: OpenTable | None = None  # open: the table to create
+    validated_ns: int = 0
+
+
+class MoveMsg(_Command, frozen=True, tag="move"):
+    """A seat's move: the game command as its client sent it."""
+
+    kind: ClassVar[Literal["move"]] = "move"
+    token_hash: str  # sha256 of the seat token; the validator authenticates it
+    #: The game command as JSON, decoded by the validator with the game's own union.
+    command: msgspec.Raw
     expected_version: int | None = None
     seat: int | None = None  # set by the validator once authenticated
-    validated_ns: int = 0
-    #: move, on the ``validated`` stream: the validator's decision, when the reducer may reuse it.
+    #: On the ``validated`` stream: the validator's decision, when the reducer may reuse it.
     decided: Decided | None = None
+
+
+class OpenMsg(_Command, frozen=True, tag="open"):
+    """A table to create (from a lobby, a tournament, an arena or a casual invitation)."""
+
+    kind: ClassVar[Literal["open"]] = "open"
+    open: OpenTable
+
+
+class TimeoutMsg(_Command, frozen=True, tag="timeout"):
+    """A seat's clock ran out: issued by the reducer's own clock watch, never by a client."""
+
+    kind: ClassVar[Literal["timeout"]] = "timeout"
+    seat: int
+
+
+CommandMsg = MoveMsg | OpenMsg | TimeoutMsg
 
 
 class Outcome(Record, frozen=True):

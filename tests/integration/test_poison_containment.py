@@ -22,7 +22,7 @@ from shared.eventstore.keys import DEAD_LETTERS, command_stream, reply_channel
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.messaging import deadletters
-from shared.messaging.messages import CommandMsg, decode_outcomes, encode
+from shared.messaging.messages import CommandMsg, MoveMsg, decode_outcomes, encode
 from shared.messaging.streams import Batch, StreamReader
 from tests.integration.readers import run_until
 
@@ -121,11 +121,10 @@ async def test_a_validator_that_fails_on_a_command_answers_its_request(
             raise RuntimeError("a bug in the rules")
         return real(msg, *args)
 
-    monkeypatch.setattr("services.validator.handlers.check_move", broken)
+    monkeypatch.setattr("services.validator.checks.check_move", broken)
     validator = Validator(TableCache(EventStore(redis)), redis)
     stream = command_stream(0)
-    msg = CommandMsg(
-        kind="move",
+    msg = MoveMsg(
         game_id="cursed",
         partition=0,
         command_id="k",

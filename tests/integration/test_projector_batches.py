@@ -18,7 +18,7 @@ from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.games import registry
 from shared.kernel.auth import token_hash
-from shared.messaging.messages import CommandMsg, OpenTable
+from shared.messaging.messages import MoveMsg, OpenMsg, OpenTable
 from shared.messaging.streams import Batch
 from shared.readmodels.build import HISTORY
 
@@ -34,8 +34,7 @@ async def play(store: EventStore, moves: int, first: int = 0) -> None:
     hashes = tuple(token_hash(t) for t in TOKENS)
     await reducer.process(
         [
-            CommandMsg(
-                kind="open",
+            OpenMsg(
                 game_id="g",
                 partition=0,
                 command_id="open-g",
@@ -52,8 +51,7 @@ async def play(store: EventStore, moves: int, first: int = 0) -> None:
         assert table is not None and not table.over
         seat = min(game.actors(table.state))
         command = rng.choice(game.legal(table.state, seat))
-        msg = CommandMsg(
-            kind="move",
+        msg = MoveMsg(
             game_id="g",
             partition=0,
             command_id=f"m{first + i}",

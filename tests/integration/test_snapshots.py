@@ -16,7 +16,7 @@ from shared.eventstore.tables import TableCache
 from shared.games import registry
 from shared.kernel.rng import Rng
 from shared.kernel.table import Table
-from shared.messaging.messages import CommandMsg, OpenTable
+from shared.messaging.messages import CommandMsg, MoveMsg, OpenMsg, OpenTable
 
 pytestmark = pytest.mark.integration
 
@@ -24,8 +24,8 @@ GAME = "tigris-cards"
 SNAPSHOT_EVERY = 40
 
 
-def _msg(game_id: str, command_id: str, **extra: Any) -> CommandMsg:
-    return CommandMsg(
+def _msg(game_id: str, command_id: str, kind: type[CommandMsg], **extra: Any) -> CommandMsg:
+    return kind(
         game_id=game_id,
         partition=0,
         command_id=command_id,
@@ -41,7 +41,7 @@ async def _play(reducer: Reducer, game_id: str, events: int, seed: int = 1) -> T
     holds at least ``events`` events (or the game ends)."""
     game = registry.get(GAME)
     hashes = ("h0", "h1")
-    opened = _msg(game_id, "open", kind="open", open=OpenTable(game=GAME, seats=2, token_hashes=hashes))
+    opened = _msg(game_id, "open", OpenMsg, open=OpenTable(game=GAME, seats=2, token_hashes=hashes))
     [outcome] = await reducer.process([opened])
     assert outcome.status == "accepted"
     table = reducer.cache.get(game_id)
@@ -51,7 +51,7 @@ async def _play(reducer: Reducer, game_id: str, events: int, seed: int = 1) -> T
         move = _msg(
             game_id,
             f"m{table.version}",
-            kind="move",
+            MoveMsg,
             token_hash=hashes[seat],
             command=msgspec.Raw(msgspec.json.encode(command)),
         )

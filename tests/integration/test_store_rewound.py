@@ -212,7 +212,7 @@ async def test_a_decision_on_another_history_is_never_reused(redis: Any) -> None
         version=table.version, last_command="a command of a lost history", command=b"", events=(b"junk",)
     )
     reused = metrics.DECISIONS_REUSED._value.get()
-    (outcome,) = await reducer.process([CommandMsg(**{**_fields(good), "decided": forged})])
+    (outcome,) = await reducer.process([type(good)(**{**_fields(good), "decided": forged})])
     assert outcome.status == "accepted"
     assert metrics.DECISIONS_REUSED._value.get() == reused, "decided afresh"
     assert (await current(store)).version > table.version

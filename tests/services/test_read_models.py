@@ -38,12 +38,11 @@ async def test_a_failed_write_does_not_let_the_cache_run_ahead_of_the_read_model
     from shared.eventstore.keys import GameKeys, partition_feed
     from shared.eventstore.store import EventStore
     from shared.eventstore.tables import TableCache
-    from shared.messaging.messages import CommandMsg, OpenTable
+    from shared.messaging.messages import OpenMsg, OpenTable
     from shared.messaging.streams import Batch
 
     store = EventStore(redis)
-    opening = CommandMsg(
-        kind="open",
+    opening = OpenMsg(
         game_id="g",
         partition=0,
         command_id="o",

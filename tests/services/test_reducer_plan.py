@@ -5,13 +5,12 @@ import msgspec
 from services.reducer.plan import Plan, accepted, plan
 from shared.kernel.auth import token_hash
 from shared.kernel.table import TableOpened
-from shared.messaging.messages import CommandMsg, OpenTable, Outcome
+from shared.messaging.messages import MoveMsg, OpenMsg, OpenTable, Outcome
 from tests.fixtures.highcard import GAME, Dealt
 
 
-def open_msg() -> CommandMsg:
-    return CommandMsg(
-        kind="open",
+def open_msg() -> OpenMsg:
+    return OpenMsg(
         game_id="g",
         partition=1,
         command_id="o",
@@ -40,10 +39,13 @@ def test_a_move_chains_on_the_planned_table_and_a_bad_one_is_rejected() -> None:
     assert isinstance(opened, Plan)
     table = opened.after
     card = table.state.hands[0][0]
-    msg = msgspec.structs.replace(
-        open_msg(),
-        kind="move",
-        open=None,
+    opening = open_msg()
+    msg = MoveMsg(
+        game_id=opening.game_id,
+        partition=opening.partition,
+        correlation_id=opening.correlation_id,
+        reply_to=opening.reply_to,
+        received_ns=opening.received_ns,
         command_id="m1",
         token_hash=token_hash("a"),
         command=msgspec.Raw(msgspec.json.encode({"type": "highcard.play", "card": card})),

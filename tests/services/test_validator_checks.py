@@ -3,7 +3,7 @@
 from services.validator.checks import check_move, check_open
 from shared.kernel import table as tables
 from shared.kernel.auth import token_hash
-from shared.messaging.messages import CommandMsg, OpenTable, Outcome
+from shared.messaging.messages import CommandMsg, OpenMsg, OpenTable, Outcome
 from tests.fixtures.highcard import GAME
 from tests.fixtures.messages import move_msg
 
@@ -59,8 +59,7 @@ def test_a_command_already_applied_passes_so_the_reducer_can_answer_its_first_ou
 
 def test_opening_checks_game_seats_and_options() -> None:
     def opening(game: str, seats: int, options: dict | None = None) -> CommandMsg:
-        return CommandMsg(
-            kind="open",
+        return OpenMsg(
             game_id="g",
             partition=0,
             command_id="o",

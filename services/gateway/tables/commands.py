@@ -48,6 +48,8 @@ from shared.infra import wallclock
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, WRONG_PHASE
 from shared.messaging.messages import (
+    MoveMsg,
+    OpenMsg,
     OpenTable,
     Outcome,
     encode,
@@ -122,7 +124,7 @@ async def open_table(request: Request) -> Response:
     msg = message(
         gw,
         correlation_id(request),
-        "open",
+        OpenMsg,
         game_id,
         f"open-{game_id}",
         open=OpenTable(
@@ -222,7 +224,7 @@ async def play(
     msg = message(
         gw,
         correlation_of(),
-        "move",
+        MoveMsg,
         game_id,
         scoped_command_id(hashed, key),
         token_hash=hashed,
