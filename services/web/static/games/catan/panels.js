@@ -655,55 +655,7 @@ export function drawLegend(host, view) {
     (g) => svgInto("path", { d: cityPath(0, 0, 1), fill: ink, stroke: "#111" }, g),
     "city 2",
   );
-  if (ck) {
-    legendIcon(
-      pieces,
-      (g) => {
-        svgInto("rect", { x: -13, y: -10, width: 26, height: 20, rx: 4, fill: "#6b645a" }, g);
-        svgInto("path", { d: cityPath(0, 0, 0.8), fill: ink, stroke: "#111" }, g);
-      },
-      "wall",
-    );
-    legendIcon(
-      pieces,
-      (g) => {
-        svgInto("path", { d: cityPath(0, 4, 0.8), fill: ink, stroke: "#111" }, g);
-        svgInto(
-          "path",
-          { d: "M-4,-3 L-4,-12 L4,-9 L-4,-7", fill: TRACK_FILL[0], stroke: "#111", "stroke-width": 0.8 },
-          g,
-        );
-      },
-      "metropolis 4",
-    );
-    legendIcon(
-      pieces,
-      (g) => {
-        svgInto("circle", { r: 12, fill: "#ffe066" }, g);
-        svgInto("circle", { r: 9, fill: ink, stroke: "#111" }, g);
-        for (let i = 0; i < 2; i++)
-          svgInto("rect", { x: -4 + i * 3.6, y: 2, width: 2.6, height: 4, fill: "#fff" }, g);
-      },
-      "active knight (bars: strength)",
-    );
-    legendIcon(
-      pieces,
-      (g) =>
-        svgInto(
-          "circle",
-          {
-            r: 9,
-            fill: ink,
-            "fill-opacity": 0.45,
-            stroke: "#111",
-            "stroke-width": 1.5,
-            "stroke-dasharray": "3 2",
-          },
-          g,
-        ),
-      "inactive knight",
-    );
-  }
+  if (ck) knightsLegend(pieces, ink);
   legendIcon(
     pieces,
     (g) => {
@@ -733,5 +685,56 @@ export function drawLegend(host, view) {
       ).textContent = "8";
     },
     "6 and 8 come up most; dots show the odds",
+  );
+}
+
+// Cities & Knights' own pieces: walls, metropolises, knights active and not.
+function knightsLegend(pieces, ink) {
+  legendIcon(
+    pieces,
+    (g) => {
+      svgInto("rect", { x: -13, y: -10, width: 26, height: 20, rx: 4, fill: "#6b645a" }, g);
+      svgInto("path", { d: cityPath(0, 0, 0.8), fill: ink, stroke: "#111" }, g);
+    },
+    "wall",
+  );
+  legendIcon(
+    pieces,
+    (g) => {
+      svgInto("path", { d: cityPath(0, 4, 0.8), fill: ink, stroke: "#111" }, g);
+      svgInto(
+        "path",
+        { d: "M-4,-3 L-4,-12 L4,-9 L-4,-7", fill: TRACK_FILL[0], stroke: "#111", "stroke-width": 0.8 },
+        g,
+      );
+    },
+    "metropolis 4",
+  );
+  legendIcon(
+    pieces,
+    (g) => {
+      svgInto("circle", { r: 12, fill: "#ffe066" }, g);
+      svgInto("circle", { r: 9, fill: ink, stroke: "#111" }, g);
+      for (let i = 0; i < 2; i++)
+        svgInto("rect", { x: -4 + i * 3.6, y: 2, width: 2.6, height: 4, fill: "#fff" }, g);
+    },
+    "active knight (bars: strength)",
+  );
+  legendIcon(
+    pieces,
+    (g) =>
+      svgInto(
+        "circle",
+        {
+          r: 9,
+          fill: ink,
+          "fill-opacity": 0.45,
+          stroke: "#111",
+          "stroke-width": 1.5,
+          "stroke-dasharray": "3 2",
+        },
+        g,
+      ),
+    "inactive knight",
   );
 }

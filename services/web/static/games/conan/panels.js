@@ -478,153 +478,162 @@ export function legend() {
     "details",
     { class: "zc-legend", open: true, "data-zc": "legend" },
     h("summary", {}, "Legend"),
-    h(
-      "div",
-      { class: "zc-legend-grid" },
-      item(
-        mini(
-          20,
-          s("path", { d: "M3 2H17V11Q17 16 10 18.5Q3 16 3 11Z", fill: col.fill, stroke: col.dark }),
-          s(
-            "text",
-            { x: 10, y: 13, "text-anchor": "middle", "font-size": 9, "font-weight": 800, fill: "#fff" },
-            "3",
-          ),
-        ),
-        "army (units)",
-      ),
-      item(mini(20, glyph("pawn", col.fill)), "emissary"),
-      item(mini(20, glyph("tower", col.fill)), "tower (alliance)"),
-      item(mini(20, glyph("fort", col.fill)), "fort (subjugated)"),
-      item(mini(20, glyph("city", col.fill)), "city"),
-      item(
-        mini(
-          20,
-          s("circle", { cx: 10, cy: 10, r: 9, fill: "#2a1f1a", stroke: "#c7301f", "stroke-width": 2 }),
-          place(glyph("axe", "#f1d3c8"), 10, 10, 12),
-        ),
-        "raiders",
-      ),
-      item(
-        mini(
-          20,
-          s("circle", { cx: 10, cy: 10, r: 9, fill: "#3a2a14", stroke: "#e7b94a", "stroke-width": 2 }),
-          place(glyph("helm", "#f3d27a"), 10, 10, 13),
-        ),
-        "Conan",
-      ),
-      item(mini(20, glyph("flag", "#b3261e")), "his destination"),
-      item(
-        mini(
-          20,
-          s("circle", { cx: 10, cy: 10, r: 8.5, fill: "#f6e7b0", stroke: "#6b4f12", "stroke-width": 1.5 }),
-          s(
-            "text",
-            { x: 10, y: 14, "text-anchor": "middle", "font-size": 10, "font-weight": 800, fill: "#4a3508" },
-            "3",
-          ),
-        ),
-        "province value",
-      ),
-      item(mini(20, glyph("crown", "#5e120d")), "a kingdom's home"),
-      item(mini(20, glyph("skull", "#4b3a1e")), "savage province"),
-      item(
-        h(
-          "span",
-          { class: "zc-terrains" },
-          Object.values(TERRAIN).map((t) =>
-            h("span", { style: `background:${t.fill};color:${t.ink}` }, t.letter),
-          ),
-        ),
-        "campaign track: plains, hills, woods, city",
-      ),
-      item(
-        mini(
-          20,
-          s("rect", { x: 2, y: 2, width: 16, height: 16, rx: 3, fill: "#c9dc8f", stroke: "#4b3a1e" }),
-          s("circle", { cx: 10, cy: 10, r: 7.5, fill: "none", stroke: col.fill, "stroke-width": 3 }),
-        ),
-        "campaign marker",
-      ),
-      item(
-        mini(
-          20,
-          s("circle", { cx: 10, cy: 10, r: 9, fill: "#b3261e" }),
-          place(glyph("swords", "#fff"), 10, 10, 12),
-        ),
-        "contest being fought",
-      ),
-      item(
-        mini(
-          20,
-          s("rect", {
-            x: 4,
-            y: 4,
-            width: 12,
-            height: 12,
-            rx: 2,
-            fill: "#5a3a1a",
-            stroke: "#f0c36a",
-            "stroke-width": 1.5,
-            transform: "rotate(45 10 10)",
-          }),
-          place(glyph("fort", "#f6e3b0"), 10, 10, 8),
-        ),
-        "siege or battle going on",
-      ),
-      item(
-        mini(
-          20,
-          s("rect", {
-            x: 1,
-            y: 1,
-            width: 18,
-            height: 18,
-            rx: 3,
-            fill: "rgba(255,225,80,.45)",
-            stroke: "#ffcf00",
-            "stroke-width": 3,
-          }),
-        ),
-        "you may move here",
-      ),
-      item(
-        mini(
-          20,
-          s("rect", {
-            x: 2,
-            y: 2,
-            width: 16,
-            height: 16,
-            rx: 3,
-            fill: "#d8e4ee",
-            stroke: "#fff",
-            "stroke-width": 2.5,
-            "stroke-dasharray": "4 2",
-          }),
-        ),
-        "a move may start here",
-      ),
-      item(
-        mini(
-          20,
-          s("line", {
-            x1: 2,
-            y1: 10,
-            x2: 18,
-            y2: 10,
-            stroke: "#6b5330",
-            "stroke-width": 3,
-            "stroke-dasharray": "2 4",
-            "stroke-linecap": "round",
-          }),
-        ),
-        "pass between adjacent provinces",
-      ),
-      item(
-        mini(20, s("rect", { x: 1, y: 1, width: 18, height: 18, fill: "url(#zc-hatch)", stroke: "#888" })),
-        "out of play",
-      ),
-    ),
+    h("div", { class: "zc-legend-grid" }, ...legendPieces(item, col), ...legendPlaces(item, col)),
   );
+}
+
+// The pieces: armies, emissaries, towers, forts, cities, Conan and his destination.
+function legendPieces(item, col) {
+  return [
+    item(
+      mini(
+        20,
+        s("path", { d: "M3 2H17V11Q17 16 10 18.5Q3 16 3 11Z", fill: col.fill, stroke: col.dark }),
+        s(
+          "text",
+          { x: 10, y: 13, "text-anchor": "middle", "font-size": 9, "font-weight": 800, fill: "#fff" },
+          "3",
+        ),
+      ),
+      "army (units)",
+    ),
+    item(mini(20, glyph("pawn", col.fill)), "emissary"),
+    item(mini(20, glyph("tower", col.fill)), "tower (alliance)"),
+    item(mini(20, glyph("fort", col.fill)), "fort (subjugated)"),
+    item(mini(20, glyph("city", col.fill)), "city"),
+    item(
+      mini(
+        20,
+        s("circle", { cx: 10, cy: 10, r: 9, fill: "#2a1f1a", stroke: "#c7301f", "stroke-width": 2 }),
+        place(glyph("axe", "#f1d3c8"), 10, 10, 12),
+      ),
+      "raiders",
+    ),
+    item(
+      mini(
+        20,
+        s("circle", { cx: 10, cy: 10, r: 9, fill: "#3a2a14", stroke: "#e7b94a", "stroke-width": 2 }),
+        place(glyph("helm", "#f3d27a"), 10, 10, 13),
+      ),
+      "Conan",
+    ),
+    item(mini(20, glyph("flag", "#b3261e")), "his destination"),
+    item(
+      mini(
+        20,
+        s("circle", { cx: 10, cy: 10, r: 8.5, fill: "#f6e7b0", stroke: "#6b4f12", "stroke-width": 1.5 }),
+        s(
+          "text",
+          { x: 10, y: 14, "text-anchor": "middle", "font-size": 10, "font-weight": 800, fill: "#4a3508" },
+          "3",
+        ),
+      ),
+      "province value",
+    ),
+  ];
+}
+
+// The map's places and marks: homes, savage provinces, contests, passes, out of play.
+function legendPlaces(item, col) {
+  return [
+    item(mini(20, glyph("crown", "#5e120d")), "a kingdom's home"),
+    item(mini(20, glyph("skull", "#4b3a1e")), "savage province"),
+    item(
+      h(
+        "span",
+        { class: "zc-terrains" },
+        Object.values(TERRAIN).map((t) =>
+          h("span", { style: `background:${t.fill};color:${t.ink}` }, t.letter),
+        ),
+      ),
+      "campaign track: plains, hills, woods, city",
+    ),
+    item(
+      mini(
+        20,
+        s("rect", { x: 2, y: 2, width: 16, height: 16, rx: 3, fill: "#c9dc8f", stroke: "#4b3a1e" }),
+        s("circle", { cx: 10, cy: 10, r: 7.5, fill: "none", stroke: col.fill, "stroke-width": 3 }),
+      ),
+      "campaign marker",
+    ),
+    item(
+      mini(
+        20,
+        s("circle", { cx: 10, cy: 10, r: 9, fill: "#b3261e" }),
+        place(glyph("swords", "#fff"), 10, 10, 12),
+      ),
+      "contest being fought",
+    ),
+    item(
+      mini(
+        20,
+        s("rect", {
+          x: 4,
+          y: 4,
+          width: 12,
+          height: 12,
+          rx: 2,
+          fill: "#5a3a1a",
+          stroke: "#f0c36a",
+          "stroke-width": 1.5,
+          transform: "rotate(45 10 10)",
+        }),
+        place(glyph("fort", "#f6e3b0"), 10, 10, 8),
+      ),
+      "siege or battle going on",
+    ),
+    item(
+      mini(
+        20,
+        s("rect", {
+          x: 1,
+          y: 1,
+          width: 18,
+          height: 18,
+          rx: 3,
+          fill: "rgba(255,225,80,.45)",
+          stroke: "#ffcf00",
+          "stroke-width": 3,
+        }),
+      ),
+      "you may move here",
+    ),
+    item(
+      mini(
+        20,
+        s("rect", {
+          x: 2,
+          y: 2,
+          width: 16,
+          height: 16,
+          rx: 3,
+          fill: "#d8e4ee",
+          stroke: "#fff",
+          "stroke-width": 2.5,
+          "stroke-dasharray": "4 2",
+        }),
+      ),
+      "a move may start here",
+    ),
+    item(
+      mini(
+        20,
+        s("line", {
+          x1: 2,
+          y1: 10,
+          x2: 18,
+          y2: 10,
+          stroke: "#6b5330",
+          "stroke-width": 3,
+          "stroke-dasharray": "2 4",
+          "stroke-linecap": "round",
+        }),
+      ),
+      "pass between adjacent provinces",
+    ),
+    item(
+      mini(20, s("rect", { x: 1, y: 1, width: 18, height: 18, fill: "url(#zc-hatch)", stroke: "#888" })),
+      "out of play",
+    ),
+  ];
 }
