@@ -76,7 +76,7 @@ from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Count, Name
 from shared.kernel.rejection import RuleViolation
 from shared.ladders.ladder import PlayerLadder
 from shared.messaging.control import TournamentMsg
-from shared.messaging.messages import Outcome, encode
+from shared.messaging.messages import Outcome, RejectedOutcome, encode
 from shared.observability import metrics
 from shared.players.keys import player_doc, player_ratings
 from shared.readmodels.build import FeedEntry
@@ -354,7 +354,7 @@ async def _submit(gw: Gateway, request: Request, tid: str, command: Any, command
     return outcome
 
 
-def _rejection(outcome: Outcome) -> Response:
+def _rejection(outcome: RejectedOutcome) -> Response:
     return error_response(outcome.code, outcome.message, outcome.details)
 
 

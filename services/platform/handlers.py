@@ -48,7 +48,7 @@ class CommandHandler:
         try:
             command = _decode_command(msg.command)
         except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-            outcome = _rejected(msg.command_id, "bad_request", f"Not a tournament command: {exc}")
+            outcome: Outcome = _rejected(msg.command_id, "bad_request", f"Not a tournament command: {exc}")
         else:
             command = msgspec.structs.replace(command, at_ms=self.t.clock_ms())
             problem = check_game(command) if isinstance(command, Create) else None

@@ -35,7 +35,7 @@ from shared.infra.redis_client import Publisher
 from shared.infra.wallclock import now_ms
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import SEED_BYTES, Rng, new_seed
-from shared.messaging.messages import Outcome
+from shared.messaging.messages import AcceptedOutcome, Outcome, RejectedOutcome
 from shared.observability import metrics
 from shared.tournaments import codes
 from shared.tournaments.commands import Create, PairRound, TournamentCommandUnion
@@ -190,7 +190,7 @@ class Tournaments:
             if done.duplicate:
                 return await self._first_outcome(keys, command_id, done.first, done.last)
             if not done.events:  # already true (an idempotent record or open): nothing to append
-                return Outcome(command_id=command_id, status="accepted", first=done.first, last=done.last)
+                return AcceptedOutcome(command_id=command_id, first=done.first, last=done.last)
             metrics.COMMANDS.labels(SERVICE, "tournament", "accepted").inc()
             log.info(
                 "appended",
@@ -200,9 +200,8 @@ class Tournaments:
                 version=done.last,
                 events=[type(e).__name__ for e in done.events],
             )
-            return Outcome(
+            return AcceptedOutcome(
                 command_id=command_id,
-                status="accepted",
                 first=done.first,
                 last=done.last,
                 events=[event_json(e) for e in done.events],
@@ -211,9 +210,8 @@ class Tournaments:
     async def _first_outcome(self, keys: TournamentKeys, command_id: str, first: int, last: int) -> Outcome:
         metrics.DUPLICATES.inc()
         envelopes = await self.store.read_range(keys, first, last) if last >= first else []
-        return Outcome(
+        return AcceptedOutcome(
             command_id=command_id,
-            status="accepted",
             first=first,
             last=last,
             events=[msgspec.Raw(_encode_json(msgspec.msgpack.decode(e.payload))) for e in envelopes],
@@ -249,5 +247,5 @@ class Tournaments:
         )
 
 
-def _rejected(command_id: str, code: str, message: str, **details: Any) -> Outcome:
-    return Outcome(command_id=command_id, status="rejected", code=code, message=message, details=details)
+def _rejected(command_id: str, code: str, message: str, **details: Any) -> RejectedOutcome:
+    return RejectedOutcome(command_id=command_id, code=code, message=message, details=details)

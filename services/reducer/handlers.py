@@ -46,6 +46,7 @@ from shared.messaging.messages import (
     CommandMsg,
     MoveMsg,
     Outcome,
+    RejectedOutcome,
     TimeoutMsg,
     dead_letter_replies,
     decode_batch,
@@ -214,10 +215,10 @@ class Reducer:
             outcome = next(outcomes) if isinstance(result, Plan) else None
             if msgs[i].game_id in conflicted:
                 retry.append(i)
-            elif isinstance(result, Outcome) and await self._behind_the_client(msgs[i], result):
+            elif isinstance(result, RejectedOutcome) and await self._behind_the_client(msgs[i], result):
                 conflicted.add(msgs[i].game_id)  # read again (and marked): planned afresh
                 retry.append(i)
-            elif isinstance(result, Outcome):
+            elif isinstance(result, RejectedOutcome):
                 replies[i] = await self._rejection(msgs[i], result, round_)
             elif outcome is not None and outcome.status == "fenced":
                 self._fenced(msgs[i], outcome.last)
@@ -237,7 +238,7 @@ class Reducer:
             await self.cache.noticed(rewinds)
         return retry
 
-    async def _behind_the_client(self, msg: CommandMsg, rejection: Outcome) -> bool:
+    async def _behind_the_client(self, msg: CommandMsg, rejection: RejectedOutcome) -> bool:
         """A client acting on a version below this reducer's table may have read a
         store that went back (a failover that lost writes nobody appended over yet):
         before refusing it as stale, the table is checked against the store (the
@@ -357,7 +358,7 @@ class Reducer:
         seat = envelopes[0].seat if envelopes else seat
         return accepted(msg, game, seat, outcome.first, events, self.clock_ns(), duplicate=True)
 
-    async def _rejection(self, msg: CommandMsg, rejection: Outcome, round_: _Round) -> Outcome:
+    async def _rejection(self, msg: CommandMsg, rejection: RejectedOutcome, round_: _Round) -> Outcome:
         """A rejected retry of a command already applied gets its first outcome."""
         keys = GameKeys(msg.game_id, msg.partition)
         seen = await self.store.redis.hget(keys.dedup, msg.command_id)

@@ -26,7 +26,16 @@ from shared.kernel.codec import codec_for
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.table import Table
 from shared.kernel.visibility import may_see
-from shared.messaging.messages import CommandMsg, Decided, MoveMsg, OpenMsg, Outcome, TimeoutMsg, rejected
+from shared.messaging.messages import (
+    AcceptedOutcome,
+    CommandMsg,
+    Decided,
+    MoveMsg,
+    OpenMsg,
+    RejectedOutcome,
+    TimeoutMsg,
+    rejected,
+)
 
 
 class Plan(msgspec.Struct, kw_only=True):
@@ -39,7 +48,7 @@ class Plan(msgspec.Struct, kw_only=True):
     reused: bool = False
 
 
-Planned = Plan | Outcome
+Planned = Plan | RejectedOutcome
 
 
 def plan(
@@ -175,7 +184,7 @@ UNCONFIRMED = (
 )
 
 
-def unconfirmed(msg: CommandMsg) -> Outcome:
+def unconfirmed(msg: CommandMsg) -> RejectedOutcome:
     """503 ``unavailable``: never "accepted" for a move the replicas may not hold."""
     return rejected(msg, "unavailable", UNCONFIRMED)
 
@@ -188,15 +197,14 @@ def accepted(
     events: list[Any],
     now_ns: int,
     duplicate: bool = False,
-) -> Outcome:
+) -> AcceptedOutcome:
     """The outcome with the command's events as the acting seat may see them."""
     codec = codec_for(game)
     visible = [msgspec.Raw(codec.json(e)) for e in events if may_see(tables.visibility(game, e), seat)]
-    return Outcome(
+    return AcceptedOutcome(
         command_id=msg.command_id,
         request_id=msg.request_id,
         game=game.key,
-        status="accepted",
         first=first,
         last=first + len(events) - 1,
         seat=seat,

@@ -32,11 +32,11 @@ from shared.messaging.messages import (
     Decided,
     MoveMsg,
     OpenMsg,
-    Outcome,
+    RejectedOutcome,
     rejected,
 )
 
-Verdict = CommandMsg | Outcome  # passed on (with the seat), or rejected
+Verdict = CommandMsg | RejectedOutcome  # passed on (with the seat), or rejected
 
 
 def check(msg: CommandMsg, table: Table | None, already_applied: bool) -> Verdict:

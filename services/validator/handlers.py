@@ -23,6 +23,7 @@ from shared.messaging import streams
 from shared.messaging.messages import (
     CommandMsg,
     Outcome,
+    RejectedOutcome,
     dead_letter_replies,
     decode_batch,
     encode,
@@ -79,7 +80,7 @@ class Validator:
         if atomic:
             pipe.execute_command("MULTI")
         for msg, verdict in zip(msgs, verdicts, strict=True):
-            if isinstance(verdict, Outcome):
+            if isinstance(verdict, RejectedOutcome):
                 metrics.REJECTIONS.labels(SERVICE, verdict.code).inc()
                 log.info(
                     "rejected",
@@ -105,6 +106,6 @@ class Validator:
 
 def _with_game(verdict: Verdict, table: Table | None) -> Verdict:
     """Rejections name the table's game, so the gateway counts them per game."""
-    if isinstance(verdict, Outcome) and table is not None:
+    if isinstance(verdict, RejectedOutcome) and table is not None:
         return msgspec.structs.replace(verdict, game=table.game)
     return verdict

@@ -119,30 +119,50 @@ class TimeoutMsg(_Command, frozen=True, tag="timeout"):
 CommandMsg = MoveMsg | OpenMsg | TimeoutMsg
 
 
-class Outcome(Record, frozen=True):
+class _Outcome(Record, frozen=True, tag_field="status"):
+    """What every outcome carries, accepted or rejected.
+
+    An outcome is one of :data:`Outcome`, tagged by ``status``. Outcomes
+    written before the two were split carried every field: they decode as
+    their status, the other one's fields ignored.
+    """
+
     command_id: str
     request_id: str = ""  # copied from the request it answers
     game: str = ""  # the game's key, once a stage knows the table
-    status: Literal["accepted", "rejected"]
-    code: str = ""
-    message: str = ""
-    details: dict[str, Any] = {}
-    first: int = 0  # accepted: versions of the command's events
-    last: int = 0
-    seat: int | None = None
-    #: accepted: the command's events as the acting seat may see them (JSON).
-    events: list[msgspec.Raw] = []
     received_ns: int = 0
     validated_ns: int = 0
     decided_ns: int = 0
+
+
+class AcceptedOutcome(_Outcome, frozen=True, tag="accepted"):
+    """The command's events were appended (or had been: ``duplicate``)."""
+
+    status: ClassVar[Literal["accepted"]] = "accepted"
+    first: int  # versions of the command's events
+    last: int
+    seat: int | None = None
+    #: The command's events as the acting seat may see them (JSON).
+    events: list[msgspec.Raw] = []
     duplicate: bool = False
 
 
-def rejected(msg: CommandMsg, code: str, message: str, **details: Any) -> Outcome:
-    return Outcome(
+class RejectedOutcome(_Outcome, frozen=True, tag="rejected"):
+    """The command was refused: a stable code and a message a person understands."""
+
+    status: ClassVar[Literal["rejected"]] = "rejected"
+    code: str
+    message: str
+    details: dict[str, Any] = {}
+
+
+Outcome = AcceptedOutcome | RejectedOutcome
+
+
+def rejected(msg: CommandMsg, code: str, message: str, **details: Any) -> RejectedOutcome:
+    return RejectedOutcome(
         command_id=msg.command_id,
         request_id=msg.request_id,
-        status="rejected",
         code=code,
         message=message,
         details=details,
@@ -210,10 +230,9 @@ def dead_letter_replies(bodies: Iterable[bytes]) -> list[tuple[str, bytes]]:
             to = _address(body)
         except (msgspec.ValidationError, msgspec.DecodeError, UnicodeDecodeError):
             continue  # nobody we can name is waiting for it
-        outcome = Outcome(
+        outcome = RejectedOutcome(
             command_id=to.command_id,
             request_id=to.request_id,
-            status="rejected",
             code="dead_lettered",
             message=DEAD_LETTERED,
         )

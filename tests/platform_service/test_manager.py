@@ -28,7 +28,7 @@ from shared.eventstore.store import EventStore, encode_envelope
 from shared.kernel.auth import token_hash
 from shared.kernel.contract import Result, Standing
 from shared.kernel.table import TableFinished
-from shared.messaging.messages import CommandMsg, Outcome
+from shared.messaging.messages import AcceptedOutcome, CommandMsg, Outcome, RejectedOutcome
 from shared.messaging.streams import Batch, StreamReader
 from shared.tournaments.commands import Create, Register, Start
 from shared.tournaments.keys import BOT_TABLES, TOURNAMENT_GAMES, bot_seats
@@ -78,10 +78,10 @@ class FakePipeline:
         if self.silent:
             await self.redis.hset(GameKeys(msg.game_id, msg.partition).meta, "version", 1)
             return
-        outcome = Outcome(
-            command_id=msg.command_id,
-            status="rejected" if again else "accepted",
-            code="table_exists" if again else "",
+        outcome: Outcome = (
+            RejectedOutcome(command_id=msg.command_id, code="table_exists", message="")
+            if again
+            else AcceptedOutcome(command_id=msg.command_id, first=1, last=1)
         )
         self.replies.waiting[msg.request_id].set_result(outcome)
 

@@ -1,13 +1,24 @@
-"""The pipeline's messages are a tagged union (``kind``), and messages written
-before the kinds were split (one struct carrying every kind's fields, ``null``
-where unused) still decode: they may sit in the streams across a deploy."""
+"""The pipeline's messages are tagged unions (commands by ``kind``, outcomes by
+``status``), and messages written before they were split (one struct carrying
+every kind's fields, ``null`` or empty where unused) still decode: they may sit
+in the streams, or be on their way to a gateway, across a deploy."""
 
 from __future__ import annotations
 
 import msgspec
 import pytest
 
-from shared.messaging.messages import MoveMsg, OpenMsg, OpenTable, TimeoutMsg, decode_command, encode
+from shared.messaging.messages import (
+    AcceptedOutcome,
+    MoveMsg,
+    OpenMsg,
+    OpenTable,
+    RejectedOutcome,
+    TimeoutMsg,
+    decode_command,
+    decode_outcomes,
+    encode,
+)
 
 #: As the single ``CommandMsg`` struct encoded them: every field, whatever the kind.
 _OLD_MOVE = (
@@ -64,3 +75,30 @@ def test_each_kind_round_trips_and_carries_only_its_own_fields() -> None:
 def test_a_kind_missing_what_it_needs_does_not_decode(body: bytes) -> None:
     with pytest.raises(msgspec.ValidationError):
         decode_command(body)
+
+
+#: As the single ``Outcome`` struct encoded them: every field, whatever the status.
+_OLD_OUTCOMES = (
+    b'[{"command_id":"a","request_id":"r1","game":"highcard","status":"accepted","code":"",'
+    b'"message":"","details":{},"first":3,"last":4,"seat":1,"events":[{"type":"t"}],'
+    b'"received_ns":1,"validated_ns":2,"decided_ns":3,"duplicate":true},'
+    b'{"command_id":"b","request_id":"r2","game":"","status":"rejected","code":"bad_token",'
+    b'"message":"Not a seat token of this table.","details":{"table":"g"},"first":0,"last":0,'
+    b'"seat":null,"events":[],"received_ns":1,"validated_ns":0,"decided_ns":0,"duplicate":false}]'
+)
+
+
+def test_outcomes_written_before_the_split_decode_as_their_status() -> None:
+    accepted, refused = decode_outcomes(_OLD_OUTCOMES)
+    assert isinstance(accepted, AcceptedOutcome) and accepted.status == "accepted"
+    assert (accepted.first, accepted.last, accepted.seat, accepted.duplicate) == (3, 4, 1, True)
+    assert isinstance(refused, RejectedOutcome) and refused.status == "rejected"
+    assert (refused.code, refused.details) == ("bad_token", {"table": "g"})
+    assert "code" not in msgspec.json.decode(encode(accepted))
+    assert "first" not in msgspec.json.decode(encode(refused))
+    assert decode_outcomes(encode([accepted, refused])) == [accepted, refused]
+
+
+def test_a_rejection_without_its_code_does_not_decode() -> None:
+    with pytest.raises(msgspec.ValidationError):
+        decode_outcomes(b'[{"command_id":"b","status":"rejected","message":"no code"}]')

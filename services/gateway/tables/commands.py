@@ -51,7 +51,7 @@ from shared.messaging.messages import (
     MoveMsg,
     OpenMsg,
     OpenTable,
-    Outcome,
+    RejectedOutcome,
     encode,
     scoped_command_id,
 )
@@ -274,7 +274,7 @@ async def _view_wanted(gw: Gateway, game_id: str, hashed: str) -> tuple[int | No
     return seat, (gw.changes.waiter(game_id) if seat is not None else None)
 
 
-def _rejection(outcome: Outcome, **extra: str) -> Played:
+def _rejection(outcome: RejectedOutcome, **extra: str) -> Played:
     body = error_body(outcome.code, outcome.message, {**outcome.details, **extra})
     return Played(status_of(outcome.code), body)
 
