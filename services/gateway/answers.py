@@ -1,7 +1,7 @@
 """What the gateway's answers copy unparsed from other stages, said in their types.
 
 Views, feed entries and events are JSON another stage wrote (the projector, the
-reducer, the tournament service); an answer copies their bytes (a
+reducer, the platform process); an answer copies their bytes (a
 ``msgspec.Raw`` field) rather than decoding and encoding them again on the hot
 path. ``stored`` annotates such a field with the type those bytes hold, so the
 OpenAPI document generated from the answer's type still describes them.

@@ -17,7 +17,7 @@ NOT_FOUND = "not_found"
 STORE = "unavailable"
 #: The game read models are being rebuilt on a server of their own that lost them: retry.
 REBUILDING = "read_models_rebuilding"
-#: Codes of any organiser command the tournament service decides.
+#: Codes of any organiser command the platform process decides.
 TOURNAMENT_SERVICE = ("busy", "dead_lettered", "outcome_unknown", "bad_header", "bad_request", STORE)
 #: A read of a table: with a seat token the seat's, without one the spectator's.
 TABLE_READ = ("rate_limited", "bad_token", "unknown_table", NOT_FOUND, STORE, REBUILDING)

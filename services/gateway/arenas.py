@@ -2,7 +2,7 @@
 
 An arena is an aggregate of its own (``shared/arenas``), appended to with
 the expected version by the gateway (create, join, leave) and by the arena
-runner in the tournament service (pair, score, close); the leaderboard is
+runner in the platform process (pair, score, close); the leaderboard is
 folded from its stream on each read (arenas are small and read rarely).
 Joining takes the player's own key: nobody is entered by anyone else. A join
 or leave under an Idempotency-Key is the player's own, for that arena and route

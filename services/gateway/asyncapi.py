@@ -191,7 +191,7 @@ CHANNELS: dict[str, tuple[str, dict[str, Any], tuple[str, ...], str, str]] = {
         _address(command_stream(0)),
         {},
         ("CommandMsg",),
-        "A partition's commands from the gateways (moves, openings) and the tournament service "
+        "A partition's commands from the gateways (moves, openings) and the platform process "
         "(its tables' openings), waiting for a validator. Transport: trimmed to about "
         "TRANSPORT_MAXLEN entries.",
         "command_stream",
@@ -224,7 +224,7 @@ CHANNELS: dict[str, tuple[str, dict[str, Any], tuple[str, ...], str, str]] = {
         {},
         ("EventEnvelope",),
         "Every event of every game in the partition, in append order; fields g (game id), v (version) "
-        "and e (the envelope). The projector and the tournament service read it in consumer groups.",
+        "and e (the envelope). The projector and the platform process read it in consumer groups.",
         "partition_feed",
     ),
     "audience-feed": (
@@ -263,8 +263,8 @@ CHANNELS: dict[str, tuple[str, dict[str, Any], tuple[str, ...], str, str]] = {
         COMMANDS,
         {},
         ("TournamentMsg",),
-        "The control plane (FastStream): organiser commands from the gateways to the tournament "
-        "service, one consumer group read in batches, a reclaim subscriber in the same group. "
+        "The control plane (FastStream): organiser commands from the gateways to the platform "
+        "process, one consumer group read in batches, a reclaim subscriber in the same group. "
         "Entries are FastStream's binary message format (field __data__: headers and the JSON body).",
         "COMMANDS",
     ),
@@ -289,7 +289,7 @@ CHANNELS: dict[str, tuple[str, dict[str, Any], tuple[str, ...], str, str]] = {
         {"player_id": _PLAYER_ID},
         ("Turn",),
         "One player's turns, entry id 0-<n>: look at this seat of this table, as of at least this "
-        "version (0: as it is now). Written by the tournament service's player process for every "
+        "version (0: as it is now). Written by the platform process's player process for every "
         "read of a table the player sits at, and on seating; the bot stream (GET /v1/bot/stream) "
         "reads it after the bot's Last-Event-ID. Trimmed to about INBOX_MAXLEN entries.",
         "inbox",

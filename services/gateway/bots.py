@@ -3,8 +3,8 @@
 ``GET /v1/bot/stream`` (``Authorization: Bearer <player key>``) is a
 server-sent event stream served by the feed hub (:mod:`services.gateway.feeds`)
 from the player's *inbox*: a stream in the store whose entries, numbered
-1, 2, ..., say "look at table T, seat S, as of version V". The tournament
-service appends one whenever a table with the player's seats moves (and one
+1, 2, ..., say "look at table T, seat S, as of version V". The platform
+process appends one whenever a table with the player's seats moves (and one
 per table when the player is seated); this stream turns each into
 
 * ``event: turn``: the seat is to act; ``data`` holds the table id, the seat,

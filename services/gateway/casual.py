@@ -5,7 +5,7 @@ gateway with expected-version appends. Each invited player hears of it on its
 bot stream (``event: invitation``) and accepts or declines with its own key;
 the gateway handling the last acceptance opens the table (its id is the
 invitation's), seats the accounts so their bots get their turns, hands bot
-seats to the tournament service's bot runner, and records the opening. Every
+seats to the platform process's bot runner, and records the opening. Every
 step is idempotent (the seat tokens are kept once, a second open answers
 ``table_exists``), so an accept retried after a failure finishes the job.
 

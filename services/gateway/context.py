@@ -112,7 +112,7 @@ class Changes:
 class Gateway:
     settings: Settings
     redis: Any
-    #: FastStream: the control plane (organiser commands to the tournament service).
+    #: FastStream: the control plane (organiser commands to the platform process).
     broker: RedisBroker
     #: The hot path: commands and view reads of concurrent requests share pipelines.
     batch: Coalescer

@@ -1,10 +1,10 @@
 """Tournament routes: organiser commands, public standings and feeds, a player's seat.
 
-Organiser commands go to the tournament service on its command stream and
+Organiser commands go to the platform process on its command stream and
 are answered within the request, like a game's commands. Creating a
 tournament returns the organiser token (its hash is kept); registering a
 player returns that player's token, which later fetches their current table
-and seat token. Reads come from the read models the tournament service
+and seat token. Reads come from the read models the platform process
 writes; the live feed streams the tournament's own events.
 
 An organiser command's Idempotency-Key is the organiser token's own, for that
@@ -234,7 +234,7 @@ async def create(request: Request) -> Response:
 def _checked_game_options(body: NewTournament) -> dict[str, Any]:
     """Every table size the tournament may seat opens with these options (a dry
     run, as for a table); the options travel on as the game reads them, so
-    nothing the game does not know (however deep) reaches the tournament service."""
+    nothing the game does not know (however deep) reaches the platform process."""
     low = body.min_table_size if body.min_table_size is not None else body.seats_per_table
     options: dict[str, Any] = dict(body.game_options)
     for size in range(min(low, body.seats_per_table), body.seats_per_table + 1):
@@ -648,7 +648,7 @@ routes = [
         "/v1/tournaments",
         create,
         summary="Create a tournament; returns the organiser token",
-        description="The tournament service opens every table as a game and pairs "
+        description="The platform process opens every table as a game and pairs "
         "rounds as results come in. Bad settings answer 422 invalid_settings. With an "
         "`Idempotency-Key`, a retry from the same client address gets the same tournament "
         "and token; the same key with another body is idempotency_key_reused.",

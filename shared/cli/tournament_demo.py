@@ -2,7 +2,7 @@
 
 Everything goes through the public API, as an organiser and a spectator
 would use it: create a tournament per game, register bots, start; the
-tournament service pairs the rounds, opens the tables and its bot runner
+platform process pairs the rounds, opens the tables and its bot runner
 plays them. The terminal shows each tournament's standings, the round in
 progress, and the spectator feed of the tables being played.
 """

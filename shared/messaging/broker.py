@@ -1,9 +1,9 @@
 """The control plane: a FastStream application on Redis streams, configured once.
 
-Organiser commands travel from the gateways to the tournament service on
+Organiser commands travel from the gateways to the platform process on
 :data:`~shared.messaging.control.COMMANDS`: the gateway publishes a
 :class:`~shared.messaging.control.TournamentMsg` through a declared
-publisher, and the tournament service's typed batch subscriber receives
+publisher, and the platform process's typed batch subscriber receives
 ``list[TournamentMsg]``, decoded by msgspec through FastStream's own hooks
 (a per-message decoder, then ``apply_types`` with fast-depends' msgspec
 serializer).
@@ -15,7 +15,7 @@ consumer's), so nothing delivered is lost; a store outage leaves the batch
 unacknowledged for that reclaim; a message that keeps failing is parked as a
 dead letter after ``settings.max_deliveries`` attempts, one that is not a
 ``TournamentMsg`` at once (no retry makes it one). Idempotency is the
-tournament service's: every command carries its ``command_id``.
+platform process's: every command carries its ``command_id``.
 
 Why only the control plane: measured here (``python -m bench.faststream_cost``,
 four partition streams, batches of 200), FastStream's batch subscriber costs
@@ -82,7 +82,7 @@ def make_broker(settings: Settings) -> RedisBroker:
         "serializer": MsgSpecSerializer(use_fastdepends_errors=False),
         "logger": StructlogLogger(),
         "log_level": logging.DEBUG,
-        "description": "Ziggurat's control plane: organiser commands to the tournament service",
+        "description": "Ziggurat's control plane: organiser commands to the platform process",
     }
     if settings.cluster:
         return RedisClusterBroker(settings.redis_url, **options)
@@ -94,7 +94,7 @@ def command_publisher(broker: RedisBroker) -> StreamPublisher:
     publisher: StreamPublisher = broker.publisher(
         stream=COMMANDS,
         title="tournament-commands:publish",
-        description="A gateway sends an organiser command to the tournament service",
+        description="A gateway sends an organiser command to the platform process",
         schema=TournamentMsg,
     )
     return publisher
@@ -162,7 +162,7 @@ def subscribe_commands(
                         await asyncio.sleep(0.1 * attempt)
 
     description = (
-        "The tournament service decides organiser commands and answers each on the gateway's reply channel"
+        "The platform process decides organiser commands and answers each on the gateway's reply channel"
     )
     consume = StreamSub(
         COMMANDS,

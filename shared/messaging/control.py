@@ -1,10 +1,10 @@
-"""The control plane's messages: what a gateway sends the tournament service.
+"""The control plane's messages: what a gateway sends the platform process.
 
 Organiser commands travel as JSON on one stream, through FastStream
 (:mod:`shared.messaging.broker`). The answer is the platform's
 :class:`~shared.messaging.messages.Outcome`, published on the gateway's reply
 channel like a game's. Both sides import the types from here, so the gateway
-never needs the tournament service's code, and the AsyncAPI document is
+never needs the platform process's code, and the AsyncAPI document is
 generated from the same types.
 """
 
@@ -18,12 +18,12 @@ from shared.kernel.bounds import LongName
 from shared.kernel.messages import Record
 from shared.tournaments.keys import tournament_command_stream
 
-#: Organiser commands from the gateways, waiting for the tournament service.
+#: Organiser commands from the gateways, waiting for the platform process.
 COMMANDS = tournament_command_stream()
 
 
 class TournamentMsg(Record, frozen=True):
-    """An organiser command on its way to the tournament service."""
+    """An organiser command on its way to the platform process."""
 
     tournament_id: LongName
     #: The idempotency key, scoped to the tournament.

@@ -1,6 +1,6 @@
 """A table as the lobby sees it: listings of live and finished tables, one
 table's seat names, the fairness verdict of a finished game, and handing seats
-to the tournament service's bots.
+to the platform process's bots.
 
 These read what is already public (listings, seat names) or what a finished
 game publishes (the fairness verdict); handing seats to the bots is for the
@@ -353,7 +353,7 @@ class BotSeats(msgspec.Struct, forbid_unknown_fields=True):
 
 
 async def add_bots(request: Request) -> Response:
-    """Hand seats to the tournament service's bot runner, which plays them through
+    """Hand seats to the platform process's bot runner, which plays them through
     this API like any client, whether or not the page that asked stays open.
     Only the holder of a seat's token can give it away."""
     gw: Gateway = request.app.state.gateway
