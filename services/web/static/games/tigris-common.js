@@ -416,6 +416,44 @@ export function begin(root, doc, ctx, render, boardMove) {
   return { view, seat, legal, p, draw, moves, others };
 }
 
+// ---- the board's places ----
+
+// Where each move goes: place -> its commands (after a pick, only the picked
+// piece's moves).
+export function moveTargets(moves, p) {
+  const targets = new Map();
+  for (const m of moves) {
+    if (p.sel && m.sel !== p.sel) continue;
+    if (!targets.has(m.target)) targets.set(m.target, []);
+    targets.get(m.target).push(m.cmd);
+  }
+  return targets;
+}
+
+// A place a move can go to, as a button: its one move waits for confirmation
+// (a second click sends it); its several moves are listed in the panel.
+export function placeButton(g, key, one, text, p, ctx, draw) {
+  return clickable(
+    g,
+    () => {
+      if (one) {
+        if (same(one, p.pending)) {
+          send(ctx, one, p, draw);
+          return;
+        }
+        p.pending = one;
+        p.target = null;
+      } else {
+        p.target = key;
+        p.pending = null;
+      }
+      p.msg = "";
+      redraw(draw);
+    },
+    text,
+  );
+}
+
 // ---- panel pieces ----
 
 export function section(heading, ...children) {
@@ -434,15 +472,7 @@ export function handSection(view, p, moves, draw, myTurn, item) {
     const can = myTurn && moves.some((m) => m.sel === sel);
     const content = [item.mini(c), ` ${n} ${item.name(c, n)}`];
     if (can) {
-      row.append(
-        ztButton(content, (ev) => togglePick(p, sel, draw, ev), {
-          class: "zt-chip",
-          "aria-pressed": String(p.sel === sel),
-          "data-key": `sel-${sel}`,
-          "data-pick": sel,
-          title: item.tip(c),
-        }),
-      );
+      row.append(pickChip(content, sel, p, draw, { title: item.tip(c) }));
     } else {
       row.append(h("span", { class: "zt-chip", style: n ? null : "opacity:.45" }, ...content));
     }
@@ -466,6 +496,172 @@ export function scoreRow(points, treasures, label) {
         )
       : null,
   );
+}
+
+// The final standings, a line a seat (ties broken as the result says).
+export function standingRows(result, ctx) {
+  return result.standings.map((st) =>
+    h(
+      "div",
+      {},
+      `${st.place}. ${seatName(ctx, st.seat)} — ${st.score}`,
+      st.tiebreak?.length ? h("span", { class: "zt-sub" }, ` (then ${st.tiebreak.join(", ")})`) : null,
+    ),
+  );
+}
+
+// One side of a conflict: its leader, its role and its strength, the base on
+// `words.place` plus the support `words.added` (none yet: null).
+function conflictSide(ctx, leader, seat, base, support, role, words) {
+  return h(
+    "div",
+    {},
+    h(
+      "div",
+      { class: "zt-row", style: "justify-content:center" },
+      miniLeader(seat, leader, ctx),
+      h("b", {}, seatName(ctx, seat)),
+    ),
+    h("div", { class: "zt-sub" }, role),
+    h("div", { class: "zt-big" }, String(base + (support ?? 0))),
+    h(
+      "div",
+      { class: "zt-sub" },
+      `${base} on the ${words.place}${support === null || support === undefined ? "" : ` + ${support} ${words.added}`}`,
+    ),
+  );
+}
+
+// A conflict: the sides face to face (each [seat, base, support]), then `hint`
+// on how it is decided.
+export function conflictPanel(heading, ctx, leader, attacker, defender, words, hint) {
+  const sec = section(heading);
+  sec.classList.add("zt-conflict");
+  const side = ([seat, base, support], role) => conflictSide(ctx, leader, seat, base, support, role, words);
+  sec.append(
+    h(
+      "div",
+      { class: "zt-vs" },
+      side(attacker, "attacker"),
+      h("div", { class: "zt-big" }, "vs"),
+      side(defender, "defender"),
+    ),
+  );
+  sec.append(h("div", { class: "zt-hint" }, hint));
+  return sec;
+}
+
+// The moves section and its box of actions, headed by how to pick (null: no hint).
+export function movesPanel(hint) {
+  const sec = section("Your move");
+  sec.setAttribute("data-zt", "moves");
+  const box = h("div", { class: "zt-actions" });
+  sec.append(box);
+  if (hint) box.append(h("div", { class: "zt-hint" }, hint));
+  return [sec, box];
+}
+
+// A chip that picks (or drops) a leader, the catastrophe or a colour of the hand.
+export function pickChip(content, sel, p, draw, attrs = {}) {
+  return ztButton(content, (ev) => togglePick(p, sel, draw, ev), {
+    class: "zt-chip",
+    "aria-pressed": String(p.sel === sel),
+    "data-key": `sel-${sel}`,
+    "data-pick": sel,
+    ...attrs,
+  });
+}
+
+// The moves open at the place clicked first (under `heading(place)`), each a
+// button that makes it the move to confirm; then the confirm box.
+export function placeOptions(box, p, ctx, targets, describe, heading, draw) {
+  if (p.target !== null && p.target !== undefined && targets.has(p.target)) {
+    box.append(h("div", { class: "zt-hint" }, heading(p.target)));
+    for (const cmd of targets.get(p.target)) {
+      box.append(
+        ztButton(
+          describe(cmd),
+          () => {
+            p.pending = cmd;
+            p.target = null;
+            redraw(draw);
+          },
+          { "data-key": `opt-${JSON.stringify(cmd)}`, "data-option": JSON.stringify(cmd) },
+        ),
+      );
+    }
+  }
+  box.append(confirmBox(p, ctx, describe, draw));
+}
+
+// A move that is not made on the board: one button that sends it.
+export function commandButton(cmd, ctx, p, describe, draw) {
+  return ztButton(describe(cmd), () => send(ctx, cmd, p, draw), {
+    "data-command": JSON.stringify(cmd),
+    "data-key": `cmd-${JSON.stringify(cmd)}`,
+  });
+}
+
+// A player's row: dynasty, name, whether they are to play, then `meta`.
+export function playerRow(seat, me, actors, ctx, ...meta) {
+  return h(
+    "div",
+    { class: `zt-player${actors.has(seat) ? " zt-turn" : ""}`, "data-seat": String(seat) },
+    dynastyBadge(seat, 24),
+    h(
+      "span",
+      { class: "zt-name" },
+      seatName(ctx, seat),
+      seat === me ? " (you)" : "",
+      h("span", { class: "zt-sub" }, ` · ${DYNASTIES[seat % 4].name}`),
+    ),
+    h("span", { class: "zt-sub" }, actors.has(seat) ? "▶ to play" : ""),
+    h("div", { class: "zt-meta" }, ...meta),
+  );
+}
+
+// The leaders a player has in their supply (none: null).
+export function supplyChips(seat, supply, ctx) {
+  return supply.length
+    ? h(
+        "span",
+        { class: "zt-row", title: "leaders in the supply" },
+        "supply:",
+        ...supply.map((ld) => miniLeader(seat, ld, ctx)),
+      )
+    : null;
+}
+
+// ---- the legend ----
+
+// A legend line: a small drawing of `shapes`, then what it means.
+export function legendItem(text, ...shapes) {
+  return h("div", {}, miniSvg(20, ...shapes), text);
+}
+
+// A rounded square inset in the legend's 40x40 drawing.
+export function legendSquare(rx, fill, stroke, strokeWidth) {
+  return s("rect", { x: 3, y: 3, width: 34, height: 34, rx, fill, stroke, "stroke-width": strokeWidth });
+}
+
+// The legend of either game: its pieces by colour, then `items` between the
+// leader's line and the line of the places a move may go to.
+export function legendDetails(colourItem, before, after) {
+  const det = h("details", { class: "zt-sec", open: "" }, h("summary", { class: "zt-sub" }, "Legend"));
+  const grid = h("div", { class: "zt-legend" });
+  for (const c of COLOURS) grid.append(colourItem(c));
+  grid.append(
+    ...before,
+    legendItem(
+      "Leader: fill = role, ring = player",
+      s("circle", { cx: 20, cy: 20, r: 17, fill: DYNASTIES[0].ring, stroke: "#111" }),
+      s("circle", { cx: 20, cy: 20, r: 12, fill: FILL.black, stroke: "#fff" }),
+    ),
+    ...after,
+    legendItem("Where you may play", legendSquare(6, "rgba(255,230,90,.5)", "#ffd400", 3)),
+  );
+  det.append(grid);
+  return det;
 }
 
 // The stylesheet, added once; every class starts with "zt-".

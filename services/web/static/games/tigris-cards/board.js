@@ -11,10 +11,10 @@ import {
   FILL,
   LEADER_OF,
   leaderPiece,
+  moveTargets,
+  placeButton,
   placeGlyph,
-  redraw,
   same,
-  send,
   tileGlyph,
   togglePick,
 } from "../tigris-common.js";
@@ -266,12 +266,7 @@ export function targetBox(view, key) {
 // panel lists too): after a pick, that card's or leader's places; before, any.
 export function drawBoard(view, ctx, start) {
   const { p, moves } = start;
-  const targets = new Map();
-  for (const m of moves) {
-    if (p.sel && m.sel !== p.sel) continue;
-    if (!targets.has(m.target)) targets.set(m.target, []);
-    targets.get(m.target).push(m.cmd);
-  }
+  const targets = moveTargets(moves, p);
   // As deep as the longest column (plus a card's room below it), never shallower than five cards.
   const longest = Math.max(5, ...view.columns.map((c) => c.length + 1));
   const BH = rowY(longest - 1) + CH + 18;
@@ -497,25 +492,7 @@ function overlayLayer(view, ctx, { seat, p, draw }, targets) {
         "stroke-dasharray": empty ? "6 3" : null,
       }),
     );
-    clickable(
-      g,
-      () => {
-        if (one) {
-          if (same(one, p.pending)) {
-            send(ctx, one, p, draw);
-            return;
-          }
-          p.pending = one;
-          p.target = null;
-        } else {
-          p.target = key;
-          p.pending = null;
-        }
-        p.msg = "";
-        redraw(draw);
-      },
-      text,
-    );
+    placeButton(g, key, one, text, p, ctx, draw);
     overlay.append(g);
   }
   overlay.append(...offerMarks(view));

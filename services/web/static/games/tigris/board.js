@@ -11,11 +11,11 @@ import {
   FILL,
   LEADERS,
   leaderPiece,
+  moveTargets,
   oneTabStop,
+  placeButton,
   placeGlyph,
-  redraw,
   same,
-  send,
   tileGlyph,
   togglePick,
 } from "../tigris-common.js";
@@ -587,17 +587,6 @@ function leadersLayer(view, ctx, { seat, p, draw, moves }) {
   return leaderLayer;
 }
 
-// Where each move goes: square -> its commands.
-function moveTargets(moves, p) {
-  const targets = new Map();
-  for (const m of moves) {
-    if (p.sel && m.sel !== p.sel) continue;
-    if (!targets.has(m.target)) targets.set(m.target, []);
-    targets.get(m.target).push(m.cmd);
-  }
-  return targets;
-}
-
 // The move being confirmed (a ghost), the squares a move can go to, and the monument or treasure choices.
 function overlayLayer(view, ctx, start, targets) {
   const phase = view.phase || {};
@@ -631,25 +620,7 @@ function overlayLayer(view, ctx, start, targets) {
     );
     const text = one ? label(one, ctx) : `${squareLabel(sq)}: ${cmds.length} possible moves`;
     g.append(title(text));
-    clickable(
-      g,
-      () => {
-        if (one) {
-          if (same(one, p.pending)) {
-            send(ctx, one, p, draw);
-            return;
-          }
-          p.pending = one;
-          p.target = null;
-        } else {
-          p.target = sq;
-          p.pending = null;
-        }
-        p.msg = "";
-        redraw(draw);
-      },
-      text,
-    );
+    placeButton(g, sq, one, text, p, ctx, draw);
     overlay.append(g);
   }
   if (phase.kind === "choose_monument") {

@@ -5,20 +5,27 @@ import { h, s } from "../../dom.js";
 import { capital, listWords, plural, seatName } from "../../words.js";
 import {
   COLOURS,
-  confirmBox,
-  DYNASTIES,
-  dynastyBadge,
+  commandButton,
+  conflictPanel,
   FILL,
   LEADER_OF,
   LEADERS,
+  legendDetails,
+  legendItem,
+  legendSquare,
   miniLeader,
   miniSvg,
   miniTile,
+  movesPanel,
+  pickChip,
+  placeOptions,
+  playerRow,
   redraw,
   scoreRow,
   section,
   send,
-  togglePick,
+  standingRows,
+  supplyChips,
   ztButton,
 } from "../tigris-common.js";
 import { flippedSquares, squareLabel } from "./board.js";
@@ -62,17 +69,9 @@ export function statusSection(doc, view, ctx, seat) {
   sec.setAttribute("data-zt", "status");
   sec.append(h("div", { class: "zt-status" }, awaitedWords(view, ctx, seat, doc.actors)));
   if (doc.over && doc.result) {
-    const rows = doc.result.standings.map((st) =>
-      h(
-        "div",
-        {},
-        `${st.place}. ${seatName(ctx, st.seat)} — ${st.score}`,
-        st.tiebreak?.length ? h("span", { class: "zt-sub" }, ` (then ${st.tiebreak.join(", ")})`) : null,
-      ),
-    );
     sec.append(
       h("div", { class: "zt-sub" }, `Ended: ${GAME_END[doc.result.reason] || doc.result.reason}.`),
-      ...rows,
+      ...standingRows(doc.result, ctx),
     );
   } else {
     const left = view.treasures.length;
@@ -89,143 +88,61 @@ export function statusSection(doc, view, ctx, seat) {
 
 export function conflictSection(view, ctx) {
   const phase = view.phase;
-  const sup = supporterColour(phase);
-  const committed = phase.attacker_commit;
-  const sec = section(`${capital(phase.conflict)} of the ${LEADER_OF[phase.colour]}s`);
-  sec.classList.add("zt-conflict");
-  const side = (seat, base, commit, role) =>
-    h(
-      "div",
-      {},
-      h(
-        "div",
-        { class: "zt-row", style: "justify-content:center" },
-        miniLeader(seat, LEADER_OF[phase.colour], ctx),
-        h("b", {}, seatName(ctx, seat)),
-      ),
-      h("div", { class: "zt-sub" }, role),
-      h("div", { class: "zt-big" }, String(base + (commit ?? 0))),
-      h(
-        "div",
-        { class: "zt-sub" },
-        `${base} on the board${commit === null || commit === undefined ? "" : ` + ${commit} committed`}`,
-      ),
-    );
-  sec.append(
-    h(
-      "div",
-      { class: "zt-vs" },
-      side(phase.attacker, phase.attacker_base, committed, "attacker"),
-      h("div", { class: "zt-big" }, "vs"),
-      side(phase.defender, phase.defender_base, null, "defender"),
-    ),
+  return conflictPanel(
+    `${capital(phase.conflict)} of the ${LEADER_OF[phase.colour]}s`,
+    ctx,
+    LEADER_OF[phase.colour],
+    [phase.attacker, phase.attacker_base, phase.attacker_commit],
+    [phase.defender, phase.defender_base, null],
+    { place: "board", added: "committed" },
+    `Supporters are ${TILES[supporterColour(phase)]} (${phase.conflict === "revolt" ? "beside each leader" : "in each leader's kingdom"}, marked with a dot in the player's colour). Ties go to the defender.`,
   );
-  sec.append(
-    h(
-      "div",
-      { class: "zt-hint" },
-      `Supporters are ${TILES[sup]} (${phase.conflict === "revolt" ? "beside each leader" : "in each leader's kingdom"}, marked with a dot in the player's colour). Ties go to the defender.`,
-    ),
-  );
-  return sec;
+}
+
+function pickHint(p) {
+  return p.sel
+    ? `Now click a highlighted square for ${selWords(p.sel)} (or walk them with the arrow keys and press Enter; Esc to cancel).`
+    : "Choose a tile from your hand, a leader or a catastrophe, then a highlighted square — or click a highlighted square first.";
 }
 
 export function movesSection(_doc, view, ctx, seat, p, moves, others, targets, draw) {
   const phase = view.phase || {};
-  const sec = section("Your move");
-  sec.setAttribute("data-zt", "moves");
-  const box = h("div", { class: "zt-actions" });
-  sec.append(box);
-  const choose = (sel, ev) => togglePick(p, sel, draw, ev);
+  const [sec, box] = movesPanel(moves.length ? pickHint(p) : null);
   if (moves.length) {
-    box.append(
-      h(
-        "div",
-        { class: "zt-hint" },
-        p.sel
-          ? `Now click a highlighted square for ${selWords(p.sel)} (or walk them with the arrow keys and press Enter; Esc to cancel).`
-          : "Choose a tile from your hand, a leader or a catastrophe, then a highlighted square — or click a highlighted square first.",
-      ),
-    );
     // Leaders and the catastrophe (tiles are chosen in the hand below).
     const leaderRow = h("div", { class: "zt-row" });
     for (const leader of LEADERS) {
       const sel = `leader:${leader}`;
       if (!moves.some((m) => m.sel === sel)) continue;
       const at = leaderSquare(view, seat, leader);
-      const b = ztButton(
-        [
-          miniLeader(seat, leader, ctx),
-          ` ${capital(leader)}${at === null || at === undefined ? "" : ` (${squareLabel(at)})`}`,
-        ],
-        (ev) => choose(sel, ev),
-        {
-          class: "zt-chip",
-          "aria-pressed": String(p.sel === sel),
-          "data-key": `sel-${sel}`,
-          "data-pick": sel,
-          title: `Position or move your ${leader}`,
-        },
+      leaderRow.append(
+        pickChip(
+          [
+            miniLeader(seat, leader, ctx),
+            ` ${capital(leader)}${at === null || at === undefined ? "" : ` (${squareLabel(at)})`}`,
+          ],
+          sel,
+          p,
+          draw,
+          { title: `Position or move your ${leader}` },
+        ),
       );
-      leaderRow.append(b);
     }
     if (moves.some((m) => m.sel === "catastrophe")) {
       const left = view.catastrophes_left[seat];
       leaderRow.append(
-        ztButton(
-          [
-            miniSvg(
-              22,
-              s("rect", { x: 2, y: 2, width: 36, height: 36, rx: 5, fill: "#3b312b" }),
-              s("path", {
-                d: "M9 9L18 19L14 22L22 32M31 9L24 16L27 20L19 31",
-                fill: "none",
-                stroke: "#ff8a3d",
-                "stroke-width": 3,
-              }),
-            ),
-            ` Catastrophe (${left} left)`,
-          ],
-          (ev) => choose("catastrophe", ev),
-          {
-            class: "zt-chip",
-            "aria-pressed": String(p.sel === "catastrophe"),
-            "data-key": "sel-catastrophe",
-            "data-pick": "catastrophe",
-          },
-        ),
+        pickChip([miniSvg(22, ...catastrophe(5)), ` Catastrophe (${left} left)`], "catastrophe", p, draw),
       );
     }
     if (leaderRow.childNodes.length) box.append(leaderRow);
   }
-  if (p.target !== null && p.target !== undefined && targets.has(p.target)) {
-    box.append(h("div", { class: "zt-hint" }, `At ${squareLabel(p.target)} you may:`));
-    for (const cmd of targets.get(p.target)) {
-      box.append(
-        ztButton(
-          label(cmd, ctx),
-          () => {
-            p.pending = cmd;
-            p.target = null;
-            redraw(draw);
-          },
-          { "data-key": `opt-${JSON.stringify(cmd)}`, "data-option": JSON.stringify(cmd) },
-        ),
-      );
-    }
-  }
-  box.append(confirmBox(p, ctx, (cmd) => label(cmd, ctx), draw));
+  const describe = (cmd) => label(cmd, ctx);
+  placeOptions(box, p, ctx, targets, describe, (at) => `At ${squareLabel(at)} you may:`, draw);
 
   // Everything that is not a square: buttons, worded by label().
   const swaps = others.filter((c) => c.type === "tigris.swap_tiles");
   for (const cmd of others) {
-    if (cmd.type === "tigris.swap_tiles") continue;
-    box.append(
-      ztButton(label(cmd, ctx), () => send(ctx, cmd, p, draw), {
-        "data-command": JSON.stringify(cmd),
-        "data-key": `cmd-${JSON.stringify(cmd)}`,
-      }),
-    );
+    if (cmd.type !== "tigris.swap_tiles") box.append(commandButton(cmd, ctx, p, describe, draw));
   }
   if (swaps.length) box.append(swapBox(view, ctx, p, swaps, draw));
   if (phase.kind === "choose_treasures")
@@ -302,35 +219,17 @@ export function playersSection(doc, view, ctx, seat) {
       (_, i) => view.leaders[pl][i] === null || view.leaders[pl][i] === undefined,
     );
     const sc = scores.get(pl);
-    const row = h(
-      "div",
-      { class: `zt-player${actors.has(pl) ? " zt-turn" : ""}`, "data-seat": String(pl) },
-      dynastyBadge(pl, 24),
-      h(
-        "span",
-        { class: "zt-name" },
-        seatName(ctx, pl),
-        pl === seat ? " (you)" : "",
-        h("span", { class: "zt-sub" }, ` · ${DYNASTIES[pl % 4].name}`),
-      ),
-      h("span", { class: "zt-sub" }, actors.has(pl) ? "▶ to play" : ""),
-      h(
-        "div",
-        { class: "zt-meta" },
-        h("span", {}, `${plural(view.hand_counts[pl], "tile")} in hand`),
-        h("span", {}, `${plural(view.catastrophes_left[pl], "catastrophe")} left`),
-        supply.length
-          ? h(
-              "span",
-              { class: "zt-row", title: "leaders in the supply" },
-              "supply:",
-              ...supply.map((ld) => miniLeader(pl, ld, ctx)),
-            )
-          : null,
-        sc
-          ? scoreRow(sc.points, sc.treasures, `${seatName(ctx, pl)}'s points per colour and treasures`)
-          : h("span", { title: "points are kept behind the player's screen" }, "points hidden"),
-      ),
+    const row = playerRow(
+      pl,
+      seat,
+      actors,
+      ctx,
+      h("span", {}, `${plural(view.hand_counts[pl], "tile")} in hand`),
+      h("span", {}, `${plural(view.catastrophes_left[pl], "catastrophe")} left`),
+      supplyChips(pl, supply, ctx),
+      sc
+        ? scoreRow(sc.points, sc.treasures, `${seatName(ctx, pl)}'s points per colour and treasures`)
+        : h("span", { title: "points are kept behind the player's screen" }, "points hidden"),
     );
     sec.append(row);
   }
@@ -357,51 +256,31 @@ export function kingdomsSection(kingdoms, view, ctx) {
   return sec;
 }
 
+// The catastrophe tile's drawing (corners rounded by `rx`).
+function catastrophe(rx) {
+  return [
+    s("rect", { x: 2, y: 2, width: 36, height: 36, rx, fill: "#3b312b" }),
+    s("path", {
+      d: "M9 9L18 19L14 22L22 32M31 9L24 16L27 20L19 31",
+      fill: "none",
+      stroke: "#ff8a3d",
+      "stroke-width": 3,
+    }),
+  ];
+}
+
 export function legendSection() {
-  const det = h("details", { class: "zt-sec", open: "" }, h("summary", { class: "zt-sub" }, "Legend"));
-  const grid = h("div", { class: "zt-legend" });
-  for (const c of COLOURS)
-    grid.append(h("div", {}, miniTile(c, 20), `${capital(c)} ${TILE[c]} · ${LEADER_OF[c]}`));
-  grid.append(
-    h(
-      "div",
-      {},
-      miniSvg(
-        20,
-        s("circle", { cx: 20, cy: 20, r: 17, fill: DYNASTIES[0].ring, stroke: "#111" }),
-        s("circle", { cx: 20, cy: 20, r: 12, fill: FILL.black, stroke: "#fff" }),
-      ),
-      "Leader: fill = role, ring = player",
-    ),
-    h(
-      "div",
-      {},
-      miniSvg(
-        20,
+  return legendDetails(
+    (c) => h("div", {}, miniTile(c, 20), `${capital(c)} ${TILE[c]} · ${LEADER_OF[c]}`),
+    [],
+    [
+      legendItem(
+        "Treasure (dashed gold: corner)",
         s("path", { d: "M20 4L34 20L20 36L6 20Z", fill: "#ffd23f", stroke: "#6b4b00", "stroke-width": 2 }),
       ),
-      "Treasure (dashed gold: corner)",
-    ),
-    h(
-      "div",
-      {},
-      miniSvg(
-        20,
-        s("rect", { x: 2, y: 2, width: 36, height: 36, rx: 4, fill: "#3b312b" }),
-        s("path", {
-          d: "M9 9L18 19L14 22L22 32M31 9L24 16L27 20L19 31",
-          fill: "none",
-          stroke: "#ff8a3d",
-          "stroke-width": 3,
-        }),
-      ),
-      "Catastrophe",
-    ),
-    h(
-      "div",
-      {},
-      miniSvg(
-        20,
+      legendItem("Catastrophe", ...catastrophe(4)),
+      legendItem(
+        "River: farms only",
         s("rect", { x: 2, y: 2, width: 36, height: 36, fill: "#86bde3" }),
         s("path", {
           d: "M6 15q5 -4 9 0t9 0t9 0M6 27q5 -4 9 0t9 0t9 0",
@@ -410,76 +289,22 @@ export function legendSection() {
           "stroke-width": 2,
         }),
       ),
-      "River: farms only",
-    ),
-    h(
-      "div",
-      {},
-      miniSvg(
-        20,
-        s("rect", {
-          x: 3,
-          y: 3,
-          width: 34,
-          height: 34,
-          rx: 3,
-          fill: "#d9c9a2",
-          stroke: "#3a2c1a",
-          "stroke-width": 2,
-        }),
+      legendItem(
+        "Monument (its two colours)",
+        legendSquare(3, "#d9c9a2", "#3a2c1a", 2),
         s("rect", { x: 9, y: 22, width: 22, height: 9, fill: FILL.red }),
         s("rect", { x: 13, y: 13, width: 14, height: 9, fill: FILL.blue }),
       ),
-      "Monument (its two colours)",
-    ),
-    h(
-      "div",
-      {},
-      miniSvg(
-        20,
+      legendItem(
+        "Kingdom (numbered)",
         s("path", { d: "M4 4H36V36H4Z", fill: "none", stroke: "#6b3f0c", "stroke-width": 4 }),
         s("circle", { cx: 10, cy: 10, r: 6, fill: "#6b3f0c" }),
       ),
-      "Kingdom (numbered)",
-    ),
-    h(
-      "div",
-      {},
-      miniSvg(
-        20,
-        s("rect", {
-          x: 3,
-          y: 3,
-          width: 34,
-          height: 34,
-          rx: 5,
-          fill: "#fff8e8",
-          stroke: "#b22",
-          "stroke-width": 3,
-        }),
+      legendItem(
+        "Unification tile (war)",
+        legendSquare(5, "#fff8e8", "#b22", 3),
         s("path", { d: "M10 20H30M20 10V30", stroke: "#b22", "stroke-width": 3 }),
       ),
-      "Unification tile (war)",
-    ),
-    h(
-      "div",
-      {},
-      miniSvg(
-        20,
-        s("rect", {
-          x: 3,
-          y: 3,
-          width: 34,
-          height: 34,
-          rx: 6,
-          fill: "rgba(255,230,90,.5)",
-          stroke: "#ffd400",
-          "stroke-width": 3,
-        }),
-      ),
-      "Where you may play",
-    ),
+    ],
   );
-  det.append(grid);
-  return det;
 }
