@@ -38,43 +38,37 @@ export const TERRAIN = {
 
 // ---- small symbols, drawn in a 20x20 box around (10, 10) ----
 
+// What most glyphs are drawn with: a filled outline, and a round-capped line.
+function solid(d, fg) {
+  return s("path", { d, fill: fg });
+}
+
+function line(d, fg, width, extra = {}) {
+  return s("path", { d, stroke: fg, "stroke-width": width, "stroke-linecap": "round", ...extra });
+}
+
 export function glyph(name, fg = "#1d1a14") {
   switch (name) {
     case "sword":
-      return s("path", {
-        d: "M10 1.5V13.5M6 13.5H14M10 13.5V18.5",
-        stroke: fg,
-        "stroke-width": 2.2,
-        "stroke-linecap": "round",
-        fill: "none",
-      });
+      return line("M10 1.5V13.5M6 13.5H14M10 13.5V18.5", fg, 2.2, { fill: "none" });
     case "swords":
-      return s("path", {
-        d: "M3 3L15 15M17 3L5 15M2.5 13.5L6.5 17.5M17.5 13.5L13.5 17.5",
-        stroke: fg,
-        "stroke-width": 2,
-        "stroke-linecap": "round",
-        fill: "none",
-      });
+      return line("M3 3L15 15M17 3L5 15M2.5 13.5L6.5 17.5M17.5 13.5L13.5 17.5", fg, 2, { fill: "none" });
     case "shield":
-      return s("path", { d: "M10 2L17 4.5V10Q17 15.5 10 18.5Q3 15.5 3 10V4.5Z", fill: fg });
+      return solid("M10 2L17 4.5V10Q17 15.5 10 18.5Q3 15.5 3 10V4.5Z", fg);
     case "axe":
       return s(
         "g",
         {},
-        s("path", { d: "M7 18.5L13.5 3.5", stroke: fg, "stroke-width": 2.2, "stroke-linecap": "round" }),
-        s("path", { d: "M11.3 4.5Q16.5 2.5 18.5 7.5Q15 7 12.6 9.6Z", fill: fg }),
+        line("M7 18.5L13.5 3.5", fg, 2.2),
+        solid("M11.3 4.5Q16.5 2.5 18.5 7.5Q15 7 12.6 9.6Z", fg),
       );
     case "splash":
-      return s("path", {
-        d: "M10 1.5L12 7L17.5 4.5L14 9.5L19 12L13 12.5L14.5 18.5L10 14L5.5 18.5L7 12.5L1 12L6 9.5L2.5 4.5L8 7Z",
-        fill: fg,
-      });
+      return solid(
+        "M10 1.5L12 7L17.5 4.5L14 9.5L19 12L13 12.5L14.5 18.5L10 14L5.5 18.5L7 12.5L1 12L6 9.5L2.5 4.5L8 7Z",
+        fg,
+      );
     case "crown":
-      return s("path", {
-        d: "M2.5 15.5H17.5L18.5 5.5L13.7 9.5L10 3L6.3 9.5L1.5 5.5ZM2.5 16.8H17.5V18.5H2.5Z",
-        fill: fg,
-      });
+      return solid("M2.5 15.5H17.5L18.5 5.5L13.7 9.5L10 3L6.3 9.5L1.5 5.5ZM2.5 16.8H17.5V18.5H2.5Z", fg);
     case "eye":
       return s(
         "g",
@@ -88,25 +82,16 @@ export function glyph(name, fg = "#1d1a14") {
         s("circle", { cx: 10, cy: 10, r: 3, fill: fg }),
       );
     case "star":
-      return s("path", {
-        d: "M10 1.5L12.5 7.3L18.8 7.8L14 12L15.5 18.2L10 14.8L4.5 18.2L6 12L1.2 7.8L7.5 7.3Z",
-        fill: fg,
-      });
+      return solid("M10 1.5L12.5 7.3L18.8 7.8L14 12L15.5 18.2L10 14.8L4.5 18.2L6 12L1.2 7.8L7.5 7.3Z", fg);
     case "tower":
-      return s("path", {
-        d: "M6 18.5V7.5H4.5V2.5H7V4.5H8.8V2.5H11.2V4.5H13V2.5H15.5V7.5H14V18.5Z",
-        fill: fg,
-      });
+      return solid("M6 18.5V7.5H4.5V2.5H7V4.5H8.8V2.5H11.2V4.5H13V2.5H15.5V7.5H14V18.5Z", fg);
     case "fort":
-      return s("path", {
-        d: "M1.5 18.5V8.5H4V6H6.5V8.5H8.7V6H11.3V8.5H13.5V6H16V8.5H18.5V18.5H12V14Q10 11.5 8 14V18.5Z",
-        fill: fg,
-      });
+      return solid(
+        "M1.5 18.5V8.5H4V6H6.5V8.5H8.7V6H11.3V8.5H13.5V6H16V8.5H18.5V18.5H12V14Q10 11.5 8 14V18.5Z",
+        fg,
+      );
     case "city":
-      return s("path", {
-        d: "M1 18.5V9L4 6.5L7 9V11.5H8.5V4.5L10 1.5L11.5 4.5V11.5H13V9L16 6.5L19 9V18.5Z",
-        fill: fg,
-      });
+      return solid("M1 18.5V9L4 6.5L7 9V11.5H8.5V4.5L10 1.5L11.5 4.5V11.5H13V9L16 6.5L19 9V18.5Z", fg);
     case "pawn":
       return s(
         "g",
@@ -118,7 +103,7 @@ export function glyph(name, fg = "#1d1a14") {
       return s(
         "g",
         {},
-        s("path", { d: "M4 12Q4 4 10 4Q16 4 16 12V17H12.5V13H7.5V17H4Z", fill: fg }),
+        solid("M4 12Q4 4 10 4Q16 4 16 12V17H12.5V13H7.5V17H4Z", fg),
         s("path", {
           d: "M4.5 8Q0.5 6.5 1.5 1.5Q3.5 5 6 5.5M15.5 8Q19.5 6.5 18.5 1.5Q16.5 5 14 5.5",
           fill: fg,
@@ -127,17 +112,12 @@ export function glyph(name, fg = "#1d1a14") {
         }),
       );
     case "flag":
-      return s(
-        "g",
-        {},
-        s("path", { d: "M4 18.5V2", stroke: fg, "stroke-width": 2, "stroke-linecap": "round" }),
-        s("path", { d: "M5 2.5H16.5L13.5 6.5L16.5 10.5H5Z", fill: fg }),
-      );
+      return s("g", {}, line("M4 18.5V2", fg, 2), solid("M5 2.5H16.5L13.5 6.5L16.5 10.5H5Z", fg));
     case "skull":
       return s(
         "g",
         {},
-        s("path", { d: "M10 2Q17 2 17 9Q17 12 14.5 13V16.5H5.5V13Q3 12 3 9Q3 2 10 2Z", fill: fg }),
+        solid("M10 2Q17 2 17 9Q17 12 14.5 13V16.5H5.5V13Q3 12 3 9Q3 2 10 2Z", fg),
         s("circle", { cx: 7.2, cy: 8.8, r: 1.9, fill: "#fff" }),
         s("circle", { cx: 12.8, cy: 8.8, r: 1.9, fill: "#fff" }),
       );
@@ -149,15 +129,15 @@ export function glyph(name, fg = "#1d1a14") {
         s("circle", { cx: 10, cy: 10, r: 4.5, fill: "none", stroke: "#7a5800", "stroke-width": 1.2 }),
       );
     case "flame":
-      return s("path", {
-        d: "M10 1.5Q15 7 15 12Q15 18.5 10 18.5Q5 18.5 5 12Q5 9 7.5 6.5Q7.5 10 9.5 11Q8.5 6 10 1.5Z",
-        fill: fg,
-      });
+      return solid(
+        "M10 1.5Q15 7 15 12Q15 18.5 10 18.5Q5 18.5 5 12Q5 9 7.5 6.5Q7.5 10 9.5 11Q8.5 6 10 1.5Z",
+        fg,
+      );
     case "scroll":
-      return s("path", {
-        d: "M4 3H15Q17.5 3 17.5 5.5V15Q17.5 17.5 15 17.5H5Q2.5 17.5 2.5 15V13H12.5V15Q12.5 16 13.5 16Q14.5 16 14.5 15V5.5Q14.5 4.5 15 4.5H6Q5 4.5 5 5.5V12H4Z",
-        fill: fg,
-      });
+      return solid(
+        "M4 3H15Q17.5 3 17.5 5.5V15Q17.5 17.5 15 17.5H5Q2.5 17.5 2.5 15V13H12.5V15Q12.5 16 13.5 16Q14.5 16 14.5 15V5.5Q14.5 4.5 15 4.5H6Q5 4.5 5 5.5V12H4Z",
+        fg,
+      );
     default:
       return s("circle", { cx: 10, cy: 10, r: 5, fill: fg });
   }
@@ -192,19 +172,13 @@ const FATE_GLYPH = {
   WILD: "star",
 };
 
+// A die's face, the glyphs go on.
+function dieFace(fill, stroke) {
+  return s("rect", { x: 0.8, y: 0.8, width: 18.4, height: 18.4, rx: 3.5, fill, stroke, "stroke-width": 1 });
+}
+
 export function fateDie(face, size = 30) {
-  const parts = [
-    s("rect", {
-      x: 0.8,
-      y: 0.8,
-      width: 18.4,
-      height: 18.4,
-      rx: 3.5,
-      fill: "#1f4f9a",
-      stroke: "#0b2552",
-      "stroke-width": 1,
-    }),
-  ];
+  const parts = [dieFace("#1f4f9a", "#0b2552")];
   if (face === "MILITARY_INTRIGUE")
     parts.push(place(glyph("swords", "#fff"), 6.5, 6.5, 9), place(glyph("eye", "#fff"), 13.5, 13.5, 9));
   else if (face === "COURT_CONAN")
@@ -215,18 +189,7 @@ export function fateDie(face, size = 30) {
 
 export function contestDie(face, size = 26) {
   const black = face === "ATTACKER_HIT";
-  const parts = [
-    s("rect", {
-      x: 0.8,
-      y: 0.8,
-      width: 18.4,
-      height: 18.4,
-      rx: 3.5,
-      fill: black ? "#1b1b1b" : "#b3261e",
-      stroke: "#3b0805",
-      "stroke-width": 1,
-    }),
-  ];
+  const parts = [dieFace(black ? "#1b1b1b" : "#b3261e", "#3b0805")];
   if (face === "HIT") parts.push(place(glyph("splash", "#fff"), 10, 10, 14));
   else if (face === "ATTACKER_HIT") parts.push(place(glyph("splash", "#fff"), 10, 10, 14));
   else if (face === "HIT_CONAN")
@@ -578,11 +541,21 @@ function defs() {
   );
 }
 
+// A piece on the map: shadowed, named by its title.
+function token(label, ...parts) {
+  return s("g", { class: "zc-piece", filter: "url(#zc-shadow)" }, title(label), ...parts);
+}
+
+// How many a piece stands for, beside it (one: nothing).
+function countMark(x, y, fill, n) {
+  return n > 1
+    ? s("text", { x, y, "font-size": 15, "font-weight": 800, fill, class: "zc-halo" }, `×${n}`)
+    : null;
+}
+
 function shieldToken(x, y, col, n, label) {
-  return s(
-    "g",
-    { class: "zc-piece", filter: "url(#zc-shadow)" },
-    title(label),
+  return token(
+    label,
     s("path", {
       d: `M${x - 13} ${y - 14}H${x + 13}V${y + 1}Q${x + 13} ${y + 12} ${x} ${y + 17}Q${x - 13} ${y + 12} ${x - 13} ${y + 1}Z`,
       fill: col.fill,
@@ -598,10 +571,8 @@ function shieldToken(x, y, col, n, label) {
 }
 
 function pawnToken(x, y, col, n, label) {
-  return s(
-    "g",
-    { class: "zc-piece", filter: "url(#zc-shadow)" },
-    title(label),
+  return token(
+    label,
     s("circle", { cx: x, cy: y - 8, r: 5.5, fill: col.fill, stroke: col.dark, "stroke-width": 1.4 }),
     s("path", {
       d: `M${x - 8} ${y + 11}Q${x - 8} ${y - 1} ${x} ${y - 2.5}Q${x + 8} ${y - 1} ${x + 8} ${y + 11}Z`,
@@ -609,21 +580,13 @@ function pawnToken(x, y, col, n, label) {
       stroke: col.dark,
       "stroke-width": 1.4,
     }),
-    n > 1
-      ? s(
-          "text",
-          { x: x + 11, y: y + 11, "font-size": 15, "font-weight": 800, fill: "#1d1a14", class: "zc-halo" },
-          `×${n}`,
-        )
-      : null,
+    countMark(x + 11, y + 11, "#1d1a14", n),
   );
 }
 
 function markerToken(x, y, col, marker, label) {
-  return s(
-    "g",
-    { class: "zc-piece", filter: "url(#zc-shadow)" },
-    title(label),
+  return token(
+    label,
     s("rect", {
       x: x - 17,
       y: y - 17,
@@ -639,21 +602,11 @@ function markerToken(x, y, col, marker, label) {
 }
 
 function raiderToken(x, y, n) {
-  return s(
-    "g",
-    { class: "zc-piece", filter: "url(#zc-shadow)" },
-    title(
-      `${plural(n, "raider token")}: they help the province defend and cost its owner EP at the change of age`,
-    ),
+  return token(
+    `${plural(n, "raider token")}: they help the province defend and cost its owner EP at the change of age`,
     s("circle", { cx: x, cy: y, r: 13, fill: "#2a1f1a", stroke: "#c7301f", "stroke-width": 2.4 }),
     place(glyph("axe", "#f1d3c8"), x, y, 17),
-    n > 1
-      ? s(
-          "text",
-          { x: x + 15, y: y + 6, "font-size": 15, "font-weight": 800, fill: "#5e120d", class: "zc-halo" },
-          `×${n}`,
-        )
-      : null,
+    countMark(x + 15, y + 6, "#5e120d", n),
   );
 }
 
