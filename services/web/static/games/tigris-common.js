@@ -456,6 +456,22 @@ export function placeButton(g, key, one, text, p, ctx, draw) {
 
 // ---- panel pieces ----
 
+// The board beside the side panel of `sections` (null: left out), in `root`.
+export function layout(root, tableClass, svg, ...sections) {
+  root.append(
+    h(
+      "div",
+      { class: "zt-host" },
+      h(
+        "div",
+        { class: tableClass },
+        h("div", { class: "zt-boardwrap" }, svg),
+        h("div", { class: "zt-panel" }, ...sections),
+      ),
+    ),
+  );
+}
+
 export function section(heading, ...children) {
   return h("section", { class: "zt-sec" }, h("h3", {}, heading), ...children);
 }

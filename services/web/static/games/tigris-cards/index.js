@@ -2,8 +2,7 @@
 // side panel (panels.js), and words for every event and command (words.js).
 // Drawn only from the view document the page holds.
 
-import { h } from "../../dom.js";
-import { begin, handSection } from "../tigris-common.js";
+import { begin, handSection, layout } from "../tigris-common.js";
 import { boardMove, drawBoard } from "./board.js";
 import {
   conflictSection,
@@ -28,33 +27,24 @@ export function render(root, doc, ctx) {
   const { svg, targets } = drawBoard(view, ctx, start);
   const conflict = view.conflict;
 
-  const panel = h("div", { class: "zt-panel" });
-  panel.append(statusSection(doc, view, ctx, seat));
-  if (conflict) panel.append(conflictSection(view, ctx));
-  if (legal.length) panel.append(movesSection(view, ctx, seat, p, moves, others, targets, draw));
-  if (seat !== null && view.hand)
-    panel.append(
-      handSection(view, p, moves, draw, legal.length > 0, {
-        heading: "Your hand",
-        kind: "card",
-        mini: (c) => miniCard(c, 24),
-        name: (c) => c,
-        tip: (c) => `Play a ${c} card`,
-      }),
-    );
-  panel.append(playersSection(doc, view, ctx, seat));
-  panel.append(supplySection(view));
-  panel.append(legendSection());
-  root.append(
-    h(
-      "div",
-      { class: "zt-host" },
-      h(
-        "div",
-        { class: "zt-table zt-wide zt-tigris-cards" },
-        h("div", { class: "zt-boardwrap" }, svg),
-        panel,
-      ),
-    ),
+  layout(
+    root,
+    "zt-table zt-wide zt-tigris-cards",
+    svg,
+    statusSection(doc, view, ctx, seat),
+    conflict ? conflictSection(view, ctx) : null,
+    legal.length ? movesSection(view, ctx, seat, p, moves, others, targets, draw) : null,
+    seat !== null && view.hand
+      ? handSection(view, p, moves, draw, legal.length > 0, {
+          heading: "Your hand",
+          kind: "card",
+          mini: (c) => miniCard(c, 24),
+          name: (c) => c,
+          tip: (c) => `Play a ${c} card`,
+        })
+      : null,
+    playersSection(doc, view, ctx, seat),
+    supplySection(view),
+    legendSection(),
   );
 }

@@ -3,8 +3,7 @@
 // view document the page holds (a spectator's or one seat's view); nothing
 // hidden is ever inferred.
 
-import { h } from "../../dom.js";
-import { begin, handSection, miniTile } from "../tigris-common.js";
+import { begin, handSection, layout, miniTile } from "../tigris-common.js";
 import { boardMove, drawBoard } from "./board.js";
 import {
   conflictSection,
@@ -31,29 +30,24 @@ export function render(root, doc, ctx) {
   const { svg, kingdoms, targets } = drawBoard(view, ctx, start);
   const phase = view.phase || {};
 
-  const panel = h("div", { class: "zt-panel" });
-  panel.append(statusSection(doc, view, ctx, seat));
-  if (phase.kind === "support") panel.append(conflictSection(view, ctx));
-  if (legal.length) panel.append(movesSection(doc, view, ctx, seat, p, moves, others, targets, draw));
-  if (seat !== null && view.hand)
-    panel.append(
-      handSection(view, p, moves, draw, legal.length > 0, {
-        heading: "Your tiles",
-        kind: "tile",
-        mini: (c) => miniTile(c, 24),
-        name: (c, n) => (n === 1 ? TILE[c] : TILES[c]),
-        tip: (c) => `Place a ${c} ${TILE[c]}`,
-      }),
-    );
-  panel.append(playersSection(doc, view, ctx, seat));
-  if (kingdoms.length) panel.append(kingdomsSection(kingdoms, view, ctx));
-  panel.append(legendSection());
-
-  root.append(
-    h(
-      "div",
-      { class: "zt-host" },
-      h("div", { class: "zt-table zt-tigris" }, h("div", { class: "zt-boardwrap" }, svg), panel),
-    ),
+  layout(
+    root,
+    "zt-table zt-tigris",
+    svg,
+    statusSection(doc, view, ctx, seat),
+    phase.kind === "support" ? conflictSection(view, ctx) : null,
+    legal.length ? movesSection(doc, view, ctx, seat, p, moves, others, targets, draw) : null,
+    seat !== null && view.hand
+      ? handSection(view, p, moves, draw, legal.length > 0, {
+          heading: "Your tiles",
+          kind: "tile",
+          mini: (c) => miniTile(c, 24),
+          name: (c, n) => (n === 1 ? TILE[c] : TILES[c]),
+          tip: (c) => `Place a ${c} ${TILE[c]}`,
+        })
+      : null,
+    playersSection(doc, view, ctx, seat),
+    kingdoms.length ? kingdomsSection(kingdoms, view, ctx) : null,
+    legendSection(),
   );
 }
