@@ -12,8 +12,6 @@ lacked the last writes would be) for the rewind.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,9 +22,10 @@ from shared.eventstore.rewinds import covered, marks
 from shared.eventstore.store import EventStore
 from shared.infra.durability import Confirmation, Unconfirmed
 from shared.infra.redis_client import connect
-from shared.infra.valkey_cluster import ValkeyCluster, start_cluster
+from shared.infra.valkey_cluster import ValkeyCluster
 from shared.tournaments.commands import Create, Register
 from shared.tournaments.keys import tournament_keys
+from tests.integration.conftest import on_replica
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 PARTITIONS = 4
@@ -35,25 +34,9 @@ PATIENT = Confirmation(level="replicated", replicas=1, timeout_ms=30_000)
 SHORT = Confirmation(level="replicated", replicas=1, timeout_ms=300)
 
 
-@pytest.fixture
-def one_shard(tmp_path: Path) -> Iterator[ValkeyCluster]:
-    store = start_cluster(
-        tmp_path / "store", masters=1, replicas=1, durability="replicated", durability_replicas=1
-    )
-    try:
-        yield store
-    finally:
-        store.stop()
-
-
 def _replica_has(store: ValkeyCluster, key: str) -> bool:
     (shard,) = store.shards()
-    client = sync_redis.Redis(port=shard.replicas[0].port, socket_timeout=5)
-    try:
-        client.execute_command("READONLY")  # type: ignore[no-untyped-call]
-        return bool(client.exists(key))
-    finally:
-        client.close()
+    return bool(on_replica(shard.replicas[0], "EXISTS", key))
 
 
 async def test_a_platform_write_is_acknowledged_only_once_a_replica_holds_it(

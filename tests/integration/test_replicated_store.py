@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from shared.infra.durability import Confirmation, confirm_at, refused_for_replic
 from shared.infra.lua import LuaScript
 from shared.infra.redis_client import connect
 from shared.infra.valkey_cluster import SLOTS, ValkeyCluster, start_cluster
-from shared.infra.valkey_server import ValkeyServer
+from tests.integration.conftest import replica_value
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 
@@ -28,28 +27,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 WRITE = LuaScript("redis.call('SET', KEYS[1], ARGV[1]) return ARGV[1]")
 #: Long enough that no wait in these tests runs out while a replica is merely slow.
 PATIENT = Confirmation(level="replicated", replicas=1, timeout_ms=30_000)
-
-
-def replica_value(replica: ValkeyServer, key: str) -> bytes | None:
-    """What the replica itself holds (READONLY: a replica serves reads of its slots)."""
-    client = sync_redis.Redis(port=replica.port, socket_timeout=5)
-    try:
-        client.execute_command("READONLY")  # type: ignore[no-untyped-call]
-        value = client.get(key)
-        return value if isinstance(value, bytes) else None
-    finally:
-        client.close()
-
-
-@pytest.fixture
-def one_shard(tmp_path: Path) -> Iterator[ValkeyCluster]:
-    store = start_cluster(
-        tmp_path / "store", masters=1, replicas=1, durability="replicated", durability_replicas=1
-    )
-    try:
-        yield store
-    finally:
-        store.stop()
 
 
 def test_the_launcher_forms_three_shards_of_one_replica_each_all_in_sync(tmp_path: Path) -> None:
