@@ -37,10 +37,11 @@ ENV = {**FAST_RECLAIM, "ZIGGURAT_LEASE_TTL_S": "3.0"}
 
 #: Games of 150 moves of the fixture game (about 8 s each in the chaos test).
 LONG_GAME = {"deck_size": 150, "hand_size": 50}
-#: Tables each bot keeps in reserve (opened before it plays, each taken replaced
-#: in the background): a bot that opened its next table only when it needed it
-#: would measure the openings (on whichever shard they land) rather than the moves.
-TABLES_AHEAD = 8
+#: Tables each bot opens before it plays, enough for every fault of a run:
+#: openings land on random partitions until one is the bot's own, so a bot that
+#: opened its next table during a failover of any shard would measure the
+#: openings rather than its own partition's moves.
+TABLES_AHEAD = 16
 
 
 # ------------------------------------------------------------------ the faults
@@ -117,48 +118,21 @@ async def play_in(
 ) -> None:
     """Play table after table of one partition, so a stalled partition holds up
     only its own bot: first the :data:`TABLES_AHEAD` it opens at once (``opened``
-    is set then), each taken replaced in the background, until ``stop`` (the game
-    in progress is played to its end).
-
-    Openings land on random partitions until one is the bot's own, so while any
-    shard fails over some of them wait or are retried: played from a reserve
-    kept full, the bot never waits on them, and the rate it keeps measures its
-    own partition's moves, not the openings of a table it would play later."""
+    is set then), then new ones, until ``stop`` (the game in progress is played
+    to its end)."""
     ahead = [await table_in(api, partition, partitions) for _ in range(TABLES_AHEAD)]
     opened.set()
-    refills: list[asyncio.Task[None]] = []
-
-    async def refill() -> None:
-        ahead.append(await table_in(api, partition, partitions))
-
-    try:
-        while not stop.is_set():
-            table = await _next(ahead, refills)
-            refills.append(asyncio.create_task(refill()))
-            played[table.table_id] = Played(table, botclient.Stats())
-            try:
-                final = await botclient.play(api, table, rng, played[table.table_id].stats, pace_s=pace_s)
-            except httpx.HTTPStatusError as exc:
-                if exc.response.json().get("code") != "unknown_table":
-                    raise
-                played[table.table_id].vanished = True
-                continue
-            assert final["over"]
-    finally:
-        for task in refills:
-            task.cancel()
-        await asyncio.gather(*refills, return_exceptions=True)
-
-
-async def _next(ahead: list[botclient.Table], refills: list[asyncio.Task[None]]) -> botclient.Table:
-    """The next table of the reserve, once there is one; a refill's failure is raised."""
-    while not ahead:
-        for task in refills:
-            error = task.exception() if task.done() and not task.cancelled() else None
-            if error is not None:
-                raise error
-        await asyncio.sleep(0.05)
-    return ahead.pop(0)
+    while not stop.is_set():
+        table = ahead.pop(0) if ahead else await table_in(api, partition, partitions)
+        played[table.table_id] = Played(table, botclient.Stats())
+        try:
+            final = await botclient.play(api, table, rng, played[table.table_id].stats, pace_s=pace_s)
+        except httpx.HTTPStatusError as exc:
+            if exc.response.json().get("code") != "unknown_table":
+                raise
+            played[table.table_id].vanished = True
+            continue
+        assert final["over"]
 
 
 async def table_in(api: httpx.AsyncClient, partition: int, partitions: int) -> botclient.Table:
