@@ -36,6 +36,7 @@ async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event]
         max_deliveries=settings.max_deliveries,
         leases=ownership,
         confirm=store.durable,
+        takeover=settings.takeover_level,
     )
     return [
         lambda stopping: ownership.run(reducer, stopping),

@@ -38,6 +38,7 @@ from shared.games import registry
 from shared.infra.durability import Confirmation, confirm_at, refused_for_replicas
 from shared.infra.redis_client import Publisher
 from shared.kernel import table as tables
+from shared.kernel.clocks import DEFAULT_TAKEOVER, Takeover
 from shared.kernel.codec import codec_for
 from shared.kernel.rng import new_seed
 from shared.kernel.table import Table
@@ -97,8 +98,11 @@ class Reducer:
         max_deliveries: int = 3,
         leases: Leases | None = None,
         confirm: Confirmation | None = None,
+        takeover: Takeover = DEFAULT_TAKEOVER,
     ) -> None:
         self.store = store
+        #: The level of the bot that takes over a timed-out seat, for tables whose clock names none.
+        self.takeover = takeover
         #: A replicated durability level: no move is answered accepted before R
         #: replicas hold it (None: the primary's own reply is enough).
         self.confirm = confirm
@@ -202,7 +206,7 @@ class Reducer:
         for i in indices:
             msg = msgs[i]
             table = working[msg.game_id] if msg.game_id in working else self.cache.get(msg.game_id)
-            result = plan(msg, table, self.clock_ns() // 1_000_000, self.seeds)
+            result = plan(msg, table, self.clock_ns() // 1_000_000, self.seeds, self.takeover)
             if isinstance(result, Plan):
                 working[msg.game_id] = result.after
             planned.append((i, result))

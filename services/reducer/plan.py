@@ -22,6 +22,7 @@ from shared.eventstore.store import AppendRequest
 from shared.games import registry
 from shared.kernel import table as tables
 from shared.kernel.admission import admit
+from shared.kernel.clocks import DEFAULT_TAKEOVER, Takeover
 from shared.kernel.codec import codec_for
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.table import Table
@@ -56,11 +57,12 @@ def plan(
     table: Table | None,
     now_ms: int,
     new_seed: Callable[[], bytes],
+    takeover: Takeover = DEFAULT_TAKEOVER,
 ) -> Planned:
     keys = GameKeys(msg.game_id, msg.partition)
     try:
         if isinstance(msg, OpenMsg):
-            return _plan_open(msg, keys, table, now_ms, new_seed)
+            return _plan_open(msg, keys, table, now_ms, new_seed, takeover)
         if isinstance(msg, TimeoutMsg):
             return _plan_timeout(msg, keys, table, now_ms)
         return _plan_move(msg, keys, table, now_ms)
@@ -69,7 +71,12 @@ def plan(
 
 
 def _plan_open(
-    msg: OpenMsg, keys: GameKeys, table: Table | None, now_ms: int, new_seed: Callable[[], bytes]
+    msg: OpenMsg,
+    keys: GameKeys,
+    table: Table | None,
+    now_ms: int,
+    new_seed: Callable[[], bytes],
+    takeover: Takeover,
 ) -> Planned:
     if table is not None:
         raise RuleViolation("table_exists", f"Table {msg.game_id} already exists.")
@@ -77,6 +84,10 @@ def _plan_open(
         game = registry.get(msg.open.game)
     except registry.UnknownGame as exc:
         raise RuleViolation("unknown_game", f"No game called {msg.open.game!r}.") from exc
+    clock = msg.open.clock
+    if clock is not None and clock.takeover is None:
+        # Recorded with the table, so its replays and verification play the same takeovers.
+        clock = msgspec.structs.replace(clock, takeover=takeover)
     events = tables.open_table(
         game,
         msg.open.seats,
@@ -84,7 +95,7 @@ def _plan_open(
         new_seed(),
         msg.open.token_hashes,
         now_ms,
-        msg.open.clock,
+        clock,
         msg.open.spectator_delay,
     )
     return _append(msg, keys, game, None, None, events, now_ms)

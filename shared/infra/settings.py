@@ -11,6 +11,7 @@ import msgspec
 from shared.arenas.rules import MAX_MEMBERS
 from shared.casual.rules import MAX_PENDING
 from shared.infra.durability import Level
+from shared.kernel.clocks import DEFAULT_TAKEOVER, Takeover
 from shared.tournaments.decide import MAX_ENTRIES
 
 
@@ -161,6 +162,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: it); a dead reducer's partitions are taken over within about 5/3 of it plus a
     #: second (docs/architecture.md, "Partition leases").
     lease_ttl_s: Annotated[float, msgspec.Meta(ge=1.0, le=300)] = 5.0
+
+    # --- Bot levels (shared/kernel/levels.py; docs/architecture.md, "Bot levels") ---
+    #: The level of the bot that plays a seat whose clock ran out, recorded in the
+    #: table's clock when it opens (unless the opener named one): easy or medium.
+    #: Not hard: a takeover is played inside the reducer's decision, where a search
+    #: would hold the whole partition; hard plays only in the platform's bot runner.
+    takeover_level: Takeover = DEFAULT_TAKEOVER
 
     def __post_init__(self) -> None:
         if self.store_silent_s <= self.store_ping_every_s:

@@ -23,6 +23,12 @@ DAY_MS = 24 * HOUR_MS
 GameTimeMs = Annotated[int, Meta(ge=0, le=7 * DAY_MS)]
 IncrementMs = Annotated[int, Meta(ge=0, le=HOUR_MS)]
 MoveTimeMs = Annotated[int, Meta(ge=0, le=DAY_MS)]
+#: The bot levels (shared/kernel/levels.py) a takeover may play at: it is played
+#: inside the reducer's own decision (the partition's single writer), where a
+#: search would hold every table of the partition for its budget; ``hard`` runs
+#: only in the platform process's bot runner.
+Takeover = Literal["easy", "medium"]
+DEFAULT_TAKEOVER: Takeover = "medium"
 #: Spectators trail by at most this many moves, and at most a day.
 DelayMoves = Annotated[int, Meta(ge=0, le=10_000)]
 DelaySeconds = Annotated[float, Meta(ge=0.0, le=86_400.0)]
@@ -38,6 +44,12 @@ class ClockSettings(Record, frozen=True, forbid_unknown_fields=True):
     #: When a clock runs out: the seat's bot plays for it, or the seat forfeits
     #: (it is then played by its bot for the rest of the game and ranked last).
     policy: Literal["bot", "forfeit"] = "bot"
+    #: The level of the bot that plays a seat whose clock ran out (and a forfeited
+    #: seat). Recorded with the table, so a replay and ``ziggurat verify`` make the
+    #: same takeover moves; the reducer fills it from ``ZIGGURAT_TAKEOVER_LEVEL``
+    #: when the opener leaves it out. ``None`` on tables opened before levels: the
+    #: game's ``zombie`` bot, else its random one, as they were played.
+    takeover: Takeover | None = None
 
     def problems(self) -> list[str]:
         """What decoding cannot check: relations between fields, and settings built in code."""

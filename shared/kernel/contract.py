@@ -160,7 +160,8 @@ class GameModule(Generic[S, C, E, O]):
     legal_groups: Callable[[S, int], list[LegalGroup]] | None = None
     #: The state struct, for decoding snapshots; ``None`` disables snapshots.
     state_type: Any = None
-    #: Named bots, at least ``"random"``.
+    #: Named bots, at least ``"random"``; the levels (:mod:`shared.kernel.levels`)
+    #: ``"easy"``, ``"medium"`` and ``"hard"`` for every hosted game.
     bots: Mapping[str, Bot] = field(default_factory=dict)
     #: The default options of this registration (``catan`` and ``catan-ck``
     #: share code and differ here).
@@ -188,10 +189,3 @@ class GameModule(Generic[S, C, E, O]):
 
     def is_over(self, state: S) -> bool:
         return self.result(state) is not None
-
-    def zombie(self, state: S, seat: int, rng: Rng) -> C:
-        """The move played for a seat whose clock ran out: its ``"zombie"`` bot
-        if the game names one, else its random bot."""
-        bot = self.bots.get("zombie") or self.bots["random"]
-        command: C = bot(state, seat, rng)
-        return command
