@@ -24,7 +24,7 @@ import msgspec
 
 REPO = Path(__file__).resolve().parents[1]
 OUT_DIR = REPO / "var" / "bench"
-EXTRA_GAMES = "tests.fixtures.highcard"
+EXTRA_GAMES = "tests.support.highcard"
 
 
 def make_console() -> Any:

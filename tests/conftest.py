@@ -15,7 +15,11 @@ from shared.infra.redis_client import connect
 from shared.infra.valkey_server import ValkeyServer, free_port
 
 # The fixture game is importable by every process the tests start.
-os.environ.setdefault("ZIGGURAT_EXTRA_GAMES", "tests.fixtures.highcard")
+os.environ.setdefault("ZIGGURAT_EXTRA_GAMES", "tests.support.highcard")
+
+# Fixtures kept beside their helpers in tests/support, registered here so that
+# they reach every test that asks for them, whichever package it sits in.
+pytest_plugins = ["tests.support.replicas"]
 
 
 def served(

@@ -18,8 +18,8 @@ import pytest
 
 from shared.infra.launcher import Stack
 from tests.browser.helpers import ordinal
-from tests.e2e.accounts import bearer, cli_bot
-from tests.waiting import until_blocking
+from tests.support.accounts import bearer, cli_bot
+from tests.support.waiting import until_blocking
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
 

@@ -29,7 +29,7 @@ from shared.infra.valkey_cluster import Shard, ValkeyCluster
 from shared.infra.valkey_server import ValkeyServer
 from shared.messaging.messages import client_key
 from tests.chaos.test_kill_restart import FAST_RECLAIM
-from tests.waiting import eventually, until
+from tests.support.waiting import eventually, until
 
 #: The services' settings for riding failovers quickly: entries left pending by
 #: a failure reclaimed after 1 s, replies awaited 3 s, reducer leases of 3 s.

@@ -22,8 +22,8 @@ from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.infra.settings import UNTHROTTLED
 from shared.messaging.messages import client_key
-from tests.e2e.checks import check_finished_table
-from tests.waiting import until
+from tests.support.checks import check_finished_table
+from tests.support.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 FAST_RECLAIM = {

@@ -39,8 +39,8 @@ from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.messaging.messages import client_key
 from tests.chaos.test_kill_restart import FAST_RECLAIM, _keep_playing, _pending
-from tests.e2e.checks import check_finished_table
-from tests.waiting import eventually, until
+from tests.support.checks import check_finished_table
+from tests.support.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 PARTITIONS = 4

@@ -67,8 +67,8 @@ from tests.chaos.store_faults import (
     settled,
 )
 from tests.chaos.test_kill_restart import _pending
-from tests.e2e.checks import check_finished_table
-from tests.waiting import until
+from tests.support.checks import check_finished_table
+from tests.support.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
 PARTITIONS = 8

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 import pytest
 
 from shared.infra.launcher import Stack
-from tests.stacks import running_stack
+from tests.support.stacks import running_stack
 
 
 @pytest.fixture(scope="session")

@@ -14,8 +14,8 @@ import pytest
 
 from shared.games import registry
 from shared.infra.launcher import Stack
-from tests.e2e.accounts import bearer, cli_bot, ladder_is_recomputed, register
-from tests.waiting import until
+from tests.support.accounts import bearer, cli_bot, ladder_is_recomputed, register
+from tests.support.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 

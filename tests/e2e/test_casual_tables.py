@@ -12,8 +12,8 @@ import pytest
 
 from shared.infra.launcher import Stack
 from shared.ladders.events import Rated
-from tests.e2e.accounts import bearer, cli_bot, ladder_is_recomputed, page, register
-from tests.waiting import eventually, until
+from tests.support.accounts import bearer, cli_bot, ladder_is_recomputed, page, register
+from tests.support.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 

@@ -13,8 +13,8 @@ from shared.cli import botclient
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.kernel.legal_groups import expand
-from tests.e2e.checks import check_finished_table
-from tests.waiting import eventually
+from tests.support.checks import check_finished_table
+from tests.support.waiting import eventually
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 

@@ -15,7 +15,7 @@ from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.infra.settings import UNTHROTTLED
 from shared.infra.valkey_cluster import start_cluster
-from tests.e2e.checks import check_finished_table
+from tests.support.checks import check_finished_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(600)]
 

@@ -28,7 +28,7 @@ from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.infra.settings import UNTHROTTLED
 from shared.kernel.legal_groups import expand
-from tests.waiting import until
+from tests.support.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("containment"), pytest.mark.timeout(300)]
 PARTITIONS = 2

@@ -14,7 +14,7 @@ from shared.games import registry
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.kernel.legal_groups import expand
-from tests.e2e.checks import check_finished_table
+from tests.support.checks import check_finished_table
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(600)]
 

@@ -30,7 +30,7 @@ from services.gateway.tables.play_socket import CLOSE_BASE, SocketLimits
 from shared.infra.launcher import Stack
 from shared.infra.settings import Settings
 from shared.kernel.legal_groups import expand
-from tests.stacks import served_gateway
+from tests.support.stacks import served_gateway
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(180)]
 

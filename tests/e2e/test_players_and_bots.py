@@ -24,8 +24,8 @@ from shared.infra.redis_client import connect
 from shared.kernel.auth import token_hash
 from shared.players.keys import KEY_INDEX, player_doc
 from shared.tournaments.keys import tournament_feed, tournament_keys
-from tests.e2e.accounts import bearer, cli_bot, example_bot, ladder_is_recomputed, page, register
-from tests.waiting import eventually, until
+from tests.support.accounts import bearer, cli_bot, example_bot, ladder_is_recomputed, page, register
+from tests.support.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 

@@ -22,7 +22,7 @@ from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.infra.settings import UNTHROTTLED
 from shared.readmodels.build import HISTORY, audience_name
-from tests.waiting import until
+from tests.support.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 LONG = {"deck_size": 60, "hand_size": 15}

@@ -16,7 +16,7 @@ from shared.cli import botclient
 from shared.cli.feed import follow
 from shared.infra.launcher import Stack
 from shared.kernel.legal_groups import expand
-from tests.waiting import eventually, until
+from tests.support.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 

@@ -25,7 +25,7 @@ from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.kernel.legal_groups import expand
 from tests.edge.clients import fresh_address
-from tests.waiting import until
+from tests.support.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 

@@ -32,7 +32,7 @@ from shared.tournaments.evolve import fold
 from shared.tournaments.keys import tournament_keys
 from shared.tournaments.ratings import tournament_ratings
 from shared.tournaments.views import pairings_view, standings_view
-from tests.waiting import eventually, until
+from tests.support.waiting import eventually, until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 

@@ -16,7 +16,7 @@ import pytest
 
 from shared.infra.settings import Settings
 from shared.infra.valkey_server import ValkeyServer
-from tests.stacks import served_gateway
+from tests.support.stacks import served_gateway
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(120)]
 CAP = 16 * 1024

@@ -27,9 +27,9 @@ import redis.asyncio as aioredis
 from shared.infra.launcher import Stack
 from shared.infra.settings import UNTHROTTLED, Settings
 from shared.players.keys import player_hosting, player_invitations
-from tests.e2e.accounts import bearer
 from tests.edge.clients import async_client, fresh_address
-from tests.stacks import running_stack
+from tests.support.accounts import bearer
+from tests.support.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("write-budgets"), pytest.mark.timeout(300)]
 

@@ -18,7 +18,7 @@ from shared.kernel.playout import Playout, play
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
 from shared.kernel.visibility import Public, Seats, ServerOnly
-from tests.secrecy.harness import World, check_views
+from tests.games.secrecy.harness import World, check_views
 
 Game = GameModule[Any, Any, Any, Any]
 _enc = msgspec.msgpack.Encoder()

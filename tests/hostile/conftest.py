@@ -17,7 +17,7 @@ import pytest
 
 from shared.infra.launcher import Stack
 from tests.hostile.harness import Referee, Store, Table, Targets, Tournament
-from tests.stacks import running_stack
+from tests.support.stacks import running_stack
 
 
 @pytest.fixture(scope="package")

@@ -7,7 +7,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from shared.messaging.streams import StreamReader
-from tests.waiting import until
+from tests.support.waiting import until
 
 
 async def run_until(

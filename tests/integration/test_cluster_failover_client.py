@@ -25,7 +25,7 @@ from shared.infra.coalesce import Coalescer
 from shared.infra.redis_client import STORE_DOWN, Publisher, Subscriber, connect
 from shared.infra.valkey_cluster import ValkeyCluster, start_cluster
 from shared.infra.valkey_server import ValkeyServer
-from tests.waiting import until
+from tests.support.waiting import until
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 #: One key in each partition's slot, as the services' keys are ({p0}..{p7}).

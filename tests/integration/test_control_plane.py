@@ -25,8 +25,8 @@ from shared.infra.valkey_server import ValkeyServer
 from shared.messaging import deadletters
 from shared.messaging.broker import command_publisher, make_broker, subscribe_commands
 from shared.messaging.control import COMMANDS, TournamentMsg
-from tests.fixtures.messages import tournament_start
-from tests.waiting import until
+from tests.support.messages import tournament_start
+from tests.support.waiting import until
 
 pytestmark = pytest.mark.integration
 GROUP = "tournaments"

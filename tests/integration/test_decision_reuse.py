@@ -38,7 +38,7 @@ from shared.messaging.messages import (
 from shared.messaging.streams import Batch
 from shared.observability import metrics
 from shared.readmodels.audit import AuditLog, verify_log
-from tests.fixtures.messages import move_msg, open_msg
+from tests.support.messages import move_msg, open_msg
 
 pytestmark = pytest.mark.integration
 TOKENS = ("seat-0", "seat-1")

@@ -18,7 +18,7 @@ from shared.infra.valkey_server import ValkeyServer, free_port
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
 from shared.kernel.playout import play
-from tests.fixtures.highcard import GAME
+from tests.support.highcard import GAME
 
 pytestmark = pytest.mark.integration
 

@@ -26,9 +26,9 @@ from shared.infra.settings import Settings
 from shared.messaging.messages import encode
 from shared.messaging.streams import Batch
 from shared.observability import metrics
-from tests.fixtures.messages import open_msg
 from tests.integration.test_stage_faults import GAME, TOKENS, a_move, assert_linear
-from tests.waiting import until
+from tests.support.messages import open_msg
+from tests.support.waiting import until
 
 pytestmark = pytest.mark.integration
 TTL_S = 1.0  # the shortest the setting allows: expiry is waited out here

@@ -25,7 +25,7 @@ from shared.infra.redis_client import connect
 from shared.infra.valkey_cluster import ValkeyCluster
 from shared.tournaments.commands import Create, Register
 from shared.tournaments.keys import tournament_keys
-from tests.integration.conftest import on_replica
+from tests.support.replicas import on_replica
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 PARTITIONS = 4

@@ -22,7 +22,7 @@ from shared.kernel.playout import play
 from shared.readmodels import rebuilder
 from shared.readmodels.build import HISTORY, audience_name
 from shared.readmodels.rebuild import models_from_log
-from tests.fixtures.highcard import GAME
+from tests.support.highcard import GAME
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 PARTITIONS = 4

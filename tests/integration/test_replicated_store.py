@@ -19,7 +19,7 @@ from shared.infra.durability import Confirmation, confirm_at, refused_for_replic
 from shared.infra.lua import LuaScript
 from shared.infra.redis_client import connect
 from shared.infra.valkey_cluster import SLOTS, ValkeyCluster, start_cluster
-from tests.integration.conftest import replica_value
+from tests.support.replicas import replica_value
 
 pytestmark = [pytest.mark.integration, pytest.mark.timeout(300)]
 

@@ -47,7 +47,7 @@ from shared.messaging.streams import Batch
 from shared.observability import metrics
 from shared.readmodels.rebuilder import rebuild_games
 from tests.conftest import emptied, served
-from tests.fixtures.messages import move_msg, open_msg
+from tests.support.messages import move_msg, open_msg
 
 pytestmark = pytest.mark.integration
 GAME = "highcard"

@@ -25,8 +25,8 @@ from shared.games import registry
 from shared.messaging.messages import decode_command, encode
 from shared.messaging.streams import StreamReader
 from shared.observability import metrics
-from tests.fixtures.messages import move_msg, open_msg
-from tests.waiting import until
+from tests.support.messages import move_msg, open_msg
+from tests.support.waiting import until
 
 pytestmark = pytest.mark.integration
 GAME = "highcard"

@@ -24,7 +24,7 @@ from shared.messaging.streams import Batch, StreamReader
 from shared.observability import metrics
 from tests.integration.readers import run_until
 from tests.integration.test_projector_batches import KEYS, forget_read_models, play, read_models
-from tests.waiting import until
+from tests.support.waiting import until
 
 pytestmark = pytest.mark.integration
 STREAM = "zg:{p0}:test-stream"

@@ -16,8 +16,8 @@ from shared.kernel.auth import token_hash
 from shared.kernel.codec import codec_for
 from shared.kernel.rejection import RuleViolation
 from shared.messaging.messages import CommandMsg, Decided, Outcome
-from tests.fixtures.highcard import GAME
-from tests.fixtures.messages import move_msg
+from tests.support.highcard import GAME
+from tests.support.messages import move_msg
 
 HASHES = (token_hash("t0"), token_hash("t1"))
 

@@ -8,7 +8,7 @@ from shared.kernel.clocks import ClockSettings
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.table import SeatForfeited, TableClocked, TableFinished, TableTimedOut
 from shared.kernel.verify import Decided, verify
-from tests.fixtures.highcard import GAME, Play, Played
+from tests.support.highcard import GAME, Play, Played
 
 SEED = b"\x31" * 32
 

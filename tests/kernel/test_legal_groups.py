@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from shared.kernel.legal_groups import LegalGroup, expand, one_each, runs, without
 from shared.kernel.messages import Command, Record
-from tests.fixtures.highcard import GAME
 from tests.games import contract_checks as cc
+from tests.support.highcard import GAME
 
 
 class Spot(Record, frozen=True):

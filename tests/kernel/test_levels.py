@@ -21,7 +21,7 @@ from shared.kernel import table as tables
 from shared.kernel.clocks import ClockSettings
 from shared.kernel.rng import Rng
 from shared.kernel.table import TableTimedOut
-from tests.secrecy import harness
+from tests.games.secrecy import harness
 
 encode = msgspec.json.Encoder().encode
 

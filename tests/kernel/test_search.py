@@ -11,7 +11,7 @@ from shared.games import registry
 from shared.kernel.playout import play
 from shared.kernel.rng import Rng
 from shared.kernel.search import MAX_CPU_MS, MAX_ITERATIONS, Budget, SearchBot, by_iterations, rank_rewards
-from tests.secrecy import harness
+from tests.games.secrecy import harness
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ from shared.kernel.playout import play
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import commitment
 from shared.kernel.table import TableFinished, TableOpened, TableSealed
-from tests.fixtures.highcard import GAME, Play
+from tests.support.highcard import GAME, Play
 
 SEED = b"\x07" * 32
 

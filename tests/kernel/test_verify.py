@@ -9,7 +9,7 @@ from shared.kernel import table as tables
 from shared.kernel.rng import Rng
 from shared.kernel.table import TableFinished
 from shared.kernel.verify import Decided, verify
-from tests.fixtures.highcard import GAME, Dealt, DeckShuffled, Played
+from tests.support.highcard import GAME, Dealt, DeckShuffled, Played
 
 SEED = b"\x2a" * 32
 

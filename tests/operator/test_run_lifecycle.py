@@ -20,7 +20,7 @@ import pytest
 from shared.cli import discovery
 from shared.infra.launcher import REPO
 from shared.infra.valkey_server import free_port
-from tests.waiting import eventually_blocking, until_blocking
+from tests.support.waiting import eventually_blocking, until_blocking
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
 SERVICES = {"gateway", "validator-0", "reducer-0", "projector-0", "platform"}

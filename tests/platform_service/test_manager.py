@@ -33,7 +33,7 @@ from shared.messaging.streams import Batch, StreamReader
 from shared.tournaments.commands import Create, Register, Start
 from shared.tournaments.keys import BOT_TABLES, TOURNAMENT_GAMES, bot_seats
 from shared.tournaments.state import TournamentState
-from tests.waiting import until
+from tests.support.waiting import until
 
 pytestmark = pytest.mark.integration
 PARTITIONS = 4

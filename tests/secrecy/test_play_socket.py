@@ -23,7 +23,7 @@ from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.readmodels.build import audience_name, view_doc
 from tests.e2e.test_play_socket import first_legal, open_table, sit
-from tests.stacks import running_stack
+from tests.support.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]
 _json = msgspec.json.Encoder().encode

@@ -2,8 +2,8 @@
 
 import msgspec
 
-from tests.fixtures.highcard import GAME
 from tests.games import contract_checks as cc
+from tests.support.highcard import GAME
 
 
 def test_fixture_game_passes_the_contract_checks() -> None:

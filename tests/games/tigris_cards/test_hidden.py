@@ -17,9 +17,9 @@ from shared.kernel.rng import Rng
 from shared.kernel.search import by_iterations
 from shared.kernel.visibility import PUBLIC, SERVER_ONLY, redact, seat_only
 from tests.games import contract_checks as cc
+from tests.games.secrecy import harness
 from tests.games.tigris_cards.invariants import check
 from tests.games.tigris_cards.tables import BOW, BULL, LION, VASE, Run, make_state, spot
-from tests.secrecy import harness
 
 replace = msgspec.structs.replace
 

@@ -6,7 +6,7 @@ from services.reducer.plan import Plan, accepted, plan
 from shared.kernel.auth import token_hash
 from shared.kernel.table import TableOpened
 from shared.messaging.messages import MoveMsg, OpenMsg, OpenTable, Outcome
-from tests.fixtures.highcard import GAME, Dealt
+from tests.support.highcard import GAME, Dealt
 
 
 def open_msg() -> OpenMsg:

@@ -15,7 +15,7 @@ import pytest
 
 from shared.games import registry
 from shared.kernel.rng import Rng
-from tests.secrecy import harness
+from tests.games.secrecy import harness
 
 BUILTIN = sorted(registry.BUILTIN)
 GAMES = [registry.get(key) for key in BUILTIN]

@@ -1,5 +1,6 @@
-"""What the integration tests of the replicated store share: a one-shard cluster
-with a replica under ``replicated``, and a look at what a replica itself holds."""
+"""What the tests of the replicated store share: a one-shard cluster with a replica
+under ``replicated`` (the ``one_shard`` fixture, a plugin registered by
+tests/conftest.py), and a look at what a replica itself holds."""
 
 from __future__ import annotations
 

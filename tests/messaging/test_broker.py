@@ -1,6 +1,5 @@
-"""Per-token rate limits, and the control plane's FastStream wiring on the in-memory
-broker: typed publisher to typed batch subscriber, undecodable and failing messages
-parked, the rest handled."""
+"""The control plane's FastStream wiring on the in-memory broker: typed publisher to
+typed batch subscriber, undecodable and failing messages parked, the rest handled."""
 
 from __future__ import annotations
 
@@ -9,18 +8,10 @@ from typing import Any
 import msgspec
 from faststream.redis import TestRedisBroker
 
-from services.gateway.ratelimit import RateLimiter
 from shared.infra.settings import Settings
 from shared.messaging.broker import command_publisher, make_broker, subscribe_commands
 from shared.messaging.control import COMMANDS, TournamentMsg
-from tests.fixtures.messages import tournament_start
-
-
-def test_a_token_bucket_per_token() -> None:
-    limiter = RateLimiter(per_second=2, burst=3)
-    assert [limiter.allow("a", now=0.0) for _ in range(4)] == [True, True, True, False]
-    assert limiter.allow("b", now=0.0), "another token keeps its own budget"
-    assert limiter.allow("a", now=0.5) and not limiter.allow("a", now=0.5)
+from tests.support.messages import tournament_start
 
 
 class Recorder:

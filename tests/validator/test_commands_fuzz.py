@@ -19,7 +19,7 @@ from shared.kernel import table as tables
 from shared.kernel.auth import token_hash
 from shared.kernel.playout import play
 from shared.messaging.messages import Outcome
-from tests.fixtures.messages import move_msg
+from tests.support.messages import move_msg
 
 GAMES = registry.available()
 _pack = msgspec.msgpack.Encoder().encode

@@ -19,7 +19,7 @@ from shared.kernel.contract import GameModule, Secrets, no_ids
 from shared.kernel.playout import play
 from shared.kernel.rng import Rng
 from shared.kernel.search import by_iterations
-from tests.secrecy import harness
+from tests.games.secrecy import harness
 
 GAMES = [registry.get(key) for key in registry.available()]
 TABLES = [(game.key, seats) for game in GAMES for seats in range(game.min_seats, game.max_seats + 1)]

@@ -4,8 +4,8 @@ from services.validator.checks import check_move, check_open
 from shared.kernel import table as tables
 from shared.kernel.auth import token_hash
 from shared.messaging.messages import CommandMsg, OpenMsg, OpenTable, Outcome
-from tests.fixtures.highcard import GAME
-from tests.fixtures.messages import move_msg
+from tests.support.highcard import GAME
+from tests.support.messages import move_msg
 
 HASHES = (token_hash("t0"), token_hash("t1"))
 

@@ -4,7 +4,7 @@ import msgspec
 
 from shared.kernel import table as tables
 from shared.readmodels.build import build
-from tests.fixtures.highcard import GAME
+from tests.support.highcard import GAME
 
 
 def test_each_audience_gets_its_own_view_and_only_its_events() -> None:

@@ -7,7 +7,7 @@ import pytest
 
 from shared.games import registry
 from shared.kernel.codec import codec_for
-from tests.golden.record import Golden, laid_out
+from tests.games.golden.record import Golden, laid_out
 
 FILES = sorted(Path(__file__).parent.glob("*.json"))
 

@@ -19,10 +19,10 @@ from shared.games.tigris import GAME as TIGRIS
 from shared.kernel.contract import Secrets
 from shared.kernel.playout import play
 from shared.kernel.visibility import PUBLIC, Audience, Visibility
-from tests.fixtures import highcard
-from tests.fixtures.highcard import GAME as HIGHCARD
 from tests.games.catan.helpers import fresh, gain, given, hold, when
-from tests.secrecy import harness
+from tests.games.secrecy import harness
+from tests.support import highcard
+from tests.support.highcard import GAME as HIGHCARD
 
 SEED = b"\x05" * 32
 Game = Any

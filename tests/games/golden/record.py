@@ -1,4 +1,4 @@
-"""Record a golden game per hosted game: ``python -m tests.golden.record``.
+"""Record a golden game per hosted game: ``python -m tests.games.golden.record``.
 
 Each file holds one finished self-play game: its events (as a stored game has
 them on the wire), and what folding them must give: the result and every
