@@ -51,8 +51,25 @@ FIELD_CODES: dict[str, Code] = {
     "game_options": "bad_options",
     "seats": "bad_seat_count",
     "seats_per_table": "bad_seat_count",
+    # A bot's level: a lobby's bot seats, a casual table's bot seat.
+    "levels": "unknown_level",
+    "seats.bot": "unknown_level",
 }
-_FIELD = re.compile(r"at `\$\.([a-z_]+)")
+_PATH = re.compile(r"at `\$((?:\.[a-z_]+|\[\d+\])+)`")
+_NAME = re.compile(r"[a-z_]+")
+
+
+def _coded_field(error: str) -> str | None:
+    """The innermost field on the failing path that has a code of its own, by its
+    name or with its parent's (``$.seats[1].bot`` is a bot's level, ``$.clock.initial_ms``
+    a clock's field)."""
+    path = _PATH.search(error)
+    names = _NAME.findall(path.group(1)) if path else []
+    for i in reversed(range(len(names))):
+        for name in (".".join(names[i - 1 : i + 1]) if i else "", names[i]):
+            if name in FIELD_CODES:
+                return name
+    return None
 
 
 async def read_json(request: Request, schema: type[T], limit: int) -> T:
@@ -71,8 +88,8 @@ def decode_json(raw: bytes, schema: type[T]) -> T:
     try:
         return msgspec.json.decode(raw, type=schema)
     except msgspec.ValidationError as exc:
-        field = _FIELD.search(str(exc))
-        code: Code = FIELD_CODES.get(field.group(1), "bad_request") if field else "bad_request"
+        field = _coded_field(str(exc))
+        code: Code = FIELD_CODES.get(field, "bad_request") if field else "bad_request"
         raise ApiError(code, f"The request body does not fit the schema: {exc}") from exc
     except msgspec.DecodeError as exc:
         raise ApiError("bad_json", f"The body is not valid JSON: {exc}") from exc

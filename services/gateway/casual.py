@@ -62,13 +62,14 @@ from shared.casual.rules import Invitation, Pending, decide, invited
 from shared.casual.store import INVITATIONS, CasualTable
 from shared.eventstore import game_index
 from shared.infra import wallclock
+from shared.kernel import levels
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
 from shared.messaging.messages import OpenMsg, OpenTable, encode
 from shared.players.keys import player_doc, player_hosting, player_invitations
 from shared.players.seats import Seat, Turn
 from shared.players.store import seat_players, turns
-from shared.tournaments.keys import BOT_TABLES, bot_seats
+from shared.tournaments import seated_bots
 
 INVITATION_ID = re.compile(r"^c[0-9a-f]{12}$")
 
@@ -269,10 +270,9 @@ async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> In
             for pid, s in accounts
         ],
     )
-    bots = {s: tokens[s] for s, seat in enumerate(inv.seats) if seat.bot is not None}
+    bots = {s: (tokens[s], levels.level_of(seat.bot)) for s, seat in enumerate(inv.seats) if seat.bot}
     if bots:
-        await gw.redis.hset(bot_seats(table_id), mapping=bots)
-        await gw.redis.sadd(BOT_TABLES, table_id)
+        await seated_bots.hand_over(gw.redis, table_id, bots)
     opened = await _execute(gw, inv.invitation_id, MarkOpened(table_id=table_id), "open")
     await gw.redis.srem(player_hosting(inv.host), inv.invitation_id)  # answered: no longer pending
     return opened
@@ -304,7 +304,9 @@ routes = [
         summary="Invite players (and seat our bots) to a casual table, rated or not",
         description="The host's key; the host sits at the table. Each invited player hears "
         "of it on its bot stream (`invitation`) and accepts or declines; the table opens (its id "
-        "is the invitation's) once every invited player accepted. Rated tables move the players' "
+        "is the invitation's) once every invited player accepted. A bot seat names its level "
+        "(`easy`, `medium` or `hard`; `random`, the name before levels, plays easy); any other is "
+        "refused `unknown_level`. Rated tables move the players' "
         "ladder ratings. The host, and apart each invited player, may have only so many "
         "invitations waiting for answers (too_many_invitations; a host withdraws one by declining "
         "it). Rate limited: "
@@ -317,13 +319,14 @@ routes = [
         parameters=[IDEMPOTENCY],
         security=PLAYER_KEY_AUTH,
         body=NewCasual,
-        example={"game": "highcard", "seats": [{"player_id": "pl0"}, {"bot": "random"}]},
+        example={"game": "highcard", "seats": [{"player_id": "pl0"}, {"bot": "hard"}]},
         answers=[Answer(201, CasualView, "Invited")],
         codes=[
             *PLAYER_KEY,
             NOT_FOUND,
             "bad_json",
             "bad_request",
+            "unknown_level",
             "bad_header",
             "bad_options",
             "bad_seat_count",

@@ -22,6 +22,7 @@ Code = Literal[
     "bad_seat_count",
     "bad_clock",
     "bad_header",
+    "unknown_level",
     "missing_token",
     "bad_token",
     "unknown_game",
@@ -59,6 +60,8 @@ STATUS: dict[Code, int] = {
     "bad_seat_count": 400,
     "bad_clock": 400,
     "bad_header": 400,
+    # A bot seat or entry named a level that is none of shared/kernel/levels.py's.
+    "unknown_level": 400,
     "missing_token": 401,
     "bad_token": 403,
     "unknown_game": 404,

@@ -71,6 +71,7 @@ from services.gateway.writes import (
     route_of,
 )
 from shared.eventstore.store import decode_envelope
+from shared.kernel import levels
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Count, Name
 from shared.kernel.rejection import RuleViolation
@@ -125,8 +126,14 @@ class NewTournament(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 class NewPlayer(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
     kind: Literal["human", "bot"] = "human"
-    #: The bot that plays a bot entry (default ``random``: a random legal move).
-    bot: Name | None = None
+    bot: Annotated[
+        Name | None,
+        msgspec.Meta(
+            description="The level of the bot that plays a bot entry: easy, medium (the default) "
+            "or hard (`random`, its name before levels, plays easy); any other is refused "
+            "`unknown_level`. A person's entry names none."
+        ),
+    ] = None
     player_id: Name | None = None
 
 
@@ -258,7 +265,14 @@ async def register(request: Request) -> Response:
     command_id, key = keyed(request, caller)
     if key is not None:
         chosen = await remember(gw, route_of(request), caller, key, chosen)
-    bot = (body.bot or "random") if body.kind == "bot" else body.bot
+    if body.bot is not None and body.bot not in (*levels.LEVELS, "random"):
+        raise ApiError(
+            "unknown_level",
+            f"No bot level {body.bot!r}; the levels are {', '.join(levels.LEVELS)}.",
+            levels=list(levels.LEVELS),
+        )
+    # Recorded as the level it plays at, so the standings and replays say it.
+    bot = levels.level_of(body.bot) if body.kind == "bot" else body.bot
     command = Register(player_id=chosen.player_id, name=body.name, kind=body.kind, bot=bot)
     outcome = await _submit(gw, request, tid, command, command_id)
     if outcome.status == "rejected":
@@ -683,7 +697,8 @@ routes = [
     _organiser_route(
         "/players",
         register,
-        "Register a player or a bot; returns the player's token",
+        "Register a player or a bot (at a level: easy, medium, hard); returns the player's token",
+        "unknown_level",
         tc.ALREADY_REGISTERED,
         tc.ALREADY_STARTED,
         tc.INVALID_PLAYER,

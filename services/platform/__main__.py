@@ -68,7 +68,7 @@ async def setup(settings: Settings, redis: Any) -> Jobs:
     await player_reader.ensure_groups()
     await players.retire_feed_group()
     api_url = settings.api_url or f"http://127.0.0.1:{settings.http_port}"
-    bots = BotRunner(redis, api_url, settings.bot_pace_ms / 1000)
+    bots = BotRunner(redis, api_url, store, settings.partitions, settings.bot_pace_ms / 1000)
     await replies.start()
     await broker.start()
     log.info("bots_play_through", api=api_url)

@@ -1,37 +1,66 @@
-"""Plays the bot entrants' seats through the public HTTP API.
+"""Plays the bot seats (tournament bot entrants, casual and lobby tables) through the public HTTP API.
 
-A bot entrant is a client like any other: for each live tournament table
-with bot seats (the set the process manager keeps), it reads the seat's view
-with the seat's token and submits one of the legal commands the view lists,
-chosen at random (seeded by the game id, so a rerun plays alike). Human
-seats at the same table are left alone; the bot waits for its turn.
+A bot seat is a client like any other: for each live table with bot seats
+(the set the process manager, the casual tables and the lobby keep, with
+each seat's token and level: shared/tournaments/seated_bots.py), it reads the
+seat's view with the seat's token and submits the command its level's bot
+chose. Human seats at the same table are left alone; the bot waits for its turn.
+
+The bot itself runs here, never in the gateway, the validator or the reducer:
+a ``hard`` move is a search of about 200 ms of CPU. The table is folded from
+the store (a cache that reads only the tail), and the bot is handed only its
+seat's view in the form the engine plays on (:func:`shared.kernel.levels.choose`:
+a determinisation), never that state. The moves are chosen one at a time in a
+worker thread, so the process's event loop (tournaments, players, arenas) is
+not held, and a search's CPU budget is its own. Everything a bot draws comes
+from a generator seeded by the table, the seat and the version, so a rerun
+plays alike.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import random
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import httpx
+import msgspec
 import structlog
 
-from shared.kernel.legal_groups import expand
+from shared.eventstore.keys import GameKeys, partition_of
+from shared.eventstore.store import EventStore
+from shared.eventstore.tables import TableCache
+from shared.games import registry
+from shared.kernel import levels
+from shared.kernel.rng import Rng
 from shared.observability import metrics
-from shared.tournaments.keys import BOT_TABLES, bot_seats
+from shared.tournaments import seated_bots
+from shared.tournaments.keys import BOT_TABLES
 
 log = structlog.get_logger()
 IDLE_S = 0.1
 MAX_MOVES = 20_000
 
 
+#: Tables whose state the runner keeps warm (it reads only their tails).
+CACHED_TABLES = 2_000
+
+
 class BotRunner:
-    def __init__(self, redis: Any, api_url: str, pace_s: float = 0.0) -> None:
+    def __init__(
+        self, redis: Any, api_url: str, store: EventStore, partitions: int, pace_s: float = 0.0
+    ) -> None:
         self.redis = redis
         self.api_url = api_url.rstrip("/")
         self.pace_s = pace_s
+        self.partitions = partitions
+        self.tables = TableCache(store, capacity=CACHED_TABLES)
+        # One move chosen at a time: a search's CPU budget (process time) is then its own.
+        self._thinking = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
     async def run(self, stopping: asyncio.Event) -> None:
@@ -54,6 +83,7 @@ class BotRunner:
             for task in self._tasks.values():
                 task.cancel()
             await asyncio.gather(*self._tasks.values(), return_exceptions=True)
+            self._thinking.shutdown(wait=True, cancel_futures=True)
 
     async def _play(self, client: httpx.AsyncClient, game_id: str) -> None:
         try:
@@ -67,10 +97,10 @@ class BotRunner:
             await asyncio.sleep(1)
 
     async def _moves(self, client: httpx.AsyncClient, game_id: str) -> None:
-        raw = await self.redis.hgetall(bot_seats(game_id))
-        tokens = {int(seat): token.decode() for seat, token in raw.items()}
-        if not tokens:
+        seats = await seated_bots.read(self.redis, game_id)
+        if not seats:
             return
+        tokens = {seat: token for seat, (token, _) in seats.items()}
         rng = random.Random(game_id)
         # Reads go with a seat's token, so they are charged to that seat's own
         # budget, and wait for the next version instead of polling. A move's
@@ -98,13 +128,33 @@ class BotRunner:
                 version, doc = 0, None  # the projection is catching up: read again
                 await asyncio.sleep(0.01)
                 continue
-            command = rng.choice(expand(seen["legal"]))
+            command = await self.choose(game_id, seat, seats[seat][1], seen["version"])
+            if command is None:  # the store is ahead of the view read: read the newer one
+                version, doc = 0, None
+                await asyncio.sleep(0.01)
+                continue
             version, doc = await self._submit(client, game_id, headers, command, seen["version"])
             # Without a view that shows it, wait for the version this move made (or any newer one).
             version = max(0, version - 1)
             if self.pace_s:
                 await asyncio.sleep(self.pace_s)
         log.error("bot_gave_up", game_id=game_id)
+
+    async def choose(self, game_id: str, seat: int, level: levels.Level, version: int) -> Any | None:
+        """``seat``'s move at ``level`` on the table at ``version`` (as JSON), or None
+        if the store holds another version than the view that asked."""
+        keys = GameKeys(game_id, partition_of(game_id, self.partitions))
+        table = (await self.tables.refresh([keys]))[game_id]
+        if table is None or table.version != version:
+            return None
+        game = registry.get(table.game)
+        seed = hashlib.blake2b(f"bot:{game_id}".encode(), digest_size=32).digest()
+        rng = Rng(seed, version * 64 + seat)
+        loop = asyncio.get_running_loop()
+        command = await loop.run_in_executor(
+            self._thinking, levels.choose, game, table.state, seat, level, rng
+        )
+        return msgspec.to_builtins(command)
 
     async def _read(
         self, client: httpx.AsyncClient, game_id: str, headers: dict[str, str], min_version: int

@@ -45,15 +45,17 @@ from services.platform.writer import BUSY, Tournaments
 from shared.eventstore import game_index
 from shared.eventstore.keys import GameKeys, command_stream, partition_of
 from shared.eventstore.store import decode_envelope
+from shared.kernel import levels
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.table import TableFinished
 from shared.messaging.messages import encode
 from shared.messaging.replies import Replies
 from shared.messaging.streams import Batch
 from shared.observability import metrics
+from shared.tournaments import seated_bots
 from shared.tournaments.commands import Finish, PairRound
 from shared.tournaments.commands import OpenTable as OpenTournamentTable
-from shared.tournaments.keys import BOT_TABLES, TOURNAMENT_GAMES, TOURNAMENTS_INDEX, bot_seats
+from shared.tournaments.keys import TOURNAMENT_GAMES, TOURNAMENTS_INDEX
 from shared.tournaments.results import record_command
 from shared.tournaments.rounds import has_next_round
 from shared.tournaments.state import Round, Table, TournamentState, current_round
@@ -179,8 +181,7 @@ class Manager:
                 raise RuntimeError(f"result of {game_id} not recorded: {outcome.message}")
             log.error("result_rejected", tournament_id=tournament_id, game_id=game_id, code=outcome.code)
         async with self.redis.pipeline(transaction=False) as pipe:
-            pipe.srem(BOT_TABLES, game_id)
-            pipe.delete(bot_seats(game_id))
+            seated_bots.forget(pipe, game_id)
             await pipe.execute()
         self._opened.discard(game_id)
 
@@ -342,12 +343,15 @@ class Manager:
         if not await self._exists(game_keys) and not await self._submit_open(state, table, game_id, tokens):
             raise OpenFailed(game_id)
         await game_index.index(self.t.store.redis, game_keys, self.t.clock_ms())
-        kinds = {p.player_id: p.kind for p in state.players}
-        bots = {seat: tokens[seat] for seat, pid in enumerate(table.players) if kinds.get(pid) == "bot"}
+        entrants = {p.player_id: p for p in state.players if p.kind == "bot"}
+        bots = {
+            seat: (tokens[seat], levels.level_of(entrants[pid].bot))
+            for seat, pid in enumerate(table.players)
+            if pid in entrants
+        }
         # A game that is already over needs no players (its result is on its way).
         if bots and await self._ended(game_keys) is None:
-            await self.redis.hset(bot_seats(game_id), mapping=bots)
-            await self.redis.sadd(BOT_TABLES, game_id)
+            await seated_bots.hand_over(self.redis, game_id, bots)
         self._opened.add(game_id)
 
     async def _submit_open(

@@ -7,14 +7,16 @@ from typing import Annotated, Literal
 import msgspec
 
 from shared.kernel.bounds import MAX_SEATS, EpochMs, Name, RawOptions
+from shared.kernel.levels import Level
 from shared.kernel.messages import Command, Record
 
 
 class CasualSeat(Record, frozen=True, forbid_unknown_fields=True):
-    """A seat: a player account (invited), or one of our bots (``bot``, e.g. "random")."""
+    """A seat: a player account (invited), or one of our bots at a level (``bot``:
+    easy, medium or hard; ``random``, its name before levels, plays easy)."""
 
     player_id: Name | None = None
-    bot: Literal["random"] | None = None
+    bot: Level | Literal["random"] | None = None
 
 
 class CasualCommand(Command, kw_only=True):

@@ -1,12 +1,22 @@
-"""``ziggurat bot --key ... --strategy random|greedy``: one of our bots, through the bot API only.
+"""``ziggurat bot --key ... --strategy easy|medium|hard|random|greedy``: one of our bots.
 
 It holds one stream (``GET /v1/bot/stream``) for every table its player sits
-at, answers each ``turn`` with one of the legal moves the seat's view lists
-(through the normal command route, with the player key), accepts every
-invitation to a casual table, and reconnects with ``Last-Event-ID`` whenever
-the stream drops, so it resumes where it was.
+at, answers each ``turn`` with a move (through the normal command route,
+with the player key), accepts every invitation to a casual table, and
+reconnects with ``Last-Event-ID`` whenever the stream drops, so it resumes
+where it was.
 
-Strategies see only the seat's view and its legal moves:
+The levels (shared/kernel/levels.py) are the game's own bots, the ones the
+platform's bot runner plays: ``easy`` (random moves), ``medium`` (the game's
+one-move greedy bot), ``hard`` (a search over the states its seat could be
+in, about 200 ms of CPU a move). They play the game's engine, so they need
+the table as a state: this bot folds it from the store (found as
+``ziggurat rebuild`` finds it: ``--redis``, ``$ZIGGURAT_REDIS_URL``, the
+running stack) and hands the level's bot only its seat's view of it
+(:func:`shared.kernel.levels.choose`). Run them beside the deployment.
+
+Two strategies need nothing but the API, for a bot that runs anywhere; they
+see only the seat's view and its legal moves:
 
 * ``random``: any legal move;
 * ``greedy``: never a move that gives up the turn (pass, end, skip, ...)
@@ -16,6 +26,7 @@ Strategies see only the seat's view and its legal moves:
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import sys
@@ -25,10 +36,19 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+import msgspec
 
+from shared.eventstore.keys import GameKeys, partition_of
+from shared.eventstore.store import EventStore
+from shared.eventstore.tables import TableCache
+from shared.games import registry
+from shared.infra.redis_client import connect
+from shared.kernel import levels
 from shared.kernel.legal_groups import expand
+from shared.kernel.rng import SEED_BYTES, Rng
 
-STRATEGIES = ("random", "greedy")
+#: The levels first (they need the store), then the strategies that need only the API.
+STRATEGIES = (*levels.LEVELS, "random", "greedy")
 #: Command types that give up the turn, for the greedy strategy.
 _PASSIVE = ("pass", "end", "skip", "done", "decline", "resign", "concede")
 RETRY_PAUSE_S = 0.25
@@ -86,6 +106,31 @@ def choose(strategy: str, legal: list[dict[str, Any]], rng: random.Random) -> di
     return rng.choice(legal)
 
 
+class Engine:
+    """The levels' bots for this bot: its tables folded from the store (only their
+    tails read again), each move chosen from its seat's view of the table."""
+
+    def __init__(self, redis_url: str, cluster: bool, partitions: int) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.redis = connect(redis_url, cluster)
+        self.tables = TableCache(EventStore(self.redis), capacity=256)
+        self.partitions = partitions
+
+    def choose(self, table_id: str, seat: int, level: str, version: int, rng: random.Random) -> Any | None:
+        """The move (as JSON), or None if the store holds another version than the turn's."""
+        keys = GameKeys(table_id, partition_of(table_id, self.partitions))
+        table = self.loop.run_until_complete(self.tables.refresh([keys]))[table_id]
+        if table is None or table.version != version:
+            return None
+        bot_rng = Rng(rng.getrandbits(8 * SEED_BYTES).to_bytes(SEED_BYTES, "big"), version)
+        command = levels.choose(registry.get(table.game), table.state, seat, level, bot_rng)
+        return msgspec.to_builtins(command)
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.redis.aclose())
+        self.loop.close()
+
+
 class Bot:
     def __init__(
         self,
@@ -94,10 +139,14 @@ class Bot:
         strategy: str = "random",
         seed: int | None = None,
         say: Callable[[str], None] = print,
+        engine: Engine | None = None,
     ) -> None:
         self.api = api.rstrip("/")
         self.key = key
         self.strategy = strategy
+        if strategy in levels.LEVELS and engine is None:
+            raise ValueError(f"the {strategy} level plays on the store: give it an Engine")
+        self.engine = engine
         self.rng = random.Random(seed)
         self.say = say
         self.last_id: str | None = None
@@ -156,7 +205,12 @@ class Bot:
         legal = expand(turn["view"].get("legal") or [])
         if not legal or self.answered.get((table, seat), -1) >= version:
             return
-        move = choose(self.strategy, legal, self.rng)
+        if self.engine is not None and self.strategy in levels.LEVELS:
+            move = self.engine.choose(table, seat, self.strategy, version, self.rng)
+            if move is None:  # the table moved on already: the stream brings the next turn
+                return
+        else:
+            move = choose(self.strategy, legal, self.rng)
         headers = {"authorization": f"Bearer {self.key}", "idempotency-key": f"{table}:{seat}:{version}"}
         body = {"command": move, "expected_version": version}
         for _ in range(40):
@@ -174,6 +228,14 @@ class Bot:
             self.say(f"{table}: {r.json().get('code')} at version {version}")
 
 
-def bot_command(api: str, key: str, strategy: str, games: int, seed: int | None) -> int:
-    bot = Bot(api, key, strategy, seed, say=lambda line: print(line, file=sys.stderr, flush=True))
-    return bot.run(games)
+def bot_command(
+    api: str, key: str, strategy: str, games: int, seed: int | None, store: tuple[str, bool, int] | None
+) -> int:
+    """Play; ``store`` (URL, cluster, partitions) is where the levels read their tables."""
+    engine = Engine(*store) if store is not None and strategy in levels.LEVELS else None
+    say = lambda line: print(line, file=sys.stderr, flush=True)  # noqa: E731
+    try:
+        return Bot(api, key, strategy, seed, say=say, engine=engine).run(games)
+    finally:
+        if engine is not None:
+            engine.close()

@@ -90,7 +90,17 @@ def main(argv: list[str] | None = None) -> int:
 
     bot = sub.add_parser("bot", parents=[common], help="play a player account's tables through the bot API")
     bot.add_argument("--key", default=os.environ.get("ZIGGURAT_PLAYER_KEY"), help="the player key")
-    bot.add_argument("--strategy", choices=("random", "greedy"), default="random")
+    bot.add_argument(
+        "--strategy",
+        choices=("easy", "medium", "hard", "random", "greedy"),
+        default="random",
+        help="a level, the game's own bot: easy (random moves), medium (one-move greedy), hard (a "
+        "search over the states its seat could be in, ~200 ms of CPU a move); the levels read the "
+        "table from the store (--redis), beside the deployment, and see only their seat's view of "
+        "it. random or greedy: from the view's legal moves alone, through the API only (default: "
+        "random)",
+    )
+    _redis_arguments(bot)
     bot.add_argument("--games", type=int, default=0, help="stop after this many finished tables (0: never)")
     bot.add_argument("--seed", type=int, default=None, help="seed the strategy's choices")
     bot.add_argument(
@@ -170,7 +180,10 @@ def _load(command: str) -> Callable[[argparse.Namespace], int]:
                 return 2
             running = discovery.running_stack(_root(args))
             api = args.api or os.environ.get("ZIGGURAT_API") or (running.api if running else DEFAULT_API)
-            return _reaching(api, lambda: bot_command(api, args.key, args.strategy, args.games, args.seed))
+            store = _redis_target(args, running) if args.strategy in ("easy", "medium", "hard") else None
+            return _reaching(
+                api, lambda: bot_command(api, args.key, args.strategy, args.games, args.seed, store)
+            )
 
         return play
     from shared.cli.audit import rebuild_command, verify_command

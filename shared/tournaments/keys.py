@@ -81,6 +81,12 @@ def bot_seats(game_id: str) -> str:
     return f"{_SHARED}:bots:{game_id}"
 
 
+def bot_levels(game_id: str) -> str:
+    """seat -> level (shared/kernel/levels.py) of a table's bot seats; a seat
+    missing from it plays at the default level. Written with :func:`bot_seats`."""
+    return f"{_SHARED}:bot_levels:{game_id}"
+
+
 def changes_key(tournament_id: str) -> str:
     """What a tournament's change notice names on the changes channel."""
     return f"tournament:{tournament_id}"

@@ -28,6 +28,8 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from shared.kernel import levels
+from shared.kernel.levels import Level
 from shared.kernel.messages import Record
 from shared.tournaments.commands import Placing
 from shared.tournaments.state import Round, TournamentState
@@ -45,6 +47,8 @@ class Line(Record, frozen=True):
     withdrawn: bool
     #: Elimination: the last round this player took part in.
     reached: int = 0
+    #: A bot entrant's level (shared/kernel/levels.py); ``None`` for a person.
+    level: Level | None = None
 
 
 class LineHead(Record, frozen=True):
@@ -146,6 +150,7 @@ def standings(state: TournamentState) -> tuple[Line, ...]:
             byes=tally[pid].byes,
             withdrawn=by_id[pid].withdrawn,
             reached=tally[pid].reached,
+            level=levels.level_of(by_id[pid].bot) if by_id[pid].kind == "bot" else None,
         )
         for i, pid in enumerate(order, start=1)
     )

@@ -43,15 +43,18 @@ from shared.eventstore import game_index
 from shared.eventstore.keys import PREFIX, GameKeys, live_tables, tag
 from shared.games import registry
 from shared.infra import wallclock
+from shared.kernel import levels
 from shared.kernel.auth import token_hash
 from shared.kernel.bounds import MAX_SEATS
 from shared.kernel.clocks import ClockSettings, SpectatorDelay
 from shared.kernel.contract import Result
+from shared.kernel.levels import Level
 from shared.kernel.rng import commitment
 from shared.messaging.messages import encode
 from shared.readmodels.audit import AuditLog, verify_log
 from shared.readmodels.build import HISTORY, SPECTATOR, ViewHead
-from shared.tournaments.keys import BOT_TABLES, TOURNAMENT_GAMES, bot_seats, tournament_keys
+from shared.tournaments import seated_bots
+from shared.tournaments.keys import TOURNAMENT_GAMES, bot_seats, tournament_keys
 from shared.tournaments.views import PairingsHead, StandingsHead
 
 #: Finished tables are found among this many newest tables at most.
@@ -121,6 +124,8 @@ class Verdict(msgspec.Struct, kw_only=True):
 class BotsTaken(msgspec.Struct, kw_only=True):
     table_id: str
     bots: list[int]
+    #: The level of each of ``bots``' bot, in the same order.
+    levels: list[Level]
 
 
 async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[TableSummary]:
@@ -350,6 +355,14 @@ SeatToken = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 class BotSeats(msgspec.Struct, forbid_unknown_fields=True):
     #: The tokens of the seats the bots take over.
     tokens: Annotated[list[SeatToken], msgspec.Meta(min_length=1, max_length=MAX_SEATS)]
+    levels: Annotated[
+        list[Level],
+        msgspec.Meta(
+            max_length=MAX_SEATS,
+            description="The level of each seat's bot, in the order of `tokens` "
+            f"(none given: every bot plays {levels.DEFAULT})",
+        ),
+    ] = []
 
 
 async def add_bots(request: Request) -> Response:
@@ -359,24 +372,29 @@ async def add_bots(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
     keys = gw.keys(request.path_params["table_id"])
     body = await read_json(request, BotSeats, gw.settings.max_body_bytes)
+    if body.levels and len(body.levels) != len(body.tokens):
+        raise ApiError(
+            "bad_request",
+            f"Give one level per token ({len(body.tokens)}), or none for {levels.DEFAULT} bots.",
+            parameter="levels",
+        )
     address = client_address(request)
     gw.limits.check_tokens(address)
-    seats: dict[int, str] = {}
-    for token in body.tokens:
+    seats: dict[int, tuple[str, Level]] = {}
+    for i, token in enumerate(body.tokens):
         seat = await gw.seat_of(keys.game_id, token_hash(token))
         if seat is None:
             gw.limits.bad_token(address)
             raise ApiError("bad_token", "One of these tokens does not belong to a seat at this table.")
-        seats[seat] = token
+        seats[seat] = (token, body.levels[i] if body.levels else levels.DEFAULT)
     gw.limits.write(address, f"seat:{token_hash(body.tokens[0])}")
     await read_view(gw, keys, SPECTATOR)
-    name = bot_seats(keys.game_id)
-    async with gw.redis.pipeline(transaction=True) as pipe:
-        pipe.hset(name, mapping=seats)
-        pipe.expire(name, BOT_SEATS_TTL_S)
-        pipe.sadd(BOT_TABLES, keys.game_id)
-        await pipe.execute()
-    out = BotsTaken(table_id=keys.game_id, bots=sorted(seats))
+    await seated_bots.hand_over(gw.redis, keys.game_id, seats, BOT_SEATS_TTL_S)
+    out = BotsTaken(
+        table_id=keys.game_id,
+        bots=sorted(seats),
+        levels=[level for _, (_, level) in sorted(seats.items())],
+    )
     return Response(encode(out), media_type="application/json")
 
 
@@ -419,14 +437,18 @@ routes = [
         "POST",
         "/v1/tables/{table_id}/bots",
         add_bots,
-        summary="Hand seats to the bot runner, which plays them through this API",
-        description="Only the holder of a seat's token can give it away. " + WRITE_NOTE,
+        summary="Hand seats to the bot runner, which plays them through this API, each at its level",
+        description="Only the holder of a seat's token can give it away. Each bot plays at the "
+        "level given for its seat (`easy`: random moves; `medium`: the game's one-move greedy "
+        "bot; `hard`: a search over the states its seat could be in), `medium` if none is given; "
+        "a level that is none of these is refused `unknown_level`. " + WRITE_NOTE,
         parameters=[TABLE],
         body=BotSeats,
         answers=[Answer(200, BotsTaken)],
         codes=[
             "bad_json",
             "bad_request",
+            "unknown_level",
             "body_too_large",
             "bad_token",
             "unknown_table",
