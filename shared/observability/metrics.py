@@ -339,6 +339,13 @@ PAIRING_SECONDS = Histogram(
     buckets=(0.001, 0.01, 0.1, 1.0, 10.0),
     registry=None,
 )
+BOT_MOVE_CPU = Histogram(
+    "ziggurat_bot_move_cpu_seconds",
+    "CPU time the platform's bot runner spent choosing one move, by bot level",
+    ["level"],
+    buckets=(0.001, 0.01, 0.05, 0.1, 0.2, 0.25, 0.5, 1.0),
+    registry=None,
+)
 
 _WATCH = (
     PROJECTION_LAG,
@@ -395,6 +402,7 @@ OWNERS: dict[MetricWrapperBase, tuple[str, ...]] = {
     TABLES_LIVE: (TOURNAMENTS,),
     TOURNAMENT_MOVES: (TOURNAMENTS,),
     PAIRING_SECONDS: (TOURNAMENTS,),
+    BOT_MOVE_CPU: (TOURNAMENTS,),
 }
 
 #: The stage each service times in ``ziggurat_stage_seconds``.
