@@ -41,8 +41,8 @@ def _attack_process(
     port: int, table_id: str, token: str, seconds: float, per_class: int, classes: list[str], out: Any
 ) -> None:
     """Every class of attack, ``per_class`` clients each, for ``seconds``; what they saw goes to ``out``."""
-    from tests.edge.attacks import ATTACKS, Seen, Target
-    from tests.edge.clients import fresh_address
+    from tests.gateway.attacks import ATTACKS, Seen, Target
+    from tests.gateway.clients import fresh_address
 
     target = Target(port=port, table_id=table_id, token=token)
     seen: dict[str, Seen] = {name: Seen() for name in classes}
@@ -90,7 +90,7 @@ class Footprints:
         self._thread.join()
 
     def _sample(self) -> None:
-        from tests.edge.clients import footprint
+        from tests.gateway.clients import footprint
 
         while not self._stop.is_set():
             now = footprint(self.pid)
@@ -161,7 +161,7 @@ def main() -> None:
         log_level="warning",
         reference_s=0.0,
     )
-    from tests.edge.attacks import ATTACKS
+    from tests.gateway.attacks import ATTACKS
 
     classes = list(ATTACKS) if args.classes == "all" else args.classes.split(",")
     # The application's budgets are out of the way (the players are one address at a

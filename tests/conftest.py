@@ -11,8 +11,10 @@ from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.infra.valkey_server import ValkeyServer, free_port
+from tests.support.stacks import running_stack
 
 # The fixture game is importable by every process the tests start.
 os.environ.setdefault("ZIGGURAT_EXTRA_GAMES", "tests.support.highcard")
@@ -77,6 +79,16 @@ def valkey(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ValkeyServer]:
 async def redis(valkey: ValkeyServer) -> AsyncIterator[object]:
     async for client in emptied(valkey):
         yield client
+
+
+@pytest.fixture(scope="session")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """One running system (Valkey + every service as its own process) per test worker.
+
+    A module that needs a system of its own (other settings, or faults that must
+    not reach the other tests) defines its own ``stack`` fixture, which overrides
+    this one for that module."""
+    yield from running_stack(tmp_path_factory, "stack")
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:

@@ -21,8 +21,8 @@ import pytest
 
 from shared.infra.launcher import Stack
 from shared.infra.settings import UNTHROTTLED
-from tests.e2e.test_tournament import organiser
 from tests.support.waiting import eventually, until
+from tests.tournaments.test_tournament import organiser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
 ENV = {**UNTHROTTLED, "ZIGGURAT_RECLAIM_IDLE_MS": "1000", "ZIGGURAT_REPLY_TIMEOUT_S": "3"}

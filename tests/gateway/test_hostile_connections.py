@@ -34,8 +34,8 @@ from websockets.asyncio.client import connect
 from services.gateway.errors import STATUS
 from shared.cli import botclient
 from shared.infra.launcher import Stack
-from tests.edge.attacks import ATTACKS, Attack, Seen, Target
-from tests.edge.clients import Footprint, async_client, footprint, fresh_address
+from tests.gateway.attacks import ATTACKS, Attack, Seen, Target
+from tests.gateway.clients import Footprint, async_client, footprint, fresh_address
 from tests.support.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("edge"), pytest.mark.timeout(300)]

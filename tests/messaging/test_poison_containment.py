@@ -24,7 +24,7 @@ from shared.eventstore.tables import TableCache
 from shared.messaging import deadletters
 from shared.messaging.messages import CommandMsg, MoveMsg, decode_outcomes, encode
 from shared.messaging.streams import Batch, StreamReader
-from tests.integration.readers import run_until
+from tests.messaging.readers import run_until
 
 pytestmark = pytest.mark.integration
 STREAM = "zg:{p0}:test-stream"

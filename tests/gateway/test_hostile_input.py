@@ -14,7 +14,7 @@ bodies; the headers (Idempotency-Key, X-Correlation-ID, Authorization,
 Last-Event-ID), the query parameters (``min_version``, ``after``,
 ``version``), the path ids and the methods get the same treatment.
 
-The requirements, checked by :class:`tests.hostile.harness.Referee` on every
+The requirements, checked by :class:`tests.gateway.hostile_harness.Referee` on every
 answer: never a 5xx; every refusal a JSON body with a stable ``code``, a human
 ``message`` and the status its code is documented with; a refused command or
 registration leaves its table's (tournament's) store version unchanged, and
@@ -41,7 +41,7 @@ minute with its own stack; it reports inputs as drawn. A larger number is the
 long form, which also sends every value of the sweeps to every field and
 shrinks what it finds (up to minutes per finding)::
 
-    ZIGGURAT_HOSTILE_EXAMPLES=500 .venv/bin/python -m pytest tests/hostile -q
+    ZIGGURAT_HOSTILE_EXAMPLES=500 .venv/bin/python -m pytest tests/gateway/test_hostile_input.py -q
 """
 
 from __future__ import annotations
@@ -53,6 +53,7 @@ import urllib.parse
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import msgspec.inspect as mi
 import pytest
 from hypothesis import HealthCheck, Phase, event, given, settings
@@ -65,10 +66,11 @@ from services.gateway.players import NewAccount
 from services.gateway.tables.play_socket import Hello, PlayMessage
 from services.gateway.tournaments import NewPlayer, NewTournament
 from shared.games import registry
+from shared.infra.launcher import Stack
 from shared.kernel.clocks import SpectatorDelay
 from shared.kernel.legal_groups import expand
-from tests.hostile.harness import GAMES, Referee, Store, Table, Targets, Tournament, auth, describe
-from tests.hostile.strategies import (
+from tests.gateway.hostile_harness import GAMES, Referee, Store, Table, Targets, Tournament, auth, describe
+from tests.gateway.hostile_strategies import (
     Path,
     edges,
     encode,
@@ -88,6 +90,7 @@ from tests.hostile.strategies import (
     valid,
     valid_struct,
 )
+from tests.support.stacks import running_stack
 
 DEFAULT_EXAMPLES = 25
 EXAMPLES = int(os.environ.get("ZIGGURAT_HOSTILE_EXAMPLES", DEFAULT_EXAMPLES))
@@ -116,6 +119,58 @@ HOSTILE = settings(
 FRESH_EVERY_S = 20.0
 JSON = {"content-type": "application/json"}
 HUGE = 2**200
+
+
+# The system under attack is this module's own, not the one the end-to-end tests
+# share: an input that parks a dead letter must fail this module alone rather
+# than every later test that asks ``/ready``, and the dead letters and failure
+# counters watched here must be this module's inputs' doing. It starts in about
+# three seconds and stops when the module is done.
+@pytest.fixture(scope="module")
+def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    yield from running_stack(tmp_path_factory, "hostile-stack")
+
+
+@pytest.fixture(scope="module")
+def store(stack: Stack) -> Iterator[Store]:
+    opened = Store(stack.redis_url or "", stack.partitions)
+    yield opened
+    opened.close()
+
+
+@pytest.fixture(scope="module")
+def referee(stack: Stack, store: Store) -> Iterator[Referee]:
+    with httpx.Client(base_url=stack.api, timeout=30) as client:
+        ready = Referee(stack, client, store)
+        r = ready.wait_ready()
+        assert r.status_code == 200, f"the stack never got ready: {r.text}"
+        yield ready
+
+
+@pytest.fixture(scope="module")
+def targets(referee: Referee) -> Targets:
+    return Targets(referee)
+
+
+@pytest.fixture(scope="module")
+def finished(referee: Referee) -> Table:
+    """A finished table: its log, replay and audit are served, and its view never waits."""
+    table = referee.open("highcard", 2, {"hand_size": 1, "deck_size": 4})
+    for _ in range(10):
+        if referee.view(table, None)["over"]:
+            return table
+        r = referee.play_legal(table)
+        assert r.status_code == 200, r.text
+        table.version = r.json()["version"]
+    raise AssertionError("a one-card game of high card did not end")
+
+
+@pytest.fixture(scope="module")
+def tournament(referee: Referee) -> Tournament:
+    r = referee.client.post("/v1/tournaments", json={"game": "highcard", "name": "hostile", "rounds": 3})
+    assert r.status_code == 201, r.text
+    doc = r.json()
+    return Tournament(doc["tournament_id"], doc["organiser_token"], doc["version"])
 
 
 def beyond_64_bits(value: Any) -> bool:

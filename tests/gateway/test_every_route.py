@@ -23,7 +23,7 @@ import pytest
 from services.gateway.app import ROUTES
 from services.gateway.errors import STATUS
 from shared.infra.launcher import Stack
-from tests.edge.clients import fresh_address, raw_connection
+from tests.gateway.clients import fresh_address, raw_connection
 from tests.support.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("edge-routes"), pytest.mark.timeout(300)]

@@ -51,7 +51,7 @@ from shared.infra.launcher import Stack
 from shared.infra.settings import UNTHROTTLED
 from shared.infra.valkey_server import free_port, spawn
 from shared.kernel.legal_groups import expand
-from tests.edge.clients import async_client, fresh_address, raw_connection
+from tests.gateway.clients import async_client, fresh_address, raw_connection
 from tests.support.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("haproxy"), pytest.mark.timeout(300)]

@@ -24,7 +24,7 @@ from shared.eventstore.keys import GameKeys, partition_of
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.kernel.legal_groups import expand
-from tests.edge.clients import fresh_address
+from tests.gateway.clients import fresh_address
 from tests.support.waiting import until
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]

@@ -12,7 +12,7 @@ import pytest
 from shared.cli import botclient
 from shared.cli.main import main as ziggurat
 from shared.infra.launcher import Stack
-from tests.e2e.test_tournament import create, finished, organiser, register, wait_for
+from tests.tournaments.test_tournament import create, finished, organiser, register, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 import httpx
 
 from services.gateway.errors import RULE_STATUS, STATUS
-from tests.edge.clients import client, raw_connection
+from tests.gateway.clients import client, raw_connection
 
 #: A receive buffer so small that a client that does not read fills it at once.
 TINY_RCVBUF = 4096

@@ -37,7 +37,7 @@ from shared.infra.redis_client import connect
 from shared.kernel.legal_groups import expand
 from shared.messaging import deadletters
 from shared.tournaments.keys import TOURNAMENTS_INDEX, tournament_keys
-from tests.hostile.strategies import short
+from tests.gateway.hostile_strategies import short
 
 T = TypeVar("T")
 

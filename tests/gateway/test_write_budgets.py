@@ -27,7 +27,7 @@ import redis.asyncio as aioredis
 from shared.infra.launcher import Stack
 from shared.infra.settings import UNTHROTTLED, Settings
 from shared.players.keys import player_hosting, player_invitations
-from tests.edge.clients import async_client, fresh_address
+from tests.gateway.clients import async_client, fresh_address
 from tests.support.accounts import bearer
 from tests.support.stacks import running_stack
 
