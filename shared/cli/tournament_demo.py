@@ -1,7 +1,8 @@
 """The ``make run`` demo: small Swiss tournaments of bots, watched live in the terminal.
 
 Everything goes through the public API, as an organiser and a spectator
-would use it: create a tournament per game, register bots, start; the
+would use it: create a tournament per game, register bots (``hard`` and
+``medium`` in turn, each named with its level), start; the
 platform process pairs the rounds, opens the tables and its bot runner
 plays them. The terminal shows each tournament's standings, the round in
 progress, and the spectator feed of the tables being played.
@@ -37,6 +38,10 @@ BOT_NAMES = (
     "Jacquard",
 )
 FEED_LINES = 14
+#: The entrants' levels, in turn: ``hard`` bots (a search, shared/kernel/search.py)
+#: against ``medium`` ones, so the games are played, and the standings show who
+#: searches. Each ``hard`` move is ~200 ms of CPU in the platform process.
+DEMO_LEVELS = ("hard", "medium")
 
 
 @dataclass
@@ -72,12 +77,14 @@ async def setup(client: httpx.AsyncClient, game: str, seats: int, bots: int, rou
     watched = Watched(created["tournament_id"], game, created["organiser_token"])
     headers = {"authorization": f"Bearer {watched.token}"}
     for i in range(bots):
+        level = DEMO_LEVELS[i % len(DEMO_LEVELS)]
         name = f"{BOT_NAMES[i % len(BOT_NAMES)]}-bot" + (
             f" {i // len(BOT_NAMES) + 1}" if i >= len(BOT_NAMES) else ""
         )
+        name = f"{name} ({level})"
         r = await client.post(
             f"/v1/tournaments/{watched.tournament_id}/players",
-            json={"name": name, "kind": "bot"},
+            json={"name": name, "kind": "bot", "bot": level},
             headers=headers,
         )
         r.raise_for_status()
