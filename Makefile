@@ -33,26 +33,25 @@ web-check: $(BIOME)
 run: $(STAMP)
 	$(BIN)/ziggurat run
 
-# The browser tests run apart: Playwright's sync API keeps an event loop
-# running in its worker, which the asyncio tests cannot share.
+# The browser tests (marker `browser`) run apart: Playwright's sync API keeps an
+# event loop running in its worker, which the asyncio tests cannot share.
 test: $(STAMP) web-check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup --ignore=tests/browser
-	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup tests/browser
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m 'not slow and not browser'
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m 'browser and not slow'
 
 # The quick loop while working: the static checks and the tests that need no
-# Valkey, no services and no browser (the directories that only hold those are
-# not even imported). `make test` runs everything.
+# Valkey, no services and no browser, chosen by marker (a test's level is its
+# marker, not its folder). `make test` runs everything.
 check: $(STAMP) web-check
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
-	$(BIN)/python -m pytest -q -n 2 -m 'not slow and not integration and not e2e' \
-		--ignore=tests/browser --ignore=tests/e2e --ignore=tests/chaos --ignore=tests/hostile --ignore=tests/integration
+	$(BIN)/python -m pytest -q -n 2 -m 'not slow and not integration and not e2e and not browser and not chaos'
 
 test-slow: $(STAMP)
 	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup -m slow
@@ -66,7 +65,7 @@ format: $(STAMP) $(BIOME)
 	cd $(WEB) && ./node_modules/.bin/biome check --write .
 
 screenshots: $(STAMP)
-	ZIGGURAT_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/browser/test_mid_game.py -k screenshot
+	ZIGGURAT_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/web/test_mid_game.py -k screenshot
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.targets

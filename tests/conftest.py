@@ -21,7 +21,7 @@ os.environ.setdefault("ZIGGURAT_EXTRA_GAMES", "tests.support.highcard")
 
 # Fixtures kept beside their helpers in tests/support, registered here so that
 # they reach every test that asks for them, whichever package it sits in.
-pytest_plugins = ["tests.support.replicas"]
+pytest_plugins = ["tests.support.browser", "tests.support.replicas"]
 
 
 def served(
@@ -92,11 +92,14 @@ def stack(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 
 def pytest_itemcollected(item: pytest.Item) -> None:
-    # `make check` leaves out whatever needs Valkey or the running services by
-    # marker: a test that reaches them through a fixture is marked even when
-    # its module forgot to say so.
+    # `make check` leaves out whatever needs Valkey, the running services or a
+    # browser by marker, and `make test` runs the browser tests apart by marker:
+    # a test that reaches them through a fixture is marked even when its module
+    # forgot to say so.
     needs = getattr(item, "fixturenames", ())
-    if "stack" in needs:
+    if "browser" in needs:
+        item.add_marker(pytest.mark.browser)
+    elif "stack" in needs:
         item.add_marker(pytest.mark.e2e)
     elif "valkey" in needs:
         item.add_marker(pytest.mark.integration)

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
+from tests.web.helpers import (
     FOCUSED,
     against_a_bot,
     assert_accepted,
@@ -33,7 +33,7 @@ from tests.browser.helpers import (
     seat_turns,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
 
 SHORT = {"two_player_removal": 120}
 BUDGET_S = 240

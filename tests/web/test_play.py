@@ -12,9 +12,9 @@ import httpx
 import pytest
 
 from shared.kernel.legal_groups import expand
-from tests.browser.helpers import auth, give_to_bots, open_table, view
+from tests.web.helpers import auth, give_to_bots, open_table, view
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(180)]
 
 MOVE = "section.moves button[data-command]:not([disabled])"
 TURN_OR_OVER = f"""() => {{

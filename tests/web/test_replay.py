@@ -8,9 +8,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.helpers import give_to_bots, open_table, wait_over
+from tests.web.helpers import give_to_bots, open_table, wait_over
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(180)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(180)]
 
 
 def shown_version(page: Any) -> int:

@@ -35,7 +35,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from shared.games.catan.cards import DECKS, DEV_DECK
 from shared.kernel.legal_groups import expand
-from tests.browser.helpers import (
+from tests.web.helpers import (
     assert_every_move_through_the_page,
     assert_final_standings_shown,
     auth,
@@ -48,7 +48,7 @@ from tests.browser.helpers import (
     view,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
 
 SEATS = 3
 TARGET = 6

@@ -27,9 +27,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.helpers import HOSTED, auth, open_table, play_random, strings, view
+from tests.web.helpers import HOSTED, auth, open_table, play_random, strings, view
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
 
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 #: Random moves to a position with something on the board and in every hand.

@@ -17,11 +17,11 @@ import httpx
 import pytest
 
 from shared.infra.launcher import Stack
-from tests.browser.helpers import ordinal
 from tests.support.accounts import bearer, cli_bot
 from tests.support.waiting import until_blocking
+from tests.web.helpers import ordinal
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
 
 
 def register(api: httpx.Client, name: str) -> tuple[str, str]:

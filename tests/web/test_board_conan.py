@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
+from tests.web.helpers import (
     FOCUSED,
     TABS,
     against_a_bot,
@@ -41,7 +41,7 @@ from tests.browser.helpers import (
     wait_next_version,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
 
 #: Commands this seat plays by clicking.
 MOVES = 36

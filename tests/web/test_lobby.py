@@ -11,9 +11,9 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import give_to_bots, open_table, play_random, view, wait_over
+from tests.web.helpers import give_to_bots, open_table, play_random, view, wait_over
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
 
 #: What a first visit to the lobby may download (compressed), assets and API answers aside.
 PAGE_WEIGHT = 60_000

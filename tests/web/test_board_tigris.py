@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.helpers import (
+from tests.web.helpers import (
     FOCUSED,
     against_a_bot,
     assert_accepted,
@@ -37,7 +37,7 @@ from tests.browser.helpers import (
     views_seen,
 )
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(300)]
 
 #: The whole game, from opening the table to the final standings on screen.
 BUDGET_S = 90

@@ -9,9 +9,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.browser.helpers import HOSTED, give_to_bots, open_table
+from tests.web.helpers import HOSTED, give_to_bots, open_table
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
 
 
 def move_number(page: Any) -> int:

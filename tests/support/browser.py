@@ -1,6 +1,7 @@
-"""Browser tests: Playwright for Python driving Debian's ``chromium`` against a
-stack of every service, one for all the browser tests (they share one xdist
-group, so one worker runs them all).
+"""The browser tests' fixtures (a plugin registered by tests/conftest.py, so they
+reach a browser test in any package): Playwright for Python driving Debian's
+``chromium`` against a stack of every service, one for all the browser tests
+(they share one xdist group, so one worker runs them all).
 
 The browser is the system's, never one Playwright downloads: if ``chromium``
 is missing, the session installs it with apt-get (as root), or fails saying

@@ -13,7 +13,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
+pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
 
 MOVE = "section.moves button[data-command]:not([disabled])"
 TURN_OR_OVER = f"""() => {{
