@@ -9,6 +9,12 @@ import { seatLink } from "./table.js";
 
 const REFRESH_MS = 3000;
 const SLOW_EVERY = 3;
+// The bots' levels, as the API names them (POST /v1/tables/{id}/bots).
+const BOT_LEVELS = [
+  ["easy", "Easy (random moves)"],
+  ["medium", "Medium (greedy)"],
+  ["hard", "Hard (searches ahead)"],
+];
 
 export default async function lobby(main, _params, life) {
   const hosted = await games();
@@ -253,35 +259,15 @@ function openForm(hosted, life) {
   const seats = h("input", { type: "number", name: "seats", id: "open-seats" });
   const roles = h("fieldset", { class: "roles" });
   const options = h("div", { class: "options" });
-  const minutes = h("input", {
-    type: "number",
-    id: "open-minutes",
-    min: "0",
-    max: "1440",
-    value: "0",
-    step: "any",
-  });
-  const increment = h("input", { type: "number", id: "open-increment", min: "0", max: "3600", value: "0" });
-  const delay = h("input", { type: "number", id: "open-delay", min: "0", max: "10000", value: "0" });
+  const clock = clockInputs();
   const message = h("div", { "aria-live": "polite" });
   const submit = h("button", { type: "submit", class: "primary" }, "Open the table");
 
   const chosen = () => hosted.find((g) => g.key === game.value) || hosted[0];
   const drawRoles = () => {
-    const n = Number(seats.value);
-    const before = [...roles.querySelectorAll("select")].map((s) => s.value);
+    const before = seatChoices(roles);
     roles.replaceChildren(h("legend", {}, "Who plays each seat"));
-    for (let s = 0; s < n; s++) {
-      const pick = h(
-        "select",
-        { id: `open-role-${s}`, "data-seat": s },
-        h("option", { value: "you" }, "You"),
-        h("option", { value: "bot" }, "A bot"),
-        h("option", { value: "link" }, "Someone with the seat link"),
-      );
-      pick.value = before[s] || (s === 0 ? "you" : "bot");
-      roles.append(h("label", { for: `open-role-${s}` }, `Seat ${s + 1} `, pick));
-    }
+    for (let s = 0; s < Number(seats.value); s++) roles.append(seatRow(s, before[s]));
   };
   const drawGame = () => {
     const g = chosen();
@@ -304,65 +290,25 @@ function openForm(hosted, life) {
     h("label", { for: "open-seats" }, "Seats ", seats),
     roles,
     h("details", {}, h("summary", {}, "Game options"), options),
-    h(
-      "details",
-      {},
-      h("summary", {}, "Clock and spectators"),
-      h("label", { for: "open-minutes" }, "Minutes per seat (0: no clock) ", minutes),
-      h("label", { for: "open-increment" }, "Seconds added per move ", increment),
-      h("label", { for: "open-delay" }, "Spectators trail by this many moves ", delay),
-    ),
+    clock.section,
     submit,
     message,
   );
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const g = chosen();
-    const n = Number(seats.value);
-    const body = { game: g.key, seats: n, options: {} };
+    const body = { game: g.key, seats: Number(seats.value), options: {} };
     try {
-      for (const input of options.querySelectorAll("[data-option]")) {
-        const value = readOption(input, g.options[input.dataset.option]);
-        if (JSON.stringify(value) !== JSON.stringify(g.options[input.dataset.option]))
-          body.options[input.dataset.option] = value;
-      }
+      body.options = changedOptions(options, g.options);
     } catch (err) {
       message.replaceChildren(notice(reason(err), "error"));
       return;
     }
-    if (Number(minutes.value) > 0)
-      body.clock = {
-        initial_ms: Math.round(Number(minutes.value) * 60000),
-        increment_ms: Math.round(Number(increment.value) * 1000),
-      };
-    if (Number(delay.value) > 0) body.spectator_delay = { moves: Number(delay.value) };
-    const roleOf = [...roles.querySelectorAll("select")].map((s) => s.value);
+    Object.assign(body, clock.read());
     submit.disabled = true;
     message.replaceChildren(notice("Opening the table…"));
     try {
-      const opened = await api("/v1/tables", { method: "POST", body, key: uuid(), signal: life.signal });
-      const tokens = opened.tokens.map((t) => t.token);
-      const bots = tokens.filter((_, s) => roleOf[s] === "bot");
-      if (bots.length) {
-        await api(`/v1/tables/${opened.table_id}/bots`, {
-          method: "POST",
-          body: { tokens: bots },
-          signal: life.signal,
-        });
-      }
-      const people = Object.fromEntries(tokens.map((t, s) => [s, t]).filter(([s]) => roleOf[s] !== "bot"));
-      remember((all) => {
-        all.tables = all.tables || {};
-        all.tables[opened.table_id] = { game: g.key, title: g.title, seats: people, opened: Date.now() };
-        // Keep the newest 50 tables.
-        const keep = Object.entries(all.tables)
-          .sort((a, b) => (b[1].opened || 0) - (a[1].opened || 0))
-          .slice(0, 50);
-        all.tables = Object.fromEntries(keep);
-      });
-      const mine = roleOf.indexOf("you");
-      location.hash =
-        mine >= 0 ? seatLink(opened.table_id, mine, tokens[mine]) : `#/table/${opened.table_id}`;
+      location.hash = await openTable(g, body, seatChoices(roles), life);
     } catch (err) {
       if (life.signal.aborted) return;
       submit.disabled = false;
@@ -370,6 +316,115 @@ function openForm(hosted, life) {
     }
   });
   return form;
+}
+
+// Who plays each seat as the form says: [{ role, level }] in seat order.
+function seatChoices(roles) {
+  return [...roles.querySelectorAll("[data-seat-row]")].map((row) => ({
+    role: row.querySelector("select[data-role]").value,
+    level: row.querySelector("select[data-level]").value,
+  }));
+}
+
+// One seat's row: who plays it and, for a bot, at which level (shared/kernel/levels.py).
+function seatRow(s, before) {
+  const pick = h(
+    "select",
+    { id: `open-role-${s}`, "data-role": "" },
+    h("option", { value: "you" }, "You"),
+    h("option", { value: "bot" }, "A bot"),
+    h("option", { value: "link" }, "Someone with the seat link"),
+  );
+  pick.value = before?.role || (s === 0 ? "you" : "bot");
+  const level = h(
+    "select",
+    { id: `open-level-${s}`, "data-level": "" },
+    ...BOT_LEVELS.map(([value, text]) => h("option", { value }, text)),
+  );
+  level.value = before?.level || "medium";
+  const levelLabel = h("label", { for: `open-level-${s}`, class: "level" }, " at level ", level);
+  const showLevel = () => {
+    levelLabel.hidden = pick.value !== "bot";
+  };
+  pick.addEventListener("change", showLevel);
+  showLevel();
+  return h(
+    "div",
+    { "data-seat-row": s },
+    h("label", { for: `open-role-${s}` }, `Seat ${s + 1} `, pick),
+    levelLabel,
+  );
+}
+
+// The clock and spectator inputs, and what they add to the opening's body.
+function clockInputs() {
+  const minutes = h("input", {
+    type: "number",
+    id: "open-minutes",
+    min: "0",
+    max: "1440",
+    value: "0",
+    step: "any",
+  });
+  const increment = h("input", { type: "number", id: "open-increment", min: "0", max: "3600", value: "0" });
+  const delay = h("input", { type: "number", id: "open-delay", min: "0", max: "10000", value: "0" });
+  const section = h(
+    "details",
+    {},
+    h("summary", {}, "Clock and spectators"),
+    h("label", { for: "open-minutes" }, "Minutes per seat (0: no clock) ", minutes),
+    h("label", { for: "open-increment" }, "Seconds added per move ", increment),
+    h("label", { for: "open-delay" }, "Spectators trail by this many moves ", delay),
+  );
+  const read = () => {
+    const out = {};
+    if (Number(minutes.value) > 0)
+      out.clock = {
+        initial_ms: Math.round(Number(minutes.value) * 60000),
+        increment_ms: Math.round(Number(increment.value) * 1000),
+      };
+    if (Number(delay.value) > 0) out.spectator_delay = { moves: Number(delay.value) };
+    return out;
+  };
+  return { section, read };
+}
+
+// The game options that differ from the game's defaults.
+function changedOptions(options, defaults) {
+  const out = {};
+  for (const input of options.querySelectorAll("[data-option]")) {
+    const value = readOption(input, defaults[input.dataset.option]);
+    if (JSON.stringify(value) !== JSON.stringify(defaults[input.dataset.option]))
+      out[input.dataset.option] = value;
+  }
+  return out;
+}
+
+// Opens the table, hands the bots' seats to the bot runner at their levels,
+// remembers the other seats' links, and answers where to go next.
+async function openTable(g, body, choices, life) {
+  const opened = await api("/v1/tables", { method: "POST", body, key: uuid(), signal: life.signal });
+  const tokens = opened.tokens.map((t) => t.token);
+  const botSeats = tokens.map((_, s) => s).filter((s) => choices[s].role === "bot");
+  if (botSeats.length) {
+    await api(`/v1/tables/${opened.table_id}/bots`, {
+      method: "POST",
+      body: { tokens: botSeats.map((s) => tokens[s]), levels: botSeats.map((s) => choices[s].level) },
+      signal: life.signal,
+    });
+  }
+  const people = Object.fromEntries(tokens.map((t, s) => [s, t]).filter(([s]) => choices[s].role !== "bot"));
+  remember((all) => {
+    all.tables = all.tables || {};
+    all.tables[opened.table_id] = { game: g.key, title: g.title, seats: people, opened: Date.now() };
+    // Keep the newest 50 tables.
+    const keep = Object.entries(all.tables)
+      .sort((a, b) => (b[1].opened || 0) - (a[1].opened || 0))
+      .slice(0, 50);
+    all.tables = Object.fromEntries(keep);
+  });
+  const mine = choices.findIndex((c) => c.role === "you");
+  return mine >= 0 ? seatLink(opened.table_id, mine, tokens[mine]) : `#/table/${opened.table_id}`;
 }
 
 function optionInput(name, value) {
