@@ -3,7 +3,7 @@
 One stack, bots playing the fixture game through the HTTP API at a steady
 rate (``--rate``), measured in alternating pairs of windows: without attackers,
 then with ``--per-class`` hostile clients of every class in
-tests/edge/attacks.py at once (pipelining and pings never read, sockets,
+tests/gateway/attacks.py at once (pipelining and pings never read, sockets,
 slow and oversized heads, hoarded feeds and unauthenticated play connections),
 each from an address of its own, run from a separate process. For each window
 it prints the players' moves/s and p99 to the accepted reply, and the
@@ -136,7 +136,7 @@ def main() -> None:
     parser.add_argument(
         "--classes",
         default="all",
-        help="comma-separated attack classes (tests/edge/attacks.py ATTACKS), or all",
+        help="comma-separated attack classes (tests/gateway/attacks.py ATTACKS), or all",
     )
     args = parser.parse_args()
     ensure_extra_games()

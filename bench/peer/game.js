@@ -1,5 +1,5 @@
 // High card for boardgame.io: the same shape as Ziggurat's fixture game
-// (tests/fixtures/highcard.py). The server shuffles a numbered deck and deals
+// (tests/support/highcard.py). The server shuffles a numbered deck and deals
 // secret hands; seats play one card each per trick in turn; the highest card
 // takes the trick and leads the next one; most tricks wins. Hands live in
 // G.players, which PlayerView.STRIP_SECRETS removes for every other seat, and

@@ -12,7 +12,7 @@ AsyncAPI generator builds schemas with pydantic, which cannot read msgspec
 types; its subscribers' and publisher's titles and descriptions are used for
 the control plane's operations.)
 
-``tests/services/test_asyncapi_spec.py`` checks the committed copy against this
+``tests/gateway/test_asyncapi_spec.py`` checks the committed copy against this
 one and that every stream the code writes is a channel here.
 """
 

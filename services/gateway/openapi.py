@@ -7,10 +7,10 @@ bounds a type declares are the bounds the document promises. The documents an
 answer copies unparsed from another stage (views, feeds' entries) are named by
 their types too (``answers.stored``). Only a game's event, whose fields each
 game's own types decide, is described by hand, and schemathesis checks every
-answer against its schema (tests/e2e/test_openapi_fuzz.py).
+answer against its schema (tests/gateway/test_openapi_fuzz.py).
 
 Every operation lists every status it can answer, each error status with the
-codes it carries; ``tests/services/test_openapi_spec.py`` checks the codes
+codes it carries; ``tests/gateway/test_openapi_spec.py`` checks the codes
 against the routes' code, and the committed copy against this one. Paths are
 in sorted order, so the document does not depend on the order resources are
 mounted in.

@@ -55,7 +55,7 @@ def no_ids(*_: Any) -> frozenset[str]:
 @dataclass(frozen=True, slots=True)
 class Secrets(Generic[S, E]):
     """What a game keeps hidden, stated by the game itself so that one generic
-    test (``tests/secrecy``) can vary it and check that nothing leaks."""
+    test (``tests/games/secrecy``) can vary it and check that nothing leaks."""
 
     #: ``conceal(state, owner, rng)``: another state that differs from ``state``
     #: only in facts that ``owner`` keeps hidden from every other audience right

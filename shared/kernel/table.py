@@ -262,7 +262,7 @@ def _zombie_move(game: GameModule[Any, Any, Any, Any], table: Table, seat: int) 
     seed = bytes.fromhex(table.seed)
     takeover = table.clock.takeover if table.clock is not None else None
     # The reducer holds the true state; every level's bot is held to the
-    # secrecy test (tests/secrecy), so it is handed the state as it is.
+    # secrecy test (tests/games/secrecy), so it is handed the state as it is.
     bot = levels.bot(game, takeover or "zombie")
     # The bot draws from its own stream family, never the game's future draws.
     command = bot(table.state, seat, Rng(bytes(b ^ 0x5A for b in seed), table.version))

@@ -53,7 +53,7 @@ class ViewDoc(Record, frozen=True):
 
 # -- projections of a view document: the fields a reader needs, decoded without
 # the game's view (the gateway reads one on every push, reply and listing line).
-# tests/services/test_projections.py holds each to ViewDoc's fields and types.
+# tests/readmodels/test_projections.py holds each to ViewDoc's fields and types.
 
 
 class ViewVersion(Record, frozen=True):

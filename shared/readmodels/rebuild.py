@@ -4,7 +4,7 @@
 The result equals :func:`shared.readmodels.build.build` over the table folded
 from the whole log with every event, byte for byte, less the history feed (a
 rebuild leaves it alone: the log does not record the projector's batches).
-``tests/services/test_rebuild_models.py`` holds it to that for every game. It
+``tests/readmodels/test_rebuild_models.py`` holds it to that for every game. It
 does the same work with less per event, which is what a rebuild is made of:
 
 * each stored envelope is decoded once, into only the fields used here, and

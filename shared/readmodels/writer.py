@@ -94,7 +94,7 @@ def rewrite_commands(keys: GameKeys, models: ReadModels, out: list[bytes]) -> in
 
     For a rebuild, which queues them in one ``MULTI`` ... ``EXEC`` with the
     checkpoints watched: the stored result is the script's, entry for entry
-    (``tests/integration/test_rebuild_writes.py``), without its checkpoint
+    (``tests/readmodels/test_rebuild_writes.py``), without its checkpoint
     logic, which a reset makes moot. Packed here rather than by a client: most
     of them are feed appends, and each entry's bytes are shared by every feed
     that holds it.

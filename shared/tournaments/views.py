@@ -58,7 +58,7 @@ class StandingsView(Record, frozen=True):
 
 # -- projections: the fields of a view a reader needs, decoded without the rest
 # (a listing of 200 tournaments decodes no ratings; a check of a finished
-# tournament, no lines). tests/services/test_projections.py holds each to its
+# tournament, no lines). tests/readmodels/test_projections.py holds each to its
 # full type's fields and types.
 
 

@@ -10,7 +10,7 @@
 * every alert has a severity, a summary, a runbook section in
   docs/reliability.md and a unit test in alerts_test.yml.
 
-promtool's own checks, and a real Prometheus, are in tests/ops.
+promtool's own checks, and a real Prometheus, are in tests/observability/test_prometheus.py.
 """
 
 from __future__ import annotations

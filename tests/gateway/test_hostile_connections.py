@@ -1,6 +1,6 @@
 """One client must not exhaust a gateway, below the application or through it.
 
-Each test runs one class of attack (tests/edge/attacks.py) from addresses of its
+Each test runs one class of attack (tests/gateway/attacks.py) from addresses of its
 own against a real stack for a few seconds, and meanwhile:
 
 * reads the gateway's resident memory and open files from /proc, and holds them

@@ -9,7 +9,7 @@ low (``LIMITS``, with no refill to speak of, so nothing below depends on time):
 one key or one address that floods is refused ``429 rate_limited`` with
 ``Retry-After`` while another key and another address still write, and each
 bound refuses with its stable code and changes nothing. Every client speaks from
-a loopback address of its own (tests/edge/clients.py), as clients on the
+a loopback address of its own (tests/gateway/clients.py), as clients on the
 internet would. The defaults and what a client sees are in docs/reliability.md
 ("Write budgets and aggregate bounds").
 """

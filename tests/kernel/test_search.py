@@ -59,7 +59,7 @@ def test_the_search_bot_beats_random_play() -> None:
 
 
 def test_a_search_that_peeks_is_caught_by_the_bot_secrecy_check() -> None:
-    """The check of tests/secrecy (the same move whatever the seat cannot see)
+    """The check of tests/games/secrecy (the same move whatever the seat cannot see)
     catches a search bot whose sampler returns the true state as it is."""
     game = registry.get("tigris")
     hard = game.bots["hard"]

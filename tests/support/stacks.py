@@ -1,8 +1,9 @@
-"""The running system the end-to-end, hostile-input, secrecy and edge suites play
-against: Valkey and every service as its own process, with the rate limits out
-of the way unless a suite sets its own; and a gateway served in the test's own
-process, as ``python -m services.gateway`` serves it. Each suite's fixture
-decides its scope (how widely it is shared)."""
+"""The running system the tests that start every service play against: Valkey and
+every service as its own process, with the rate limits out of the way unless a
+test sets its own; and a gateway served in the test's own process, as
+``python -m services.gateway`` serves it. Each fixture that runs one decides its
+scope (how widely it is shared): the ``stack`` of tests/conftest.py is one per
+worker, a module that needs a system of its own runs its own."""
 
 from __future__ import annotations
 
