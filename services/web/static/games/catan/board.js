@@ -725,32 +725,39 @@ function drawRobberAndMerchant(view, ui, ck, layers) {
     );
   }
 }
-// The highlighted last step of a move being chosen.
+// The highlighted last step of a move being chosen, then the clickable targets
+// of the legal moves.
 function drawPicked(view, ui, layers, seats) {
-  if (ui.picked.length) {
-    const [first, second] = ui.picked;
-    const at = (key) =>
-      key[0] === "s" ? spotXY(+key.slice(1)) : key[0] === "h" ? hexXY(+key.slice(1)) : null;
-    const a = at(first),
-      b = second ? at(second) : null;
-    if (a)
-      svgInto(
-        "circle",
-        { cx: a[0], cy: a[1], r: first[0] === "h" ? 2 * U - 6 : 17, class: "catan-picked" },
-        layers.targets,
-      );
-    if (a && b) {
-      svgInto("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "catan-picked-line" }, layers.targets);
-      svgInto(
-        "circle",
-        { cx: b[0], cy: b[1], r: second[0] === "h" ? 2 * U - 6 : 17, class: "catan-picked" },
-        layers.targets,
-      );
-    }
-  }
+  if (ui.picked.length) drawPickedSteps(ui.picked, layers.targets);
+  drawTargets(view, ui, layers.targets);
+  void seats;
+}
 
-  // Clickable targets of the legal moves: hexes under edges under corners, so
-  // a smaller target is never covered by a bigger one.
+// The steps picked so far: a ring on the first, and on the second with a line to it.
+function drawPickedSteps(picked, layer) {
+  const [first, second] = picked;
+  const at = (key) => (key[0] === "s" ? spotXY(+key.slice(1)) : key[0] === "h" ? hexXY(+key.slice(1)) : null);
+  const a = at(first),
+    b = second ? at(second) : null;
+  if (a)
+    svgInto(
+      "circle",
+      { cx: a[0], cy: a[1], r: first[0] === "h" ? 2 * U - 6 : 17, class: "catan-picked" },
+      layer,
+    );
+  if (a && b) {
+    svgInto("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], class: "catan-picked-line" }, layer);
+    svgInto(
+      "circle",
+      { cx: b[0], cy: b[1], r: second[0] === "h" ? 2 * U - 6 : 17, class: "catan-picked" },
+      layer,
+    );
+  }
+}
+
+// Clickable targets of the legal moves: hexes under edges under corners, so
+// a smaller target is never covered by a bigger one.
+function drawTargets(view, ui, layer) {
   const order = { h: 0, p: 1, s: 2 };
   const targets = [...ui.targets].sort((a, b) => order[a[0][0]] - order[b[0][0]]);
   for (const [key, t] of targets) {
@@ -771,58 +778,11 @@ function drawPicked(view, ui, layers, seats) {
         "data-key": `at:${key}`,
         "aria-label": t.text,
       },
-      layers.targets,
+      layer,
     );
-    if (kind === "s") {
-      const [x, y] = spotXY(id);
-      const occupied = view.owner[id] >= 0 || (view.knights || []).some((k) => k.spot === id);
-      svgInto("circle", { cx: x, cy: y, r: occupied ? 18 : 15, class: "catan-hit" }, g);
-      // A free corner gets a dot; a piece to act on gets a ring around it.
-      svgInto(
-        "circle",
-        { cx: x, cy: y, r: occupied ? 17 : 6.5, class: occupied ? "catan-ring" : "catan-mark" },
-        g,
-      );
-    } else if (kind === "p") {
-      const [a, b] = PATH_ENDS[id];
-      const [ax, ay] = spotXY(a),
-        [bx, by] = spotXY(b);
-      const cut = (f) => [ax + (bx - ax) * f, ay + (by - ay) * f];
-      const [hx1, hy1] = cut(0.24),
-        [hx2, hy2] = cut(0.76);
-      // The hit area is a band with an area of its own, not a wide stroke: an
-      // upright edge's line has no width, and a box of no width is "not visible"
-      // to whatever finds targets by their box (accessibility tools, test drivers).
-      const len = Math.hypot(bx - ax, by - ay),
-        nx = (-(by - ay) / len) * 8,
-        ny = ((bx - ax) / len) * 8;
-      svgInto(
-        "polygon",
-        {
-          points: [
-            [hx1 + nx, hy1 + ny],
-            [hx2 + nx, hy2 + ny],
-            [hx2 - nx, hy2 - ny],
-            [hx1 - nx, hy1 - ny],
-          ]
-            .map((q) => q.join(","))
-            .join(" "),
-          class: "catan-hit",
-        },
-        g,
-      );
-      svgInto(
-        "line",
-        {
-          x1: ax + (bx - ax) * 0.22,
-          y1: ay + (by - ay) * 0.22,
-          x2: bx - (bx - ax) * 0.22,
-          y2: by - (by - ay) * 0.22,
-          class: "catan-mark-line",
-        },
-        g,
-      );
-    } else {
+    if (kind === "s") cornerTarget(view, id, g);
+    else if (kind === "p") edgeTarget(id, g);
+    else {
       const [cx, cy] = hexXY(id);
       svgInto("polygon", { points: hexPoints(cx, cy, 2 * U - 5), class: "catan-mark-hex" }, g);
     }
@@ -838,7 +798,60 @@ function drawPicked(view, ui, layers, seats) {
       }
     });
   }
-  void seats;
+}
+
+// A corner's target: a free corner gets a dot; a piece to act on gets a ring around it.
+function cornerTarget(view, id, g) {
+  const [x, y] = spotXY(id);
+  const occupied = view.owner[id] >= 0 || (view.knights || []).some((k) => k.spot === id);
+  svgInto("circle", { cx: x, cy: y, r: occupied ? 18 : 15, class: "catan-hit" }, g);
+  svgInto(
+    "circle",
+    { cx: x, cy: y, r: occupied ? 17 : 6.5, class: occupied ? "catan-ring" : "catan-mark" },
+    g,
+  );
+}
+
+// An edge's target: a band to hit and a line marking the edge.
+function edgeTarget(id, g) {
+  const [a, b] = PATH_ENDS[id];
+  const [ax, ay] = spotXY(a),
+    [bx, by] = spotXY(b);
+  const cut = (f) => [ax + (bx - ax) * f, ay + (by - ay) * f];
+  const [hx1, hy1] = cut(0.24),
+    [hx2, hy2] = cut(0.76);
+  // The hit area is a band with an area of its own, not a wide stroke: an
+  // upright edge's line has no width, and a box of no width is "not visible"
+  // to whatever finds targets by their box (accessibility tools, test drivers).
+  const len = Math.hypot(bx - ax, by - ay),
+    nx = (-(by - ay) / len) * 8,
+    ny = ((bx - ax) / len) * 8;
+  svgInto(
+    "polygon",
+    {
+      points: [
+        [hx1 + nx, hy1 + ny],
+        [hx2 + nx, hy2 + ny],
+        [hx2 - nx, hy2 - ny],
+        [hx1 - nx, hy1 - ny],
+      ]
+        .map((q) => q.join(","))
+        .join(" "),
+      class: "catan-hit",
+    },
+    g,
+  );
+  svgInto(
+    "line",
+    {
+      x1: ax + (bx - ax) * 0.22,
+      y1: ay + (by - ay) * 0.22,
+      x2: bx - (bx - ax) * 0.22,
+      y2: by - (by - ay) * 0.22,
+      class: "catan-mark-line",
+    },
+    g,
+  );
 }
 
 // ---------------------------------------------------------------- dice, barbarians

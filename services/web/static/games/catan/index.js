@@ -251,20 +251,28 @@ export function render(root, doc, ctx) {
 }
 
 function draw(root, st) {
-  const { doc, ctx } = st;
+  const { doc } = st;
   const view = doc.view;
   drawingView(view);
   ensureStyle(root);
-  const legal = ctx?.legal || doc.legal || [];
-  const name = (s) => seatName(ctx, s, "Player");
   const focusKey = root.contains(document.activeElement)
     ? document.activeElement.getAttribute("data-key")
     : null;
+  const ui = panelUi(root, st, view);
+  ui.stage = stageOf(ui.legal, view, st.filter, st.picked);
+  ui.targets = boardTargets(root, st, ui, view);
+  drawPage(root, doc, view, ui);
+  if (focusKey) refocus(root, focusKey);
+}
 
+// What the board and the panels draw from and act through: the moves, the
+// names, the step being chosen, and the ways to move on (submit, a button).
+function panelUi(root, st, view) {
+  const { ctx } = st;
   const ui = {
     ctx: { ...ctx, view },
-    legal,
-    name,
+    legal: ctx?.legal || st.doc.legal || [],
+    name: (s) => seatName(ctx, s, "Player"),
     local: st.local,
     error: st.error,
     filter: st.filter,
@@ -282,23 +290,7 @@ function draw(root, st) {
       draw(root, st);
     },
   };
-  ui.submit = async (command) => {
-    if (!ctx?.submit) return;
-    st.error = "";
-    let res;
-    try {
-      res = await ctx.submit(command);
-    } catch (err) {
-      res = { ok: false, message: String(err?.message ? err.message : err) };
-    }
-    if (res && res.ok === false) {
-      st.error = `Not accepted: ${res.message || res.code || "rejected"}`;
-      st.errorVersion = st.doc.version;
-      st.filter = null;
-      st.picked = [];
-      if (root.isConnected) draw(root, st);
-    }
-  };
+  ui.submit = (command) => submit(root, st, ctx, command);
   ui.button = (parent, text, command, opts = {}) => {
     const b = htmlInto(
       "button",
@@ -318,10 +310,32 @@ function draw(root, st) {
     });
     return b;
   };
-  ui.stage = stageOf(legal, view, st.filter, st.picked);
+  return ui;
+}
 
-  // Board targets: the next step of every move still possible.
-  ui.targets = new Map();
+// Send a move; a refusal is shown and the half-chosen move dropped.
+async function submit(root, st, ctx, command) {
+  if (!ctx?.submit) return;
+  st.error = "";
+  let res;
+  try {
+    res = await ctx.submit(command);
+  } catch (err) {
+    res = { ok: false, message: String(err?.message ? err.message : err) };
+  }
+  if (res && res.ok === false) {
+    st.error = `Not accepted: ${res.message || res.code || "rejected"}`;
+    st.errorVersion = st.doc.version;
+    st.filter = null;
+    st.picked = [];
+    if (root.isConnected) draw(root, st);
+  }
+}
+
+// Board targets: the next step of every move still possible, each with its
+// words and what choosing it does (play the move, or take the step).
+function boardTargets(root, st, ui, view) {
+  const targets = new Map();
   const multiStep = (cs) => cs.some((c) => (steps(c, view) || []).length > 1 || filterKey(c));
   for (const [key, unsorted] of ui.stage.next) {
     const cs = unsorted.slice().sort((a, b) => rank(a) - rank(b));
@@ -333,7 +347,7 @@ function draw(root, st) {
       : cs.length === 1
         ? `${label(cs[0], ui.ctx)} (then confirm)`
         : `${cs.length} moves here: ${listWords([...new Set(cs.map((c) => label(c, ui.ctx).split(" at ")[0].split(" to ")[0]))])}`;
-    ui.targets.set(key, {
+    targets.set(key, {
       command: cs[0],
       commands: cs,
       text,
@@ -348,7 +362,11 @@ function draw(root, st) {
       },
     });
   }
+  return targets;
+}
 
+// The page: the status, board and legend beside the side panel.
+function drawPage(root, doc, view, ui) {
   root.replaceChildren();
   root.classList.add("catan-root");
   root.setAttribute("data-game", doc.game);
@@ -367,16 +385,17 @@ function draw(root, st) {
   drawActions(side, view, doc, ui);
   drawHand(side, view);
   drawPlayers(side, view, doc, ui);
+}
 
-  if (focusKey) {
-    const again = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
-    if (again && !again.disabled) again.focus();
-    // The control used is gone (a step of a move taken, a card kind filled):
-    // the keyboard goes on to what comes next, a place on the board first.
-    else
-      (
-        root.querySelector(".legal") ||
-        root.querySelector(".catan-actions button:not([disabled]), .catan-decision button:not([disabled])")
-      )?.focus();
-  }
+// The focus back on the control used; when it is gone (a step of a move
+// taken, a card kind filled), the keyboard goes on to what comes next, a place
+// on the board first.
+function refocus(root, focusKey) {
+  const again = root.querySelector(`[data-key="${CSS.escape(focusKey)}"]`);
+  if (again && !again.disabled) again.focus();
+  else
+    (
+      root.querySelector(".legal") ||
+      root.querySelector(".catan-actions button:not([disabled]), .catan-decision button:not([disabled])")
+    )?.focus();
 }

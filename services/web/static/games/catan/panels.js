@@ -64,92 +64,106 @@ export function drawPlayers(host, view, doc, ui) {
       },
       box,
     );
-    const top = htmlInto("div", { class: "top" }, card);
-    seatSwatch(top, s);
-    htmlInto("span", { class: "name" }, top, ui.name(s) + (s === view.seat ? " (you)" : ""));
-    if (awaited.has(s) && !doc.over)
-      htmlInto(
-        "span",
-        { class: "catan-badge turn", title: "awaited now" },
-        top,
-        s === view.active && !view.pending ? "to play" : "to decide",
-      );
-    const pts = htmlInto("span", { class: "pts", title: "victory points on the table" }, top);
-    htmlInto("b", {}, pts, String(p.points));
-    htmlInto("span", {}, pts, " pts");
-    if (
-      s === view.seat &&
-      view.my_points !== null &&
-      view.my_points !== undefined &&
-      view.my_points !== p.points
-    ) {
-      htmlInto(
-        "small",
-        { title: "counting your hidden Victory Point cards" },
-        pts,
-        ` (${view.my_points} with hidden)`,
-      );
-    }
-    const line = htmlInto("div", { class: "line" }, card);
-    htmlInto("span", { title: "resource cards in hand" }, line, plural(p.resources, "resource"));
-    if (ck)
-      htmlInto(
-        "span",
-        { title: "commodity cards in hand" },
-        line,
-        plural(p.commodities, "commodity", "commodities"),
-      );
-    htmlInto(
-      "span",
-      { title: ck ? "progress cards in hand" : "development cards in hand" },
-      line,
-      plural(p.progress, ck ? "progress card" : "development card"),
-    );
-    if (ck) {
-      const mine = (view.knights || []).filter((k) => k.owner === s);
-      const act = mine.filter((k) => k.active).reduce((a, k) => a + k.strength, 0);
-      htmlInto(
-        "span",
-        { title: "active knight strength, knights on the board" },
-        line,
-        `knights ${act} active / ${mine.length}`,
-      );
-    } else {
-      htmlInto("span", { title: "knights played" }, line, `${plural(p.knights_played, "knight")} played`);
-    }
-    htmlInto("span", { title: "longest road of this player" }, line, `road ${view.road_lengths[s] ?? 0}`);
-    if (ck) {
-      const imp = htmlInto("div", { class: "catan-imp" }, card);
-      p.levels.forEach((lvl, t) => {
-        const bar = htmlInto("span", { class: "track", title: `${TRACKS[t]}: level ${lvl} of 5` }, imp);
-        htmlInto("span", { class: "tname" }, bar, TRACKS[t]);
-        for (let i = 1; i <= 5; i++)
-          htmlInto("i", { style: i <= lvl ? `background:${TRACK_FILL[t]}` : "" }, bar);
-      });
-    }
-    const badges = [];
-    if (view.winner === s) badges.push(["Winner", "reached the target first"]);
-    if (view.longest === s) badges.push(["Longest road", `${view.road_lengths[s]} roads, 2 points`]);
-    if (!ck && view.largest_army === s) badges.push(["Largest army", "2 points"]);
-    if (ck && view.merchant_owner === s) badges.push(["Merchant", "1 point"]);
-    if (p.defender)
-      badges.push([`Defender of Catan ×${p.defender}`, `${p.defender} point${p.defender > 1 ? "s" : ""}`]);
-    if (p.vp_cards)
-      badges.push([
-        `${p.vp_cards} point card${p.vp_cards > 1 ? "s" : ""}`,
-        "revealed Printer or Constitution",
-      ]);
-    (view.metropolis || []).forEach((spot, t) => {
-      if (spot >= 0 && view.owner[spot] === s) badges.push([`${TRACKS[t]} metropolis`, "2 points"]);
-    });
-    if (badges.length) {
-      const row = htmlInto("div", { class: "badges" }, card);
-      for (const [b, t] of badges) htmlInto("span", { class: "catan-badge", title: t }, row, b);
-    }
+    drawPlayerTop(card, view, doc, ui, p, s, awaited);
+    drawPlayerCounts(card, view, p, s, ck);
+    if (ck) drawImprovements(card, p);
+    drawPlayerBadges(card, view, p, s, ck);
   });
   const bank = htmlInto("p", { class: "catan-muted catan-bank" }, box);
   const kinds = ck ? [...RESOURCES, ...COMMODITIES] : RESOURCES;
   bank.textContent = `Bank: ${kinds.map((k) => `${view.bank[k]} ${KIND[k]}`).join(", ")}. Decks: ${ck ? TRACKS.map((t, i) => `${t} ${view.decks[i + 1]}`).join(", ") : `${view.decks[0]} development cards`}.`;
+}
+
+// A player's first line: colour, name, whether awaited, and points.
+function drawPlayerTop(card, view, doc, ui, p, s, awaited) {
+  const top = htmlInto("div", { class: "top" }, card);
+  seatSwatch(top, s);
+  htmlInto("span", { class: "name" }, top, ui.name(s) + (s === view.seat ? " (you)" : ""));
+  if (awaited.has(s) && !doc.over)
+    htmlInto(
+      "span",
+      { class: "catan-badge turn", title: "awaited now" },
+      top,
+      s === view.active && !view.pending ? "to play" : "to decide",
+    );
+  const pts = htmlInto("span", { class: "pts", title: "victory points on the table" }, top);
+  htmlInto("b", {}, pts, String(p.points));
+  htmlInto("span", {}, pts, " pts");
+  if (
+    s === view.seat &&
+    view.my_points !== null &&
+    view.my_points !== undefined &&
+    view.my_points !== p.points
+  ) {
+    htmlInto(
+      "small",
+      { title: "counting your hidden Victory Point cards" },
+      pts,
+      ` (${view.my_points} with hidden)`,
+    );
+  }
+}
+
+// A player's cards in hand (counts only), knights and longest road.
+function drawPlayerCounts(card, view, p, s, ck) {
+  const line = htmlInto("div", { class: "line" }, card);
+  htmlInto("span", { title: "resource cards in hand" }, line, plural(p.resources, "resource"));
+  if (ck)
+    htmlInto(
+      "span",
+      { title: "commodity cards in hand" },
+      line,
+      plural(p.commodities, "commodity", "commodities"),
+    );
+  htmlInto(
+    "span",
+    { title: ck ? "progress cards in hand" : "development cards in hand" },
+    line,
+    plural(p.progress, ck ? "progress card" : "development card"),
+  );
+  if (ck) {
+    const mine = (view.knights || []).filter((k) => k.owner === s);
+    const act = mine.filter((k) => k.active).reduce((a, k) => a + k.strength, 0);
+    htmlInto(
+      "span",
+      { title: "active knight strength, knights on the board" },
+      line,
+      `knights ${act} active / ${mine.length}`,
+    );
+  } else {
+    htmlInto("span", { title: "knights played" }, line, `${plural(p.knights_played, "knight")} played`);
+  }
+  htmlInto("span", { title: "longest road of this player" }, line, `road ${view.road_lengths[s] ?? 0}`);
+}
+
+// Cities & Knights: a player's level on each city improvement track.
+function drawImprovements(card, p) {
+  const imp = htmlInto("div", { class: "catan-imp" }, card);
+  p.levels.forEach((lvl, t) => {
+    const bar = htmlInto("span", { class: "track", title: `${TRACKS[t]}: level ${lvl} of 5` }, imp);
+    htmlInto("span", { class: "tname" }, bar, TRACKS[t]);
+    for (let i = 1; i <= 5; i++) htmlInto("i", { style: i <= lvl ? `background:${TRACK_FILL[t]}` : "" }, bar);
+  });
+}
+
+// What a player holds that scores: the winner, longest road, largest army and the like.
+function drawPlayerBadges(card, view, p, s, ck) {
+  const badges = [];
+  if (view.winner === s) badges.push(["Winner", "reached the target first"]);
+  if (view.longest === s) badges.push(["Longest road", `${view.road_lengths[s]} roads, 2 points`]);
+  if (!ck && view.largest_army === s) badges.push(["Largest army", "2 points"]);
+  if (ck && view.merchant_owner === s) badges.push(["Merchant", "1 point"]);
+  if (p.defender)
+    badges.push([`Defender of Catan ×${p.defender}`, `${p.defender} point${p.defender > 1 ? "s" : ""}`]);
+  if (p.vp_cards)
+    badges.push([`${p.vp_cards} point card${p.vp_cards > 1 ? "s" : ""}`, "revealed Printer or Constitution"]);
+  (view.metropolis || []).forEach((spot, t) => {
+    if (spot >= 0 && view.owner[spot] === s) badges.push([`${TRACKS[t]} metropolis`, "2 points"]);
+  });
+  if (badges.length) {
+    const row = htmlInto("div", { class: "badges" }, card);
+    for (const [b, t] of badges) htmlInto("span", { class: "catan-badge", title: t }, row, b);
+  }
 }
 
 export function drawHand(host, view) {
@@ -477,65 +491,81 @@ export function drawActions(host, view, _doc, ui) {
   const legal = ui.legal;
   if (!legal.length) return;
   const box = htmlInto("section", { class: "catan-box catan-actions" }, host);
-  let heading = "Your moves";
-  if (ui.filter) heading = filterTitle(ui.filter);
-  else if (ui.picked.length) {
-    const first = ui.picked[0];
-    const k = first[0] === "s" && (view.knights || []).find((x) => x.spot === +first.slice(1));
-    heading = k
-      ? `Your ${STRENGTH[k.strength]} knight at ${spotName(k.spot, view)}`
-      : first[0] === "h"
-        ? `The robber to ${hexName(+first.slice(1), view)}`
-        : "Choose";
-  }
-  htmlInto("h3", {}, box, heading);
+  htmlInto("h3", {}, box, actionsHeading(view, ui));
   if (ui.error) htmlInto("p", { class: "catan-error", role: "alert" }, box, ui.error);
-
   if (ui.filter || ui.picked.length) {
-    // A move in progress: the commands it can still become.
-    const { complete, next } = ui.stage;
-    if (next.size)
-      htmlInto(
-        "p",
-        { class: "catan-hint" },
-        box,
-        `Pick a highlighted ${describeTargets(next)} on the board${complete.length ? ", or:" : "."}`,
-      );
-    const multi = ui.picked.length >= 2 || (ui.filter && ui.picked.length >= 1);
-    for (const c of complete)
-      ui.button(
-        box,
-        (multi && complete.length === 1 && !next.size ? "Confirm: " : "") + label(c, ui.ctx),
-        c,
-        { primary: true },
-      );
-    if (!next.size && !complete.length) htmlInto("p", {}, box, "Nothing left to choose.");
-    const cancel = htmlInto(
-      "button",
-      { type: "button", class: "catan-cancel", "data-key": "cancel" },
-      box,
-      "Cancel",
-    );
-    cancel.addEventListener("click", () => ui.reset());
+    drawMoveInProgress(box, ui);
     return;
   }
+  drawBoardHints(box, view, legal);
+  const groups = actionGroups(view, legal);
+  const order = ["turn", "other", "cards", "improve", "harbor", "bank", "offer"];
+  for (const g of order) {
+    const list = groups.get(g);
+    if (!list) continue;
+    if (g === "bank") drawBankTrades(box, view, ui, list);
+    else if (g === "offer") drawTradeComposer(box, view, ui);
+    else drawGroupButtons(box, view, ui, g, list);
+  }
+}
 
-  // Board moves, summarised so the board's highlights are explained.
+// The actions' heading: the moves, or the one being chosen.
+function actionsHeading(view, ui) {
+  if (ui.filter) return filterTitle(ui.filter);
+  if (!ui.picked.length) return "Your moves";
+  const first = ui.picked[0];
+  const k = first[0] === "s" && (view.knights || []).find((x) => x.spot === +first.slice(1));
+  return k
+    ? `Your ${STRENGTH[k.strength]} knight at ${spotName(k.spot, view)}`
+    : first[0] === "h"
+      ? `The robber to ${hexName(+first.slice(1), view)}`
+      : "Choose";
+}
+
+// A move in progress: the commands it can still become, and a way out.
+function drawMoveInProgress(box, ui) {
+  const { complete, next } = ui.stage;
+  if (next.size)
+    htmlInto(
+      "p",
+      { class: "catan-hint" },
+      box,
+      `Pick a highlighted ${describeTargets(next)} on the board${complete.length ? ", or:" : "."}`,
+    );
+  const multi = ui.picked.length >= 2 || (ui.filter && ui.picked.length >= 1);
+  for (const c of complete)
+    ui.button(box, (multi && complete.length === 1 && !next.size ? "Confirm: " : "") + label(c, ui.ctx), c, {
+      primary: true,
+    });
+  if (!next.size && !complete.length) htmlInto("p", {}, box, "Nothing left to choose.");
+  const cancel = htmlInto(
+    "button",
+    { type: "button", class: "catan-cancel", "data-key": "cancel" },
+    box,
+    "Cancel",
+  );
+  cancel.addEventListener("click", () => ui.reset());
+}
+
+// Board moves, summarised so the board's highlights are explained.
+function drawBoardHints(box, view, legal) {
   const onBoard = new Map();
   for (const c of legal)
     if (!filterKey(c) && steps(c, view)) onBoard.set(c.type, (onBoard.get(c.type) || 0) + 1);
-  if (onBoard.size) {
-    const ul = htmlInto("ul", { class: "catan-hint" }, box);
-    const hints = view.phase === "setup" ? SETUP_HINT : BOARD_HINT;
-    for (const [type, count] of onBoard)
-      htmlInto(
-        "li",
-        {},
-        ul,
-        `${hints[type] || BOARD_HINT[type] || "Choose on the board"} (${count} highlighted)`,
-      );
-  }
+  if (!onBoard.size) return;
+  const ul = htmlInto("ul", { class: "catan-hint" }, box);
+  const hints = view.phase === "setup" ? SETUP_HINT : BOARD_HINT;
+  for (const [type, count] of onBoard)
+    htmlInto(
+      "li",
+      {},
+      ul,
+      `${hints[type] || BOARD_HINT[type] || "Choose on the board"} (${count} highlighted)`,
+    );
+}
 
+// The panel's moves (those not chosen on the board) by group.
+function actionGroups(view, legal) {
   const groups = new Map();
   for (const c of legal) {
     if (steps(c, view) && !filterKey(c)) continue;
@@ -548,47 +578,39 @@ export function drawActions(host, view, _doc, ui) {
     if (!groups.has(g)) groups.set(g, []);
     groups.get(g).push(c);
   }
-  const order = ["turn", "other", "cards", "improve", "harbor", "bank", "offer"];
-  for (const g of order) {
-    const list = groups.get(g);
-    if (!list) continue;
-    if (g === "bank") {
-      drawBankTrades(box, view, ui, list);
+  return groups;
+}
+
+// One group's buttons: a move each, or one that leads into the moves sharing a filter.
+function drawGroupButtons(box, view, ui, g, list) {
+  const row = htmlInto("div", { class: `catan-buttons ${g}` }, box);
+  const seen = new Map();
+  for (const c of list) {
+    const key = filterKey(c);
+    if (!key) {
+      ui.button(row, label(c, ui.ctx), c, { primary: c.type === "catan.roll_dice" });
       continue;
     }
-    if (g === "offer") {
-      drawTradeComposer(box, view, ui);
+    if (!seen.has(key)) seen.set(key, []);
+    seen.get(key).push(c);
+  }
+  for (const [key, cs] of seen) {
+    if (cs.length === 1 && !steps(cs[0], view)) {
+      ui.button(row, label(cs[0], ui.ctx), cs[0]);
       continue;
     }
-    const row = htmlInto("div", { class: `catan-buttons ${g}` }, box);
-    const seen = new Map();
-    for (const c of list) {
-      const key = filterKey(c);
-      if (!key) {
-        ui.button(row, label(c, ui.ctx), c, { primary: c.type === "catan.roll_dice" });
-        continue;
-      }
-      if (!seen.has(key)) seen.set(key, []);
-      seen.get(key).push(c);
-    }
-    for (const [key, cs] of seen) {
-      if (cs.length === 1 && !steps(cs[0], view)) {
-        ui.button(row, label(cs[0], ui.ctx), cs[0]);
-        continue;
-      }
-      const b = htmlInto(
-        "button",
-        {
-          type: "button",
-          "data-command": JSON.stringify(cs[0]),
-          "data-filter": key,
-          "data-key": `filter:${key}`,
-        },
-        row,
-        `${filterTitle(key)}…`,
-      );
-      b.addEventListener("click", () => ui.enter(key));
-    }
+    const b = htmlInto(
+      "button",
+      {
+        type: "button",
+        "data-command": JSON.stringify(cs[0]),
+        "data-filter": key,
+        "data-key": `filter:${key}`,
+      },
+      row,
+      `${filterTitle(key)}…`,
+    );
+    b.addEventListener("click", () => ui.enter(key));
   }
 }
 

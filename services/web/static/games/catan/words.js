@@ -440,6 +440,18 @@ export function answerWords(a, kind, n, view) {
 export function describe(e, ctx) {
   const n = (s) => seatName(ctx, s, "Player");
   const view = viewOf(ctx);
+  return (
+    courseWords(e, n, view, ctx) ??
+    decisionWords(e, n, view) ??
+    pieceWords(e, n, view) ??
+    cardWords(e, n) ??
+    scoreWords(e, n, view) ??
+    (e.type ? e.type.replace(/^catan\./, "").replace(/_/g, " ") : "")
+  );
+}
+
+// The game's course: its start, the island laid out, the phases and the turn's effects.
+function courseWords(e, n, view, ctx) {
   switch (e.type) {
     case "catan.started": {
       const o = e.options || {};
@@ -481,6 +493,14 @@ export function describe(e, ctx) {
       return e.todo.length
         ? `The rest of the roll (${listWords(e.todo)}) waits for that decision.`
         : "The rest of the roll goes on.";
+    default:
+      return undefined;
+  }
+}
+
+// Decisions several players take at once: asked, answered, closed.
+function decisionWords(e, n, view) {
+  switch (e.type) {
     case "catan.task_opened":
       return taskSentence(e, n);
     case "catan.harbor_offered":
@@ -501,6 +521,14 @@ export function describe(e, ctx) {
       if (!shown.length || e.kind === "discard") return "Everyone concerned has decided.";
       return `${listWords(shown.map((a) => answerWords(a, e.kind, n, view)))}.`;
     }
+    default:
+      return undefined;
+  }
+}
+
+// Pieces on the island: buildings, roads, walls, knights, the robber and the merchant.
+function pieceWords(e, n, view) {
+  switch (e.type) {
     case "catan.building_placed":
       return e.level === 2
         ? `${n(e.seat)} builds a city at ${spotName(e.spot, view)}.`
@@ -519,6 +547,22 @@ export function describe(e, ctx) {
     }
     case "catan.knight_removed":
       return `The knight at ${spotName(e.spot, view)} leaves it.`;
+    case "catan.robber_moved":
+      return `The robber moves to ${hexName(e.hex, view)}.`;
+    case "catan.merchant_moved":
+      return `${n(e.seat)} places the merchant on ${hexName(e.hex, view)}: 1 point and 2:1 trade in its resource.`;
+    case "catan.numbers_swapped":
+      return view?.terrain
+        ? `The number tokens on the ${TERRAIN[view.terrain[e.a]]} and the ${TERRAIN[view.terrain[e.b]]} swap places (Inventor).`
+        : "Two number tokens swap places (Inventor).";
+    default:
+      return undefined;
+  }
+}
+
+// Cards changing hands: resources and commodities, development and progress cards.
+function cardWords(e, n) {
+  switch (e.type) {
     case "catan.cards_paid":
       return `${n(e.seat)} pays ${handWords(e.cards)} to the bank.`;
     case "catan.cards_gained":
@@ -533,18 +577,36 @@ export function describe(e, ctx) {
       return `${n(e.seat)} looks at ${n(e.target)}'s cards: ${handWords(e.cards)}.`;
     case "catan.progress_shown":
       return `${n(e.seat)} looks at ${n(e.target)}'s progress cards: ${e.cards.length ? listWords(e.cards.map(cardTitle)) : "none"}.`;
+    case "catan.card_drawn":
+      return `${n(e.seat)} draws ${cardTitle(e.card)}.`;
+    case "catan.card_drawn_shadow":
+      return e.deck < 0
+        ? `${n(e.seat)} buys a development card.`
+        : `${n(e.seat)} draws a ${TRACKS[e.deck]} card.`;
+    case "catan.card_revealed":
+      return `${n(e.seat)} reveals ${cardTitle(e.card)}: 1 point.`;
+    case "catan.card_played":
+      return `${n(e.seat)} plays ${cardTitle(e.card)}.`;
+    case "catan.card_discarded":
+      return `${n(e.seat)} discards ${cardTitle(e.card)}.`;
+    case "catan.card_discarded_shadow":
+      return `${n(e.seat)} discards a ${e.deck >= 0 ? `${TRACKS[e.deck]} ` : ""}card.`;
+    case "catan.card_stolen":
+      return `${n(e.dst)} takes ${cardTitle(e.card)} from ${n(e.src)}.`;
+    case "catan.card_stolen_shadow":
+      return `${n(e.dst)} takes a progress card from ${n(e.src)}.`;
+    default:
+      return undefined;
+  }
+}
+
+// The dice, the barbarians, and what scores: improvements, titles and the win.
+function scoreWords(e, n, view) {
+  switch (e.type) {
     case "catan.dice_rolled": {
       const face = e.event ? `; the event die shows the ${EVENT_FACE[e.event] || e.event}` : "";
       return `The dice roll ${e.yellow + e.red} (${e.yellow} and ${e.red})${face}.`;
     }
-    case "catan.robber_moved":
-      return `The robber moves to ${hexName(e.hex, view)}.`;
-    case "catan.merchant_moved":
-      return `${n(e.seat)} places the merchant on ${hexName(e.hex, view)}: 1 point and 2:1 trade in its resource.`;
-    case "catan.numbers_swapped":
-      return view?.terrain
-        ? `The number tokens on the ${TERRAIN[view.terrain[e.a]]} and the ${TERRAIN[view.terrain[e.b]]} swap places (Inventor).`
-        : "Two number tokens swap places (Inventor).";
     case "catan.barbarian_moved":
       return `The barbarian ship sails on: ${e.position} of ${trackLength(view)} steps.`;
     case "catan.barbarians_attacked": {
@@ -568,30 +630,12 @@ export function describe(e, ctx) {
       return e.holder >= 0
         ? `${n(e.holder)} holds the largest army: 2 points.`
         : "Nobody holds the largest army now.";
-    case "catan.card_drawn":
-      return `${n(e.seat)} draws ${cardTitle(e.card)}.`;
-    case "catan.card_drawn_shadow":
-      return e.deck < 0
-        ? `${n(e.seat)} buys a development card.`
-        : `${n(e.seat)} draws a ${TRACKS[e.deck]} card.`;
-    case "catan.card_revealed":
-      return `${n(e.seat)} reveals ${cardTitle(e.card)}: 1 point.`;
-    case "catan.card_played":
-      return `${n(e.seat)} plays ${cardTitle(e.card)}.`;
-    case "catan.card_discarded":
-      return `${n(e.seat)} discards ${cardTitle(e.card)}.`;
-    case "catan.card_discarded_shadow":
-      return `${n(e.seat)} discards a ${e.deck >= 0 ? `${TRACKS[e.deck]} ` : ""}card.`;
-    case "catan.card_stolen":
-      return `${n(e.dst)} takes ${cardTitle(e.card)} from ${n(e.src)}.`;
-    case "catan.card_stolen_shadow":
-      return `${n(e.dst)} takes a progress card from ${n(e.src)}.`;
     case "catan.game_won": {
       const pts = e.points || [];
       return `${n(e.seat)} wins with ${pts[e.seat]} points! ${pts.map((p, s) => `${n(s)} ${p}`).join(", ")}.`;
     }
     default:
-      return e.type ? e.type.replace(/^catan\./, "").replace(/_/g, " ") : "";
+      return undefined;
   }
 }
 
