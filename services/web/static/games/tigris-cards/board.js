@@ -124,79 +124,93 @@ function treasureGlyph() {
 // One card at (x, y); `w` narrower for connectors.
 export function cardShape(x, y, card, w = CW, opts = {}) {
   const g = s("g", { class: "zt-card" });
+  if (card === null) cardBack(g, x, y, w);
+  else if (isShip(card)) shipFace(g, x, y, w, card);
+  else {
+    cardFace(g, x, y, w, card);
+    if (opts.ghost) g.setAttribute("opacity", "0.8");
+  }
+  return g;
+}
+
+// A card face down.
+function cardBack(g, x, y, w) {
   const r = 7;
-  if (card === null) {
-    // face down
-    g.append(
-      s("rect", {
-        x,
-        y,
-        width: w,
-        height: CH,
-        rx: r,
-        fill: "#6b4a2a",
-        stroke: "#2a1a0a",
-        "stroke-width": 1.5,
-      }),
-    );
-    g.append(
-      s("rect", {
-        x: x + 4,
-        y: y + 4,
-        width: w - 8,
-        height: CH - 8,
-        rx: 4,
-        fill: "none",
-        stroke: "#c9a56a",
-        "stroke-width": 1.2,
-      }),
-    );
-    g.append(
-      placeGlyph(
-        s("path", { d: "M10 3L17 10L10 17L3 10Z", fill: "none", stroke: "#e0c58e", "stroke-width": 1.6 }),
-        x + w / 2,
-        y + CH / 2,
-        22,
-      ),
-    );
-    return g;
-  }
-  if (isShip(card)) {
-    const other = SHIP_OTHER[card];
-    g.append(
-      s("rect", {
-        x,
-        y,
-        width: w,
-        height: CH,
-        rx: r,
-        fill: FILL.blue,
-        stroke: "#101010",
-        "stroke-width": 1.3,
-      }),
-    );
-    g.append(
-      s("path", {
-        d: `M${x + w} ${y + r}V${y + CH - r}Q${x + w} ${y + CH} ${x + w - r} ${y + CH}H${x + w * 0.35}L${x + w * 0.65} ${y}H${x + w - r}Q${x + w} ${y} ${x + w} ${y + r}Z`,
-        fill: FILL[other],
-      }),
-    );
-    g.append(
-      s("rect", {
-        x: x + 2.5,
-        y: y + 2.5,
-        width: w - 5,
-        height: CH - 5,
-        rx: 5,
-        fill: "none",
-        stroke: "rgba(255,255,255,.7)",
-        "stroke-width": 1.2,
-      }),
-    );
-    g.append(placeGlyph(shipGlyph(), x + 18, y + STEP / 2, 24));
-    g.append(title(`The blue–${other} ship`));
-    return g;
-  }
+  g.append(
+    s("rect", {
+      x,
+      y,
+      width: w,
+      height: CH,
+      rx: r,
+      fill: "#6b4a2a",
+      stroke: "#2a1a0a",
+      "stroke-width": 1.5,
+    }),
+  );
+  g.append(
+    s("rect", {
+      x: x + 4,
+      y: y + 4,
+      width: w - 8,
+      height: CH - 8,
+      rx: 4,
+      fill: "none",
+      stroke: "#c9a56a",
+      "stroke-width": 1.2,
+    }),
+  );
+  g.append(
+    placeGlyph(
+      s("path", { d: "M10 3L17 10L10 17L3 10Z", fill: "none", stroke: "#e0c58e", "stroke-width": 1.6 }),
+      x + w / 2,
+      y + CH / 2,
+      22,
+    ),
+  );
+}
+
+// A ship: blue and its other colour, split on the diagonal.
+function shipFace(g, x, y, w, card) {
+  const r = 7;
+  const other = SHIP_OTHER[card];
+  g.append(
+    s("rect", {
+      x,
+      y,
+      width: w,
+      height: CH,
+      rx: r,
+      fill: FILL.blue,
+      stroke: "#101010",
+      "stroke-width": 1.3,
+    }),
+  );
+  g.append(
+    s("path", {
+      d: `M${x + w} ${y + r}V${y + CH - r}Q${x + w} ${y + CH} ${x + w - r} ${y + CH}H${x + w * 0.35}L${x + w * 0.65} ${y}H${x + w - r}Q${x + w} ${y} ${x + w} ${y + r}Z`,
+      fill: FILL[other],
+    }),
+  );
+  g.append(
+    s("rect", {
+      x: x + 2.5,
+      y: y + 2.5,
+      width: w - 5,
+      height: CH - 5,
+      rx: 5,
+      fill: "none",
+      stroke: "rgba(255,255,255,.7)",
+      "stroke-width": 1.2,
+    }),
+  );
+  g.append(placeGlyph(shipGlyph(), x + 18, y + STEP / 2, 24));
+  g.append(title(`The blue–${other} ship`));
+}
+
+// A colour's card (or the treasure): its colour, glyph and name.
+function cardFace(g, x, y, w, card) {
+  const r = 7;
   const colour = colourOf(card);
   g.append(
     s("rect", {
@@ -231,8 +245,6 @@ export function cardShape(x, y, card, w = CW, opts = {}) {
     g.append(placeGlyph(tileGlyph(colour), gx, y + STEP / 2, 22));
     g.append(title(`${capital(colour)} card (${NOUN[colour]})`));
   }
-  if (opts.ghost) g.setAttribute("opacity", "0.8");
-  return g;
 }
 
 // ---- moves ----
@@ -339,61 +351,11 @@ function traysLayer(view, BH) {
 // become pickable when they may move, the conflict's two are haloed.
 function piecesLayers(view, ctx, { seat, p, draw, moves }) {
   const marks = conflictMarks(view);
-  const conflict = view.conflict;
   const cardsLayer = s("g");
   const leadersLayer = s("g");
-  const mySels = new Set(moves.map((m) => m.sel));
-  const drawLeader = (token, cx, cy) => {
-    const piece = leaderPiece(cx, cy, 15, token.seat, token.leader, ctx);
-    if (
-      conflict &&
-      COLOUR_OF[token.leader] === conflict.colour &&
-      (token.seat === conflict.attacker || token.seat === conflict.defender)
-    ) {
-      leadersLayer.append(
-        s("circle", {
-          class: "zt-halo",
-          cx,
-          cy,
-          r: 20,
-          fill: "none",
-          stroke: "#ff2d20",
-          "stroke-width": 3.5,
-          "stroke-dasharray": "6 3",
-        }),
-      );
-    }
-    const sel = `leader:${token.leader}`;
-    if (token.seat === seat && mySels.has(sel)) {
-      const g = s(
-        "g",
-        { class: `zt-pick${p.sel === sel ? " zt-picked" : ""}`, "data-key": `pick-${sel}`, "data-pick": sel },
-        s("circle", { class: "zt-ring", cx, cy, r: 19, fill: "rgba(255,255,255,.01)", stroke: "none" }),
-        piece,
-      );
-      clickable(g, (ev) => togglePick(p, sel, draw, ev), `Choose your ${token.leader}`);
-      leadersLayer.append(g);
-    } else leadersLayer.append(piece);
-  };
-  const mark = (key, x, y) => {
-    if (!marks.has(key)) return;
-    const owner = marks.get(key);
-    leadersLayer.append(
-      s(
-        "g",
-        {},
-        title(`Supports ${seatName(ctx, owner)}`),
-        s("circle", {
-          cx: x,
-          cy: y,
-          r: 6.5,
-          fill: DYNASTIES[owner % 4].ring,
-          stroke: "#111",
-          "stroke-width": 1.5,
-        }),
-      ),
-    );
-  };
+  const pick = { seat, p, draw, mySels: new Set(moves.map((m) => m.sel)) };
+  const drawLeader = (token, cx, cy) => leaderToken(leadersLayer, view.conflict, ctx, pick, token, cx, cy);
+  const mark = (key, x, y) => supportMark(leadersLayer, marks, ctx, key, x, y);
   view.columns.forEach((column, c) => {
     column.forEach((slot, r) => {
       const x = colX(c),
@@ -412,32 +374,91 @@ function piecesLayers(view, ctx, { seat, p, draw, moves }) {
       mark(`g${g}`, x + KW / 2, y + CH - 8);
     }
   });
-  if (view.pending) {
-    const x = gapX(view.pending.gap),
-      y = rowY(0);
-    const back = cardShape(x, y, null, KW);
-    back.append(
-      title(
-        view.pending.colour
-          ? `Your face-down connector (${view.pending.colour})`
-          : "A face-down connector: the kingdoms are at war",
-      ),
-    );
-    cardsLayer.append(back);
-    if (view.pending.colour) {
-      cardsLayer.append(
-        s("circle", {
-          cx: x + KW / 2,
-          cy: y + CH + 9,
-          r: 7,
-          fill: FILL[view.pending.colour],
-          stroke: "#fff",
-          "stroke-width": 2,
-        }),
-      );
-    }
-  }
+  if (view.pending) pendingConnector(cardsLayer, view);
   return [cardsLayer, leadersLayer];
+}
+
+// A leader on the table: haloed when in the conflict, pickable when it is the
+// seat's own and may move.
+function leaderToken(leadersLayer, conflict, ctx, { seat, p, draw, mySels }, token, cx, cy) {
+  const piece = leaderPiece(cx, cy, 15, token.seat, token.leader, ctx);
+  if (
+    conflict &&
+    COLOUR_OF[token.leader] === conflict.colour &&
+    (token.seat === conflict.attacker || token.seat === conflict.defender)
+  ) {
+    leadersLayer.append(
+      s("circle", {
+        class: "zt-halo",
+        cx,
+        cy,
+        r: 20,
+        fill: "none",
+        stroke: "#ff2d20",
+        "stroke-width": 3.5,
+        "stroke-dasharray": "6 3",
+      }),
+    );
+  }
+  const sel = `leader:${token.leader}`;
+  if (token.seat === seat && mySels.has(sel)) {
+    const g = s(
+      "g",
+      { class: `zt-pick${p.sel === sel ? " zt-picked" : ""}`, "data-key": `pick-${sel}`, "data-pick": sel },
+      s("circle", { class: "zt-ring", cx, cy, r: 19, fill: "rgba(255,255,255,.01)", stroke: "none" }),
+      piece,
+    );
+    clickable(g, (ev) => togglePick(p, sel, draw, ev), `Choose your ${token.leader}`);
+    leadersLayer.append(g);
+  } else leadersLayer.append(piece);
+}
+
+// A disc in the supported seat's colour on a card that counts in the conflict.
+function supportMark(leadersLayer, marks, ctx, key, x, y) {
+  if (!marks.has(key)) return;
+  const owner = marks.get(key);
+  leadersLayer.append(
+    s(
+      "g",
+      {},
+      title(`Supports ${seatName(ctx, owner)}`),
+      s("circle", {
+        cx: x,
+        cy: y,
+        r: 6.5,
+        fill: DYNASTIES[owner % 4].ring,
+        stroke: "#111",
+        "stroke-width": 1.5,
+      }),
+    ),
+  );
+}
+
+// The connector lying face down, its colour marked when the view holds it (its player's).
+function pendingConnector(cardsLayer, view) {
+  const x = gapX(view.pending.gap),
+    y = rowY(0);
+  const back = cardShape(x, y, null, KW);
+  back.append(
+    title(
+      view.pending.colour
+        ? `Your face-down connector (${view.pending.colour})`
+        : "A face-down connector: the kingdoms are at war",
+    ),
+  );
+  cardsLayer.append(back);
+  if (view.pending.colour) {
+    cardsLayer.append(
+      s("circle", {
+        cx: x + KW / 2,
+        cy: y + CH + 9,
+        r: 7,
+        fill: FILL[view.pending.colour],
+        stroke: "#fff",
+        "stroke-width": 2,
+      }),
+    );
+  }
 }
 
 // The move being confirmed (a ghost), the places a move can go to, and the
