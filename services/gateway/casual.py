@@ -69,7 +69,7 @@ from shared.messaging.messages import OpenMsg, OpenTable, encode
 from shared.players.keys import player_doc, player_hosting, player_invitations
 from shared.players.seats import Seat, Turn
 from shared.players.store import seat_players, turns
-from shared.tournaments import seated_bots
+from shared.tournaments import store as bot_store
 
 INVITATION_ID = re.compile(r"^c[0-9a-f]{12}$")
 
@@ -272,7 +272,7 @@ async def _open_when_ready(gw: Gateway, request: Request, inv: Invitation) -> In
     )
     bots = {s: (tokens[s], levels.level_of(seat.bot)) for s, seat in enumerate(inv.seats) if seat.bot}
     if bots:
-        await seated_bots.hand_over(gw.redis, table_id, bots)
+        await bot_store.hand_over_bots(gw.redis, table_id, bots)
     opened = await _execute(gw, inv.invitation_id, MarkOpened(table_id=table_id), "open")
     await gw.redis.srem(player_hosting(inv.host), inv.invitation_id)  # answered: no longer pending
     return opened

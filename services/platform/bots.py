@@ -2,7 +2,7 @@
 
 A bot seat is a client like any other: for each live table with bot seats
 (the set the process manager, the casual tables and the lobby keep, with
-each seat's token and level: shared/tournaments/seated_bots.py), it reads the
+each seat's token and level: shared/tournaments/store.py), it reads the
 seat's view with the seat's token and submits the command its level's bot
 chose. Human seats at the same table are left alone; the bot waits for its turn.
 
@@ -39,7 +39,7 @@ from shared.games import registry
 from shared.kernel import levels
 from shared.kernel.rng import Rng
 from shared.observability import metrics
-from shared.tournaments import seated_bots
+from shared.tournaments import store as bot_store
 from shared.tournaments.keys import BOT_TABLES
 
 log = structlog.get_logger()
@@ -98,7 +98,7 @@ class BotRunner:
             await asyncio.sleep(1)
 
     async def _moves(self, client: httpx.AsyncClient, game_id: str) -> None:
-        seats = await seated_bots.read(self.redis, game_id)
+        seats = await bot_store.bots_of(self.redis, game_id)
         if not seats:
             return
         tokens = {seat: token for seat, (token, _) in seats.items()}

@@ -52,7 +52,7 @@ from shared.messaging.messages import encode
 from shared.messaging.replies import Replies
 from shared.messaging.streams import Batch
 from shared.observability import metrics
-from shared.tournaments import seated_bots
+from shared.tournaments import store as bot_store
 from shared.tournaments.commands import Finish, PairRound
 from shared.tournaments.commands import OpenTable as OpenTournamentTable
 from shared.tournaments.keys import TOURNAMENT_GAMES, TOURNAMENTS_INDEX
@@ -181,7 +181,7 @@ class Manager:
                 raise RuntimeError(f"result of {game_id} not recorded: {outcome.message}")
             log.error("result_rejected", tournament_id=tournament_id, game_id=game_id, code=outcome.code)
         async with self.redis.pipeline(transaction=False) as pipe:
-            seated_bots.forget(pipe, game_id)
+            bot_store.forget_bots(pipe, game_id)
             await pipe.execute()
         self._opened.discard(game_id)
 
@@ -351,7 +351,7 @@ class Manager:
         }
         # A game that is already over needs no players (its result is on its way).
         if bots and await self._ended(game_keys) is None:
-            await seated_bots.hand_over(self.redis, game_id, bots)
+            await bot_store.hand_over_bots(self.redis, game_id, bots)
         self._opened.add(game_id)
 
     async def _submit_open(

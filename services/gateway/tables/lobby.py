@@ -53,7 +53,7 @@ from shared.kernel.rng import commitment
 from shared.messaging.messages import encode
 from shared.readmodels.audit import AuditLog, verify_log
 from shared.readmodels.build import HISTORY, SPECTATOR, ViewHead
-from shared.tournaments import seated_bots
+from shared.tournaments import store as bot_store
 from shared.tournaments.keys import TOURNAMENT_GAMES, bot_seats, tournament_keys
 from shared.tournaments.views import PairingsHead, StandingsHead
 
@@ -389,7 +389,7 @@ async def add_bots(request: Request) -> Response:
         seats[seat] = (token, body.levels[i] if body.levels else levels.DEFAULT)
     gw.limits.write(address, f"seat:{token_hash(body.tokens[0])}")
     await read_view(gw, keys, SPECTATOR)
-    await seated_bots.hand_over(gw.redis, keys.game_id, seats, BOT_SEATS_TTL_S)
+    await bot_store.hand_over_bots(gw.redis, keys.game_id, seats, BOT_SEATS_TTL_S)
     out = BotsTaken(
         table_id=keys.game_id,
         bots=sorted(seats),
