@@ -11,6 +11,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import pytest
+from playwright.sync_api import expect
 
 from shared.infra.launcher import Stack
 from shared.kernel.legal_groups import expand
@@ -47,7 +48,8 @@ def test_a_table_against_a_hard_bot_from_the_lobby(page: Any, api: httpx.Client,
     table_id = fragment.path.split("/")[2]
     token = parse_qs(fragment.query)["token"][0]
     assert [body["levels"] for body in handed] == [["hard"]]
-    assert api.get(f"/v1/tables/{table_id}/about").json()["bots"] == [1]
+    about = api.get(f"/v1/tables/{table_id}/about").json()
+    assert (about["bots"], about["bot_levels"]) == ([1], ["hard"])
 
     # Seat 0 plays through the API; the bot's turns are the runner's, at the hard level.
     rng = random.Random(25)
@@ -68,4 +70,7 @@ def test_a_table_against_a_hard_bot_from_the_lobby(page: Any, api: httpx.Client,
         version = r.json()["version"]
     api.get(f"/v1/tables/{table_id}/view", headers=auth(token), params={"min_version": version + 1})
     assert _bot_moves(web, "hard") >= before + 2
+    page.goto("/")
+    row = page.get_by_test_id("live-tables").locator(f"tr[data-table='{table_id}']")
+    expect(row).to_contain_text("Seat 2 (bot) · hard")
     assert page.errors == []

@@ -54,7 +54,7 @@ from shared.messaging.messages import encode
 from shared.readmodels.audit import AuditLog, verify_log
 from shared.readmodels.build import HISTORY, SPECTATOR, ViewHead
 from shared.tournaments import store as bot_store
-from shared.tournaments.keys import TOURNAMENT_GAMES, bot_seats, tournament_keys
+from shared.tournaments.keys import TOURNAMENT_GAMES, bot_levels, bot_seats, tournament_keys
 from shared.tournaments.views import PairingsHead, StandingsHead
 
 #: Finished tables are found among this many newest tables at most.
@@ -84,6 +84,9 @@ class TableSummary(msgspec.Struct, kw_only=True):
     seats: int
     names: Annotated[list[str], msgspec.Meta(description="Seat names (a tournament's players)")]
     bots: Annotated[list[int], msgspec.Meta(description="The seats the bot runner plays")]
+    bot_levels: Annotated[
+        list[Level], msgspec.Meta(description="The level of each of `bots`' bot, in the same order")
+    ]
     tournament_id: str | None
     opened_at: int
     version: int
@@ -138,12 +141,16 @@ async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[T
     async with gw.redis.pipeline(transaction=False) as pipe:
         for keys, _ in found:
             pipe.hkeys(bot_seats(keys.game_id))
-        seated_bots = await pipe.execute()
+            pipe.hgetall(bot_levels(keys.game_id))
+        replies = await pipe.execute()
+    seated_bots = replies[0::2]
+    named_levels = replies[1::2]
     owners = await gw.redis.hmget(TOURNAMENT_GAMES, [k.game_id for k, _ in found]) if found else []
     names = await _tournament_names(gw, {o.decode() for o in owners if o is not None})
     out = []
     for i, (keys, opened) in enumerate(found):
-        raw, bots = views[i], seated_bots[i]
+        raw, bots = views[i], sorted(int(b) for b in seated_bots[i])
+        level_of = {int(seat): level.decode() for seat, level in named_levels[i].items()}
         if raw is None:  # opened, not projected yet
             continue
         doc = _doc(raw)
@@ -158,7 +165,8 @@ async def _summaries(gw: Gateway, found: list[tuple[GameKeys, float]]) -> list[T
                 title=game_title(doc.game),
                 seats=doc.seats,
                 names=seated or [f"Seat {s + 1}" for s in range(doc.seats)],
-                bots=sorted(int(b) for b in bots),
+                bots=bots,
+                bot_levels=[levels.level_of(level_of.get(s)) for s in bots],
                 tournament_id=tid,
                 opened_at=int(opened),
                 version=doc.version,

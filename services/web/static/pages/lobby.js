@@ -167,7 +167,9 @@ function tableList(tables, over) {
     );
   const rows = tables.map((t) => {
     const ctx = { names: t.names };
-    const who = t.names.map((n, s) => `${n}${t.bots.includes(s) ? " (bot)" : ""}`);
+    // A bot seat says so, and at which level it plays.
+    const level = (s) => t.bot_levels?.[t.bots.indexOf(s)] || "medium";
+    const who = t.names.map((n, s) => `${n}${t.bots.includes(s) ? ` (bot) · ${level(s)}` : ""}`);
     const link = over
       ? h("a", { href: `#/replay/${t.table_id}` }, "replay")
       : h("a", { href: `#/table/${t.table_id}` }, "watch");
