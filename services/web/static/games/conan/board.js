@@ -48,6 +48,16 @@ function line(d, fg, width, extra = {}) {
 }
 
 export function glyph(name, fg = "#1d1a14") {
+  return (
+    battleGlyph(name, fg) ??
+    placeGlyph(name, fg) ??
+    markGlyph(name, fg) ??
+    s("circle", { cx: 10, cy: 10, r: 5, fill: fg })
+  );
+}
+
+// Glyphs of war: weapons, armour and what battles leave.
+function battleGlyph(name, fg) {
   switch (name) {
     case "sword":
       return line("M10 1.5V13.5M6 13.5H14M10 13.5V18.5", fg, 2.2, { fill: "none" });
@@ -67,22 +77,39 @@ export function glyph(name, fg = "#1d1a14") {
         "M10 1.5L12 7L17.5 4.5L14 9.5L19 12L13 12.5L14.5 18.5L10 14L5.5 18.5L7 12.5L1 12L6 9.5L2.5 4.5L8 7Z",
         fg,
       );
-    case "crown":
-      return solid("M2.5 15.5H17.5L18.5 5.5L13.7 9.5L10 3L6.3 9.5L1.5 5.5ZM2.5 16.8H17.5V18.5H2.5Z", fg);
-    case "eye":
+    case "helm":
       return s(
         "g",
         {},
+        solid("M4 12Q4 4 10 4Q16 4 16 12V17H12.5V13H7.5V17H4Z", fg),
         s("path", {
-          d: "M1.5 10Q10 1.5 18.5 10Q10 18.5 1.5 10Z",
-          fill: "none",
+          d: "M4.5 8Q0.5 6.5 1.5 1.5Q3.5 5 6 5.5M15.5 8Q19.5 6.5 18.5 1.5Q16.5 5 14 5.5",
+          fill: fg,
           stroke: fg,
-          "stroke-width": 2,
+          "stroke-width": 0.8,
         }),
-        s("circle", { cx: 10, cy: 10, r: 3, fill: fg }),
       );
-    case "star":
-      return solid("M10 1.5L12.5 7.3L18.8 7.8L14 12L15.5 18.2L10 14.8L4.5 18.2L6 12L1.2 7.8L7.5 7.3Z", fg);
+    case "skull":
+      return s(
+        "g",
+        {},
+        solid("M10 2Q17 2 17 9Q17 12 14.5 13V16.5H5.5V13Q3 12 3 9Q3 2 10 2Z", fg),
+        s("circle", { cx: 7.2, cy: 8.8, r: 1.9, fill: "#fff" }),
+        s("circle", { cx: 12.8, cy: 8.8, r: 1.9, fill: "#fff" }),
+      );
+    case "flame":
+      return solid(
+        "M10 1.5Q15 7 15 12Q15 18.5 10 18.5Q5 18.5 5 12Q5 9 7.5 6.5Q7.5 10 9.5 11Q8.5 6 10 1.5Z",
+        fg,
+      );
+    default:
+      return undefined;
+  }
+}
+
+// Glyphs of places and who holds them: towers, forts, cities, pawns, flags, crowns.
+function placeGlyph(name, fg) {
+  switch (name) {
     case "tower":
       return solid("M6 18.5V7.5H4.5V2.5H7V4.5H8.8V2.5H11.2V4.5H13V2.5H15.5V7.5H14V18.5Z", fg);
     case "fort":
@@ -99,28 +126,32 @@ export function glyph(name, fg = "#1d1a14") {
         s("circle", { cx: 10, cy: 5.2, r: 3.6 }),
         s("path", { d: "M5 18.5Q5 10 10 9.2Q15 10 15 18.5Z" }),
       );
-    case "helm":
-      return s(
-        "g",
-        {},
-        solid("M4 12Q4 4 10 4Q16 4 16 12V17H12.5V13H7.5V17H4Z", fg),
-        s("path", {
-          d: "M4.5 8Q0.5 6.5 1.5 1.5Q3.5 5 6 5.5M15.5 8Q19.5 6.5 18.5 1.5Q16.5 5 14 5.5",
-          fill: fg,
-          stroke: fg,
-          "stroke-width": 0.8,
-        }),
-      );
     case "flag":
       return s("g", {}, line("M4 18.5V2", fg, 2), solid("M5 2.5H16.5L13.5 6.5L16.5 10.5H5Z", fg));
-    case "skull":
+    case "crown":
+      return solid("M2.5 15.5H17.5L18.5 5.5L13.7 9.5L10 3L6.3 9.5L1.5 5.5ZM2.5 16.8H17.5V18.5H2.5Z", fg);
+    default:
+      return undefined;
+  }
+}
+
+// Glyphs of marks: seeing, glory, treasure and writs.
+function markGlyph(name, fg) {
+  switch (name) {
+    case "eye":
       return s(
         "g",
         {},
-        solid("M10 2Q17 2 17 9Q17 12 14.5 13V16.5H5.5V13Q3 12 3 9Q3 2 10 2Z", fg),
-        s("circle", { cx: 7.2, cy: 8.8, r: 1.9, fill: "#fff" }),
-        s("circle", { cx: 12.8, cy: 8.8, r: 1.9, fill: "#fff" }),
+        s("path", {
+          d: "M1.5 10Q10 1.5 18.5 10Q10 18.5 1.5 10Z",
+          fill: "none",
+          stroke: fg,
+          "stroke-width": 2,
+        }),
+        s("circle", { cx: 10, cy: 10, r: 3, fill: fg }),
       );
+    case "star":
+      return solid("M10 1.5L12.5 7.3L18.8 7.8L14 12L15.5 18.2L10 14.8L4.5 18.2L6 12L1.2 7.8L7.5 7.3Z", fg);
     case "coin":
       return s(
         "g",
@@ -128,18 +159,13 @@ export function glyph(name, fg = "#1d1a14") {
         s("circle", { cx: 10, cy: 10, r: 8, fill: "#e9b82c", stroke: "#7a5800", "stroke-width": 1.5 }),
         s("circle", { cx: 10, cy: 10, r: 4.5, fill: "none", stroke: "#7a5800", "stroke-width": 1.2 }),
       );
-    case "flame":
-      return solid(
-        "M10 1.5Q15 7 15 12Q15 18.5 10 18.5Q5 18.5 5 12Q5 9 7.5 6.5Q7.5 10 9.5 11Q8.5 6 10 1.5Z",
-        fg,
-      );
     case "scroll":
       return solid(
         "M4 3H15Q17.5 3 17.5 5.5V15Q17.5 17.5 15 17.5H5Q2.5 17.5 2.5 15V13H12.5V15Q12.5 16 13.5 16Q14.5 16 14.5 15V5.5Q14.5 4.5 15 4.5H6Q5 4.5 5 5.5V12H4Z",
         fg,
       );
     default:
-      return s("circle", { cx: 10, cy: 10, r: 5, fill: fg });
+      return undefined;
   }
 }
 
@@ -756,196 +782,223 @@ export function drawMap(view, ctx, moves, ui, act) {
 // The land: the pack's outlines, borders, labels and zones (or a ring of provinces
 // when the pack has no shapes), and the mountain passes.
 function drawLand(map) {
-  const { view, board, laid, svg, states, inPlay, seatOfKingdom, centre, land, labels } = map;
-  if (laid) {
-    const geo = geometry(view);
-    const halo = s("g", {
-      fill: "#8fb7c9",
-      stroke: "#8fb7c9",
-      "stroke-width": 18,
-      "stroke-linejoin": "round",
-    });
-    for (const d of geo.paths.values()) halo.append(s("path", { d }));
-    svg.append(halo);
-    for (const f of geo.features) {
-      const fill = f.kind === "mountains" ? "url(#zc-peaks)" : "url(#zc-sand)";
-      land.append(
-        s(
-          "path",
-          { d: f.d, fill, stroke: "none" },
-          title(
-            f.kind === "mountains"
-              ? "Mountains: no province, nobody enters"
-              : "Desert: no province, nobody enters",
-          ),
-        ),
-      );
-    }
-    for (const p of board.provinces) {
-      const st = states.get(p.id) || { units: [], emissaries: [], owner: -1 };
-      const d = geo.paths.get(p.id);
-      const playing = inPlay.has(p.zone);
-      const home = p.home_of ? seatOfKingdom.get(p.home_of) : undefined;
-      const holder = st.owner >= 0 ? st.owner : home;
-      let fill = ZONE_FILL[p.zone] || "#e9dbb3";
-      if (!playing) fill = "url(#zc-hatch)";
-      else if (holder !== undefined && holder >= 0) fill = colourOf(holder).light;
-      const g = s("g", { class: "zc-prov", "data-province": p.id });
-      g.append(s("path", { d, fill, stroke: "none" }));
-      if (playing && p.savage) g.append(s("path", { d, fill: "url(#zc-wild)" }));
-      if (playing && holder !== undefined && holder >= 0) {
-        const col = colourOf(holder);
-        const clip = `zc-clip-${p.id}`;
-        g.append(s("clipPath", { id: clip }, s("path", { d })));
-        g.append(
-          s("path", {
-            d,
-            fill: "none",
-            stroke: col.fill,
-            "stroke-width": home !== undefined ? 14 : 8,
-            "stroke-opacity": home !== undefined ? 0.85 : 0.6,
-            "clip-path": `url(#${clip})`,
-          }),
-        );
-      }
-      land.append(g);
-    }
-    const borders = s("g", {
-      fill: "none",
-      stroke: "#6b5330",
-      "stroke-width": 1.6,
-      "stroke-dasharray": "5 3",
-      "stroke-linecap": "round",
-    });
-    for (const b of geo.borders) borders.append(s("path", { d: b.d }));
+  if (map.laid) {
+    const geo = geometry(map.view);
+    drawTerrain(map, geo);
+    for (const p of map.board.provinces) drawProvinceLand(map, geo, p);
+    drawBorders(map.land, geo);
+    drawLandLabels(map);
+    drawPasses(map);
+  } else drawRing(map);
+}
+
+// The sea's shallows round the coast, and the mountains and deserts no one enters.
+function drawTerrain(map, geo) {
+  const { svg, land } = map;
+  const halo = s("g", {
+    fill: "#8fb7c9",
+    stroke: "#8fb7c9",
+    "stroke-width": 18,
+    "stroke-linejoin": "round",
+  });
+  for (const d of geo.paths.values()) halo.append(s("path", { d }));
+  svg.append(halo);
+  for (const f of geo.features) {
+    const fill = f.kind === "mountains" ? "url(#zc-peaks)" : "url(#zc-sand)";
     land.append(
-      borders,
+      s(
+        "path",
+        { d: f.d, fill, stroke: "none" },
+        title(
+          f.kind === "mountains"
+            ? "Mountains: no province, nobody enters"
+            : "Desert: no province, nobody enters",
+        ),
+      ),
+    );
+  }
+}
+
+// A province's ground: its zone's colour (hatched out of play), its holder's
+// colour and border, and the savage lands' pattern.
+function drawProvinceLand(map, geo, p) {
+  const { states, inPlay, seatOfKingdom, land } = map;
+  const st = states.get(p.id) || { units: [], emissaries: [], owner: -1 };
+  const d = geo.paths.get(p.id);
+  const playing = inPlay.has(p.zone);
+  const home = p.home_of ? seatOfKingdom.get(p.home_of) : undefined;
+  const holder = st.owner >= 0 ? st.owner : home;
+  let fill = ZONE_FILL[p.zone] || "#e9dbb3";
+  if (!playing) fill = "url(#zc-hatch)";
+  else if (holder !== undefined && holder >= 0) fill = colourOf(holder).light;
+  const g = s("g", { class: "zc-prov", "data-province": p.id });
+  g.append(s("path", { d, fill, stroke: "none" }));
+  if (playing && p.savage) g.append(s("path", { d, fill: "url(#zc-wild)" }));
+  if (playing && holder !== undefined && holder >= 0) {
+    const col = colourOf(holder);
+    const clip = `zc-clip-${p.id}`;
+    g.append(s("clipPath", { id: clip }, s("path", { d })));
+    g.append(
       s("path", {
-        d: geo.coast,
+        d,
         fill: "none",
-        stroke: "#3c2f1b",
-        "stroke-width": 2.4,
-        "stroke-linejoin": "round",
+        stroke: col.fill,
+        "stroke-width": home !== undefined ? 14 : 8,
+        "stroke-opacity": home !== undefined ? 0.85 : 0.6,
+        "clip-path": `url(#${clip})`,
       }),
     );
-    for (const lb of board.labels || []) {
-      const sea = lb.kind === "sea";
-      labels.append(
-        s(
-          "text",
-          {
-            x: lb.x,
-            y: lb.y,
-            "text-anchor": "middle",
-            class: sea ? "zc-sea-label" : "zc-wild-label",
-            transform: lb.angle ? `rotate(${lb.angle} ${lb.x} ${lb.y})` : null,
-          },
-          lb.name,
-        ),
-      );
-    }
-    for (const z of board.zones || []) {
-      if (inPlay.has(z.id)) continue;
-      labels.append(
-        s(
-          "text",
-          { x: z.x, y: z.y, "text-anchor": "middle", class: "zc-zone-label" },
-          `${humanize(z.id)}: out of play`,
-        ),
-      );
-    }
-  } else {
-    const routes = s("g", { stroke: "#6b5330", "stroke-width": 3 });
-    for (const [a, b] of board.routes || []) {
-      const [x1, y1] = centre.get(a);
-      const [x2, y2] = centre.get(b);
-      routes.append(s("line", { x1, y1, x2, y2 }));
-    }
-    land.append(routes);
-    for (const p of board.provinces) {
-      const [x, y] = centre.get(p.id);
-      const st = states.get(p.id) || { owner: -1 };
-      const home = p.home_of ? seatOfKingdom.get(p.home_of) : undefined;
-      const holder = st.owner >= 0 ? st.owner : home;
-      const fill = !inPlay.has(p.zone)
-        ? "url(#zc-hatch)"
-        : holder !== undefined && holder >= 0
-          ? colourOf(holder).light
-          : ZONE_FILL[p.zone] || "#e9dbb3";
-      const ring = holder !== undefined && holder >= 0 ? colourOf(holder).fill : "#6b5330";
-      land.append(
-        s(
-          "g",
-          { class: "zc-prov", "data-province": p.id },
-          s("circle", {
-            cx: x,
-            cy: y,
-            r: 70,
-            fill,
-            stroke: ring,
-            "stroke-width": home !== undefined ? 8 : 3,
-          }),
-        ),
-      );
-    }
   }
-  if (laid) {
-    // Adjacent provinces without a common border: a mountain pass.
-    const routes = s("g", { class: "zc-routes" });
-    const byId = new Map(board.provinces.map((p) => [p.id, p]));
-    for (const [a, b] of board.routes || []) {
-      const pa = byId.get(a);
-      const pb = byId.get(b);
-      if (!pa || !pb) continue;
-      // Through the land in between (a mountain pass) when some lies near the middle.
-      const mx = (pa.x + pb.x) / 2;
-      const my = (pa.y + pb.y) / 2;
-      let via = null;
-      for (const f of board.features || []) {
-        const c = centroid(f.shape || []);
-        if (
-          c &&
-          Math.hypot(c[0] - mx, c[1] - my) < 120 &&
-          (!via || Math.hypot(c[0] - mx, c[1] - my) < Math.hypot(via[0] - mx, via[1] - my))
-        )
-          via = c;
-      }
-      const d = via
-        ? `M${pa.x} ${pa.y}Q${(2 * via[0] - mx).toFixed(1)} ${(2 * via[1] - my).toFixed(1)} ${pb.x} ${pb.y}`
-        : `M${pa.x} ${pa.y}L${pb.x} ${pb.y}`;
-      routes.append(
-        s(
-          "g",
-          {},
-          title(`${pname(a)} and ${pname(b)} are adjacent (a pass)`),
-          s("path", {
-            d,
-            fill: "none",
-            stroke: "#fff8e6",
-            "stroke-width": 7,
-            "stroke-linecap": "round",
-            "stroke-opacity": 0.85,
-          }),
-          s("path", {
-            d,
-            fill: "none",
-            stroke: "#6b5330",
-            "stroke-width": 3,
-            "stroke-dasharray": "2 7",
-            "stroke-linecap": "round",
-          }),
-        ),
-      );
-    }
-    land.append(routes);
+  land.append(g);
+}
+
+// The borders between provinces (dashed) and the coast.
+function drawBorders(land, geo) {
+  const borders = s("g", {
+    fill: "none",
+    stroke: "#6b5330",
+    "stroke-width": 1.6,
+    "stroke-dasharray": "5 3",
+    "stroke-linecap": "round",
+  });
+  for (const b of geo.borders) borders.append(s("path", { d: b.d }));
+  land.append(
+    borders,
+    s("path", {
+      d: geo.coast,
+      fill: "none",
+      stroke: "#3c2f1b",
+      "stroke-width": 2.4,
+      "stroke-linejoin": "round",
+    }),
+  );
+}
+
+// The names of seas and wild lands, and the zones out of play.
+function drawLandLabels(map) {
+  const { board, inPlay, labels } = map;
+  for (const lb of board.labels || []) {
+    const sea = lb.kind === "sea";
+    labels.append(
+      s(
+        "text",
+        {
+          x: lb.x,
+          y: lb.y,
+          "text-anchor": "middle",
+          class: sea ? "zc-sea-label" : "zc-wild-label",
+          transform: lb.angle ? `rotate(${lb.angle} ${lb.x} ${lb.y})` : null,
+        },
+        lb.name,
+      ),
+    );
   }
+  for (const z of board.zones || []) {
+    if (inPlay.has(z.id)) continue;
+    labels.append(
+      s(
+        "text",
+        { x: z.x, y: z.y, "text-anchor": "middle", class: "zc-zone-label" },
+        `${humanize(z.id)}: out of play`,
+      ),
+    );
+  }
+}
+
+// A pack with no shapes: the provinces as a ring of circles, joined by their routes.
+function drawRing(map) {
+  const { board, states, inPlay, seatOfKingdom, centre, land } = map;
+  const routes = s("g", { stroke: "#6b5330", "stroke-width": 3 });
+  for (const [a, b] of board.routes || []) {
+    const [x1, y1] = centre.get(a);
+    const [x2, y2] = centre.get(b);
+    routes.append(s("line", { x1, y1, x2, y2 }));
+  }
+  land.append(routes);
+  for (const p of board.provinces) {
+    const [x, y] = centre.get(p.id);
+    const st = states.get(p.id) || { owner: -1 };
+    const home = p.home_of ? seatOfKingdom.get(p.home_of) : undefined;
+    const holder = st.owner >= 0 ? st.owner : home;
+    const fill = !inPlay.has(p.zone)
+      ? "url(#zc-hatch)"
+      : holder !== undefined && holder >= 0
+        ? colourOf(holder).light
+        : ZONE_FILL[p.zone] || "#e9dbb3";
+    const ring = holder !== undefined && holder >= 0 ? colourOf(holder).fill : "#6b5330";
+    land.append(
+      s(
+        "g",
+        { class: "zc-prov", "data-province": p.id },
+        s("circle", {
+          cx: x,
+          cy: y,
+          r: 70,
+          fill,
+          stroke: ring,
+          "stroke-width": home !== undefined ? 8 : 3,
+        }),
+      ),
+    );
+  }
+}
+
+// Adjacent provinces without a common border: a mountain pass.
+function drawPasses(map) {
+  const { board, land } = map;
+  const routes = s("g", { class: "zc-routes" });
+  const byId = new Map(board.provinces.map((p) => [p.id, p]));
+  for (const [a, b] of board.routes || []) {
+    const pa = byId.get(a);
+    const pb = byId.get(b);
+    if (!pa || !pb) continue;
+    // Through the land in between (a mountain pass) when some lies near the middle.
+    const mx = (pa.x + pb.x) / 2;
+    const my = (pa.y + pb.y) / 2;
+    let via = null;
+    for (const f of board.features || []) {
+      const c = centroid(f.shape || []);
+      if (
+        c &&
+        Math.hypot(c[0] - mx, c[1] - my) < 120 &&
+        (!via || Math.hypot(c[0] - mx, c[1] - my) < Math.hypot(via[0] - mx, via[1] - my))
+      )
+        via = c;
+    }
+    const d = via
+      ? `M${pa.x} ${pa.y}Q${(2 * via[0] - mx).toFixed(1)} ${(2 * via[1] - my).toFixed(1)} ${pb.x} ${pb.y}`
+      : `M${pa.x} ${pa.y}L${pb.x} ${pb.y}`;
+    routes.append(
+      s(
+        "g",
+        {},
+        title(`${pname(a)} and ${pname(b)} are adjacent (a pass)`),
+        s("path", {
+          d,
+          fill: "none",
+          stroke: "#fff8e6",
+          "stroke-width": 7,
+          "stroke-linecap": "round",
+          "stroke-opacity": 0.85,
+        }),
+        s("path", {
+          d,
+          fill: "none",
+          stroke: "#6b5330",
+          "stroke-width": 3,
+          "stroke-dasharray": "2 7",
+          "stroke-linecap": "round",
+        }),
+      ),
+    );
+  }
+  land.append(routes);
 }
 
 // One province: its name, value, home crown, savage skull and destination flag,
 // the pieces on it, and its campaign track.
 function drawProvince(map, p) {
-  const { view, ctx, states, inPlay, seatOfKingdom, fight, target, fights, anchor, pieces, labels, fixups } =
-    map;
+  const { states, inPlay, seatOfKingdom, fight, anchor, pieces } = map;
   const st = states.get(p.id) || {
     units: [],
     emissaries: [],
@@ -958,8 +1011,18 @@ function drawProvince(map, p) {
   const [x, y] = anchor(p);
   const playing = inPlay.has(p.zone);
   const home = p.home_of ? seatOfKingdom.get(p.home_of) : undefined;
-  // name (one or two lines), value coin, home crown, savage skull, destination flag;
-  // the coin and icons are moved beside the name once its width is known
+  drawProvinceName(map, p, x, y, playing, home);
+  // pieces (out of play, only Conan and raiders may stand there)
+  const tokens = [...contestTokens(map, p), ...pieceTokens(map, p, st)];
+  const trackY = drawTokenRows(pieces, x, y, tokens, secondTokens(map, st));
+  if (playing) pieces.append(trackRow(x, trackY, p, st, map.ctx, fight === p.id));
+}
+
+// A province's name (one or two lines), value coin, home crown, savage skull
+// and destination flag; the coin and icons are moved beside the name once its
+// width is known.
+function drawProvinceName(map, p, x, y, playing, home) {
+  const { labels, fixups } = map;
   const name = p.name.toUpperCase();
   const lines =
     name.length > 12 && name.includes(" ")
@@ -975,7 +1038,29 @@ function drawProvince(map, p) {
   );
   labels.append(...texts);
   const mid = top - 6.5;
-  const coin = s(
+  const coin = provinceCoin(p);
+  const icons = provinceIcons(map.view, p, home);
+  labels.append(coin, icons);
+  const guess = lines[0].length * 14.2;
+  const fit = (width) => {
+    coin.setAttribute("transform", `translate(${(x - width / 2 - 15).toFixed(1)} ${mid.toFixed(1)})`);
+    icons.setAttribute("transform", `translate(${(x + width / 2 + 5).toFixed(1)} ${mid.toFixed(1)})`);
+  };
+  fit(guess);
+  fixups.push(() => {
+    let width = 0;
+    try {
+      width = texts[0].getComputedTextLength();
+    } catch {
+      width = 0;
+    }
+    if (width > 0) fit(width);
+  });
+}
+
+// A province's value on a coin.
+function provinceCoin(p) {
+  return s(
     "g",
     {},
     title(`${p.name}: value ${p.value}`),
@@ -986,6 +1071,10 @@ function drawProvince(map, p) {
       String(p.value),
     ),
   );
+}
+
+// The icons beside a province's name: home crown, savage skull, destination flag.
+function provinceIcons(view, p, home) {
   const icons = s("g", {});
   let right = 0;
   if (home !== undefined) {
@@ -1012,23 +1101,12 @@ function drawProvince(map, p) {
         place(glyph("flag", "#b3261e"), right + 12, -4, 25),
       ),
     );
-  labels.append(coin, icons);
-  const guess = lines[0].length * 14.2;
-  const fit = (width) => {
-    coin.setAttribute("transform", `translate(${(x - width / 2 - 15).toFixed(1)} ${mid.toFixed(1)})`);
-    icons.setAttribute("transform", `translate(${(x + width / 2 + 5).toFixed(1)} ${mid.toFixed(1)})`);
-  };
-  fit(guess);
-  fixups.push(() => {
-    let width = 0;
-    try {
-      width = texts[0].getComputedTextLength();
-    } catch {
-      width = 0;
-    }
-    if (width > 0) fit(width);
-  });
-  // pieces (out of play, only Conan and raiders may stand there)
+  return icons;
+}
+
+// What is being fought over here: the contest, the Military action's target, or a standoff.
+function contestTokens(map, p) {
+  const { ctx, fight, target, fights } = map;
   const tokens = [];
   if (fight === p.id) {
     tokens.push({
@@ -1086,6 +1164,13 @@ function drawProvince(map, p) {
         ),
     });
   }
+  return tokens;
+}
+
+// Conan, the holder's marker and each seat's units: the first row of pieces.
+function pieceTokens(map, p, st) {
+  const { view, ctx } = map;
+  const tokens = [];
   if (view.conan_at === p.id)
     tokens.push({ w: 44, draw: (cx, cy) => conanToken(cx, cy, view.conan_player, ctx) });
   if (st.marker && st.owner >= 0) {
@@ -1103,6 +1188,12 @@ function drawProvince(map, p) {
           shieldToken(cx, cy, colourOf(seat), n, `${plural(n, "unit")} of ${seatName(ctx, seat)}`),
       });
   });
+  return tokens;
+}
+
+// Emissaries and raiders: the second row of pieces.
+function secondTokens(map, st) {
+  const { ctx } = map;
   const second = [];
   (st.emissaries || []).forEach((n, seat) => {
     if (n > 0)
@@ -1123,6 +1214,11 @@ function drawProvince(map, p) {
       w: st.raiders > 1 ? 44 : 30,
       draw: (cx, cy) => raiderToken(cx - (st.raiders > 1 ? 8 : 0), cy + 1, st.raiders),
     });
+  return second;
+}
+
+// The pieces in one row when they fit, else two; returns where the track goes below them.
+function drawTokenRows(pieces, x, y, tokens, second) {
   const row = (items, cy) => {
     const total = items.reduce((a, t) => a + t.w, 0);
     let cx = x - total / 2;
@@ -1139,7 +1235,7 @@ function drawProvince(map, p) {
     row(second, y + 30);
     trackY = y + 52;
   }
-  if (playing) pieces.append(trackRow(x, trackY, p, st, ctx, fight === p.id));
+  return trackY;
 }
 
 // A province's highlight: the contest, a legal move's target (a click or Enter

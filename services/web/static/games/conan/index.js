@@ -168,78 +168,9 @@ function bidPicker(cmds, u, act, ctx) {
 function movesBox(_view, _doc, ctx, moves, u, act) {
   const box = section("Your move", { "data-zc": "moves", class: "zc-sec zc-moves", "aria-live": "polite" });
   if (u.msg) put(box, h("p", { class: "zc-msg", role: "alert" }, u.msg));
-  const disabled = u.busy ? true : null;
-  if (u.pending) {
-    put(
-      box,
-      h("p", { class: "zc-confirm-q" }, `${label(u.pending.cmd, ctx)}?`),
-      h(
-        "div",
-        { class: "zc-row" },
-        btn("Confirm", () => act.send(u.pending.cmd), {
-          class: "zc-btn zc-primary",
-          "data-confirm": "1",
-          "data-key": "confirm",
-          disabled,
-        }),
-        btn("Cancel", () => act.cancel(), { "data-key": "cancel" }),
-      ),
-      u.pending.province
-        ? h("p", { class: "zc-hint" }, "Press the highlighted province again to confirm, Escape to cancel.")
-        : null,
-    );
-    return box;
-  }
-  if (u.choose) {
-    put(
-      box,
-      h("p", { class: "zc-step" }, `In ${pname(u.choose.province)}, choose:`),
-      h(
-        "div",
-        { class: "zc-actions" },
-        u.choose.options.map((o, i) =>
-          o.cmd
-            ? btn(label(o.cmd, ctx), () => act.pick(o.cmd, u.choose.province), {
-                "data-command": JSON.stringify(o.cmd),
-                "data-key": `opt:${i}`,
-                "data-focus": i === 0 ? "1" : null,
-              })
-            : btn(FROM[o.kind](pname(u.choose.province)), () => act.from(u.choose.province, o.kind), {
-                "data-key": `opt:${i}`,
-                "data-from": o.kind,
-                "data-focus": i === 0 ? "1" : null,
-              }),
-        ),
-      ),
-      btn("Cancel", () => act.cancel(), { "data-key": "cancel" }),
-    );
-    return box;
-  }
-  if (u.src) {
-    const extras = sourceExtras(moves, u);
-    put(
-      box,
-      h(
-        "p",
-        { class: "zc-step" },
-        `${FROM[u.src.kind](pname(u.src.province))} Click ${GOAL[u.src.kind]} on the map.`,
-      ),
-      extras.length
-        ? h(
-            "div",
-            { class: "zc-actions" },
-            extras.map((c, i) =>
-              btn(label(c, ctx), () => act.pick(c, null), {
-                "data-command": JSON.stringify(c),
-                "data-key": `extra:${i}`,
-              }),
-            ),
-          )
-        : null,
-      btn("Choose another province", () => act.cancel(), { "data-key": "cancel" }),
-    );
-    return box;
-  }
+  if (u.pending) return pendingMove(box, ctx, u, act);
+  if (u.choose) return choiceAtProvince(box, ctx, u, act);
+  if (u.src) return moveFromProvince(box, ctx, moves, u, act);
   const kinds = [...new Set(moves.onMap.map((m) => m.kind))];
   if (kinds.length) {
     put(
@@ -254,39 +185,121 @@ function movesBox(_view, _doc, ctx, moves, u, act) {
   const bids = moves.panel.filter((c) => bare(c.type) === "place_bid");
   if (bids.length) put(box, bidPicker(bids, u, act, ctx));
   const rest = moves.panel.filter((c) => bare(c.type) !== "place_bid");
-  if (rest.length) {
-    const byType = new Map();
-    for (const c of rest) {
-      const t = bare(c.type);
-      if (!byType.has(t)) byType.set(t, []);
-      byType.get(t).push(c);
-    }
-    const list = h("div", { class: "zc-actions" });
-    for (const [t, cs] of byType) {
-      const buttons = cs.map((c) =>
-        btn(label(c, ctx), () => act.send(c), {
-          "data-command": JSON.stringify(c),
-          "data-key": `cmd:${JSON.stringify(c)}`,
-          disabled,
-          title: c.card ? ctext(c.card) : null,
-        }),
-      );
-      if (cs.length > 10)
-        put(
-          list,
-          h(
-            "details",
-            { class: "zc-more" },
-            h("summary", {}, `${capital(humanize(t))}: ${cs.length} choices`),
-            h("div", { class: "zc-actions" }, buttons),
-          ),
-        );
-      else put(list, ...buttons);
-    }
-    put(box, list);
-  }
+  if (rest.length) put(box, panelMoves(rest, ctx, u, act));
   if (!kinds.length && !moves.panel.length) put(box, h("p", { class: "zc-sub" }, "Nothing to do."));
   return box;
+}
+
+// A move chosen, to confirm or cancel.
+function pendingMove(box, ctx, u, act) {
+  const disabled = u.busy ? true : null;
+  put(
+    box,
+    h("p", { class: "zc-confirm-q" }, `${label(u.pending.cmd, ctx)}?`),
+    h(
+      "div",
+      { class: "zc-row" },
+      btn("Confirm", () => act.send(u.pending.cmd), {
+        class: "zc-btn zc-primary",
+        "data-confirm": "1",
+        "data-key": "confirm",
+        disabled,
+      }),
+      btn("Cancel", () => act.cancel(), { "data-key": "cancel" }),
+    ),
+    u.pending.province
+      ? h("p", { class: "zc-hint" }, "Press the highlighted province again to confirm, Escape to cancel.")
+      : null,
+  );
+  return box;
+}
+
+// Several things to do at the province clicked: one button each.
+function choiceAtProvince(box, ctx, u, act) {
+  put(
+    box,
+    h("p", { class: "zc-step" }, `In ${pname(u.choose.province)}, choose:`),
+    h(
+      "div",
+      { class: "zc-actions" },
+      u.choose.options.map((o, i) =>
+        o.cmd
+          ? btn(label(o.cmd, ctx), () => act.pick(o.cmd, u.choose.province), {
+              "data-command": JSON.stringify(o.cmd),
+              "data-key": `opt:${i}`,
+              "data-focus": i === 0 ? "1" : null,
+            })
+          : btn(FROM[o.kind](pname(u.choose.province)), () => act.from(u.choose.province, o.kind), {
+              "data-key": `opt:${i}`,
+              "data-from": o.kind,
+              "data-focus": i === 0 ? "1" : null,
+            }),
+      ),
+    ),
+    btn("Cancel", () => act.cancel(), { "data-key": "cancel" }),
+  );
+  return box;
+}
+
+// A move started at a province: where it may go is on the map; what else it may be, here.
+function moveFromProvince(box, ctx, moves, u, act) {
+  const extras = sourceExtras(moves, u);
+  put(
+    box,
+    h(
+      "p",
+      { class: "zc-step" },
+      `${FROM[u.src.kind](pname(u.src.province))} Click ${GOAL[u.src.kind]} on the map.`,
+    ),
+    extras.length
+      ? h(
+          "div",
+          { class: "zc-actions" },
+          extras.map((c, i) =>
+            btn(label(c, ctx), () => act.pick(c, null), {
+              "data-command": JSON.stringify(c),
+              "data-key": `extra:${i}`,
+            }),
+          ),
+        )
+      : null,
+    btn("Choose another province", () => act.cancel(), { "data-key": "cancel" }),
+  );
+  return box;
+}
+
+// The moves made in the panel, by kind (a long list folded away).
+function panelMoves(rest, ctx, u, act) {
+  const disabled = u.busy ? true : null;
+  const byType = new Map();
+  for (const c of rest) {
+    const t = bare(c.type);
+    if (!byType.has(t)) byType.set(t, []);
+    byType.get(t).push(c);
+  }
+  const list = h("div", { class: "zc-actions" });
+  for (const [t, cs] of byType) {
+    const buttons = cs.map((c) =>
+      btn(label(c, ctx), () => act.send(c), {
+        "data-command": JSON.stringify(c),
+        "data-key": `cmd:${JSON.stringify(c)}`,
+        disabled,
+        title: c.card ? ctext(c.card) : null,
+      }),
+    );
+    if (cs.length > 10)
+      put(
+        list,
+        h(
+          "details",
+          { class: "zc-more" },
+          h("summary", {}, `${capital(humanize(t))}: ${cs.length} choices`),
+          h("div", { class: "zc-actions" }, buttons),
+        ),
+      );
+    else put(list, ...buttons);
+  }
+  return list;
 }
 
 // ---- drawing the whole table ----
@@ -389,35 +402,53 @@ export function render(root, doc, ctx) {
   }
   const view = withBoard(doc.view);
   if (!view) {
-    // A map not fetched yet (a view naming another digest than the page
-    // started with): draw when it comes, unless a newer document came first.
-    root.replaceChildren(h("p", { class: "zc-sub" }, "Loading the map…"));
-    last = { root, doc, ctx };
-    ready(doc).then(
-      () => {
-        if (last && last.doc === doc && root.isConnected) render(root, doc, ctx);
-      },
-      (err) => {
-        if (last && last.doc === doc && root.isConnected)
-          root.replaceChildren(h("p", { class: "zc-msg", role: "alert" }, String(err.message || err)));
-      },
-    );
+    waitForBoard(root, doc, ctx);
     return;
   }
   doc = view === doc.view ? doc : { ...doc, view };
   const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : (doc.seat ?? null);
   learn(view, seat);
-  const legal =
-    seat !== null && !doc.over
-      ? ctx.legal?.length
-        ? ctx.legal
-        : (doc.actors || []).includes(seat)
-          ? doc.legal || []
-          : []
-      : [];
+  const legal = legalFor(doc, ctx, seat);
   const u = uiFor(doc, seat);
   last = { root, doc, ctx };
   const moves = analyse(legal, view);
+  const act = actions(root, doc, ctx, moves, u);
+  const map = drawMap(view, ctx, moves, u, act);
+  drawTable(root, map, view, doc, ctx, () =>
+    seat !== null && legal.length ? movesBox(view, doc, ctx, moves, u, act) : null,
+  );
+  for (const f of map.fixups || []) f();
+}
+
+// A map not fetched yet (a view naming another digest than the page started
+// with): draw when it comes, unless a newer document came first.
+function waitForBoard(root, doc, ctx) {
+  root.replaceChildren(h("p", { class: "zc-sub" }, "Loading the map…"));
+  last = { root, doc, ctx };
+  ready(doc).then(
+    () => {
+      if (last && last.doc === doc && root.isConnected) render(root, doc, ctx);
+    },
+    (err) => {
+      if (last && last.doc === doc && root.isConnected)
+        root.replaceChildren(h("p", { class: "zc-msg", role: "alert" }, String(err.message || err)));
+    },
+  );
+}
+
+// The moves this page may offer: the seat's, while the game goes on and it is awaited.
+function legalFor(doc, ctx, seat) {
+  return seat !== null && !doc.over
+    ? ctx.legal?.length
+      ? ctx.legal
+      : (doc.actors || []).includes(seat)
+        ? doc.legal || []
+        : []
+    : [];
+}
+
+// What the map and the panels do when a move is chosen, step by step.
+function actions(root, doc, ctx, moves, u) {
   const redraw = (focusPanel = false) => keepFocus(() => render(root, doc, ctx), focusPanel);
   const act = {
     redraw: () => redraw(false),
@@ -439,67 +470,79 @@ export function render(root, doc, ctx) {
       u.pending = null;
       redraw(false);
     },
-    province(id) {
-      if (u.busy) return;
-      if (u.pending && u.pending.province === id) {
-        act.send(u.pending.cmd);
-        return;
-      }
-      if (u.src && u.src.province === id) {
-        u.src = null;
-        u.choose = null;
-        u.pending = null;
-        redraw(false);
-        return;
-      }
-      const { targets, sources } = offers(moves, u);
-      const options = [
-        ...(targets.get(id) || []).map((cmd) => ({ cmd })),
-        ...[...(sources.get(id) || [])].map((kind) => ({ kind })),
-      ];
-      u.pending = null;
-      u.choose = null;
-      u.msg = "";
-      if (options.length === 1 && options[0].cmd) {
-        u.pending = { cmd: options[0].cmd, province: id };
-        redraw(false);
-      } else if (options.length === 1) {
-        u.src = { province: id, kind: options[0].kind };
-        redraw(false);
-      } else if (options.length > 1) {
-        u.choose = { province: id, options };
-        redraw(true);
-      }
-    },
-    async send(cmd) {
-      if (u.busy) return;
-      u.busy = true;
-      u.msg = "";
-      let reply;
-      try {
-        reply = await ctx.submit(cmd);
-      } catch (err) {
-        reply = { ok: false, message: String(err?.message ? err.message : err) };
-      }
-      u.busy = false;
-      if (!reply?.ok) {
-        u.msg = `Not accepted: ${(reply && (reply.message || reply.code)) || "the server refused the move"}`;
-        u.pending = null;
-        if (ui === u) redraw(true);
-      } else {
-        u.src = null;
-        u.choose = null;
-        u.pending = null;
-      }
-    },
+    province: (id) => chooseProvince(id, moves, u, act, redraw),
+    send: (cmd) => sendMove(cmd, ctx, u, redraw),
   };
+  return act;
+}
 
-  const map = drawMap(view, ctx, moves, u, act);
+// A province clicked: confirm the move pending there, drop the start chosen
+// there, or offer what may be done there (one move pending, one start taken,
+// or a choice between them).
+function chooseProvince(id, moves, u, act, redraw) {
+  if (u.busy) return;
+  if (u.pending && u.pending.province === id) {
+    act.send(u.pending.cmd);
+    return;
+  }
+  if (u.src && u.src.province === id) {
+    u.src = null;
+    u.choose = null;
+    u.pending = null;
+    redraw(false);
+    return;
+  }
+  const { targets, sources } = offers(moves, u);
+  const options = [
+    ...(targets.get(id) || []).map((cmd) => ({ cmd })),
+    ...[...(sources.get(id) || [])].map((kind) => ({ kind })),
+  ];
+  u.pending = null;
+  u.choose = null;
+  u.msg = "";
+  if (options.length === 1 && options[0].cmd) {
+    u.pending = { cmd: options[0].cmd, province: id };
+    redraw(false);
+  } else if (options.length === 1) {
+    u.src = { province: id, kind: options[0].kind };
+    redraw(false);
+  } else if (options.length > 1) {
+    u.choose = { province: id, options };
+    redraw(true);
+  }
+}
+
+// Send a move; a refusal is shown and the pending move dropped.
+async function sendMove(cmd, ctx, u, redraw) {
+  if (u.busy) return;
+  u.busy = true;
+  u.msg = "";
+  let reply;
+  try {
+    reply = await ctx.submit(cmd);
+  } catch (err) {
+    reply = { ok: false, message: String(err?.message ? err.message : err) };
+  }
+  u.busy = false;
+  if (!reply?.ok) {
+    u.msg = `Not accepted: ${(reply && (reply.message || reply.code)) || "the server refused the move"}`;
+    u.pending = null;
+    if (ui === u) redraw(true);
+  } else {
+    u.src = null;
+    u.choose = null;
+    u.pending = null;
+  }
+}
+
+// The map and its legend beside the panels: what is going on (with the seat's
+// moves, when it has some), then hands, players, fate and objectives.
+function drawTable(root, map, view, doc, ctx, movesPanel) {
   const top = h(
     "div",
     { class: "zc-panel zc-top" },
     statusBox(view, doc, ctx),
-    seat !== null && legal.length ? movesBox(view, doc, ctx, moves, u, act) : null,
+    movesPanel(),
     contestBox(view, ctx),
     biddingBox(view, doc, ctx),
   );
@@ -524,7 +567,6 @@ export function render(root, doc, ctx) {
       ),
     ),
   );
-  for (const f of map.fixups || []) f();
 }
 
 const CSS_TEXT = `

@@ -478,7 +478,13 @@ export function legend() {
     "details",
     { class: "zc-legend", open: true, "data-zc": "legend" },
     h("summary", {}, "Legend"),
-    h("div", { class: "zc-legend-grid" }, ...legendPieces(item, col), ...legendPlaces(item, col)),
+    h(
+      "div",
+      { class: "zc-legend-grid" },
+      ...legendPieces(item, col),
+      ...legendPlaces(item, col),
+      ...legendMarks(item),
+    ),
   );
 }
 
@@ -533,7 +539,7 @@ function legendPieces(item, col) {
   ];
 }
 
-// The map's places and marks: homes, savage provinces, contests, passes, out of play.
+// The map's places: homes, savage provinces, campaign tracks and markers.
 function legendPlaces(item, col) {
   return [
     item(mini(20, glyph("crown", "#5e120d")), "a kingdom's home"),
@@ -556,6 +562,12 @@ function legendPlaces(item, col) {
       ),
       "campaign marker",
     ),
+  ];
+}
+
+// The map's marks: contests and standoffs, where moves go and start, passes, out of play.
+function legendMarks(item) {
+  return [
     item(
       mini(
         20,

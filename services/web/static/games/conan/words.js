@@ -112,8 +112,61 @@ export function bidValueOf(card) {
 
 export function label(command, ctx) {
   const c = command || {};
-  const view = memo.view;
-  switch (bare(c.type)) {
+  const type = bare(c.type);
+  return mapLabel(type, c, ctx) ?? turnLabel(type, c) ?? capital(humanize(type));
+}
+
+// Moves on the map: Conan, armies, emissaries, fights and what follows them.
+function mapLabel(type, c, ctx) {
+  switch (type) {
+    case "move_conan":
+      return c.to ? `Move Conan to ${pname(c.to)}` : `Conan stays in ${pname(memo.view?.conan_at)}`;
+    case "raise_troops":
+      return `Raise troops in ${listWords((c.provinces || []).map(pname))}`;
+    case "move_army": {
+      const into = memo.view ? targetWord(c.to) : "";
+      return `Move ${plural(c.units, "unit")} from ${pname(c.frm)} ${into || "to"} ${pname(c.to)}`;
+    }
+    case "attack":
+      return c.defender >= 0
+        ? `Fight in ${pname(c.province)} against ${seatName(ctx, c.defender)}`
+        : `Fight in ${pname(c.province)}`;
+    case "move_emissary":
+      return `Move an emissary from ${pname(c.frm)} to ${pname(c.to)}`;
+    case "start_intrigue":
+      return `Intrigue in ${pname(c.province)}`;
+    case "collect_gold":
+      return `Collect gold in ${pname(c.province)}`;
+    case "build_emissary":
+      return `Build an emissary in ${pname(c.province)}`;
+    case "conan_act": {
+      const move = c.to ? `Move Conan to ${pname(c.to)}` : "Conan stays";
+      return c.raider ? `${move}, raid ${pname(c.raider)}` : `${move}, no raid`;
+    }
+    case "forced_march":
+      return c.defender >= 0
+        ? `Forced march: give up a unit, fight ${seatName(ctx, c.defender)} again`
+        : "Forced march: give up a unit and fight on";
+    case "withdraw":
+      return c.frm
+        ? `Withdraw the army from ${pname(c.frm)} to ${pname(c.to)}`
+        : `Withdraw to ${pname(c.to)}`;
+    case "resolve_raids":
+      return c.sacrifice_in?.length
+        ? `Sacrifice a unit to clear the raiders in ${listWords(c.sacrifice_in.map(pname))}`
+        : "Keep your units; pay EP for the raiders";
+    case "place_garrison":
+      return c.city
+        ? `Turn the fort in ${pname(c.province)} into a city`
+        : `Place a unit in ${pname(c.province)}`;
+    default:
+      return undefined;
+  }
+}
+
+// Moves of the turn's steps: bids, tokens, dice, cards, purchases and the crown.
+function turnLabel(type, c) {
+  switch (type) {
     case "place_bid": {
       if (!c.card) return `Bid the ${c.token} token without a card`;
       const v = bidValueOf(c.card);
@@ -129,8 +182,6 @@ export function label(command, ctx) {
           sorcery: "Exchange the token for sorcery",
         }[c.keep] || `Token: ${c.keep}`
       );
-    case "move_conan":
-      return c.to ? `Move Conan to ${pname(c.to)}` : `Conan stays in ${pname(view?.conan_at)}`;
     case "play_table_card":
       return `Put ${cname(c.card)} on the table`;
     case "refresh_table_card":
@@ -143,30 +194,8 @@ export function label(command, ctx) {
           court: "Take a die for the Court",
         }[c.action] || `Take a die: ${c.action}`
       );
-    case "raise_troops":
-      return `Raise troops in ${listWords((c.provinces || []).map(pname))}`;
-    case "move_army": {
-      const into = memo.view ? targetWord(c.to) : "";
-      return `Move ${plural(c.units, "unit")} from ${pname(c.frm)} ${into || "to"} ${pname(c.to)}`;
-    }
-    case "attack":
-      return c.defender >= 0
-        ? `Fight in ${pname(c.province)} against ${seatName(ctx, c.defender)}`
-        : `Fight in ${pname(c.province)}`;
     case "end_action":
       return endWords();
-    case "move_emissary":
-      return `Move an emissary from ${pname(c.frm)} to ${pname(c.to)}`;
-    case "start_intrigue":
-      return `Intrigue in ${pname(c.province)}`;
-    case "collect_gold":
-      return `Collect gold in ${pname(c.province)}`;
-    case "build_emissary":
-      return `Build an emissary in ${pname(c.province)}`;
-    case "conan_act": {
-      const move = c.to ? `Move Conan to ${pname(c.to)}` : "Conan stays";
-      return c.raider ? `${move}, raid ${pname(c.raider)}` : `${move}, no raid`;
-    }
     case "court_draw":
       return (
         {
@@ -186,32 +215,16 @@ export function label(command, ctx) {
       return "Spend a sorcery token to reroll all your dice";
     case "proceed":
       return proceedWords();
-    case "forced_march":
-      return c.defender >= 0
-        ? `Forced march: give up a unit, fight ${seatName(ctx, c.defender)} again`
-        : "Forced march: give up a unit and fight on";
-    case "withdraw":
-      return c.frm
-        ? `Withdraw the army from ${pname(c.frm)} to ${pname(c.to)}`
-        : `Withdraw to ${pname(c.to)}`;
     case "crown":
       return c.category
         ? `Try to crown Conan with your ${CATEGORY[c.category] || c.category}`
         : "Do not try to crown Conan";
-    case "resolve_raids":
-      return c.sacrifice_in?.length
-        ? `Sacrifice a unit to clear the raiders in ${listWords(c.sacrifice_in.map(pname))}`
-        : "Keep your units; pay EP for the raiders";
-    case "place_garrison":
-      return c.city
-        ? `Turn the fort in ${pname(c.province)} into a city`
-        : `Place a unit in ${pname(c.province)}`;
     case "buy":
       return `Buy ${ITEM[c.item] || humanize(c.item)}${c.province ? ` in ${pname(c.province)}` : ""}`;
     case "choose_category":
       return `Choose ${CATEGORY[c.category] || c.category} (secretly)`;
     default:
-      return capital(humanize(bare(c.type)));
+      return undefined;
   }
 }
 
@@ -464,117 +477,29 @@ function endSentence(p, ctx) {
 export function describe(event, ctx) {
   const e = event || {};
   const who = (seat) => seatName(ctx, seat);
-  switch (bare(e.type)) {
+  const type = bare(e.type);
+  return (
+    courseWords(type, e, who, ctx) ??
+    cardWords(type, e, who) ??
+    mapWords(type, e, who) ??
+    tokenWords(type, e, who) ??
+    contestWords(type, e, who) ??
+    `${capital(humanize(type))}.`
+  );
+}
+
+// The game's course: its start, phases, ages, objectives, the crown and the end.
+function courseWords(type, e, who, ctx) {
+  switch (type) {
     case "started": {
       follow(e, ctx);
       const rulers = (e.kingdoms || []).map((k, i) => `${who(i)} rules ${kname(k)}`);
       return `The game begins: ${listWords(rulers)}. In play: ${listWords((e.zones || []).map((z) => humanize(z).toLowerCase()))}.`;
     }
-    case "deck_shuffled":
-      return e.deck === "kingdom" && e.seat >= 0
-        ? `${who(e.seat)}'s kingdom deck is shuffled.`
-        : `The ${DECK[e.deck] || e.deck} deck is shuffled.`;
-    case "tokens_shuffled":
-      return "The adventure tokens are mixed face down.";
-    case "cards_drawn":
-      return `${who(e.seat)} draws ${listWords((e.cards || []).map(cname))} (${DECK[e.deck] || e.deck}).`;
-    case "cards_drawn_count":
-      return `${who(e.seat)} draws ${plural(e.count, `${DECK[e.deck] || e.deck} card`)}.`;
-    case "cards_discarded":
-      return e.deck === "table"
-        ? `${who(e.seat)} takes ${listWords((e.cards || []).map(cname))} off the table.`
-        : `${who(e.seat)} discards ${listWords((e.cards || []).map(cname))}.`;
-    case "table_card_played":
-      return `${who(e.seat)} puts ${cname(e.card)} on the table.`;
-    case "table_card_turned":
-      return e.exhausted
-        ? `${who(e.seat)} uses ${cname(e.card)} (turned sideways).`
-        : `${who(e.seat)} refreshes ${cname(e.card)}.`;
-    case "resources_changed":
-      return resourcesSentence(e, who(e.seat));
-    case "units_changed":
-      return e.delta > 0
-        ? `${plural(e.delta, "unit")} of ${who(e.seat)} ${e.delta === 1 ? "enters" : "enter"} ${pname(e.province)}.`
-        : `${who(e.seat)} has ${plural(-e.delta, "unit")} fewer in ${pname(e.province)}.`;
-    case "emissaries_changed":
-      return e.delta > 0
-        ? `${e.delta === 1 ? "An emissary" : `${e.delta} emissaries`} of ${who(e.seat)} ${e.delta === 1 ? "arrives" : "arrive"} in ${pname(e.province)}.`
-        : `${who(e.seat)} has ${plural(-e.delta, "emissary", "emissaries")} fewer in ${pname(e.province)}.`;
-    case "marker_set":
-      if (e.owner < 0 || !e.marker) return `${pname(e.province)} is neutral again.`;
-      if (e.marker === "fort") return `${who(e.owner)} holds ${pname(e.province)} with a fort.`;
-      if (e.marker === "city") return `${who(e.owner)} raises a city in ${pname(e.province)}.`;
-      return `${who(e.owner)} places a tower in ${pname(e.province)}: an alliance.`;
-    case "raiders_changed":
-      return e.delta > 0
-        ? `${e.delta === 1 ? "A raider token lands" : `${e.delta} raider tokens land`} in ${pname(e.province)}.`
-        : `${e.delta === -1 ? "A raider token leaves" : `${-e.delta} raider tokens leave`} ${pname(e.province)}.`;
-    case "campaign_set": {
-      if (e.owner < 0) return `The campaign in ${pname(e.province)} ends.`;
-      const track = memo.provinces.get(e.province)?.track || [];
-      const terrain = track[e.pos] ? ` (${track[e.pos]})` : "";
-      return `${who(e.owner)}'s campaign in ${pname(e.province)} stands on the ${ORD[e.pos] || `${e.pos + 1}th`} space of ${track.length || "its"}${terrain}.`;
-    }
-    case "conan_moved":
-      return `Conan goes to ${pname(e.to)}.`;
     case "conan_player_set":
       return e.seat >= 0 ? `${who(e.seat)} is the Conan player.` : "Nobody is the Conan player.";
     case "first_player_set":
       return `${who(e.seat)} takes the first player token.`;
-    case "fate_pool_rolled":
-      return `The fate pool is rolled: ${faceCounts(e.faces || [], FATE)}.`;
-    case "fate_die_taken":
-      return `${who(e.seat)} takes ${article(FATE[e.face] || humanize(e.face))} die for ${ACTION[e.action] || humanize(e.action)}.`;
-    case "adventure_revealed":
-      return `A new adventure: ${cname(e.card)}. Conan heads for ${pname(e.destination)}.`;
-    case "track_filled":
-      return `${plural(e.count, "adventure token")} ${e.count === 1 ? "is" : "are"} laid on the track.`;
-    case "token_taken":
-    case "token_taken_count":
-      return `${who(e.seat)} takes an adventure token from the ${e.source === "container" ? "container" : "track"}.`;
-    case "token_kept":
-      return `${who(e.seat)} keeps the adventure token face down.`;
-    case "token_exchanged":
-      return `${who(e.seat)} exchanges an adventure token for ${amount(e.amount, e.resource === "sorcery" ? "sorcery" : "gold")}.`;
-    case "token_discarded":
-      return "The leftmost adventure token is discarded.";
-    case "bid_sealed":
-      return `${who(e.seat)} seals a bid: the ${e.token} token${e.card ? ` with ${cname(e.card)}` : " without a card"}.`;
-    case "bid_placed":
-      return `${who(e.seat)} lays down a bid face down.`;
-    case "bids_revealed": {
-      const bids = [...(e.bids || [])].sort((a, b) => b.value - a.value);
-      const parts = bids.map(
-        (b) => `${who(b.seat)} ${b.token}${b.card ? ` + ${cname(b.card)}` : ""} = ${b.value}`,
-      );
-      return `The bids are revealed: ${parts.join("; ")}.`;
-    }
-    case "bid_tokens_set":
-      return `${who(e.seat)}'s bidding tokens: ${(e.available || []).join(", ") || "none"} at hand${e.spent?.length ? `, ${e.spent.join(", ")} set aside` : ""}.`;
-    case "contest_card_committed":
-      return e.cards?.length
-        ? `${who(e.seat)} commits ${listWords(e.cards.map(cname))} face down.`
-        : `${who(e.seat)} commits no strategy card.`;
-    case "contest_card_declared":
-      return e.count
-        ? `${who(e.seat)} commits ${plural(e.count, "strategy card")} face down.`
-        : `${who(e.seat)} commits no strategy card.`;
-    case "contest_cards_revealed": {
-      const parts = (e.seats || []).map(
-        (seat, i) =>
-          `${who(seat)} ${(e.cards?.[i] || []).length ? listWords(e.cards[i].map(cname)) : "none"}`,
-      );
-      return `The contest cards are revealed: ${parts.join("; ")}.`;
-    }
-    case "contest_rolled": {
-      const faces = e.faces || [];
-      const side = e.seat >= 0 ? who(e.seat) : "The province";
-      return `${side} ${e.reroll ? "rerolls" : "rolls"} ${plural(faces.length, "die", "dice")}: ${faces.length ? faceCounts(faces, FACE, FACES) : "nothing"}.`;
-    }
-    case "contest_resolved": {
-      const what = `${KIND[e.kind] || capital(e.kind)} in ${pname(e.province)}`;
-      return `${what}: ${e.attacker_successes} against ${e.defender_successes}; the ${e.attacker_won ? "attacker" : "defender"} wins.`;
-    }
     case "phase_pushed":
       follow(e, ctx);
       return phaseSentence(e.phase || {}, ctx, true);
@@ -584,10 +509,6 @@ export function describe(event, ctx) {
     case "phase_popped": {
       const ended = follow(e, ctx);
       return (ended && endSentence(ended, ctx)) || "That step is done.";
-    }
-    case "artifacts_set": {
-      const held = [...(e.artifacts || []).map(cname), ...(e.bonus ? [cname("conan_bonus")] : [])];
-      return held.length ? `${who(e.seat)} holds ${listWords(held)}.` : `${who(e.seat)} holds no artifact.`;
     }
     case "category_chosen":
       return `${who(e.seat)} secretly chooses ${CATEGORY[e.category] || e.category}.`;
@@ -617,7 +538,144 @@ export function describe(event, ctx) {
       return `The game ends after Age III: ${listWords(places)}.`;
     }
     default:
-      return `${capital(humanize(bare(e.type)))}.`;
+      return undefined;
+  }
+}
+
+// Decks, cards, resources and artifacts.
+function cardWords(type, e, who) {
+  switch (type) {
+    case "deck_shuffled":
+      return e.deck === "kingdom" && e.seat >= 0
+        ? `${who(e.seat)}'s kingdom deck is shuffled.`
+        : `The ${DECK[e.deck] || e.deck} deck is shuffled.`;
+    case "cards_drawn":
+      return `${who(e.seat)} draws ${listWords((e.cards || []).map(cname))} (${DECK[e.deck] || e.deck}).`;
+    case "cards_drawn_count":
+      return `${who(e.seat)} draws ${plural(e.count, `${DECK[e.deck] || e.deck} card`)}.`;
+    case "cards_discarded":
+      return e.deck === "table"
+        ? `${who(e.seat)} takes ${listWords((e.cards || []).map(cname))} off the table.`
+        : `${who(e.seat)} discards ${listWords((e.cards || []).map(cname))}.`;
+    case "table_card_played":
+      return `${who(e.seat)} puts ${cname(e.card)} on the table.`;
+    case "table_card_turned":
+      return e.exhausted
+        ? `${who(e.seat)} uses ${cname(e.card)} (turned sideways).`
+        : `${who(e.seat)} refreshes ${cname(e.card)}.`;
+    case "resources_changed":
+      return resourcesSentence(e, who(e.seat));
+    case "artifacts_set": {
+      const held = [...(e.artifacts || []).map(cname), ...(e.bonus ? [cname("conan_bonus")] : [])];
+      return held.length ? `${who(e.seat)} holds ${listWords(held)}.` : `${who(e.seat)} holds no artifact.`;
+    }
+    default:
+      return undefined;
+  }
+}
+
+// The map: units, emissaries, markers, raiders, campaigns and Conan.
+function mapWords(type, e, who) {
+  switch (type) {
+    case "units_changed":
+      return e.delta > 0
+        ? `${plural(e.delta, "unit")} of ${who(e.seat)} ${e.delta === 1 ? "enters" : "enter"} ${pname(e.province)}.`
+        : `${who(e.seat)} has ${plural(-e.delta, "unit")} fewer in ${pname(e.province)}.`;
+    case "emissaries_changed":
+      return e.delta > 0
+        ? `${e.delta === 1 ? "An emissary" : `${e.delta} emissaries`} of ${who(e.seat)} ${e.delta === 1 ? "arrives" : "arrive"} in ${pname(e.province)}.`
+        : `${who(e.seat)} has ${plural(-e.delta, "emissary", "emissaries")} fewer in ${pname(e.province)}.`;
+    case "marker_set":
+      if (e.owner < 0 || !e.marker) return `${pname(e.province)} is neutral again.`;
+      if (e.marker === "fort") return `${who(e.owner)} holds ${pname(e.province)} with a fort.`;
+      if (e.marker === "city") return `${who(e.owner)} raises a city in ${pname(e.province)}.`;
+      return `${who(e.owner)} places a tower in ${pname(e.province)}: an alliance.`;
+    case "raiders_changed":
+      return e.delta > 0
+        ? `${e.delta === 1 ? "A raider token lands" : `${e.delta} raider tokens land`} in ${pname(e.province)}.`
+        : `${e.delta === -1 ? "A raider token leaves" : `${-e.delta} raider tokens leave`} ${pname(e.province)}.`;
+    case "campaign_set": {
+      if (e.owner < 0) return `The campaign in ${pname(e.province)} ends.`;
+      const track = memo.provinces.get(e.province)?.track || [];
+      const terrain = track[e.pos] ? ` (${track[e.pos]})` : "";
+      return `${who(e.owner)}'s campaign in ${pname(e.province)} stands on the ${ORD[e.pos] || `${e.pos + 1}th`} space of ${track.length || "its"}${terrain}.`;
+    }
+    case "conan_moved":
+      return `Conan goes to ${pname(e.to)}.`;
+    case "adventure_revealed":
+      return `A new adventure: ${cname(e.card)}. Conan heads for ${pname(e.destination)}.`;
+    default:
+      return undefined;
+  }
+}
+
+// Adventure tokens, the fate dice and the bids.
+function tokenWords(type, e, who) {
+  switch (type) {
+    case "tokens_shuffled":
+      return "The adventure tokens are mixed face down.";
+    case "fate_pool_rolled":
+      return `The fate pool is rolled: ${faceCounts(e.faces || [], FATE)}.`;
+    case "fate_die_taken":
+      return `${who(e.seat)} takes ${article(FATE[e.face] || humanize(e.face))} die for ${ACTION[e.action] || humanize(e.action)}.`;
+    case "track_filled":
+      return `${plural(e.count, "adventure token")} ${e.count === 1 ? "is" : "are"} laid on the track.`;
+    case "token_taken":
+    case "token_taken_count":
+      return `${who(e.seat)} takes an adventure token from the ${e.source === "container" ? "container" : "track"}.`;
+    case "token_kept":
+      return `${who(e.seat)} keeps the adventure token face down.`;
+    case "token_exchanged":
+      return `${who(e.seat)} exchanges an adventure token for ${amount(e.amount, e.resource === "sorcery" ? "sorcery" : "gold")}.`;
+    case "token_discarded":
+      return "The leftmost adventure token is discarded.";
+    case "bid_sealed":
+      return `${who(e.seat)} seals a bid: the ${e.token} token${e.card ? ` with ${cname(e.card)}` : " without a card"}.`;
+    case "bid_placed":
+      return `${who(e.seat)} lays down a bid face down.`;
+    case "bids_revealed": {
+      const bids = [...(e.bids || [])].sort((a, b) => b.value - a.value);
+      const parts = bids.map(
+        (b) => `${who(b.seat)} ${b.token}${b.card ? ` + ${cname(b.card)}` : ""} = ${b.value}`,
+      );
+      return `The bids are revealed: ${parts.join("; ")}.`;
+    }
+    case "bid_tokens_set":
+      return `${who(e.seat)}'s bidding tokens: ${(e.available || []).join(", ") || "none"} at hand${e.spent?.length ? `, ${e.spent.join(", ")} set aside` : ""}.`;
+    default:
+      return undefined;
+  }
+}
+
+// Contests: the cards committed, the dice and who wins.
+function contestWords(type, e, who) {
+  switch (type) {
+    case "contest_card_committed":
+      return e.cards?.length
+        ? `${who(e.seat)} commits ${listWords(e.cards.map(cname))} face down.`
+        : `${who(e.seat)} commits no strategy card.`;
+    case "contest_card_declared":
+      return e.count
+        ? `${who(e.seat)} commits ${plural(e.count, "strategy card")} face down.`
+        : `${who(e.seat)} commits no strategy card.`;
+    case "contest_cards_revealed": {
+      const parts = (e.seats || []).map(
+        (seat, i) =>
+          `${who(seat)} ${(e.cards?.[i] || []).length ? listWords(e.cards[i].map(cname)) : "none"}`,
+      );
+      return `The contest cards are revealed: ${parts.join("; ")}.`;
+    }
+    case "contest_rolled": {
+      const faces = e.faces || [];
+      const side = e.seat >= 0 ? who(e.seat) : "The province";
+      return `${side} ${e.reroll ? "rerolls" : "rolls"} ${plural(faces.length, "die", "dice")}: ${faces.length ? faceCounts(faces, FACE, FACES) : "nothing"}.`;
+    }
+    case "contest_resolved": {
+      const what = `${KIND[e.kind] || capital(e.kind)} in ${pname(e.province)}`;
+      return `${what}: ${e.attacker_successes} against ${e.defender_successes}; the ${e.attacker_won ? "attacker" : "defender"} wins.`;
+    }
+    default:
+      return undefined;
   }
 }
 
