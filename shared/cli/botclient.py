@@ -36,6 +36,8 @@ class Stats:
     latencies: list[float] = field(default_factory=list)  # seconds, accepted commands
     #: (idempotency key, final status, version when accepted) of every command sent
     sent: list[tuple[str, int, int | None]] = field(default_factory=list)
+    #: Looks at a table whose views were not yet at one version (a projection catching up).
+    waits: int = 0
 
 
 async def open_table(
@@ -96,6 +98,7 @@ async def play(
         seat = rng.choice(doc["actors"])
         mine = doc if doc["seat"] == seat else await view(client, table, seat)
         if not mine["legal"] or mine["version"] != doc["version"]:
+            stats.waits += 1
             await asyncio.sleep(0.01)  # the projection is catching up
             doc = await view(client, table, None)
             continue

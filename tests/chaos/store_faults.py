@@ -13,10 +13,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import json
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -24,7 +26,14 @@ from redis.crc import key_slot
 
 from shared.cli import botclient
 from shared.eventstore.envelope import EventEnvelope
-from shared.eventstore.keys import partition_feed, partition_of
+from shared.eventstore.keys import (
+    command_stream,
+    fencing_token,
+    partition_feed,
+    partition_of,
+    reducer_lease,
+    validated_stream,
+)
 from shared.infra.valkey_cluster import Shard, ValkeyCluster
 from shared.infra.valkey_server import ValkeyServer
 from shared.messaging.messages import client_key
@@ -221,8 +230,17 @@ async def moves_again_after(redis: Any, partition: int, since_ms: int, timeout_s
         return (entry_ms(after[0][0]) - since_ms) / 1000 if after else None
 
     delay = await eventually(appended, timeout_s, every_s=0.1)
-    assert delay is not None, f"partition {partition}: no move accepted within {timeout_s:g} s"
+    if delay is None:
+        raise Stalled(partition, f"partition {partition}: no move accepted within {timeout_s:g} s")
     return delay
+
+
+class Stalled(AssertionError):
+    """A partition took no move for as long as a fault's measure waits."""
+
+    def __init__(self, partition: int, message: str) -> None:
+        super().__init__(message)
+        self.partition = partition
 
 
 async def moves(redis: Any, partitions: list[int], from_ms: int, to_ms: int) -> list[tuple[int, bytes]]:
@@ -256,3 +274,77 @@ def longest_wait(found: list[tuple[int, bytes]], at_ms: int) -> int:
         by_table.setdefault(game, []).append(ms)
     waits = [b - a for times in by_table.values() for a, b in itertools.pairwise(times) if a >= at_ms]
     return max(waits, default=0)
+
+
+# ------------------------------------------------------------ when one stalls
+
+
+async def stall_report(
+    redis: Any,
+    api: httpx.AsyncClient,
+    partition: int,
+    partitions: int,
+    played: dict[str, Played],
+    logs: Path,
+) -> str:
+    """What a partition that took no moves was doing: its lease, its streams'
+    consumer groups, its bot's table and views, and the services' warnings
+    about it, so a stall in CI says where it is."""
+    lines = [f"partition {partition}:"]
+    try:
+        lease = await redis.get(reducer_lease(partition))
+        token = await redis.hgetall(fencing_token(partition))
+        lines.append(f"  lease {lease!r}, fencing {token!r}")
+        for stream in (command_stream(partition), validated_stream(partition), partition_feed(partition)):
+            last = await redis.xrevrange(stream, count=1)
+            groups = await redis.xinfo_groups(stream)
+            lines.append(f"  {stream}: last {last[0][0] if last else None!r}")
+            lines += [f"    group {g}" for g in groups]
+    except Exception as exc:  # the report must not hide the failure it explains
+        lines.append(f"  store unreadable: {exc!r}")
+    mine = [p for p in played.values() if partition_of(p.table.table_id, partitions) == partition]
+    if mine:
+        table, stats = mine[-1].table, mine[-1].stats
+        lines.append(
+            f"  bot: {table.table_id}, {stats.accepted} accepted, {stats.waits} waits, "
+            f"rejected {stats.rejected}, last sent {stats.sent[-3:]}"
+        )
+        for seat in (None, *range(len(table.tokens))):
+            try:
+                doc = await botclient.view(api, table, seat)
+                lines.append(
+                    f"    view {seat}: version {doc['version']}, actors {doc['actors']}, "
+                    f"legal {bool(doc.get('legal'))}, over {doc['over']}"
+                )
+            except Exception as exc:
+                lines.append(f"    view {seat}: {exc!r}")
+    lines += await asyncio.to_thread(_warnings_about, logs, partition)
+    return "\n".join(lines)
+
+
+def _warnings_about(logs: Path, partition: int) -> list[str]:
+    """The services' last warnings and errors naming the partition or its streams."""
+    lines = []
+    for log in sorted(logs.glob("*.log")):
+        noted = [
+            f"  {log.stem}: {row.get('timestamp')} {row.get('event')} "
+            f"{ {k: v for k, v in row.items() if k in ('partition', 'streams', 'why', 'error')} } "
+            f"{str(row.get('exception', '')).strip().splitlines()[-1:]}"
+            for row in _rows(log)
+            if row.get("level") in ("warning", "error")
+            and (row.get("partition") == partition or f"{{p{partition}}}" in str(row.get("streams")))
+        ]
+        lines += noted[-12:]
+    return lines
+
+
+def _rows(log: Path) -> list[dict[str, Any]]:
+    rows = []
+    for line in log.read_text(errors="replace").splitlines():
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(row, dict):
+            rows.append(row)
+    return rows

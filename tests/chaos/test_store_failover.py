@@ -55,6 +55,7 @@ from shared.readmodels.rebuilder import rebuild_games
 from tests.chaos.store_faults import (
     ENV,
     Played,
+    Stalled,
     cost,
     every_partition_busy,
     kill_shard,
@@ -65,6 +66,7 @@ from tests.chaos.store_faults import (
     play_in,
     replaced,
     settled,
+    stall_report,
 )
 from tests.chaos.test_kill_restart import _pending
 from tests.support.checks import check_finished_table
@@ -98,6 +100,10 @@ class Run:
     level: Level
     #: The partitions of each node failed so far: the next fault picks another shard if it can.
     failed: list[int] = field(default_factory=list)
+    #: The load: every table played so far, through ``api``.
+    played: dict[str, Played] = field(default_factory=dict)
+    api: httpx.AsyncClient | None = None
+    load: asyncio.Future[list[None]] | None = None
 
     @property
     def store(self) -> ValkeyCluster:
@@ -130,10 +136,11 @@ async def test_losing_a_node_of_the_store_under_load(tmp_path: Path, level: Leve
         owners = {p: run.store.shard_of(partition_feed(p)).primary.port for p in range(PARTITIONS)}
         assert len(set(owners.values())) == 3, f"every primary serves partitions: {owners}"
         async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
-            played: dict[str, Played] = {}
+            played = run.played
+            run.api = api
             stop = asyncio.Event()
             opened = [asyncio.Event() for _ in range(PARTITIONS)]
-            load = asyncio.gather(
+            run.load = load = asyncio.gather(
                 *(
                     play_in(api, p, PARTITIONS, played, stop, random.Random(p), opened[p])
                     for p in range(PARTITIONS)
@@ -159,7 +166,16 @@ async def _endure(run: Run, name: str, fault: Fault) -> None:
     await every_partition_busy(run.redis, PARTITIONS)
     victims, at_ms = await fault(run)
     run.failed += victims
-    paid = await cost(run.redis, PARTITIONS, victims, at_ms, BEFORE_S, 3 * RECOVERY_BOUND_S)
+    try:
+        paid = await cost(run.redis, PARTITIONS, victims, at_ms, BEFORE_S, 3 * RECOVERY_BOUND_S)
+    except Stalled as stalled:
+        assert run.api is not None
+        report = await stall_report(
+            run.redis, run.api, stalled.partition, PARTITIONS, run.played, run.stack.root / "logs"
+        )
+        if run.load is not None and run.load.done():
+            report += f"\nthe load ended: {run.load.exception()!r}"
+        raise AssertionError(f"{run.level}, {name}: {stalled}\n{report}") from None
     delays = ", ".join(f"{d:.1f}" for d in paid.delays.values())
     print(
         f"{run.level}, {name}: moves again on {victims} after {delays} s; the other partitions took "
@@ -263,13 +279,13 @@ async def _check_the_store(run: Run, api: httpx.AsyncClient, played: dict[str, P
                 f"and no mark covers it: {table_marks}"
             )
     assert acknowledged, "no move was accepted"
-    for p in range(PARTITIONS):  # every append is in its partition's feed: none twice
+    for partition in range(PARTITIONS):  # every append is in its partition's feed: none twice
         seen = Counter(
             (fields[b"g"], fields[b"v"])
-            for _, fields in await run.redis.xrange(partition_feed(p), count=10**7)
+            for _, fields in await run.redis.xrange(partition_feed(partition), count=10**7)
         )
         twice = [gv for gv, n in seen.items() if n > 1]
-        assert not twice, f"partition {p}: two events at one version: {twice[:5]}"
+        assert not twice, f"partition {partition}: two events at one version: {twice[:5]}"
 
     async def drained() -> bool:
         return await _pending(run.redis, PARTITIONS) == 0
