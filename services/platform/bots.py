@@ -12,7 +12,7 @@ the store (a cache that reads only the tail), and the bot is handed only its
 seat's view in the form the engine plays on (:func:`shared.kernel.levels.choose`:
 a determinisation), never that state. The moves are chosen one at a time in a
 worker thread, so the process's event loop (tournaments, players, arenas) is
-not held, and a search's CPU budget is its own. Everything a bot draws comes
+not held, and a search's CPU budget is that thread's own CPU time. Everything a bot draws comes
 from a generator seeded by the table, the seat and the version, so a rerun
 plays alike.
 """
@@ -60,7 +60,7 @@ class BotRunner:
         self.pace_s = pace_s
         self.partitions = partitions
         self.tables = TableCache(store, capacity=CACHED_TABLES)
-        # One move chosen at a time: a search's CPU budget (process time) is then its own.
+        # One move chosen at a time, on a thread whose CPU clock measures the search's budget.
         self._thinking = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
@@ -201,6 +201,7 @@ def _timed(game: levels.Game, state: Any, seat: int, level: levels.Level, rng: R
     """:func:`levels.choose`, its CPU time counted (this thread's alone)."""
     started = time.thread_time()
     try:
-        return levels.choose(game, state, seat, level, rng)
+        # The search's budget is this thread's CPU, not the event loop's beside it.
+        return levels.choose(game, state, seat, level, rng, clock=time.thread_time)
     finally:
         metrics.BOT_MOVE_CPU.labels(level).observe(time.thread_time() - started)

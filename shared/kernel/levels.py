@@ -16,11 +16,14 @@ the bot never does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from typing import Any, Literal, get_args
 
 from shared.kernel.clocks import Takeover
 from shared.kernel.contract import Bot, GameModule
 from shared.kernel.rng import Rng
+from shared.kernel.search import SearchBot
 
 Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = get_args(Level)
@@ -33,6 +36,7 @@ TAKEOVER_LEVELS: tuple[Takeover, ...] = get_args(Takeover)
 _OLD_NAMES: dict[str, Level] = {"random": "easy", "greedy": "medium"}
 
 Game = GameModule[Any, Any, Any, Any]
+Clock = Callable[[], float]
 
 
 def level_of(name: str | None) -> Level:
@@ -54,6 +58,11 @@ def seat_world(game: Game, state: Any, seat: int, rng: Rng) -> Any:
     return state if sample is None else sample(state, seat, rng)
 
 
-def choose(game: Game, state: Any, seat: int, level: str, rng: Rng) -> Any:
-    """``seat``'s move at ``level``, chosen from the seat's view only."""
-    return bot(game, level)(seat_world(game, state, seat, rng), seat, rng)
+def choose(game: Game, state: Any, seat: int, level: str, rng: Rng, clock: Clock | None = None) -> Any:
+    """``seat``'s move at ``level``, chosen from the seat's view only. ``clock``:
+    the CPU clock a search's budget is measured by (default the process's; a
+    caller searching in a thread of a busy process passes the thread's own)."""
+    chosen = bot(game, level)
+    if clock is not None and isinstance(chosen, SearchBot):
+        chosen = replace(chosen, clock=clock)
+    return chosen(seat_world(game, state, seat, rng), seat, rng)
