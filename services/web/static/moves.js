@@ -74,40 +74,9 @@ export function movesPanel({ commands, label, state, redraw, submit, busy }) {
     redraw(true);
   };
   const disabled = busy ? { disabled: true } : {};
-  if (state.confirm) {
-    box.append(
-      h("p", { class: "confirm-question" }, `${label(state.confirm)}?`),
-      h(
-        "div",
-        { class: "row" },
-        button("Confirm", () => play(state.confirm), { class: "primary", "data-focus": "", ...disabled }),
-        button("Back", back),
-      ),
-    );
-    return box;
-  }
-  if (state.choosing) {
-    const { title, commands: offered } = state.choosing;
-    box.append(h("p", { class: "step" }, title || "Choose one:"));
-    box.append(
-      h(
-        "div",
-        { class: "choices" },
-        offered.map((c, i) =>
-          button(
-            label(c),
-            () => {
-              state.confirm = c;
-              redraw(true);
-            },
-            { "data-command": JSON.stringify(c), "data-focus": i === 0 ? "" : null, ...disabled },
-          ),
-        ),
-      ),
-      button("Cancel", back),
-    );
-    return box;
-  }
+  const panel = { box, label, state, redraw, play, back, disabled };
+  if (state.confirm) return confirmStep(panel);
+  if (state.choosing) return choosingStep(panel);
   const byType = groups(commands);
   if (state.narrow && byType.has(state.narrow.type)) {
     const { type, picks } = state.narrow;
@@ -116,39 +85,87 @@ export function movesPanel({ commands, label, state, redraw, submit, busy }) {
       state.confirm = left[0];
       return movesPanel({ commands, label, state, redraw, submit, busy });
     }
-    const chosen = picks.map(([p, key]) => `${words(p.split(".").pop())} ${valueWords(JSON.parse(key), 1)}`);
-    box.append(
-      h(
-        "p",
-        { class: "step" },
-        `${capital(words(type))}${chosen.length ? ` (${chosen.join(", ")})` : ""}: choose the ${words(path.split(".").pop())}`,
-      ),
-    );
-    const values = new Map();
-    for (const c of left) {
-      const key = JSON.stringify(at(c, path) ?? null);
-      values.set(key, (values.get(key) || 0) + 1);
-    }
-    box.append(
-      h(
-        "div",
-        { class: "choices" },
-        [...values].map(([key, n], i) =>
-          button(
-            `${valueWords(JSON.parse(key), 1)}${n > 1 ? ` (${n})` : ""}`,
-            () => {
-              picks.push([path, key]);
-              redraw(true);
-            },
-            { "data-focus": i === 0 ? "" : null, ...disabled },
-          ),
-        ),
-      ),
-      button("Back", back),
-    );
-    return box;
+    return narrowStep(panel, type, picks, left, path);
   }
   state.narrow = null;
+  return kindButtons(panel, byType);
+}
+
+// The move chosen, to confirm or go back from.
+function confirmStep({ box, label, state, play, back, disabled }) {
+  box.append(
+    h("p", { class: "confirm-question" }, `${label(state.confirm)}?`),
+    h(
+      "div",
+      { class: "row" },
+      button("Confirm", () => play(state.confirm), { class: "primary", "data-focus": "", ...disabled }),
+      button("Back", back),
+    ),
+  );
+  return box;
+}
+
+// A renderer's list of commands (ctx.choose()) to pick one from.
+function choosingStep({ box, label, state, redraw, back, disabled }) {
+  const { title, commands: offered } = state.choosing;
+  box.append(h("p", { class: "step" }, title || "Choose one:"));
+  box.append(
+    h(
+      "div",
+      { class: "choices" },
+      offered.map((c, i) =>
+        button(
+          label(c),
+          () => {
+            state.confirm = c;
+            redraw(true);
+          },
+          { "data-command": JSON.stringify(c), "data-focus": i === 0 ? "" : null, ...disabled },
+        ),
+      ),
+    ),
+    button("Cancel", back),
+  );
+  return box;
+}
+
+// A kind of move narrowed down: the choices so far, and the next field's values.
+function narrowStep({ box, redraw, back, disabled }, type, picks, left, path) {
+  const chosen = picks.map(([p, key]) => `${words(p.split(".").pop())} ${valueWords(JSON.parse(key), 1)}`);
+  box.append(
+    h(
+      "p",
+      { class: "step" },
+      `${capital(words(type))}${chosen.length ? ` (${chosen.join(", ")})` : ""}: choose the ${words(path.split(".").pop())}`,
+    ),
+  );
+  const values = new Map();
+  for (const c of left) {
+    const key = JSON.stringify(at(c, path) ?? null);
+    values.set(key, (values.get(key) || 0) + 1);
+  }
+  box.append(
+    h(
+      "div",
+      { class: "choices" },
+      [...values].map(([key, n], i) =>
+        button(
+          `${valueWords(JSON.parse(key), 1)}${n > 1 ? ` (${n})` : ""}`,
+          () => {
+            picks.push([path, key]);
+            redraw(true);
+          },
+          { "data-focus": i === 0 ? "" : null, ...disabled },
+        ),
+      ),
+    ),
+    button("Back", back),
+  );
+  return box;
+}
+
+// Every kind of move: a button per command for a few, one to narrow down many.
+function kindButtons({ box, label, state, redraw, play, disabled }, byType) {
   let first = true;
   for (const [type, group] of byType) {
     if (group.length <= DIRECT) {

@@ -91,91 +91,9 @@ function managePage(main, id, token, life) {
   });
   const message = h("div", { "aria-live": "polite", "data-testid": "organiser-message" });
   const people = h("div", { "data-testid": "player-links" });
-  const playerName = h("input", { id: "p-name", type: "text", maxlength: "200", required: true });
-  const kind = h(
-    "select",
-    { id: "p-kind" },
-    h("option", { value: "human" }, "A person"),
-    h("option", { value: "bot" }, "A bot"),
-  );
-  const register = h(
-    "form",
-    { class: "row", "data-testid": "register" },
-    h("label", { for: "p-name" }, "Name ", playerName),
-    h("label", { for: "p-kind" }, "Plays as ", kind),
-    h("button", { type: "submit" }, "Register"),
-  );
-  const drawPeople = () => {
-    const players = Object.entries(remembered().organised?.[id]?.players || {});
-    fill(
-      people,
-      players.length
-        ? h(
-            "ul",
-            {},
-            players.map(([pid, p]) =>
-              h(
-                "li",
-                {},
-                `${p.name}: `,
-                h(
-                  "a",
-                  {
-                    href: `#/tournament/${id}/player?token=${encodeURIComponent(p.token)}`,
-                    "data-player": pid,
-                  },
-                  "player link",
-                ),
-                h("span", { class: "muted" }, " (send it to them; it is their key)"),
-              ),
-            ),
-          )
-        : null,
-    );
-  };
-  register.addEventListener("submit", async (e) => {
-    e.preventDefault();
-    const body = { name: playerName.value.trim(), kind: kind.value };
-    if (!body.name) return;
-    try {
-      const added = await api(`/v1/tournaments/${id}/players`, {
-        method: "POST",
-        token,
-        body,
-        key: uuid(),
-        signal: life.signal,
-      });
-      if (body.kind === "human") {
-        remember((all) => {
-          all.organised[id].players[added.player_id] = { name: body.name, token: added.player_token };
-        });
-      }
-      fill(message, notice(`${body.name} is registered.`, "good"));
-      playerName.value = "";
-      playerName.focus();
-      drawPeople();
-    } catch (err) {
-      if (!life.signal.aborted) fill(message, notice(`Not registered: ${reason(err)}`, "error"));
-    }
-  });
-  const act = (label, path, done) =>
-    button(
-      label,
-      async () => {
-        try {
-          await api(`/v1/tournaments/${id}/${path}`, {
-            method: "POST",
-            token,
-            key: uuid(),
-            signal: life.signal,
-          });
-          fill(message, notice(done, "good"));
-        } catch (err) {
-          if (!life.signal.aborted) fill(message, notice(`${label}: ${reason(err)}`, "error"));
-        }
-      },
-      { "data-testid": `organiser-${path}` },
-    );
+  const drawPeople = () => drawPlayerLinks(people, id);
+  const register = registerForm(id, token, life, message, drawPeople);
+  const act = (label, path, done) => organiserAction(id, token, life, message, label, path, done);
   fill(
     main,
     h(
@@ -202,4 +120,99 @@ function managePage(main, id, token, life) {
     tournamentSection(id, life),
   );
   drawPeople();
+}
+
+// The players registered from this browser, each with the link that is their key.
+function drawPlayerLinks(people, id) {
+  const players = Object.entries(remembered().organised?.[id]?.players || {});
+  fill(
+    people,
+    players.length
+      ? h(
+          "ul",
+          {},
+          players.map(([pid, p]) =>
+            h(
+              "li",
+              {},
+              `${p.name}: `,
+              h(
+                "a",
+                {
+                  href: `#/tournament/${id}/player?token=${encodeURIComponent(p.token)}`,
+                  "data-player": pid,
+                },
+                "player link",
+              ),
+              h("span", { class: "muted" }, " (send it to them; it is their key)"),
+            ),
+          ),
+        )
+      : null,
+  );
+}
+
+// The form registering a person (whose link is kept here) or a bot.
+function registerForm(id, token, life, message, drawPeople) {
+  const playerName = h("input", { id: "p-name", type: "text", maxlength: "200", required: true });
+  const kind = h(
+    "select",
+    { id: "p-kind" },
+    h("option", { value: "human" }, "A person"),
+    h("option", { value: "bot" }, "A bot"),
+  );
+  const register = h(
+    "form",
+    { class: "row", "data-testid": "register" },
+    h("label", { for: "p-name" }, "Name ", playerName),
+    h("label", { for: "p-kind" }, "Plays as ", kind),
+    h("button", { type: "submit" }, "Register"),
+  );
+  register.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const body = { name: playerName.value.trim(), kind: kind.value };
+    if (!body.name) return;
+    try {
+      const added = await api(`/v1/tournaments/${id}/players`, {
+        method: "POST",
+        token,
+        body,
+        key: uuid(),
+        signal: life.signal,
+      });
+      if (body.kind === "human") {
+        remember((all) => {
+          all.organised[id].players[added.player_id] = { name: body.name, token: added.player_token };
+        });
+      }
+      fill(message, notice(`${body.name} is registered.`, "good"));
+      playerName.value = "";
+      playerName.focus();
+      drawPeople();
+    } catch (err) {
+      if (!life.signal.aborted) fill(message, notice(`Not registered: ${reason(err)}`, "error"));
+    }
+  });
+  return register;
+}
+
+// A button for one of the organiser's steps (start, pair a round, finish).
+function organiserAction(id, token, life, message, label, path, done) {
+  return button(
+    label,
+    async () => {
+      try {
+        await api(`/v1/tournaments/${id}/${path}`, {
+          method: "POST",
+          token,
+          key: uuid(),
+          signal: life.signal,
+        });
+        fill(message, notice(done, "good"));
+      } catch (err) {
+        if (!life.signal.aborted) fill(message, notice(`${label}: ${reason(err)}`, "error"));
+      }
+    },
+    { "data-testid": `organiser-${path}` },
+  );
 }

@@ -43,57 +43,7 @@ export default async function playerPage(main, { id, token }, life) {
       remember((all) => {
         all.players[id].player_id = me.player_id;
       });
-      const who = names[me.player_id] || me.player_id;
-      if (me.status === "finished") {
-        fill(status, h("p", {}, `${who}: the tournament is over. The final standings are below.`));
-        return;
-      }
-      if (me.status === "registering")
-        fill(
-          status,
-          h(
-            "p",
-            {},
-            `${who}: you are registered. Your first table opens when the organiser starts the tournament.`,
-          ),
-        );
-      else if (me.bye)
-        fill(
-          status,
-          h(
-            "p",
-            {},
-            `${who}: you have a bye in round ${me.round}; the next round is paired when this one is over.`,
-          ),
-        );
-      else if (me.table_id && me.seat_token && !me.over) {
-        const link = seatLink(me.table_id, me.seat, me.seat_token);
-        fill(
-          status,
-          h(
-            "p",
-            {},
-            `${who}: round ${me.round}, table ${me.table}: your game is on. `,
-            h("a", { href: link, "data-testid": "my-table" }, "Go to your table"),
-          ),
-        );
-        // Once per table, so the back button returns here without bouncing.
-        const seen = `ziggurat.went.${me.table_id}`;
-        if (!sessionStorage.getItem(seen)) {
-          sessionStorage.setItem(seen, "1");
-          location.hash = link;
-          return;
-        }
-      } else if (me.table_id && me.over)
-        fill(
-          status,
-          h(
-            "p",
-            {},
-            `${who}: your game of round ${me.round} is over; the next round is paired when every table has finished.`,
-          ),
-        );
-      else fill(status, h("p", {}, `${who}: round ${me.round}: your table is being opened…`));
+      if (showWhere(status, me, names[me.player_id] || me.player_id)) return;
     } catch (err) {
       if (life.signal.aborted) return;
       fill(
@@ -107,4 +57,61 @@ export default async function playerPage(main, { id, token }, life) {
     }
     await Promise.race([sleep(POLL_MS, life.signal), new Promise((resolve) => (wake = resolve))]);
   }
+}
+
+// Where the player stands, in words (with the way to their table when it is
+// open); true when there is nothing more to wait for (the tournament is over,
+// or the page went on to the table).
+function showWhere(status, me, who) {
+  if (me.status === "finished") {
+    fill(status, h("p", {}, `${who}: the tournament is over. The final standings are below.`));
+    return true;
+  }
+  if (me.status === "registering")
+    fill(
+      status,
+      h(
+        "p",
+        {},
+        `${who}: you are registered. Your first table opens when the organiser starts the tournament.`,
+      ),
+    );
+  else if (me.bye)
+    fill(
+      status,
+      h(
+        "p",
+        {},
+        `${who}: you have a bye in round ${me.round}; the next round is paired when this one is over.`,
+      ),
+    );
+  else if (me.table_id && me.seat_token && !me.over) {
+    const link = seatLink(me.table_id, me.seat, me.seat_token);
+    fill(
+      status,
+      h(
+        "p",
+        {},
+        `${who}: round ${me.round}, table ${me.table}: your game is on. `,
+        h("a", { href: link, "data-testid": "my-table" }, "Go to your table"),
+      ),
+    );
+    // Once per table, so the back button returns here without bouncing.
+    const seen = `ziggurat.went.${me.table_id}`;
+    if (!sessionStorage.getItem(seen)) {
+      sessionStorage.setItem(seen, "1");
+      location.hash = link;
+      return true;
+    }
+  } else if (me.table_id && me.over)
+    fill(
+      status,
+      h(
+        "p",
+        {},
+        `${who}: your game of round ${me.round} is over; the next round is paired when every table has finished.`,
+      ),
+    );
+  else fill(status, h("p", {}, `${who}: round ${me.round}: your table is being opened…`));
+  return false;
 }

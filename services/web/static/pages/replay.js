@@ -16,26 +16,9 @@ const SPEEDS = [
 ];
 
 export default async function replayPage(main, { id, step }, life) {
-  let log;
-  let about = null;
-  try {
-    [log, about] = await Promise.all([
-      api(`/v1/tables/${id}/log`, { signal: life.signal }),
-      api(`/v1/tables/${id}/about`, { signal: life.signal }).catch(() => null),
-    ]);
-  } catch (err) {
-    if (life.signal.aborted) return;
-    const open = err.code === "game_not_over";
-    fill(
-      main,
-      notice(
-        open ? "This game is still being played: replays open when it is over." : reason(err),
-        open ? "info" : "error",
-      ),
-      open ? h("p", {}, h("a", { href: `#/table/${id}` }, "Watch it live")) : null,
-    );
-    return;
-  }
+  const loaded = await loadLog(main, id, life);
+  if (!loaded) return;
+  const { log, about } = loaded;
   const final = log.view;
   const events = log.events;
   const names = about?.names || Array.from({ length: final.seats }, (_, s) => `Seat ${s + 1}`);
@@ -53,71 +36,14 @@ export default async function replayPage(main, { id, step }, life) {
     playing: null,
     shown: null,
   };
-  const docs = new Map();
-  const board = h("div", { class: "board", "data-testid": "board" });
-  const players = h("section", { class: "players", "aria-label": "Players" });
-  const where = h("span", { "data-testid": "replay-step", "aria-live": "polite" });
-  const slider = h("input", {
-    type: "range",
-    min: "0",
-    max: String(Math.max(events.length - 1, 0)),
-    value: String(st.i),
-    "aria-label": "Step",
-    "data-testid": "replay-slider",
-  });
-  const play = button("Play", () => toggle(), { "data-testid": "replay-play" });
-  const speed = h(
-    "select",
-    { "aria-label": "Speed" },
-    SPEEDS.map(([name, ms]) => h("option", { value: String(ms) }, name)),
-  );
-  speed.value = "500";
-  const logList = h("ol", { class: "log-list" });
-  const logBox = h(
-    "section",
-    { class: "log", "aria-label": "What happened" },
-    h("h2", {}, "What happened"),
-    logList,
-  );
-  const fairness = h("section", {
-    class: "card fairness",
-    "aria-labelledby": "fair-h",
-    "data-testid": "fairness",
-  });
-
+  const r = { id, life, events, mod, ctx, about, st, docs: new Map() };
+  r.el = replayElements(r);
+  const { board, players, logList, logBox, fairness } = r.el;
   fill(
     main,
-    h(
-      "header",
-      { class: "table-head" },
-      h("h1", {}, `Replay: ${title} `, h("span", { class: "muted" }, `table ${id}`)),
-      final.result ? h("p", { class: "result" }, resultWords(final.result, ctx)) : null,
-      h(
-        "nav",
-        { class: "links" },
-        h("a", { href: "#/" }, "Lobby"),
-        about?.tournament_id ? h("a", { href: `#/tournament/${about.tournament_id}` }, "Tournament") : null,
-      ),
-    ),
+    replayHeader(id, title, final, ctx, about),
     fairness,
-    h(
-      "div",
-      { class: "controls", role: "group", "aria-label": "Replay controls" },
-      button("« First", () => go(0), { "aria-label": "First step", "data-testid": "replay-first" }),
-      button("◀ Back", () => go(st.i - 1), { "aria-label": "Step back", "data-testid": "replay-back" }),
-      play,
-      button("Forward ▶", () => go(st.i + 1), {
-        "aria-label": "Step forward",
-        "data-testid": "replay-forward",
-      }),
-      button("Last »", () => go(events.length - 1), {
-        "aria-label": "Last step",
-        "data-testid": "replay-last",
-      }),
-      slider,
-      speed,
-      where,
-    ),
+    replayControls(r),
     h(
       "div",
       { class: "table-grid" },
@@ -125,86 +51,198 @@ export default async function replayPage(main, { id, step }, life) {
       h("aside", { class: "side" }, players, logBox),
     ),
   );
-
   events.forEach((entry, i) => {
     const text = sentence(mod, entry.event, ctx) || `(${entry.event.type})`;
     logList.append(
       h(
         "li",
         { "data-step": i },
-        button(text, () => go(i), { "aria-label": `Go to step ${i + 1}: ${text}` }),
+        button(text, () => go(r, i), { "aria-label": `Go to step ${i + 1}: ${text}` }),
       ),
     );
   });
+  life.cleanup(() => clearTimeout(st.playing));
+  r.el.slider.addEventListener("input", () => go(r, Number(r.el.slider.value)));
 
-  function doc(version) {
-    if (!docs.has(version)) {
-      const loading = api(`/v1/tables/${id}/replay?version=${version}`, { signal: life.signal });
-      loading.catch(() => docs.delete(version));
-      docs.set(version, loading);
-    }
-    return docs.get(version);
+  drawFairness(fairness, id, final, life);
+  await go(r, st.i);
+}
+
+// The table's log and its final view with the seats' names, or null (and a
+// notice in their place) when the game is still on or the log cannot be read.
+async function loadLog(main, id, life) {
+  try {
+    const [log, about] = await Promise.all([
+      api(`/v1/tables/${id}/log`, { signal: life.signal }),
+      api(`/v1/tables/${id}/about`, { signal: life.signal }).catch(() => null),
+    ]);
+    return { log, about };
+  } catch (err) {
+    if (life.signal.aborted) return null;
+    const open = err.code === "game_not_over";
+    fill(
+      main,
+      notice(
+        open ? "This game is still being played: replays open when it is over." : reason(err),
+        open ? "info" : "error",
+      ),
+      open ? h("p", {}, h("a", { href: `#/table/${id}` }, "Watch it live")) : null,
+    );
+    return null;
   }
+}
 
-  async function go(i) {
-    if (!events.length) return;
-    st.i = Math.max(0, Math.min(events.length - 1, i));
-    slider.value = String(st.i);
-    const version = events[st.i].version;
-    where.textContent = `Step ${st.i + 1} of ${events.length} · version ${version}`;
-    for (const li of logList.children) {
-      const k = Number(li.dataset.step);
-      li.className = k === st.i ? "current" : k > st.i ? "future" : "";
-    }
-    logList.children[st.i]?.scrollIntoView({ block: "nearest" });
-    history.replaceState(null, "", `#/replay/${id}?step=${st.i}`);
-    let shown;
-    try {
-      shown = await doc(version);
-    } catch (err) {
-      if (!life.signal.aborted) where.textContent = `Could not load step ${st.i + 1}: ${reason(err)}`;
-      return;
-    }
-    if (life.signal.aborted || events[st.i].version !== version) return;
-    if (st.i + 1 < events.length) doc(events[st.i + 1].version);
-    if (st.shown !== shown) {
-      st.shown = shown;
-      const view = { ...ctx, doc: shown };
-      drawBoard(mod, board, shown, view);
-      fill(
-        players,
-        h("h2", {}, "Players"),
-        playersList(shown, view, { mod, bots: about?.bots, clocks: false }),
-      );
-      board.dataset.version = String(shown.version);
-    }
+// The elements a step changes: the board, the players, the step's place in
+// the log, the slider and the play button; and the fairness check's box.
+function replayElements(r) {
+  const { events, st } = r;
+  const speed = h(
+    "select",
+    { "aria-label": "Speed" },
+    SPEEDS.map(([name, ms]) => h("option", { value: String(ms) }, name)),
+  );
+  speed.value = "500";
+  const logList = h("ol", { class: "log-list" });
+  return {
+    board: h("div", { class: "board", "data-testid": "board" }),
+    players: h("section", { class: "players", "aria-label": "Players" }),
+    where: h("span", { "data-testid": "replay-step", "aria-live": "polite" }),
+    slider: h("input", {
+      type: "range",
+      min: "0",
+      max: String(Math.max(events.length - 1, 0)),
+      value: String(st.i),
+      "aria-label": "Step",
+      "data-testid": "replay-slider",
+    }),
+    play: button("Play", () => toggle(r), { "data-testid": "replay-play" }),
+    speed,
+    logList,
+    logBox: h(
+      "section",
+      { class: "log", "aria-label": "What happened" },
+      h("h2", {}, "What happened"),
+      logList,
+    ),
+    fairness: h("section", {
+      class: "card fairness",
+      "aria-labelledby": "fair-h",
+      "data-testid": "fairness",
+    }),
+  };
+}
+
+// The replay's title, the game's result and the links back.
+function replayHeader(id, title, final, ctx, about) {
+  return h(
+    "header",
+    { class: "table-head" },
+    h("h1", {}, `Replay: ${title} `, h("span", { class: "muted" }, `table ${id}`)),
+    final.result ? h("p", { class: "result" }, resultWords(final.result, ctx)) : null,
+    h(
+      "nav",
+      { class: "links" },
+      h("a", { href: "#/" }, "Lobby"),
+      about?.tournament_id ? h("a", { href: `#/tournament/${about.tournament_id}` }, "Tournament") : null,
+    ),
+  );
+}
+
+// First, back, play, forward, last, the slider and the speed.
+function replayControls(r) {
+  const { events, st } = r;
+  const { play, slider, speed, where } = r.el;
+  return h(
+    "div",
+    { class: "controls", role: "group", "aria-label": "Replay controls" },
+    button("« First", () => go(r, 0), { "aria-label": "First step", "data-testid": "replay-first" }),
+    button("◀ Back", () => go(r, st.i - 1), { "aria-label": "Step back", "data-testid": "replay-back" }),
+    play,
+    button("Forward ▶", () => go(r, st.i + 1), {
+      "aria-label": "Step forward",
+      "data-testid": "replay-forward",
+    }),
+    button("Last »", () => go(r, events.length - 1), {
+      "aria-label": "Last step",
+      "data-testid": "replay-last",
+    }),
+    slider,
+    speed,
+    where,
+  );
+}
+
+// The spectator's view at a version, fetched once (a failed fetch is forgotten).
+function stepDoc(r, version) {
+  const { docs, id, life } = r;
+  if (!docs.has(version)) {
+    const loading = api(`/v1/tables/${id}/replay?version=${version}`, { signal: life.signal });
+    loading.catch(() => docs.delete(version));
+    docs.set(version, loading);
   }
+  return docs.get(version);
+}
 
-  function toggle() {
-    if (st.playing) {
-      clearTimeout(st.playing);
+// Show step i: the log marked up to it, the address, then the board and the
+// players as they were (the next step's view fetched ahead).
+async function go(r, i) {
+  const { events, st, id, life, mod, ctx, about } = r;
+  const { slider, where, logList, board, players } = r.el;
+  if (!events.length) return;
+  st.i = Math.max(0, Math.min(events.length - 1, i));
+  slider.value = String(st.i);
+  const version = events[st.i].version;
+  where.textContent = `Step ${st.i + 1} of ${events.length} · version ${version}`;
+  for (const li of logList.children) {
+    const k = Number(li.dataset.step);
+    li.className = k === st.i ? "current" : k > st.i ? "future" : "";
+  }
+  logList.children[st.i]?.scrollIntoView({ block: "nearest" });
+  history.replaceState(null, "", `#/replay/${id}?step=${st.i}`);
+  let shown;
+  try {
+    shown = await stepDoc(r, version);
+  } catch (err) {
+    if (!life.signal.aborted) where.textContent = `Could not load step ${st.i + 1}: ${reason(err)}`;
+    return;
+  }
+  if (life.signal.aborted || events[st.i].version !== version) return;
+  if (st.i + 1 < events.length) stepDoc(r, events[st.i + 1].version);
+  if (st.shown !== shown) {
+    st.shown = shown;
+    const view = { ...ctx, doc: shown };
+    drawBoard(mod, board, shown, view);
+    fill(
+      players,
+      h("h2", {}, "Players"),
+      playersList(shown, view, { mod, bots: about?.bots, clocks: false }),
+    );
+    board.dataset.version = String(shown.version);
+  }
+}
+
+// Play from the step shown (from the first when at the last), or pause.
+function toggle(r) {
+  const { events, st } = r;
+  const { play, speed } = r.el;
+  if (st.playing) {
+    clearTimeout(st.playing);
+    st.playing = null;
+    play.textContent = "Play";
+    return;
+  }
+  if (st.i >= events.length - 1) go(r, 0);
+  play.textContent = "Pause";
+  const next = async () => {
+    if (st.i >= events.length - 1) {
       st.playing = null;
       play.textContent = "Play";
       return;
     }
-    if (st.i >= events.length - 1) go(0);
-    play.textContent = "Pause";
-    const next = async () => {
-      if (st.i >= events.length - 1) {
-        st.playing = null;
-        play.textContent = "Play";
-        return;
-      }
-      await go(st.i + 1);
-      if (st.playing) st.playing = setTimeout(next, Number(speed.value));
-    };
-    st.playing = setTimeout(next, Number(speed.value));
-  }
-  life.cleanup(() => clearTimeout(st.playing));
-  slider.addEventListener("input", () => go(Number(slider.value)));
-
-  drawFairness(fairness, id, final, life);
-  await go(st.i);
+    await go(r, st.i + 1);
+    if (st.playing) st.playing = setTimeout(next, Number(speed.value));
+  };
+  st.playing = setTimeout(next, Number(speed.value));
 }
 
 async function drawFairness(box, id, final, life) {

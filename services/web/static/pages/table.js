@@ -14,33 +14,31 @@ const LOG_LIMIT = 400;
 
 export default async function tablePage(main, { id, seat = null, token = null }, life) {
   const playing = seat !== null;
-  const audience = playing ? { token } : {};
-  const st = {
-    doc: null,
-    about: null,
-    mod: generic,
-    drawnBy: generic,
-    names: [],
-    wanted: 0,
-    loading: null,
-    busy: false,
-    message: null,
-    ui: { narrow: null, confirm: null, choosing: null },
-    skews: [],
-    feed: "connecting",
-    title: "",
+  const t = {
+    id,
+    seat,
+    token,
+    life,
+    playing,
+    audience: playing ? { token } : {},
+    st: {
+      doc: null,
+      about: null,
+      mod: generic,
+      drawnBy: generic,
+      names: [],
+      wanted: 0,
+      loading: null,
+      busy: false,
+      message: null,
+      ui: { narrow: null, confirm: null, choosing: null },
+      skews: [],
+      feed: "connecting",
+      title: "",
+    },
+    el: tableElements(),
   };
-  const head = h("header", { class: "table-head" });
-  const board = h("div", { class: "board", "data-testid": "board" });
-  const players = h("section", { class: "players", "aria-label": "Players" });
-  const moves = h("section", { class: "moves", "aria-label": "Moves", tabindex: "-1" });
-  const logList = h("ol", { class: "log-list" });
-  const log = h(
-    "section",
-    { class: "log", "aria-label": "What happened" },
-    h("h2", {}, "What happened"),
-    logList,
-  );
+  const { head, board, players, moves, log } = t.el;
   fill(
     main,
     h(
@@ -55,10 +53,35 @@ export default async function tablePage(main, { id, seat = null, token = null },
       ),
     ),
   );
+  if (!(await loadTable(t, main))) return;
+  document.title = `${t.st.title} · ${playing ? seatName(t.st, seat) : "watching"} · Ziggurat`;
+  drawAll(t);
+  const timer = setInterval(() => tick(t), 250);
+  life.cleanup(() => clearInterval(timer));
+  const feed = followFeed(t);
+  life.cleanup(() => feed.close());
+}
 
+// The page's parts: the head, the board, the players, the moves and the log.
+function tableElements() {
+  const logList = h("ol", { class: "log-list" });
+  return {
+    head: h("header", { class: "table-head" }),
+    board: h("div", { class: "board", "data-testid": "board" }),
+    players: h("section", { class: "players", "aria-label": "Players" }),
+    moves: h("section", { class: "moves", "aria-label": "Moves", tabindex: "-1" }),
+    logList,
+    log: h("section", { class: "log", "aria-label": "What happened" }, h("h2", {}, "What happened"), logList),
+  };
+}
+
+// The audience's view, the table's names and its game's renderer; false (and a
+// notice in the page's place) when they cannot be read.
+async function loadTable(t, main) {
+  const { id, st, life } = t;
   try {
     const [doc, about] = await Promise.all([
-      api(`/v1/tables/${id}/view`, { ...audience, signal: life.signal }),
+      api(`/v1/tables/${id}/view`, { ...t.audience, signal: life.signal }),
       api(`/v1/tables/${id}/about`, { signal: life.signal }).catch(() => null),
     ]);
     st.doc = doc;
@@ -67,267 +90,298 @@ export default async function tablePage(main, { id, seat = null, token = null },
     st.mod = await renderer(doc.game);
     await prepare(st.mod, doc);
     st.title = await gameTitle(doc.game);
+    return true;
   } catch (err) {
-    if (life.signal.aborted) return;
+    if (life.signal.aborted) return false;
     const text = err.code === "bad_token" ? "This seat link does not belong to this table." : reason(err);
     main.replaceChildren(notice(text, "error"), h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
-    return;
+    return false;
   }
-  document.title = `${st.title} · ${playing ? seatName(st, seat) : "watching"} · Ziggurat`;
+}
 
-  function context() {
-    const doc = st.doc;
-    const ctx = {
-      seat: playing ? seat : null,
-      names: st.names,
-      legal: playing && !doc.over && doc.actors.includes(seat) ? legalMoves(doc) : [],
-      doc,
-      game: doc.game,
-      submit,
-      choose(commands, title) {
-        if (!playing || !commands?.length) return;
-        st.ui = { narrow: null, confirm: null, choosing: { title, commands } };
-        drawMoves(true);
-      },
-    };
-    ctx.label = (command) => commandLabel(st.mod, command, ctx);
-    return ctx;
+// What a renderer is given (docs/web-client.md): the seat, names, legal moves,
+// the document, and the ways to move.
+function context(t) {
+  const { st, playing, seat } = t;
+  const doc = st.doc;
+  const ctx = {
+    seat: playing ? seat : null,
+    names: st.names,
+    legal: playing && !doc.over && doc.actors.includes(seat) ? legalMoves(doc) : [],
+    doc,
+    game: doc.game,
+    submit: (command) => submit(t, command),
+    choose(commands, title) {
+      if (!playing || !commands?.length) return;
+      st.ui = { narrow: null, confirm: null, choosing: { title, commands } };
+      drawMoves(t, true);
+    },
+  };
+  ctx.label = (command) => commandLabel(st.mod, command, ctx);
+  return ctx;
+}
+
+// Send a move from the seat; the answer says whether it was accepted.
+async function submit(t, command) {
+  const { id, st, token, life } = t;
+  if (!t.playing) return { ok: false, code: "spectator", message: "Spectators cannot move." };
+  if (st.busy) return { ok: false, code: "busy", message: "Another move is on its way." };
+  st.busy = true;
+  st.message = { kind: "info", text: `Sending: ${context(t).label(command)}` };
+  drawMoves(t, false);
+  try {
+    const reply = await api(`/v1/tables/${id}/commands`, {
+      method: "POST",
+      token,
+      key: uuid(),
+      body: { command, expected_version: st.doc.version },
+      signal: life.signal,
+    });
+    st.busy = false;
+    st.message = null;
+    st.ui = { narrow: null, confirm: null, choosing: null };
+    await refresh(t, reply.version);
+    drawMoves(t, false);
+    return { ok: true, code: "accepted", message: "", version: reply.version };
+  } catch (err) {
+    st.busy = false;
+    const message = reason(err);
+    st.message = { kind: "error", text: `Not accepted: ${message}` };
+    st.ui.confirm = null;
+    drawMoves(t, true);
+    if (err.code === "stale_version") refresh(t, st.doc.version + 1);
+    return { ok: false, code: err.code || "error", message };
   }
+}
 
-  async function submit(command) {
-    if (!playing) return { ok: false, code: "spectator", message: "Spectators cannot move." };
-    if (st.busy) return { ok: false, code: "busy", message: "Another move is on its way." };
-    st.busy = true;
-    st.message = { kind: "info", text: `Sending: ${context().label(command)}` };
-    drawMoves(false);
+// Read the view until it shows version `min` (the server waits for it).
+function refresh(t, min = 0) {
+  const { id, st, life } = t;
+  st.wanted = Math.max(st.wanted, min);
+  if (st.loading) return st.loading;
+  // Nothing to wait for: also keeps the loop below from finishing before it is stored.
+  if (st.doc.over || st.doc.version >= st.wanted) return Promise.resolve();
+  st.loading = (async () => {
     try {
-      const reply = await api(`/v1/tables/${id}/commands`, {
-        method: "POST",
-        token,
-        key: uuid(),
-        body: { command, expected_version: st.doc.version },
-        signal: life.signal,
-      });
-      st.busy = false;
-      st.message = null;
-      st.ui = { narrow: null, confirm: null, choosing: null };
-      await refresh(reply.version);
-      drawMoves(false);
-      return { ok: true, code: "accepted", message: "", version: reply.version };
-    } catch (err) {
-      st.busy = false;
-      const message = reason(err);
-      st.message = { kind: "error", text: `Not accepted: ${message}` };
-      st.ui.confirm = null;
-      drawMoves(true);
-      if (err.code === "stale_version") refresh(st.doc.version + 1);
-      return { ok: false, code: err.code || "error", message };
-    }
-  }
-
-  // Read the view until it shows version `min` (the server waits for it).
-  function refresh(min = 0) {
-    st.wanted = Math.max(st.wanted, min);
-    if (st.loading) return st.loading;
-    // Nothing to wait for: also keeps the loop below from finishing before it is stored.
-    if (st.doc.over || st.doc.version >= st.wanted) return Promise.resolve();
-    st.loading = (async () => {
-      try {
-        while (!life.signal.aborted && !st.doc.over && st.doc.version < st.wanted) {
-          const doc = await api(`/v1/tables/${id}/view?min_version=${st.wanted}`, {
-            ...audience,
-            signal: life.signal,
-          });
-          if (doc.version > st.doc.version || doc.over !== st.doc.over) {
-            st.doc = doc;
-            drawAll();
-          } else {
-            await sleep(1000, life.signal);
-          }
+      while (!life.signal.aborted && !st.doc.over && st.doc.version < st.wanted) {
+        const doc = await api(`/v1/tables/${id}/view?min_version=${st.wanted}`, {
+          ...t.audience,
+          signal: life.signal,
+        });
+        if (doc.version > st.doc.version || doc.over !== st.doc.over) {
+          st.doc = doc;
+          drawAll(t);
+        } else {
+          await sleep(1000, life.signal);
         }
-      } catch (err) {
-        if (!life.signal.aborted) {
-          st.message = { kind: "error", text: `Could not read the table: ${reason(err)}` };
-          drawMoves(false);
-        }
-      } finally {
-        st.loading = null;
       }
-    })();
-    return st.loading;
-  }
+    } catch (err) {
+      if (!life.signal.aborted) {
+        st.message = { kind: "error", text: `Could not read the table: ${reason(err)}` };
+        drawMoves(t, false);
+      }
+    } finally {
+      st.loading = null;
+    }
+  })();
+  return st.loading;
+}
 
-  function drawAll() {
-    const ctx = context();
-    drawHead(ctx);
-    drawPlayers(ctx);
-    st.drawnBy = drawBoard(st.mod, board, st.doc, ctx);
-    drawMoves(false, ctx);
-  }
+function drawAll(t) {
+  const ctx = context(t);
+  drawHead(t, ctx);
+  drawPlayers(t, ctx);
+  t.st.drawnBy = drawBoard(t.st.mod, t.el.board, t.st.doc, ctx);
+  drawMoves(t, false, ctx);
+}
 
-  function drawHead(ctx = context()) {
-    const doc = st.doc;
-    const links = [h("a", { href: "#/" }, "Lobby")];
-    if (playing) links.push(h("a", { href: `#/table/${id}` }, "Watch as a spectator"));
-    if (doc.over)
+// The title, where the game stands, the feed's state and the links.
+function drawHead(t, ctx) {
+  const { id, st, playing, seat } = t;
+  const doc = st.doc;
+  const waiting = doc.actors.map((s) => seatName(ctx, s));
+  const status = doc.over
+    ? "Game over"
+    : `Move ${doc.moves}${waiting.length ? ` · ${playing && doc.actors.includes(seat) ? "your move" : `waiting for ${listWords(waiting)}`}` : ""}`;
+  const delay = doc.spectator_delay && !playing && !doc.over ? delayWords(doc.spectator_delay) : null;
+  fill(
+    t.el.head,
+    h("h1", {}, st.title, " ", h("span", { class: "muted" }, `table ${id}`)),
+    h(
+      "p",
+      { class: "status" },
+      h(
+        "span",
+        { "data-testid": "status" },
+        playing ? `You play ${seatName(ctx, seat)} · ${status}` : `Watching · ${status}`,
+      ),
+      " ",
+      h("span", { class: `feed-state ${st.feed}`, "data-testid": "feed-state" }, st.feed),
+      " ",
+      h("span", { class: "muted", "data-testid": "version" }, `version ${doc.version}`),
+    ),
+    delay ? h("p", { class: "muted" }, delay) : null,
+    doc.over && doc.result
+      ? h("p", { class: "result", "data-testid": "result" }, resultWords(doc.result, ctx))
+      : null,
+    h("nav", { class: "links" }, headLinks(t, ctx)),
+  );
+}
+
+// Back to the lobby, and on to what this browser may also open: the spectator's
+// page, the replay, the tournament and the other seats it holds links to.
+function headLinks(t, ctx) {
+  const { id, st, playing, seat } = t;
+  const doc = st.doc;
+  const links = [h("a", { href: "#/" }, "Lobby")];
+  if (playing) links.push(h("a", { href: `#/table/${id}` }, "Watch as a spectator"));
+  if (doc.over)
+    links.push(h("a", { href: `#/replay/${id}`, "data-testid": "replay-link" }, "Replay and fairness check"));
+  if (st.about?.tournament_id) {
+    const tid = st.about.tournament_id;
+    links.push(h("a", { href: `#/tournament/${tid}` }, "Tournament"));
+    const mine = remembered().players?.[tid];
+    if (mine)
       links.push(
-        h("a", { href: `#/replay/${id}`, "data-testid": "replay-link" }, "Replay and fairness check"),
+        h(
+          "a",
+          { href: `#/tournament/${tid}/player?token=${encodeURIComponent(mine.token)}` },
+          "Your tournament page",
+        ),
       );
-    if (st.about?.tournament_id) {
-      const tid = st.about.tournament_id;
-      links.push(h("a", { href: `#/tournament/${tid}` }, "Tournament"));
-      const mine = remembered().players?.[tid];
-      if (mine)
-        links.push(
-          h(
-            "a",
-            { href: `#/tournament/${tid}/player?token=${encodeURIComponent(mine.token)}` },
-            "Your tournament page",
-          ),
-        );
-    }
-    const mine = remembered().tables?.[id]?.seats || {};
-    for (const [s, t] of Object.entries(mine)) {
-      if (Number(s) !== seat)
-        links.push(h("a", { href: seatLink(id, s, t) }, `Play ${seatName(ctx, Number(s))}`));
-    }
-    const waiting = doc.actors.map((s) => seatName(ctx, s));
-    const status = doc.over
-      ? "Game over"
-      : `Move ${doc.moves}${waiting.length ? ` · ${playing && doc.actors.includes(seat) ? "your move" : `waiting for ${listWords(waiting)}`}` : ""}`;
-    const delay = doc.spectator_delay && !playing && !doc.over ? delayWords(doc.spectator_delay) : null;
-    fill(
-      head,
-      h("h1", {}, st.title, " ", h("span", { class: "muted" }, `table ${id}`)),
+  }
+  const mine = remembered().tables?.[id]?.seats || {};
+  for (const [s, key] of Object.entries(mine)) {
+    if (Number(s) !== seat)
+      links.push(h("a", { href: seatLink(id, s, key) }, `Play ${seatName(ctx, Number(s))}`));
+  }
+  return links;
+}
+
+function drawPlayers(t, ctx) {
+  t.el.players.replaceChildren(
+    h("h2", {}, "Players"),
+    playersList(t.st.doc, ctx, { mod: t.st.mod, bots: t.st.about?.bots, you: t.seat }),
+  );
+  tick(t);
+}
+
+// The seat's moves (or why there are none) and the last move's message; the
+// focus stays in the panel when it was there.
+function drawMoves(t, focus, ctx = context(t)) {
+  const { st, el } = t;
+  const had = focus || el.moves.contains(document.activeElement);
+  const parts = movesParts(t, ctx);
+  if (st.message)
+    parts.push(
       h(
         "p",
-        { class: "status" },
-        h(
-          "span",
-          { "data-testid": "status" },
-          playing ? `You play ${seatName(ctx, seat)} · ${status}` : `Watching · ${status}`,
-        ),
-        " ",
-        h("span", { class: `feed-state ${st.feed}`, "data-testid": "feed-state" }, st.feed),
-        " ",
-        h("span", { class: "muted", "data-testid": "version" }, `version ${doc.version}`),
+        {
+          class: `notice ${st.message.kind}`,
+          role: st.message.kind === "error" ? "alert" : "status",
+          "data-testid": "move-message",
+        },
+        st.message.text,
       ),
-      delay ? h("p", { class: "muted" }, delay) : null,
-      doc.over && doc.result
-        ? h("p", { class: "result", "data-testid": "result" }, resultWords(doc.result, ctx))
-        : null,
-      h("nav", { class: "links" }, links),
     );
-  }
+  el.moves.replaceChildren(...parts);
+  if (had)
+    (
+      el.moves.querySelector("[data-focus]") ||
+      el.moves.querySelector("button:not([disabled])") ||
+      el.moves
+    ).focus();
+}
 
-  function drawPlayers(ctx = context()) {
-    players.replaceChildren(
-      h("h2", {}, "Players"),
-      playersList(st.doc, ctx, { mod: st.mod, bots: st.about?.bots, you: seat }),
-    );
-    tick();
-  }
-
-  function drawMoves(focus, ctx = context()) {
-    const had = focus || moves.contains(document.activeElement);
-    const doc = st.doc;
-    const parts = [];
-    if (!playing) {
-      parts.push(h("p", { class: "muted" }, "You are watching. Players move from their own seat links."));
-    } else if (doc.over) {
-      parts.push(h("p", {}, "The game is over."));
-    } else if (!doc.actors.includes(seat)) {
-      const waiting = doc.actors.map((s) => seatName(ctx, s));
-      parts.push(h("p", {}, waiting.length ? `Waiting for ${listWords(waiting)}.` : "Waiting."));
-      if (st.ui.choosing) st.ui = { narrow: null, confirm: null, choosing: null };
-    } else {
-      parts.push(h("h2", {}, "Your move"));
-      const panel = movesPanel({
-        // Every legal command: a board may offer only some; for the generic renderer
-        // this list is the only way to move.
-        commands: ctx.legal,
-        label: ctx.label,
-        state: st.ui,
-        redraw: (f) => drawMoves(f),
-        submit,
-        busy: st.busy,
-      });
-      if (st.drawnBy === generic || st.ui.choosing || st.ui.confirm) parts.push(panel);
-      else {
-        const all = h(
-          "details",
-          { class: "all-moves", open: st.ui.narrow ? true : null },
-          h("summary", {}, `All legal moves as a list (${ctx.legal.length})`),
-          panel,
-        );
-        parts.push(all);
-      }
-    }
-    if (st.message)
-      parts.push(
-        h(
-          "p",
-          {
-            class: `notice ${st.message.kind}`,
-            role: st.message.kind === "error" ? "alert" : "status",
-            "data-testid": "move-message",
-          },
-          st.message.text,
-        ),
+// Watching, over, waiting for others, or the seat's move: the legal moves as a
+// list (folded away when the board offers them).
+function movesParts(t, ctx) {
+  const { st, playing, seat } = t;
+  const doc = st.doc;
+  const parts = [];
+  if (!playing) {
+    parts.push(h("p", { class: "muted" }, "You are watching. Players move from their own seat links."));
+  } else if (doc.over) {
+    parts.push(h("p", {}, "The game is over."));
+  } else if (!doc.actors.includes(seat)) {
+    const waiting = doc.actors.map((s) => seatName(ctx, s));
+    parts.push(h("p", {}, waiting.length ? `Waiting for ${listWords(waiting)}.` : "Waiting."));
+    if (st.ui.choosing) st.ui = { narrow: null, confirm: null, choosing: null };
+  } else {
+    parts.push(h("h2", {}, "Your move"));
+    const panel = movesPanel({
+      // Every legal command: a board may offer only some; for the generic renderer
+      // this list is the only way to move.
+      commands: ctx.legal,
+      label: ctx.label,
+      state: st.ui,
+      redraw: (f) => drawMoves(t, f),
+      submit: (command) => submit(t, command),
+      busy: st.busy,
+    });
+    if (st.drawnBy === generic || st.ui.choosing || st.ui.confirm) parts.push(panel);
+    else {
+      const all = h(
+        "details",
+        { class: "all-moves", open: st.ui.narrow ? true : null },
+        h("summary", {}, `All legal moves as a list (${ctx.legal.length})`),
+        panel,
       );
-    moves.replaceChildren(...parts);
-    if (had)
-      (moves.querySelector("[data-focus]") || moves.querySelector("button:not([disabled])") || moves).focus();
-  }
-
-  function addLog(entry) {
-    const text = sentence(st.mod, entry.event, context());
-    if (!text) return;
-    const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
-    logList.append(h("li", { "data-version": entry.version }, text));
-    while (logList.childElementCount > LOG_LIMIT) logList.firstElementChild.remove();
-    if (atBottom) logList.scrollTop = logList.scrollHeight;
-  }
-
-  // Clocks count down between views from `remaining` and `clock_since`
-  // (server time; the offset to this browser's clock is learnt from the feed).
-  function tick() {
-    const doc = st.doc;
-    const skew = st.skews.length ? Math.min(...st.skews) : 0;
-    for (const el of players.querySelectorAll("[data-clock]")) {
-      const s = Number(el.dataset.clock);
-      let left = doc.remaining[s];
-      if (!doc.over && doc.actors.includes(s)) left -= Date.now() - skew - doc.clock_since;
-      el.textContent = clockText(left);
-      el.classList.toggle("low", left < 30000);
+      parts.push(all);
     }
   }
+  return parts;
+}
 
-  drawAll();
-  const timer = setInterval(tick, 250);
-  life.cleanup(() => clearInterval(timer));
-  const feed = follow(`/v1/tables/${id}/feed`, {
-    ...audience,
+function addLog(t, entry) {
+  const { logList } = t.el;
+  const text = sentence(t.st.mod, entry.event, context(t));
+  if (!text) return;
+  const atBottom = logList.scrollHeight - logList.scrollTop - logList.clientHeight < 40;
+  logList.append(h("li", { "data-version": entry.version }, text));
+  while (logList.childElementCount > LOG_LIMIT) logList.firstElementChild.remove();
+  if (atBottom) logList.scrollTop = logList.scrollHeight;
+}
+
+// Clocks count down between views from `remaining` and `clock_since`
+// (server time; the offset to this browser's clock is learnt from the feed).
+function tick(t) {
+  const { st } = t;
+  const doc = st.doc;
+  const skew = st.skews.length ? Math.min(...st.skews) : 0;
+  for (const el of t.el.players.querySelectorAll("[data-clock]")) {
+    const s = Number(el.dataset.clock);
+    let left = doc.remaining[s];
+    if (!doc.over && doc.actors.includes(s)) left -= Date.now() - skew - doc.clock_since;
+    el.textContent = clockText(left);
+    el.classList.toggle("low", left < 30000);
+  }
+}
+
+// The audience's feed: each event logged, the view read again when it is ahead.
+function followFeed(t) {
+  const { id, st } = t;
+  return follow(`/v1/tables/${id}/feed`, {
+    ...t.audience,
     onEvent(entry, version) {
-      addLog(entry);
+      addLog(t, entry);
       if (version > st.doc.version) {
         st.skews = [...st.skews.slice(-9), Date.now() - entry.server_time];
-        refresh(version);
+        refresh(t, version);
       }
     },
     onEnd() {
-      refresh(st.doc.version + 1);
+      refresh(t, st.doc.version + 1);
     },
     onStatus(text) {
       st.feed = text;
-      const el = head.querySelector("[data-testid=feed-state]");
+      const el = t.el.head.querySelector("[data-testid=feed-state]");
       if (el) {
         el.textContent = text;
         el.className = `feed-state ${text}`;
       }
     },
   });
-  life.cleanup(() => feed.close());
 }
 
 export function seatLink(id, seat, token) {
