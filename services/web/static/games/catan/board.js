@@ -410,73 +410,88 @@ function drawHarbours(view, layers) {
     const tx = mx + (dx / d) * 24,
       ty = my + (dy / d) * 24;
     const g = svgInto("g", { class: "catan-harbor" }, layers.harbors);
-    for (const [px, py] of [
-      [ax, ay],
-      [bx, by],
-    ]) {
-      svgInto(
-        "line",
-        {
-          x1: px + (tx - px) * 0.18,
-          y1: py + (ty - py) * 0.18,
-          x2: tx,
-          y2: ty,
-          stroke: "#8a6a3d",
-          "stroke-width": 4,
-          "stroke-linecap": "round",
-        },
-        g,
-      );
-    }
-    const generic = kind === 5;
-    titled(
-      svgInto(
-        "circle",
-        {
-          cx: tx,
-          cy: ty,
-          r: 13,
-          fill: generic ? "#f7ecd0" : KIND_FILL[kind],
-          stroke: "#5b4526",
-          "stroke-width": 1.5,
-        },
-        g,
-      ),
-      generic ? "Harbour: 3 of one kind for 1" : `Harbour: 2 ${KIND[kind]} for 1`,
+    harbourPiers(
+      g,
+      [
+        [ax, ay],
+        [bx, by],
+      ],
+      tx,
+      ty,
     );
+    harbourToken(g, tx, ty, kind);
+  });
+}
+
+// The piers from a harbour's two corners out to its token.
+function harbourPiers(g, ends, tx, ty) {
+  for (const [px, py] of ends) {
+    svgInto(
+      "line",
+      {
+        x1: px + (tx - px) * 0.18,
+        y1: py + (ty - py) * 0.18,
+        x2: tx,
+        y2: ty,
+        stroke: "#8a6a3d",
+        "stroke-width": 4,
+        "stroke-linecap": "round",
+      },
+      g,
+    );
+  }
+}
+
+// A harbour's token: its rate (2:1 or 3:1) and, for a 2:1 harbour, its resource.
+function harbourToken(g, tx, ty, kind) {
+  const generic = kind === 5;
+  titled(
+    svgInto(
+      "circle",
+      {
+        cx: tx,
+        cy: ty,
+        r: 13,
+        fill: generic ? "#f7ecd0" : KIND_FILL[kind],
+        stroke: "#5b4526",
+        "stroke-width": 1.5,
+      },
+      g,
+    ),
+    generic ? "Harbour: 3 of one kind for 1" : `Harbour: 2 ${KIND[kind]} for 1`,
+  );
+  svgInto(
+    "text",
+    {
+      x: tx,
+      y: ty + (generic ? 4 : 1),
+      "text-anchor": "middle",
+      "font-size": generic ? 10 : 9,
+      "font-weight": 700,
+      fill: generic ? "#333" : "#fff",
+      "font-family": "sans-serif",
+      "paint-order": "stroke",
+      stroke: generic ? "none" : "rgba(0,0,0,.45)",
+      "stroke-width": 1.5,
+    },
+    g,
+  ).textContent = generic ? "3:1" : "2:1";
+  if (!generic)
     svgInto(
       "text",
       {
         x: tx,
-        y: ty + (generic ? 4 : 1),
+        y: ty + 9,
         "text-anchor": "middle",
-        "font-size": generic ? 10 : 9,
-        "font-weight": 700,
-        fill: generic ? "#333" : "#fff",
+        "font-size": 6.5,
+        fill: "#fff",
         "font-family": "sans-serif",
         "paint-order": "stroke",
-        stroke: generic ? "none" : "rgba(0,0,0,.45)",
-        "stroke-width": 1.5,
+        stroke: "rgba(0,0,0,.45)",
+        "stroke-width": 1.2,
       },
       g,
-    ).textContent = generic ? "3:1" : "2:1";
-    if (!generic)
-      svgInto(
-        "text",
-        {
-          x: tx,
-          y: ty + 9,
-          "text-anchor": "middle",
-          "font-size": 6.5,
-          fill: "#fff",
-          "font-family": "sans-serif",
-          "paint-order": "stroke",
-          stroke: "rgba(0,0,0,.45)",
-          "stroke-width": 1.2,
-        },
-        g,
-      ).textContent = KIND[kind];
-  });
+    ).textContent = KIND[kind];
 }
 // Roads.
 function drawRoads(view, ui, layers) {
@@ -532,25 +547,7 @@ function drawBuildings(view, ui, layers) {
     const fill = SEAT_FILL[owner];
     let what = lvl === 2 ? "city" : "settlement";
     if ((view.walls || []).includes(s)) {
-      svgInto(
-        "rect",
-        {
-          x: x - 15,
-          y: y - 11,
-          width: 30,
-          height: 22,
-          rx: 5,
-          fill: "#6b645a",
-          stroke: "#2b2722",
-          "stroke-width": 1.2,
-        },
-        g,
-      );
-      svgInto(
-        "path",
-        { d: `M${x - 15},${y - 4} h30 M${x - 15},${y + 4} h30`, stroke: "#9a9285", "stroke-width": 0.8 },
-        g,
-      );
+      cityWall(g, x, y);
       what += " with a wall";
     }
     if (lvl === 2 || tipped) {
@@ -565,26 +562,7 @@ function drawBuildings(view, ui, layers) {
       }
       if (metro.has(s)) {
         const t = metro.get(s);
-        svgInto(
-          "path",
-          {
-            d: `M${x - 5},${y - 9} L${x - 5},${y - 19} L${x - 1},${y - 23} L${x + 3},${y - 19} L${x + 3},${y - 9} Z`,
-            fill,
-            stroke: "#1b1b1b",
-            "stroke-width": 1.2,
-          },
-          g,
-        );
-        svgInto(
-          "path",
-          {
-            d: `M${x - 1},${y - 23} L${x - 1},${y - 30} L${x + 7},${y - 27} L${x - 1},${y - 24}`,
-            fill: TRACK_FILL[t],
-            stroke: "#1b1b1b",
-            "stroke-width": 0.8,
-          },
-          g,
-        );
+        metropolisTower(g, x, y, fill, t);
         what = `${TRACKS[t]} metropolis`;
       }
     } else {
@@ -602,6 +580,53 @@ function drawBuildings(view, ui, layers) {
     }
     titled(g, `${ui.name(owner)}'s ${what} at ${spotName(s, view)}`);
   });
+}
+
+// A city wall: a stone base under the building.
+function cityWall(g, x, y) {
+  svgInto(
+    "rect",
+    {
+      x: x - 15,
+      y: y - 11,
+      width: 30,
+      height: 22,
+      rx: 5,
+      fill: "#6b645a",
+      stroke: "#2b2722",
+      "stroke-width": 1.2,
+    },
+    g,
+  );
+  svgInto(
+    "path",
+    { d: `M${x - 15},${y - 4} h30 M${x - 15},${y + 4} h30`, stroke: "#9a9285", "stroke-width": 0.8 },
+    g,
+  );
+}
+
+// A metropolis: a tower on the city with its track's pennant.
+function metropolisTower(g, x, y, fill, t) {
+  svgInto(
+    "path",
+    {
+      d: `M${x - 5},${y - 9} L${x - 5},${y - 19} L${x - 1},${y - 23} L${x + 3},${y - 19} L${x + 3},${y - 9} Z`,
+      fill,
+      stroke: "#1b1b1b",
+      "stroke-width": 1.2,
+    },
+    g,
+  );
+  svgInto(
+    "path",
+    {
+      d: `M${x - 1},${y - 23} L${x - 1},${y - 30} L${x + 7},${y - 27} L${x - 1},${y - 24}`,
+      fill: TRACK_FILL[t],
+      stroke: "#1b1b1b",
+      "stroke-width": 0.8,
+    },
+    g,
+  );
 }
 // Knights: a disc in the owner's colour, bright when active, with 1-3 rings for strength.
 function drawKnights(view, ui, layers) {
@@ -968,17 +993,37 @@ export function drawStatus(host, view, ui) {
   if (ck) eventDie(svg, 86, 3, view.dice[2]);
   htmlInto("span", { class: "catan-roll" }, dice, view.dice[0] ? `${view.dice[0] + view.dice[1]}` : "–");
 
-  if (!ck) return;
+  if (ck) drawBarbarians(bar, view);
+  void ui;
+}
+
+// Cities & Knights: the barbarian ship's track, the ship on it, and the odds of its attack.
+function drawBarbarians(bar, view) {
   const len = trackLength(view);
   const cities = view.level.filter((l) => l === 2).length;
   const knights = (view.knights || []).filter((k) => k.active).reduce((a, k) => a + k.strength, 0);
   const track = htmlInto("div", { class: "catan-barbarians" }, bar);
   const tw = 30 + len * 26;
-  const svg2 = svgInto(
+  const sea = svgInto(
     "svg",
     { viewBox: `0 0 ${tw} 40`, role: "img", "aria-label": `Barbarian ship at ${view.barbarian} of ${len}` },
     track,
   );
+  drawShipTrack(sea, len, view.barbarian);
+  const odds = htmlInto("div", { class: "catan-odds" }, track);
+  htmlInto("span", { class: cities > knights ? "bad" : "" }, odds, `Barbarians ${cities}`);
+  htmlInto("span", {}, odds, " vs ");
+  htmlInto("span", { class: cities > knights ? "" : "good" }, odds, `knights ${knights}`);
+  htmlInto(
+    "span",
+    { class: "catan-muted" },
+    odds,
+    ` · ${plural(view.attacks, "attack")} so far${view.attacks ? "" : " (robber waits)"}`,
+  );
+}
+
+// The track's steps (those sailed darker) to the attack's mark, and the ship on it.
+function drawShipTrack(sea, len, barbarian) {
   for (let i = 0; i <= len; i++) {
     const x = 14 + i * 26;
     svgInto(
@@ -987,11 +1032,11 @@ export function drawStatus(host, view, ui) {
         cx: x,
         cy: 20,
         r: i === len ? 11 : 8,
-        fill: i === len ? "#7a1f1f" : i < view.barbarian ? "#6d8fa8" : "#cfe0ec",
+        fill: i === len ? "#7a1f1f" : i < barbarian ? "#6d8fa8" : "#cfe0ec",
         stroke: "#24445c",
         "stroke-width": 1,
       },
-      svg2,
+      sea,
     );
     if (i < len)
       svgInto(
@@ -1005,16 +1050,16 @@ export function drawStatus(host, view, ui) {
           "stroke-width": 1.2,
           "stroke-dasharray": "2 2",
         },
-        svg2,
+        sea,
       );
   }
   svgInto(
     "text",
     { x: 14 + len * 26, y: 24, "text-anchor": "middle", "font-size": 10, fill: "#fff", "font-weight": 700 },
-    svg2,
+    sea,
   ).textContent = "⚔";
-  const sx = 14 + Math.min(view.barbarian, len) * 26;
-  const ship = svgInto("g", { class: "catan-ship" }, svg2);
+  const sx = 14 + Math.min(barbarian, len) * 26;
+  const ship = svgInto("g", { class: "catan-ship" }, sea);
   svgInto(
     "path",
     { d: `M${sx - 11},24 L${sx + 11},24 L${sx + 7},30 L${sx - 7},30 Z`, fill: "#2b2b2b" },
@@ -1030,16 +1075,5 @@ export function drawStatus(host, view, ui) {
     },
     ship,
   );
-  titled(ship, `Barbarian ship: ${view.barbarian} of ${len}`);
-  const odds = htmlInto("div", { class: "catan-odds" }, track);
-  htmlInto("span", { class: cities > knights ? "bad" : "" }, odds, `Barbarians ${cities}`);
-  htmlInto("span", {}, odds, " vs ");
-  htmlInto("span", { class: cities > knights ? "" : "good" }, odds, `knights ${knights}`);
-  htmlInto(
-    "span",
-    { class: "catan-muted" },
-    odds,
-    ` · ${plural(view.attacks, "attack")} so far${view.attacks ? "" : " (robber waits)"}`,
-  );
-  void ui;
+  titled(ship, `Barbarian ship: ${barbarian} of ${len}`);
 }

@@ -287,6 +287,11 @@ function selectLabel(c, ctx) {
 
 export function label(c, ctx) {
   const view = viewOf(ctx);
+  return turnLabel(c, ctx, view) ?? knightLabel(c, ctx, view) ?? c.type;
+}
+
+// The base game's moves: building, the dice, the robber, trades and cards.
+function turnLabel(c, ctx, view) {
   const setup = view && view.phase === "setup";
   switch (c.type) {
     case "catan.build_settlement":
@@ -322,6 +327,14 @@ export function label(c, ctx) {
       if (c.card === "year_of_plenty")
         return `Play Year of Plenty: ${listWords(c.kinds.map((k) => KIND[k]))}`;
       return `Play ${cardTitle(c.card)}`;
+    default:
+      return undefined;
+  }
+}
+
+// Cities & Knights' moves: walls, knights, improvements, progress cards and harbours.
+function knightLabel(c, ctx, view) {
+  switch (c.type) {
     case "catan.build_wall":
       return `Build a city wall at ${spotName(c.spot, view)}`;
     case "catan.build_knight":
@@ -357,7 +370,7 @@ export function label(c, ctx) {
     case "catan.harbor_exchange":
       return `Commercial Harbor: give ${seatName(ctx, c.seat, "Player")} 1 ${KIND[c.kind]} for a commodity`;
     default:
-      return c.type;
+      return undefined;
   }
 }
 
