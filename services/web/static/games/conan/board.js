@@ -708,10 +708,20 @@ function trackRow(x, y, p, st, ctx, live) {
 }
 
 export function drawMap(view, ctx, moves, ui, act) {
-  const board = view.board;
-  const laid = board.width > 0 && board.provinces.every((p) => p.shape && p.shape.length >= 3);
-  const W = laid ? board.width : 1000;
-  const H = laid ? board.height : 900;
+  const map = mapOf(view, ctx, moves, ui, act);
+  const { board, svg, land, pieces, labels, over } = map;
+  drawLand(map);
+  svg.append(land);
+  for (const p of board.provinces) drawProvince(map, p);
+  svg.append(pieces, labels);
+  // Highlights of the contest and of the legal moves, on top.
+  for (const p of board.provinces) drawHighlight(map, p);
+  svg.append(over);
+  return svg;
+}
+
+// The sea the map is drawn on.
+function mapSvg(W, H, ui) {
   const svg = s("svg", {
     class: `zc-board${ui.src ? " zc-picking" : ""}`,
     viewBox: `0 0 ${W} ${H}`,
@@ -724,7 +734,17 @@ export function drawMap(view, ctx, moves, ui, act) {
     s("rect", { x: 0, y: 0, width: W, height: H, fill: "url(#zc-sea)" }),
     s("rect", { x: 0, y: 0, width: W, height: H, fill: "url(#zc-waves)" }),
   );
+  return svg;
+}
 
+// What drawing the map needs: the board and the state on it, where each
+// province is, the moves' targets and sources, and the layers drawn into.
+function mapOf(view, ctx, moves, ui, act) {
+  const board = view.board;
+  const laid = board.width > 0 && board.provinces.every((p) => p.shape && p.shape.length >= 3);
+  const W = laid ? board.width : 1000;
+  const H = laid ? board.height : 900;
+  const svg = mapSvg(W, H, ui);
   const states = new Map((view.provinces || []).map((p) => [p.id, p.state]));
   const inPlay = new Set(view.zones || []);
   const seatOfKingdom = new Map((view.seats || []).map((x, i) => [x.kingdom, i]));
@@ -769,14 +789,7 @@ export function drawMap(view, ctx, moves, ui, act) {
     labels,
     fixups,
   };
-  drawLand(map);
-  svg.append(land);
-  for (const p of board.provinces) drawProvince(map, p);
-  svg.append(pieces, labels);
-  // Highlights of the contest and of the legal moves, on top.
-  for (const p of board.provinces) drawHighlight(map, p);
-  svg.append(over);
-  return svg;
+  return map;
 }
 
 // The land: the pack's outlines, borders, labels and zones (or a ring of provinces

@@ -98,58 +98,9 @@ function bidPicker(cmds, u, act, ctx) {
     "div",
     { class: "zc-bid", "data-zc": "bid" },
     h("div", { class: "zc-label" }, "1. A bidding token"),
-    h(
-      "div",
-      { class: "zc-row" },
-      tokens.map((t) =>
-        btn(
-          String(t),
-          () => {
-            u.bid.token = t;
-            act.redraw();
-          },
-          {
-            class: "zc-btn zc-tokbtn",
-            "aria-pressed": String(u.bid.token === t),
-            "data-bid-token": t,
-            "data-key": `bid-token-${t}`,
-            disabled: cmds.some(
-              (c) => c.token === t && (u.bid.card === undefined || (c.card ?? null) === u.bid.card),
-            )
-              ? null
-              : true,
-          },
-        ),
-      ),
-    ),
+    h("div", { class: "zc-row" }, bidTokenButtons(cmds, tokens, u, act)),
     h("div", { class: "zc-label" }, "2. A strategy card"),
-    h(
-      "div",
-      { class: "zc-row" },
-      cards.map((k) =>
-        btn(
-          k
-            ? h("span", {}, cname(k), h("span", { class: "zc-bidv" }, String(bidValueOf(k) ?? "?")))
-            : "No card",
-          () => {
-            u.bid.card = k;
-            act.redraw();
-          },
-          {
-            class: "zc-btn zc-cardbtn",
-            "aria-pressed": String(u.bid.card === k),
-            "data-bid-card": k ?? "",
-            "data-key": `bid-card-${k}`,
-            title: k ? ctext(k) : "",
-            disabled: cmds.some(
-              (c) => (c.card ?? null) === k && (u.bid.token === null || c.token === u.bid.token),
-            )
-              ? null
-              : true,
-          },
-        ),
-      ),
-    ),
+    h("div", { class: "zc-row" }, bidCardButtons(cmds, cards, u, act)),
     match
       ? btn(`${label(match, ctx)}…`, () => act.pick(match, null), {
           class: "zc-btn zc-primary",
@@ -163,6 +114,56 @@ function bidPicker(cmds, u, act, ctx) {
         ),
   );
   return box;
+}
+
+// The bidding tokens: the one chosen pressed, those no bid with the chosen card uses disabled.
+function bidTokenButtons(cmds, tokens, u, act) {
+  return tokens.map((t) =>
+    btn(
+      String(t),
+      () => {
+        u.bid.token = t;
+        act.redraw();
+      },
+      {
+        class: "zc-btn zc-tokbtn",
+        "aria-pressed": String(u.bid.token === t),
+        "data-bid-token": t,
+        "data-key": `bid-token-${t}`,
+        disabled: cmds.some(
+          (c) => c.token === t && (u.bid.card === undefined || (c.card ?? null) === u.bid.card),
+        )
+          ? null
+          : true,
+      },
+    ),
+  );
+}
+
+// The strategy cards (or none) with their bid values: the one chosen pressed, those no bid
+// with the chosen token uses disabled.
+function bidCardButtons(cmds, cards, u, act) {
+  return cards.map((k) =>
+    btn(
+      k ? h("span", {}, cname(k), h("span", { class: "zc-bidv" }, String(bidValueOf(k) ?? "?"))) : "No card",
+      () => {
+        u.bid.card = k;
+        act.redraw();
+      },
+      {
+        class: "zc-btn zc-cardbtn",
+        "aria-pressed": String(u.bid.card === k),
+        "data-bid-card": k ?? "",
+        "data-key": `bid-card-${k}`,
+        title: k ? ctext(k) : "",
+        disabled: cmds.some(
+          (c) => (c.card ?? null) === k && (u.bid.token === null || c.token === u.bid.token),
+        )
+          ? null
+          : true,
+      },
+    ),
+  );
 }
 
 function movesBox(_view, _doc, ctx, moves, u, act) {

@@ -290,71 +290,10 @@ export function biddingBox(view, doc, ctx) {
 }
 
 export function playersBox(view, doc, ctx) {
-  const onMap = (key, seat) =>
-    (view.provinces || []).reduce((a, p) => a + ((p.state[key] || [])[seat] || 0), 0);
   const rows = (view.seats || []).map((x, i) => {
     const toMove = !doc.over && (doc.actors || []).includes(i);
     const k = memo.kingdoms.get(x.kingdom);
-    const badges = [];
-    if (view.conan_player === i) badges.push(chip("Conan player", { class: "zc-chip zc-conan-chip" }));
-    if (view.first_player === i) badges.push(chip("1st player"));
-    if (x.dead) badges.push(chip("killed by Conan", { class: "zc-chip zc-bad" }));
-    if (ctx.seat === i) badges.push(chip("you", { class: "zc-chip zc-you" }));
-    const stats = h(
-      "div",
-      { class: "zc-stats" },
-      h("span", { title: "gold" }, mini(14, glyph("coin")), ` ${x.gold}`),
-      h("span", { title: "sorcery tokens" }, mini(14, glyph("flame", "#7b2fb3")), ` ${x.sorcery}`),
-      h("span", { title: "Crom! Count the dead! tokens" }, mini(14, glyph("skull", "#3b3b3b")), ` ${x.crom}`),
-      h(
-        "span",
-        { title: "units on the map" },
-        mini(14, glyph("shield", colourOf(i).fill)),
-        ` ${onMap("units", i)}`,
-      ),
-      h(
-        "span",
-        { title: "emissaries on the map" },
-        mini(14, glyph("pawn", colourOf(i).fill)),
-        ` ${onMap("emissaries", i)}`,
-      ),
-      h(
-        "span",
-        { title: "strategy cards / kingdom cards in hand" },
-        mini(14, glyph("scroll", "#5b4a2a")),
-        ` ${x.strategy_cards}/${x.kingdom_cards}`,
-      ),
-      h(
-        "span",
-        { title: "adventure tokens (face down)" },
-        mini(14, glyph("star", "#b07d12")),
-        ` ${x.adventure_tokens}${x.token_pending ? "+1" : ""}`,
-      ),
-    );
-    const bids = h(
-      "div",
-      { class: "zc-row zc-small", title: "bidding tokens: at hand, and set aside" },
-      "Bids: ",
-      (x.bid_available || []).map((t) => h("span", { class: "zc-tok" }, String(t))),
-      (x.bid_spent || []).map((t) => h("span", { class: "zc-tok zc-spent" }, String(t))),
-    );
-    const table = (x.table || []).length
-      ? h(
-          "div",
-          { class: "zc-row zc-small" },
-          "Table: ",
-          x.table.map((t) => cardChip(t.card, { exhausted: t.exhausted })),
-        )
-      : null;
-    const arts = [...(x.artifacts || []), ...(x.bonus ? ["conan_bonus"] : [])];
-    const artifacts = arts.length
-      ? h(
-          "div",
-          { class: "zc-row zc-small" },
-          "Artifacts: ",
-          arts.map((a) => cardChip(a)),
-        )
-      : null;
+    const badges = playerBadges(view, ctx, x, i);
     const secret = [];
     if (x.bid_placed) secret.push("bid laid");
     if (x.contest_card_committed) secret.push("contest card committed");
@@ -371,14 +310,89 @@ export function playersBox(view, doc, ctx) {
         h("span", { class: "zc-ep", title: "empire points" }, `${x.ep} EP`),
       ),
       badges.length ? h("div", { class: "zc-row" }, badges) : null,
-      stats,
-      bids,
-      table,
-      artifacts,
+      playerStats(view, x, i),
+      ...playerHoldings(x),
       secret.length ? h("div", { class: "zc-small zc-sub" }, secret.join(" · ")) : null,
     );
   });
   return section("Players", { "data-zc": "players" }, rows);
+}
+
+// A player's roles: the Conan player, the first player, killed by Conan, you.
+function playerBadges(view, ctx, x, i) {
+  const badges = [];
+  if (view.conan_player === i) badges.push(chip("Conan player", { class: "zc-chip zc-conan-chip" }));
+  if (view.first_player === i) badges.push(chip("1st player"));
+  if (x.dead) badges.push(chip("killed by Conan", { class: "zc-chip zc-bad" }));
+  if (ctx.seat === i) badges.push(chip("you", { class: "zc-chip zc-you" }));
+  return badges;
+}
+
+// A player's counts: gold, sorcery, Crom tokens, units and emissaries on the
+// map, cards in hand and adventure tokens.
+function playerStats(view, x, i) {
+  const onMap = (key, seat) =>
+    (view.provinces || []).reduce((a, p) => a + ((p.state[key] || [])[seat] || 0), 0);
+  return h(
+    "div",
+    { class: "zc-stats" },
+    h("span", { title: "gold" }, mini(14, glyph("coin")), ` ${x.gold}`),
+    h("span", { title: "sorcery tokens" }, mini(14, glyph("flame", "#7b2fb3")), ` ${x.sorcery}`),
+    h("span", { title: "Crom! Count the dead! tokens" }, mini(14, glyph("skull", "#3b3b3b")), ` ${x.crom}`),
+    h(
+      "span",
+      { title: "units on the map" },
+      mini(14, glyph("shield", colourOf(i).fill)),
+      ` ${onMap("units", i)}`,
+    ),
+    h(
+      "span",
+      { title: "emissaries on the map" },
+      mini(14, glyph("pawn", colourOf(i).fill)),
+      ` ${onMap("emissaries", i)}`,
+    ),
+    h(
+      "span",
+      { title: "strategy cards / kingdom cards in hand" },
+      mini(14, glyph("scroll", "#5b4a2a")),
+      ` ${x.strategy_cards}/${x.kingdom_cards}`,
+    ),
+    h(
+      "span",
+      { title: "adventure tokens (face down)" },
+      mini(14, glyph("star", "#b07d12")),
+      ` ${x.adventure_tokens}${x.token_pending ? "+1" : ""}`,
+    ),
+  );
+}
+
+// What a player has laid out: bidding tokens, table cards and artifacts.
+function playerHoldings(x) {
+  const bids = h(
+    "div",
+    { class: "zc-row zc-small", title: "bidding tokens: at hand, and set aside" },
+    "Bids: ",
+    (x.bid_available || []).map((t) => h("span", { class: "zc-tok" }, String(t))),
+    (x.bid_spent || []).map((t) => h("span", { class: "zc-tok zc-spent" }, String(t))),
+  );
+  const table = (x.table || []).length
+    ? h(
+        "div",
+        { class: "zc-row zc-small" },
+        "Table: ",
+        x.table.map((t) => cardChip(t.card, { exhausted: t.exhausted })),
+      )
+    : null;
+  const arts = [...(x.artifacts || []), ...(x.bonus ? ["conan_bonus"] : [])];
+  const artifacts = arts.length
+    ? h(
+        "div",
+        { class: "zc-row zc-small" },
+        "Artifacts: ",
+        arts.map((a) => cardChip(a)),
+      )
+    : null;
+  return [bids, table, artifacts];
 }
 
 // Copies of a card as one chip with a count.
@@ -483,6 +497,7 @@ export function legend() {
       { class: "zc-legend-grid" },
       ...legendPieces(item, col),
       ...legendPlaces(item, col),
+      ...legendFights(item),
       ...legendMarks(item),
     ),
   );
@@ -565,8 +580,8 @@ function legendPlaces(item, col) {
   ];
 }
 
-// The map's marks: contests and standoffs, where moves go and start, passes, out of play.
-function legendMarks(item) {
+// The map's fights: a contest being fought, a siege or battle going on.
+function legendFights(item) {
   return [
     item(
       mini(
@@ -594,6 +609,12 @@ function legendMarks(item) {
       ),
       "siege or battle going on",
     ),
+  ];
+}
+
+// The map's other marks: where moves go and start, passes, out of play.
+function legendMarks(item) {
+  return [
     item(
       mini(
         20,

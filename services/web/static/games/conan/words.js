@@ -384,23 +384,8 @@ export function phaseSentence(p, ctx, pushed) {
       return `${who(p.seat)} moves Conan once more and may raid (Court + Conan).`;
     case "court":
       return `${who(p.seat)} holds Court: draws cards or plays an event.`;
-    case "contest": {
-      const a = p.attacker.seat;
-      const d = p.defender.seat;
-      const against = d >= 0 ? who(d) : pname(p.province);
-      const what = `${KIND[p.kind] || capital(p.kind)} in ${pname(p.province)} (${p.terrain})`;
-      const step =
-        {
-          attacker_card: `${who(a)} chooses a strategy card`,
-          defender_card: `${d >= 0 ? who(d) : "the defender"} chooses a strategy card`,
-          before_attacker: `${who(a)} is about to roll`,
-          after_attacker: `${who(a)} looks at the roll`,
-          before_defender: `${d >= 0 ? who(d) : pname(p.province)} is about to roll`,
-          after_defender: `${d >= 0 ? who(d) : "the defender"} looks at the roll`,
-          resolve: "the roll is settled",
-        }[p.step] || p.step;
-      return pushed ? `${what}: ${who(a)} against ${against}.` : `${what}: ${step}.`;
-    }
+    case "contest":
+      return contestSentence(p, who, pushed);
     case "after_contest":
       return `${who(p.seat)} may march on, withdraw or stop in ${pname(p.province)}.`;
     case "retreat":
@@ -416,6 +401,25 @@ export function phaseSentence(p, ctx, pushed) {
     default:
       return `${capital(humanize(p.phase))}.`;
   }
+}
+
+// A contest: who fights whom where (when it starts), or the step it is at.
+function contestSentence(p, who, pushed) {
+  const a = p.attacker.seat;
+  const d = p.defender.seat;
+  const against = d >= 0 ? who(d) : pname(p.province);
+  const what = `${KIND[p.kind] || capital(p.kind)} in ${pname(p.province)} (${p.terrain})`;
+  const step =
+    {
+      attacker_card: `${who(a)} chooses a strategy card`,
+      defender_card: `${d >= 0 ? who(d) : "the defender"} chooses a strategy card`,
+      before_attacker: `${who(a)} is about to roll`,
+      after_attacker: `${who(a)} looks at the roll`,
+      before_defender: `${d >= 0 ? who(d) : pname(p.province)} is about to roll`,
+      after_defender: `${d >= 0 ? who(d) : "the defender"} looks at the roll`,
+      resolve: "the roll is settled",
+    }[p.step] || p.step;
+  return pushed ? `${what}: ${who(a)} against ${against}.` : `${what}: ${step}.`;
 }
 
 // The phases as the events describe them, in feed order, so that a phase's end
