@@ -148,6 +148,12 @@ export const xy = (sq) => [OX + (sq % W) * S, OY + Math.floor(sq / W) * S];
 export function drawGround(g) {
   g.append(s("rect", { x: 0, y: 0, width: BW, height: BH, rx: 10, fill: "#4a3a28" }));
   g.append(s("rect", { x: OX - 3, y: OY - 3, width: W * S + 6, height: H * S + 6, fill: "#2c2216" }));
+  drawSquares(g);
+  drawCoordinates(g);
+}
+
+// The squares: river and land, the river's waves and the marked corners.
+function drawSquares(g) {
   const waves = [];
   for (let sq = 0; sq < W * H; sq++) {
     const [x, y] = xy(sq);
@@ -191,6 +197,10 @@ export function drawGround(g) {
       "pointer-events": "none",
     }),
   );
+}
+
+// The column letters above the board and the row numbers beside it.
+function drawCoordinates(g) {
   for (let c = 0; c < W; c++) {
     g.append(
       s(
@@ -623,6 +633,12 @@ function overlayLayer(view, ctx, start, targets) {
     placeButton(g, sq, one, text, p, ctx, draw);
     overlay.append(g);
   }
+  phaseMarks(overlay, phase);
+  return overlay;
+}
+
+// The monument's possible places, or the treasures that may be taken.
+function phaseMarks(overlay, phase) {
   if (phase.kind === "choose_monument") {
     for (const tl of new Set(phase.options.map((o) => o.top_left))) {
       const [x, y] = xy(tl);
@@ -659,5 +675,4 @@ function overlayLayer(view, ctx, start, targets) {
       );
     }
   }
-  return overlay;
 }

@@ -113,6 +113,11 @@ function colourList(colours) {
 export function describe(event, ctx) {
   const who = (seat) => seatName(ctx, seat);
   const t = String(event.type || "").replace(/^tigris\./, "");
+  return turnWords(t, event, who) ?? conflictWords(t, event, who) ?? rewardWords(t, event, who) ?? "";
+}
+
+// The game's course and a turn's actions: tiles drawn and placed, leaders, catastrophes, points.
+function turnWords(t, event, who) {
   switch (t) {
     case "game_started":
       return `The game begins with ${event.seats} players; ${who(event.first)} starts. Ten temples stand on the board, each with a treasure.`;
@@ -136,16 +141,28 @@ export function describe(event, ctx) {
       return `${who(event.seat)}'s ${event.leader} ${RETURN_REASON[event.reason] || "goes back to the supply"}.`;
     case "tile_placed":
       return `${who(event.seat)} places ${tileWords(event.colour, 1)} at ${squareLabel(event.square)}.`;
-    case "marker_placed":
-      return `Two kingdoms are united at ${squareLabel(event.square)}: the unification tile marks it while wars are fought.`;
-    case "marker_removed":
-      return `Peace returns: the unification tile leaves ${squareLabel(event.square)}.`;
     case "points_scored":
       return `${who(event.seat)} scores ${plural(event.amount, `${event.colour} point`)}${POINT_REASON[event.reason] ?? ""}.`;
     case "catastrophe_placed":
       return `${who(event.seat)} places a catastrophe on ${squareLabel(event.square)}${event.destroyed ? `, destroying ${tileWords(event.destroyed, 1)}` : ""}.`;
     case "action_passed":
       return `${who(event.seat)} passes.`;
+    case "action_ended":
+      return `${who(event.seat)} finishes action ${event.number} of 2.`;
+    case "game_ended":
+      return `The game ends: ${GAME_END[event.reason] || event.reason}.`;
+    default:
+      return undefined;
+  }
+}
+
+// Revolts and wars: who fights whom, the support committed, who wins and what is lost.
+function conflictWords(t, event, who) {
+  switch (t) {
+    case "marker_placed":
+      return `Two kingdoms are united at ${squareLabel(event.square)}: the unification tile marks it while wars are fought.`;
+    case "marker_removed":
+      return `Peace returns: the unification tile leaves ${squareLabel(event.square)}.`;
     case "revolt_started":
       return `Revolt of the ${event.colour} leaders! ${who(event.attacker)}'s ${LEADER_OF[event.colour]} (${plural(event.attacker_base, "temple")} beside it) challenges ${who(event.defender)}'s (${event.defender_base}).`;
     case "wars_pending":
@@ -163,6 +180,14 @@ export function describe(event, ctx) {
     }
     case "tiles_removed":
       return `The war removes ${tileWords(event.colour, event.squares.length)} at ${listWords(event.squares.map(squareLabel))}.`;
+    default:
+      return undefined;
+  }
+}
+
+// Monuments and treasures: offered, built or declined, taken.
+function rewardWords(t, event, who) {
+  switch (t) {
     case "monument_offered": {
       const blocks = [...new Set(event.options.map((o) => o.top_left))].map(blockLabel);
       return `${who(event.seat)} may build a monument on ${listWords(blocks)}.`;
@@ -177,12 +202,8 @@ export function describe(event, ctx) {
       return event.squares.length === 1
         ? `${who(event.seat)} takes the treasure at ${squareLabel(event.squares[0])}.`
         : `${who(event.seat)} takes the treasures at ${listWords(event.squares.map(squareLabel))}.`;
-    case "action_ended":
-      return `${who(event.seat)} finishes action ${event.number} of 2.`;
-    case "game_ended":
-      return `The game ends: ${GAME_END[event.reason] || event.reason}.`;
     default:
-      return "";
+      return undefined;
   }
 }
 
