@@ -34,10 +34,9 @@ def _at_level(log: AuditLog, level: str) -> AuditLog:
     )
 
 
-@pytest.mark.parametrize(("level", "other"), [("easy", "medium"), ("medium", "easy")])
-async def test_nobody_moves_and_the_chosen_level_plays_every_move(
-    stack: Stack, level: str, other: str
-) -> None:
+async def test_nobody_moves_and_the_chosen_level_plays_every_move(stack: Stack) -> None:
+    # easy, not the setting's default: the table's own choice is what is played.
+    level, other = "easy", "medium"
     redis = connect(stack.redis_url or "")
     async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
         clock = {"per_move_ms": 100, "takeover": level}
