@@ -152,20 +152,31 @@ class Ownership:
         Each partition's lease is read and written on its own, so a node of the
         store that fails (or fails over) costs only the leases it serves: those
         are neither renewed nor taken meanwhile, and one held lapses by this
-        reducer's own clock if its node stays away. Without the heartbeats (their
-        node down), what is held is renewed and nothing is taken or given up: how
-        many reducers share the partitions is not known.
+        reducer's own clock if its node stays away. The renewals go out at once,
+        with the heartbeat and the reads, not after them: a silent node holds
+        every request to it for the whole ``patience``, and renewals queued
+        behind those waits would reach the live nodes too late, so the leases
+        they serve would lapse with the silent node's (every partition stalled
+        while one node fails over). Without the heartbeats (their node down),
+        what is held is renewed and nothing is taken or given up: how many
+        reducers share the partitions is not known.
         """
         sent = self.clock()  # before any request: the store's TTLs start later than this
         patience = self.settings.lease_ttl_s / 3  # a node slower than this (paused) holds nothing up
-        alive: list[str] | None
-        try:
-            beat = _HEARTBEAT.call(self.redis, [REDUCERS], [self.node, self.ttl_ms])
-            alive = [_text(n) for n in await asyncio.wait_for(beat, patience)]
-        except TRANSIENT:
-            alive = None
-            log.warning("heartbeat_failed", exc_info=True)
-        seen = await _each((self.redis.get(reducer_lease(p)) for p in range(self.partitions)), patience)
+        asked = [(p, lease.token) for p, lease in sorted(self._held.items())]
+        alive, seen, renewed = await asyncio.gather(
+            self._beat(patience),
+            _each((self.redis.get(reducer_lease(p)) for p in range(self.partitions)), patience),
+            _each((_LEASE.call(self.redis, *self._call(p, "renew", token)) for p, token in asked), patience),
+        )
+        for (p, token), result in zip(asked, renewed, strict=True):
+            lease = self._held.get(p)
+            if lease is None or lease.token != token or isinstance(result, BaseException):
+                continue  # fenced while the renewal was on its way, or its node did not answer
+            if result[0]:
+                lease.until = sent + HELD_FOR * self.settings.lease_ttl_s
+            else:
+                self._drop(p, "lost")
         owners: dict[int, str | None] = {}
         for p, raw in enumerate(seen):
             if isinstance(raw, BaseException):  # unread: neither free nor lost
@@ -177,23 +188,20 @@ class Ownership:
         )
         for p in moves.lost:
             self._drop(p, "lost")
-        asked = [(p, self._held[p].token) for p in moves.renew if p in self._held]
         taking = list(moves.acquire) if alive is not None else []
-        calls = [self._call(p, "renew", token) for p, token in asked]
-        calls += [self._call(p, "take", 0) for p in taking]
-        results = await _each((_LEASE.call(self.redis, keys, args) for keys, args in calls), patience)
-        for (p, token), result in zip(asked, results[: len(asked)], strict=True):
-            lease = self._held.get(p)
-            if lease is None or lease.token != token or isinstance(result, BaseException):
-                continue  # fenced while the renewal was on its way, or its node did not answer
-            if result[0]:
-                lease.until = sent + HELD_FOR * self.settings.lease_ttl_s
-            else:
-                self._drop(p, "lost")
-        for p, result in zip(taking, results[len(asked) :], strict=True):
+        taken = await _each((_LEASE.call(self.redis, *self._call(p, "take", 0)) for p in taking), patience)
+        for p, result in zip(taking, taken, strict=True):
             if not isinstance(result, BaseException) and result[0]:
                 self._take(p, int(result[1]), _text(result[2]), sent)
         self._releasing = set(moves.release) if alive is not None else set()
+
+    async def _beat(self, patience: float) -> list[str] | None:
+        """This reducer's heartbeat; the reducers alive, or None if their node did not answer."""
+        (alive,) = await _each([_HEARTBEAT.call(self.redis, [REDUCERS], [self.node, self.ttl_ms])], patience)
+        if isinstance(alive, BaseException):
+            log.warning("heartbeat_failed", error=repr(alive))
+            return None
+        return [_text(n) for n in alive]
 
     async def follow(self, handler: BatchHandler) -> None:
         """The reader reads what is held, less what is given up, which goes after it
@@ -375,12 +383,43 @@ class Ownership:
 async def _each(requests: Iterable[Awaitable[Any]], patience: float) -> list[Any]:
     """Every request at once, each answered or failed on its own (no answer within
     ``patience`` seconds is a failure): an outage of one node of the store is the
-    failure of its requests, not of the others'."""
-    results = await asyncio.gather(*(asyncio.wait_for(r, patience) for r in requests), return_exceptions=True)
-    for result in results:
-        if isinstance(result, BaseException) and not isinstance(result, TRANSIENT):
-            raise result
+    failure of its requests, not of the others'.
+
+    A request that missed the deadline is cancelled but not waited for: a
+    client's cleanup of a connection to a silent node (closing it, re-reading
+    the slot map) can take longer than the patience itself, and a look that
+    waited for it would renew the live nodes' leases too late.
+    """
+    tasks = [asyncio.ensure_future(r) for r in requests]
+    if not tasks:
+        return []
+    await asyncio.wait(tasks, timeout=patience)
+    results: list[Any] = []
+    for task in tasks:
+        if not task.done():
+            task.cancel()
+            _ABANDONED.add(task)
+            task.add_done_callback(_forget_abandoned)
+            results.append(TimeoutError(f"no answer within {patience:g} s"))
+        elif task.cancelled():
+            results.append(TimeoutError("cancelled"))
+        elif (error := task.exception()) is not None:
+            if not isinstance(error, TRANSIENT):
+                raise error
+            results.append(error)
+        else:
+            results.append(task.result())
     return results
+
+
+#: Requests cancelled and left to finish their cleanup (referenced until they do).
+_ABANDONED: set[asyncio.Future[Any]] = set()
+
+
+def _forget_abandoned(task: asyncio.Future[Any]) -> None:
+    _ABANDONED.discard(task)
+    if not task.cancelled():
+        task.exception()  # retrieved: its failure is the timeout already counted
 
 
 def _text(raw: bytes | str) -> str:

@@ -11,11 +11,13 @@ cheaper (see docs/performance.md).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import signal
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import structlog
 import uvloop
 
 from shared.infra.memory import freeze_startup_objects
@@ -45,6 +47,10 @@ class Jobs:
 Setup = Callable[[Settings, Any], Awaitable[list[Job] | Jobs]]
 #: How long the jobs have to finish after the stop signal before they are cancelled.
 STOP_S = 5.0
+#: A job that ends before the stop is started again after this pause, doubled
+#: each time it ends again soon after, up to :data:`RESTART_MAX_S`.
+RESTART_S = 0.5
+RESTART_MAX_S = 30.0
 
 
 def run(service: str, setup: Setup, *, label: str | None = None) -> None:
@@ -70,7 +76,7 @@ async def _main(service: str, setup: Setup, label: str) -> None:
         metrics.registry(label),
     )
     freeze_startup_objects()
-    tasks = [asyncio.create_task(job(stopping)) for job in jobs]
+    tasks = [asyncio.create_task(supervised(job, stopping, label)) for job in jobs]
     log.info("started", metrics_port=settings.metrics_port, partitions=settings.partitions)
     await stopping.wait()
     log.info("stopping")
@@ -84,3 +90,37 @@ async def _main(service: str, setup: Setup, label: str) -> None:
         await close()
     server.close()
     await redis.aclose()
+
+
+async def supervised(job: Job, stopping: asyncio.Event, label: str) -> None:
+    """Run ``job`` until the stop, starting it again whenever it ends before.
+
+    A job is a loop meant to run until the stop (a stream reader, a watch):
+    one that ends early, by an error that escaped it or by returning, would
+    leave its work undone while the process looks healthy (its partitions'
+    entries pending for nobody). It is logged, counted and started again; a
+    reader starts by re-reading its own pending entries, so nothing is lost.
+    """
+    log = structlog.get_logger()
+    pause = RESTART_S
+    while not stopping.is_set():
+        started = asyncio.get_running_loop().time()
+        try:
+            await job(stopping)
+            if stopping.is_set():
+                return
+            log.error("job_returned", job=_name(job))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("job_failed", job=_name(job))
+        metrics.ERRORS.labels(label, "job").inc()
+        if asyncio.get_running_loop().time() - started > RESTART_MAX_S:
+            pause = RESTART_S  # it ran a good while: not a crash loop
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stopping.wait(), pause)
+        pause = min(2 * pause, RESTART_MAX_S)
+
+
+def _name(job: Job) -> str:
+    return getattr(job, "__qualname__", repr(job))

@@ -187,7 +187,12 @@ class StreamReader:
     async def run(self, handler: BatchHandler, stopping: asyncio.Event) -> None:
         await self.ensure_groups()
         if is_cluster(self.redis):
-            await asyncio.gather(*(self._loop(handler, (s,), stopping) for s in self.streams))
+            # One loop per stream, ended together: a loop that failed ends the
+            # run (its service starts it again) rather than leave its stream
+            # unread behind loops that go on.
+            async with asyncio.TaskGroup() as loops:
+                for stream in self.streams:
+                    loops.create_task(self._loop(handler, (stream,), stopping))
         else:
             await self._loop(handler, self.streams, stopping)
 

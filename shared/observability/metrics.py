@@ -407,7 +407,8 @@ OWNERS: dict[MetricWrapperBase, tuple[str, ...]] = {
 
 #: The stage each service times in ``ziggurat_stage_seconds``.
 STAGE_OF = {GATEWAY: "replied", VALIDATOR: "validated", REDUCER: "appended", PROJECTOR: "projected"}
-_READ_ERRORS = ("read", "batch", "message")
+#: A reader's kinds, and "job": a service's job that ended unexpectedly and was started again.
+_READ_ERRORS = ("read", "batch", "message", "job")
 #: ``ziggurat_errors_total`` kinds each service counts.
 ERROR_KINDS: dict[str, tuple[str, ...]] = {
     GATEWAY: ("store_unreachable", "unexpected", "watch", "listener"),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -19,10 +20,12 @@ import pytest
 from services.reducer.handlers import GROUP as REDUCER
 from services.reducer.handlers import Reducer
 from services.reducer.ownership import Ownership
-from shared.eventstore.keys import GameKeys, fencing_token, reducer_lease, validated_stream
+from shared.eventstore.keys import REDUCERS, GameKeys, fencing_token, reducer_lease, validated_stream
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
+from shared.infra.redis_client import connect
 from shared.infra.settings import Settings
+from shared.infra.valkey_cluster import start_cluster
 from shared.messaging.messages import encode
 from shared.messaging.streams import Batch
 from shared.observability import metrics
@@ -215,3 +218,37 @@ async def test_a_token_above_the_stores_latest_is_refused_too(redis: Any) -> Non
     assert metrics.FENCED_APPENDS._value.get() == fenced + 1
     assert await store.version(GameKeys("g", 0)) == 0 and bearer.token(0) is None
     await bearer.leave()
+
+
+async def test_a_silent_node_does_not_cost_the_leases_the_live_nodes_serve(tmp_path: Path) -> None:
+    """One node of a cluster paused (as by a failing machine, before any failover):
+    its partitions' leases lapse by the reducer's own clock, but those of the other
+    nodes are renewed in time at every look. Were the renewals sent after the
+    looks' other requests, each waiting out the silent node, they would reach the
+    live nodes too late and every partition would stall while one node fails."""
+    ttl_s, partitions = 3.0, 8
+    cluster = start_cluster(tmp_path / "store", masters=3, node_timeout_ms=60_000, durable=False)
+    redis = connect(cluster.url, cluster=True)
+    settings = Settings(node="r", partitions=partitions, lease_ttl_s=ttl_s, reclaim_idle_ms=60_000)
+    o = Ownership(redis, settings, TableCache(EventStore(redis)))
+    silent = cluster.shard_of(REDUCERS).primary  # the heartbeats wait it out too
+    live = {p for p in range(partitions) if cluster.shard_of(reducer_lease(p)).primary.port != silent.port}
+    try:
+        await o.look()
+        await o.follow(Idle())
+        assert held(o) == set(range(partitions))
+        cluster.pause(silent)
+        try:
+            for _ in range(5):  # 5 looks, each waiting out the silent node, past the TTL
+                await o.look()
+                assert live <= held(o), f"lost a live node's lease: {live - held(o)}"
+                assert live <= set(o.owned()), "a live node's lease lapsed by this reducer's clock"
+                await asyncio.sleep(ttl_s / 3)
+            for p in live:
+                assert await redis.get(reducer_lease(p)) is not None, f"{p}: expired in the store"
+        finally:
+            cluster.resume(silent)
+        await o.leave()
+    finally:
+        await redis.aclose()
+        cluster.stop()
