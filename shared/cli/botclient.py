@@ -38,6 +38,8 @@ class Stats:
     sent: list[tuple[str, int, int | None]] = field(default_factory=list)
     #: Looks at a table whose views were not yet at one version (a projection catching up).
     waits: int = 0
+    #: The body of the last refusal (its code, message and details).
+    refusal: dict[str, Any] | None = None
 
 
 async def open_table(
@@ -146,6 +148,7 @@ async def submit(
         stats.accepted += 1
         stats.latencies.append(time.perf_counter() - started)
     else:
-        code = r.json().get("code", str(r.status_code))
+        stats.refusal = r.json()
+        code = stats.refusal.get("code", str(r.status_code))
         stats.rejected[code] = stats.rejected.get(code, 0) + 1
     return r

@@ -27,6 +27,7 @@ from redis.crc import key_slot
 from shared.cli import botclient
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import (
+    GameKeys,
     command_stream,
     fencing_token,
     partition_feed,
@@ -34,6 +35,7 @@ from shared.eventstore.keys import (
     reducer_lease,
     validated_stream,
 )
+from shared.eventstore.store import decode_envelope
 from shared.infra.valkey_cluster import Shard, ValkeyCluster
 from shared.infra.valkey_server import ValkeyServer
 from shared.messaging.messages import client_key
@@ -307,8 +309,21 @@ async def stall_report(
         table, stats = mine[-1].table, mine[-1].stats
         lines.append(
             f"  bot: {table.table_id}, {stats.accepted} accepted, {stats.waits} waits, "
-            f"rejected {stats.rejected}, last sent {stats.sent[-3:]}"
+            f"rejected {stats.rejected}, last sent {stats.sent[-3:]}, last refusal {stats.refusal}"
         )
+        try:
+            keys = GameKeys(table.table_id, partition)
+            tail = await redis.xrevrange(keys.events, count=3)
+            stored = [
+                (envelope.version, envelope.command_id)
+                for _, f in tail
+                if (envelope := decode_envelope(f[b"e"]))
+            ]
+            lines.append(
+                f"    stored: version {await redis.hget(keys.meta, 'version')!r}, last events {stored}"
+            )
+        except Exception as exc:
+            lines.append(f"    stored: {exc!r}")
         for seat in (None, *range(len(table.tokens))):
             try:
                 doc = await botclient.view(api, table, seat)
