@@ -74,3 +74,35 @@ def test_a_table_against_a_hard_bot_from_the_lobby(page: Any, api: httpx.Client,
     row = page.get_by_test_id("live-tables").locator(f"tr[data-table='{table_id}']")
     expect(row).to_contain_text("Seat 2 (bot) · hard")
     assert page.errors == []
+
+
+def test_an_organiser_registers_a_bot_entrant_at_a_level(page: Any, api: httpx.Client) -> None:
+    page.goto("/#/organise")
+    form = page.get_by_test_id("create-tournament")
+    form.locator("#t-name").fill("Levels cup")
+    form.locator("#t-game").select_option("tigris-cards")
+    form.locator("#t-rounds").fill("1")
+    form.get_by_role("button", name="Create the tournament").click()
+    page.wait_for_url(re.compile(r"#/tournament/[\w-]+/organise\?token="))
+    tid = re.search(r"#/tournament/([\w-]+)/organise", page.url).group(1)
+    register = page.get_by_test_id("register")
+    for name, kind, level in (
+        ("Plain one", "bot", None),  # the level as the form first offers it
+        ("Hard one", "bot", "hard"),
+        ("Ada", "human", None),
+    ):
+        register.locator("#p-name").fill(name)
+        register.locator("#p-kind").select_option(kind)
+        if kind == "human":
+            assert register.locator("#p-level").is_hidden(), "a person's entry has no level to pick"
+        elif level is not None:
+            register.locator("#p-level").select_option(level)
+        register.get_by_role("button", name="Register").click()
+        page.get_by_test_id("organiser-message").get_by_text(f"{name} is registered.").wait_for()
+    lines = api.get(f"/v1/tournaments/{tid}/standings").json()["lines"]
+    assert {line["line"]["name"]: line["line"]["level"] for line in lines} == {
+        "Hard one": "hard",
+        "Plain one": "medium",
+        "Ada": None,
+    }
+    assert page.errors == []

@@ -161,16 +161,32 @@ function registerForm(id, token, life, message, drawPeople) {
     h("option", { value: "human" }, "A person"),
     h("option", { value: "bot" }, "A bot"),
   );
+  // A bot entrant's level (shared/kernel/levels.py), asked only of a bot.
+  const level = h(
+    "select",
+    { id: "p-level" },
+    h("option", { value: "easy" }, "Easy"),
+    h("option", { value: "medium", selected: true }, "Medium"),
+    h("option", { value: "hard" }, "Hard"),
+  );
+  const levelLabel = h("label", { for: "p-level" }, "Level ", level);
+  const showLevel = () => {
+    levelLabel.hidden = kind.value !== "bot";
+  };
+  kind.addEventListener("change", showLevel);
+  showLevel();
   const register = h(
     "form",
     { class: "row", "data-testid": "register" },
     h("label", { for: "p-name" }, "Name ", playerName),
     h("label", { for: "p-kind" }, "Plays as ", kind),
+    levelLabel,
     h("button", { type: "submit" }, "Register"),
   );
   register.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = { name: playerName.value.trim(), kind: kind.value };
+    if (body.kind === "bot") body.bot = level.value;
     if (!body.name) return;
     try {
       const added = await api(`/v1/tournaments/${id}/players`, {
