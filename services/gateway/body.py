@@ -18,6 +18,7 @@ from starlette.requests import Request
 from services.gateway.errors import ApiError, Code
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
 from shared.kernel.clocks import ClockSettings, SpectatorDelay
+from shared.kernel.levels import LEVELS
 
 T = TypeVar("T")
 MAX_DEPTH_HINT = "JSON nested too deeply"
@@ -55,6 +56,10 @@ FIELD_CODES: dict[str, Code] = {
     "levels": "unknown_level",
     "seats.bot": "unknown_level",
 }
+#: What a person needs to know to fix such a field, after the schema's own words.
+FIELD_HINTS: dict[str, str] = {
+    field: f". The bot levels are {', '.join(LEVELS)}." for field in ("levels", "seats.bot")
+}
 _PATH = re.compile(r"at `\$((?:\.[a-z_]+|\[\d+\])+)`")
 _NAME = re.compile(r"[a-z_]+")
 
@@ -90,7 +95,8 @@ def decode_json(raw: bytes, schema: type[T]) -> T:
     except msgspec.ValidationError as exc:
         field = _coded_field(str(exc))
         code: Code = FIELD_CODES.get(field, "bad_request") if field else "bad_request"
-        raise ApiError(code, f"The request body does not fit the schema: {exc}") from exc
+        hint = FIELD_HINTS.get(field or "", "")
+        raise ApiError(code, f"The request body does not fit the schema: {exc}{hint}") from exc
     except msgspec.DecodeError as exc:
         raise ApiError("bad_json", f"The body is not valid JSON: {exc}") from exc
     except RecursionError as exc:

@@ -81,6 +81,7 @@ async def test_levels_are_refused_where_they_mean_nothing_or_name_no_level(stack
             f"/v1/tables/{table_id}/bots", json={"tokens": [tokens[1]], "levels": ["superhard"]}
         )
         assert (r.status_code, r.json()["code"]) == (400, "unknown_level"), r.text
+        assert "easy, medium, hard" in r.json()["message"]
         r = await api.post(
             f"/v1/tables/{table_id}/bots", json={"tokens": [tokens[1]], "levels": ["hard", "easy"]}
         )
