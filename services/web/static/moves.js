@@ -10,6 +10,16 @@ import { capital, valueWords, words } from "./words.js";
 // More commands of one kind than this are chosen step by step.
 const DIRECT = 8;
 
+// A renderer's move sent through the page (ctx.submit): its answer, a failure
+// to send it (a throw) answered as a refusal with the error's words.
+export async function submitted(ctx, command) {
+  try {
+    return await ctx.submit(command);
+  } catch (err) {
+    return { ok: false, message: String(err?.message ? err.message : err) };
+  }
+}
+
 function leaves(command, prefix = "") {
   const out = [];
   for (const [k, v] of Object.entries(command)) {

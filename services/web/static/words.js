@@ -32,6 +32,11 @@ export function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many || `${one}s`}`;
 }
 
+// A refused move in words: the server's message, else its code.
+export function refusalWords(reply, otherwise = "the server refused the move") {
+  return `Not accepted: ${(reply && (reply.message || reply.code)) || otherwise}`;
+}
+
 export function article(word) {
   return `${/^[AEIOU]/i.test(word) ? "an" : "a"} ${word}`;
 }

@@ -4,7 +4,8 @@
 // Plain ES module, no dependencies.
 
 import { h, s, title } from "../dom.js";
-import { seatName } from "../words.js";
+import { submitted } from "../moves.js";
+import { refusalWords, seatName } from "../words.js";
 
 export const COLOURS = ["red", "blue", "green", "black"];
 export const LEADERS = ["priest", "farmer", "trader", "king"];
@@ -306,15 +307,10 @@ export async function send(ctx, command, p, draw) {
   if (p.busy) return;
   p.busy = true;
   p.msg = "";
-  let reply;
-  try {
-    reply = await ctx.submit(command);
-  } catch (err) {
-    reply = { ok: false, message: String(err?.message ? err.message : err) };
-  }
+  const reply = await submitted(ctx, command);
   p.busy = false;
   if (!reply?.ok) {
-    p.msg = `Not accepted: ${(reply && (reply.message || reply.code)) || "the server refused the move"}`;
+    p.msg = refusalWords(reply);
     p.pending = null;
     redraw(draw);
   } else {

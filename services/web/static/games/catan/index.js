@@ -6,7 +6,8 @@
 // holds is shown: nothing here infers another seat's hidden cards.
 
 import { htmlInto, svgInto } from "../../dom.js";
-import { listWords, seatName } from "../../words.js";
+import { submitted } from "../../moves.js";
+import { listWords, refusalWords, seatName } from "../../words.js";
 import { drawBoard, drawStatus, filterKey, steps } from "./board.js";
 import { drawActions, drawDecision, drawHand, drawLegend, drawPlayers } from "./panels.js";
 import { CK, drawingOptions, drawingView, label, OPTIONS } from "./words.js";
@@ -317,14 +318,9 @@ function panelUi(root, st, view) {
 async function submit(root, st, ctx, command) {
   if (!ctx?.submit) return;
   st.error = "";
-  let res;
-  try {
-    res = await ctx.submit(command);
-  } catch (err) {
-    res = { ok: false, message: String(err?.message ? err.message : err) };
-  }
+  const res = await submitted(ctx, command);
   if (res && res.ok === false) {
-    st.error = `Not accepted: ${res.message || res.code || "rejected"}`;
+    st.error = refusalWords(res, "rejected");
     st.errorVersion = st.doc.version;
     st.filter = null;
     st.picked = [];

@@ -13,7 +13,8 @@
 // Enter or Space activates it.
 
 import { h } from "../../dom.js";
-import { capital, listWords } from "../../words.js";
+import { submitted } from "../../moves.js";
+import { capital, listWords, refusalWords } from "../../words.js";
 import { analyse, drawMap, FROM, GOAL, offers, sourceExtras } from "./board.js";
 import {
   biddingBox,
@@ -518,15 +519,10 @@ async function sendMove(cmd, ctx, u, redraw) {
   if (u.busy) return;
   u.busy = true;
   u.msg = "";
-  let reply;
-  try {
-    reply = await ctx.submit(cmd);
-  } catch (err) {
-    reply = { ok: false, message: String(err?.message ? err.message : err) };
-  }
+  const reply = await submitted(ctx, cmd);
   u.busy = false;
   if (!reply?.ok) {
-    u.msg = `Not accepted: ${(reply && (reply.message || reply.code)) || "the server refused the move"}`;
+    u.msg = refusalWords(reply);
     u.pending = null;
     if (ui === u) redraw(true);
   } else {
