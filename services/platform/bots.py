@@ -37,6 +37,7 @@ from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.games import registry
 from shared.kernel import levels
+from shared.kernel.legal_groups import expand
 from shared.kernel.rng import Rng
 from shared.observability import metrics
 from shared.tournaments import store as bot_store
@@ -129,7 +130,16 @@ class BotRunner:
                 version, doc = 0, None  # the projection is catching up: read again
                 await asyncio.sleep(0.01)
                 continue
-            command = await self.choose(game_id, seat, seats[seat][1], seen["version"])
+            try:
+                command = await self.choose(game_id, seat, seats[seat][1], seen["version"])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # A level's bot that fails (a sampler's bug) must not stall the
+                # table: this move is any legal one the seat's view lists.
+                metrics.ERRORS.labels("tournaments", "bot").inc()
+                log.exception("bot_level_failed", game_id=game_id, seat=seat, level=seats[seat][1])
+                command = rng.choice(expand(seen["legal"]))
             if command is None:  # the store is ahead of the view read: read the newer one
                 version, doc = 0, None
                 await asyncio.sleep(0.01)
