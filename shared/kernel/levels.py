@@ -20,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Literal, get_args
 
-from shared.kernel.clocks import Takeover
 from shared.kernel.contract import Bot, GameModule
 from shared.kernel.rng import Rng
 from shared.kernel.search import SearchBot
@@ -29,8 +28,6 @@ Level = Literal["easy", "medium", "hard"]
 LEVELS: tuple[Level, ...] = get_args(Level)
 #: What a bot seat or entry plays at when nobody says.
 DEFAULT: Level = "medium"
-#: The levels a timeout takeover may use (why not ``hard``: :data:`Takeover`).
-TAKEOVER_LEVELS: tuple[Takeover, ...] = get_args(Takeover)
 
 #: The bot names recorded before levels existed, read as the level they played at.
 _OLD_NAMES: dict[str, Level] = {"random": "easy", "greedy": "medium"}
