@@ -173,12 +173,16 @@ class Projector:
         if asked:
             await self.cache.refresh(asked)
         touched: dict[str, tuple[ReadModels, int]] = {}
+        repeats: dict[str, int] = {}
         for game_id, envs in by_game.items():
             if game_id in self._rewound:
                 continue  # written again from the log (_rewrite_rewound)
             folded: list[Folded] = []
             table = self.cache.apply(game_id, sorted(envs, key=lambda e: e.version), folded)
-            if table is None or table.version <= before[game_id]:
+            if table is None:
+                continue
+            if table.version <= before[game_id]:
+                repeats[game_id] = max(e.version for e in envs)
                 continue
             # The events just folded are the new ones, decoded once for both the
             # fold and the feeds, unless a gap was read or a fold began elsewhere.
@@ -188,7 +192,35 @@ class Projector:
                 fresh = await self._events_since(game_id, before[game_id], envs)
                 new = [(e.version, e.server_time, codec.event(e.payload)) for e in fresh]
             touched[game_id] = (build(game_id, table, new), max(at for _, at, _ in new))
+        if repeats:
+            await self._check_written(repeats, by_game)
         return touched
+
+    async def _check_written(self, repeats: dict[str, int], by_game: dict[str, list[EventEnvelope]]) -> None:
+        """Games whose entries this projector folded already: their read models are
+        checked to show those versions before the entries are acknowledged.
+
+        A failover can lose read models this projector wrote while its fold
+        stays right: a primary paused past its failover comes back for a moment
+        believing it still is one, takes an append it cannot confirm (answered
+        503) and the projector's write of it, then follows its successor and
+        drops both. The client's retry appends the same command again at the
+        same version, which this fold already holds, so it would count as a
+        repeat and the views would stay a version behind the store for good
+        (the table's next move refused as stale against views nobody updates).
+        Such a game's models are written again from the log.
+        """
+        keys = {g: GameKeys(g, by_game[g][0].partition) for g in repeats}
+        async with self.read.pipeline(transaction=False) as pipe:
+            for g in repeats:
+                pipe.get(keys[g].checkpoint)
+            written = await pipe.execute()
+        shown = dict(zip(repeats, written, strict=True))
+        behind = [g for g, version in repeats.items() if int(shown[g] or 0) < version]
+        if behind:
+            log.warning("read_models_behind", games=len(behind))
+            metrics.READ_MODELS_BEHIND.inc(len(behind))
+            self._rewound.update((g, keys[g]) for g in behind)
 
     async def _events_since(self, game_id: str, after: int, envs: list[EventEnvelope]) -> list[EventEnvelope]:
         """The events after ``after``: from the batch when it holds them all."""

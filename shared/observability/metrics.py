@@ -207,6 +207,12 @@ STORE_REWINDS = Counter(
     ["service"],
     registry=None,
 )
+READ_MODELS_BEHIND = Counter(
+    "ziggurat_read_models_behind_total",
+    "Games whose read models showed less than the projector had folded (a failover lost the "
+    "models it wrote): written again from the log",
+    registry=None,
+)
 REDIS_ROUND_TRIPS = Counter(
     "ziggurat_redis_round_trips_total",
     "Writes to Redis (a pipeline counts once) by this process",
@@ -392,6 +398,7 @@ OWNERS: dict[MetricWrapperBase, tuple[str, ...]] = {
     **dict.fromkeys((PARTITIONS_OWNED, PARTITIONS, LEASE_TAKEOVERS, LEASES_LOST, FENCED_APPENDS), (REDUCER,)),
     DURABILITY_WAITS: (REDUCER,),
     STORE_REWINDS: (VALIDATOR, REDUCER, PROJECTOR),
+    READ_MODELS_BEHIND: (PROJECTOR,),
     REDIS_ROUND_TRIPS: SERVICES,
     LOOP_LAG: SERVICES,
     GC_PAUSE: SERVICES,

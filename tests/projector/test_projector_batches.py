@@ -113,3 +113,32 @@ async def test_batches_in_order_with_gaps_and_repeats_give_the_same_read_models(
     assert await project(redis, store, entries, [list(range(15, n)), list(range(15))]) == whole
     views = msgspec.json.decode(whole["view:spectator"])
     assert views["version"] == n
+
+
+async def test_read_models_a_failover_lost_are_written_again_when_their_entries_come_back(
+    redis: Any,
+) -> None:
+    """A primary paused past its failover comes back for a moment still a primary:
+    it takes an append (unconfirmed, answered 503) and the projector's write of
+    its models, then follows its successor and drops both. The client's retry
+    appends the same command at the same version, which the projector's fold
+    already holds. Its entry must not pass for a repeat: the models are checked
+    and written again, or the views stay a version behind the store for good."""
+    store = EventStore(redis)
+    await play(store, 12)
+    feed = partition_feed(0)
+    await redis.xgroup_create(feed, GROUP, id="0")
+    reply = await redis.xreadgroup(GROUP, "p", {feed: ">"})
+    entries = [(feed, entry_id, fields) for entry_id, fields in reply[0][1]]
+    projector = Projector(TableCache(store), redis)
+    await projector.handle(Batch(entries))
+    whole = await read_models(redis)
+    last = msgspec.json.decode(whole["view:spectator"])["version"]
+    # The last move's models as the successor holds them: one version behind.
+    await forget_read_models(redis)
+    await project(redis, store, entries, [list(range(len(entries) - 1))])
+    assert msgspec.json.decode((await read_models(redis))["view:spectator"])["version"] == last - 1
+    # The retry's entry reaches the projector that had folded (and written) it.
+    await projector.handle(Batch(entries[-1:]))
+    assert await read_models(redis) == whole, "the views show what the store holds"
+    assert int(await redis.get(KEYS.checkpoint)) == last
