@@ -200,15 +200,15 @@ class Projector:
         """Games whose entries this projector folded already: their read models are
         checked to show those versions before the entries are acknowledged.
 
-        A failover can lose read models this projector wrote while its fold
-        stays right: a primary paused past its failover comes back for a moment
-        believing it still is one, takes an append it cannot confirm (answered
-        503) and the projector's write of it, then follows its successor and
-        drops both. The client's retry appends the same command again at the
-        same version, which this fold already holds, so it would count as a
-        repeat and the views would stay a version behind the store for good
-        (the table's next move refused as stale against views nobody updates).
-        Such a game's models are written again from the log.
+        A failover can lose the read models this projector wrote while its fold
+        keeps them: the write reached a primary that was paused (or died) before
+        its replica had it, and the replica promoted in its place holds the
+        entries' delivery but not the models. The entries come back (still
+        pending, or a client's retry of the same command appended again at the
+        same version) at versions this fold already holds. Taken for repeats and
+        only acknowledged, they would leave the views a version behind the store
+        for good, and the table's every next move refused as stale. Such a game's
+        models are written again from the log.
         """
         keys = {g: GameKeys(g, by_game[g][0].partition) for g in repeats}
         async with self.read.pipeline(transaction=False) as pipe:

@@ -118,12 +118,11 @@ async def test_batches_in_order_with_gaps_and_repeats_give_the_same_read_models(
 async def test_read_models_a_failover_lost_are_written_again_when_their_entries_come_back(
     redis: Any,
 ) -> None:
-    """A primary paused past its failover comes back for a moment still a primary:
-    it takes an append (unconfirmed, answered 503) and the projector's write of
-    its models, then follows its successor and drops both. The client's retry
-    appends the same command at the same version, which the projector's fold
-    already holds. Its entry must not pass for a repeat: the models are checked
-    and written again, or the views stay a version behind the store for good."""
+    """A failover loses the read models the projector wrote for its last batch
+    (the write reached a primary that stopped before its replica had it) but not
+    the entries' delivery: they come back, at versions the projector's fold
+    already holds. They must not pass for repeats: the models are checked and
+    written again, or the views stay a version behind the store for good."""
     store = EventStore(redis)
     await play(store, 12)
     feed = partition_feed(0)
