@@ -3,7 +3,7 @@
 A store of three primaries with a replica each (``Stack(cluster=True,
 replicas=1)``), two reducers, and bots playing the fixture game flat out: by
 default two per partition, each playing table after table of its own partition
-with no pause between moves (the chaos test's load, tests/chaos/store_faults.py,
+with no pause between moves (the chaos test's load, tests/support/store_faults.py,
 without its pace). Then, one after the other, ``--faults`` times: wait until
 every partition takes moves and a while more (the rate before), SIGKILL a
 primary that serves partitions (not the node named in the store URL; each
@@ -55,7 +55,7 @@ async def run_level(level: Level, args: argparse.Namespace) -> dict[str, Any]:
 
     from shared.infra.launcher import Stack
     from shared.infra.redis_client import connect
-    from tests.chaos import store_faults as sf
+    from tests.support import store_faults as sf
 
     root = Path(tempfile.mkdtemp(prefix=f"failover-{level}-", dir=OUT_DIR))
     stack = Stack(
@@ -138,7 +138,7 @@ async def _losses(redis: Any, played: dict[str, Any]) -> tuple[int, int, int]:
     tables whose opening was lost (their moves counted among those)."""
     from shared.eventstore.keys import GameKeys, partition_of
     from shared.eventstore.store import EventStore
-    from tests.chaos.store_faults import lost_moves
+    from tests.support.store_faults import lost_moves
 
     store = EventStore(redis)
     acknowledged = lost = 0

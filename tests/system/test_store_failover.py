@@ -52,7 +52,9 @@ from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.infra.valkey_cluster import Shard, ValkeyCluster
 from shared.readmodels.rebuilder import rebuild_games
-from tests.chaos.store_faults import (
+from tests.support.checks import check_finished_table
+from tests.support.pipeline_load import pending_entries
+from tests.support.store_faults import (
     ENV,
     Played,
     Stalled,
@@ -68,11 +70,9 @@ from tests.chaos.store_faults import (
     settled,
     stall_report,
 )
-from tests.chaos.test_kill_restart import _pending
-from tests.support.checks import check_finished_table
 from tests.support.waiting import until
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.e2e, pytest.mark.chaos, pytest.mark.timeout(900)]
 PARTITIONS = 8
 #: ``cluster-node-timeout``: a silent primary is failed over about one and a half of these later.
 NODE_TIMEOUT_MS = 2000
@@ -288,9 +288,9 @@ async def _check_the_store(run: Run, api: httpx.AsyncClient, played: dict[str, P
         assert not twice, f"partition {partition}: two events at one version: {twice[:5]}"
 
     async def drained() -> bool:
-        return await _pending(run.redis, PARTITIONS) == 0
+        return await pending_entries(run.redis, PARTITIONS) == 0
 
-    assert await until(drained, 60), f"{await _pending(run.redis, PARTITIONS)} entries still pending"
+    assert await until(drained, 60), f"{await pending_entries(run.redis, PARTITIONS)} entries still pending"
     print(
         f"{run.level}: {len(played)} tables ({len(vanished)} lost whole, {len(reopened)} lost their end), "
         f"{acknowledged} acknowledged moves, {lost} lost ({marked} tables marked as having lost versions)"

@@ -38,11 +38,11 @@ from shared.eventstore.store import EventStore
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.messaging.messages import client_key
-from tests.chaos.test_kill_restart import FAST_RECLAIM, _keep_playing, _pending
 from tests.support.checks import check_finished_table
+from tests.support.pipeline_load import FAST_RECLAIM, keep_playing, pending_entries
 from tests.support.waiting import eventually, until
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
+pytestmark = [pytest.mark.e2e, pytest.mark.chaos, pytest.mark.timeout(900)]
 PARTITIONS = 4
 WORKERS = 8
 TTL_S = 3.0
@@ -64,7 +64,7 @@ async def test_a_dead_reducers_partitions_move_on_and_a_paused_one_is_fenced(tmp
             tables: list[botclient.Table] = []
             stats = botclient.Stats()
             stop = asyncio.Event()
-            load = asyncio.gather(*(_keep_playing(api, tables, stats, stop, w) for w in range(WORKERS)))
+            load = asyncio.gather(*(keep_playing(api, tables, stats, stop, w) for w in range(WORKERS)))
 
             # ---- SIGKILL the reducer holding the most partitions, and leave it dead
             holders = await _shared_and_busy(redis)
@@ -213,7 +213,7 @@ async def _check_the_store(
         assert not twice, f"partition {p}: two events at one version: {twice[:5]}"
 
     async def drained() -> bool:
-        return await _pending(redis, stack.partitions) == 0
+        return await pending_entries(redis, stack.partitions) == 0
 
-    assert await until(drained, 30), f"{await _pending(redis, stack.partitions)} entries still pending"
+    assert await until(drained, 30), f"{await pending_entries(redis, stack.partitions)} entries still pending"
     print(f"{len(tables)} tables, {len(acknowledged)} acknowledged moves, all in the store once")

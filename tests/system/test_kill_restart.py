@@ -9,28 +9,22 @@ and nothing is left pending in any consumer group.
 from __future__ import annotations
 
 import asyncio
-import random
 from pathlib import Path
 
 import httpx
 import pytest
 
 from shared.cli import botclient
-from shared.eventstore.keys import GameKeys, command_stream, partition_feed, partition_of, validated_stream
+from shared.eventstore.keys import GameKeys, partition_of
 from shared.eventstore.store import EventStore
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
-from shared.infra.settings import UNTHROTTLED
 from shared.messaging.messages import client_key
 from tests.support.checks import check_finished_table
+from tests.support.pipeline_load import FAST_RECLAIM, keep_playing, pending_entries
 from tests.support.waiting import until
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(900)]
-FAST_RECLAIM = {
-    "ZIGGURAT_RECLAIM_IDLE_MS": "1000",
-    "ZIGGURAT_REPLY_TIMEOUT_S": "3",
-    **UNTHROTTLED,
-}
+pytestmark = [pytest.mark.e2e, pytest.mark.chaos, pytest.mark.timeout(900)]
 
 
 async def run_with_faults(root: Path, workers: int, victims: list[str], pause_s: float) -> None:
@@ -40,7 +34,7 @@ async def run_with_faults(root: Path, workers: int, victims: list[str], pause_s:
             tables: list[botclient.Table] = []
             stats = botclient.Stats()
             stop = asyncio.Event()
-            load = asyncio.gather(*(_keep_playing(api, tables, stats, stop, w) for w in range(workers)))
+            load = asyncio.gather(*(keep_playing(api, tables, stats, stop, w) for w in range(workers)))
             for victim in victims:
                 # Pacing, not waiting for anything: the load runs on between
                 # faults, so each lands on games in every stage of play.
@@ -53,22 +47,6 @@ async def run_with_faults(root: Path, workers: int, victims: list[str], pause_s:
             await _check(stack, api, tables, stats)
     finally:
         stack.stop()
-
-
-async def _keep_playing(
-    api: httpx.AsyncClient,
-    tables: list[botclient.Table],
-    stats: botclient.Stats,
-    stop: asyncio.Event,
-    worker: int,
-) -> None:
-    """Play game after game until told to stop, so every fault lands under load."""
-    rng = random.Random(worker)
-    while not stop.is_set():
-        table = await botclient.open_table(api, "highcard", 3, {"deck_size": 60, "hand_size": 20})
-        tables.append(table)
-        final = await botclient.play(api, table, rng, stats, pace_s=0.01)
-        assert final["over"]
 
 
 def _crash_and_restart(stack: Stack, victim: str) -> None:
@@ -98,23 +76,10 @@ async def _check(
     assert accepted <= applied, f"acknowledged but lost: {sorted(accepted - applied)[:5]}"
 
     async def drained() -> bool:  # the reclaimers took over what the dead left pending
-        return await _pending(redis, stack.partitions) == 0
+        return await pending_entries(redis, stack.partitions) == 0
 
-    assert await until(drained, 20), f"{await _pending(redis, stack.partitions)} entries still pending"
+    assert await until(drained, 20), f"{await pending_entries(redis, stack.partitions)} entries still pending"
     await redis.aclose()
-
-
-async def _pending(redis: object, partitions: int) -> int:
-    total = 0
-    for p in range(partitions):
-        for stream, group in (
-            (command_stream(p), "validator"),
-            (validated_stream(p), "reducer"),
-            (partition_feed(p), "projector"),
-        ):
-            info = await redis.xpending(stream, group)  # type: ignore[attr-defined]
-            total += int(info["pending"])
-    return total
 
 
 async def test_killing_each_process_in_turn_loses_and_duplicates_nothing(tmp_path: Path) -> None:

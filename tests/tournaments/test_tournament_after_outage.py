@@ -24,7 +24,7 @@ from shared.infra.settings import UNTHROTTLED
 from tests.support.waiting import eventually, until
 from tests.tournaments.test_tournament import organiser
 
-pytestmark = [pytest.mark.e2e, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.e2e, pytest.mark.chaos, pytest.mark.timeout(300)]
 ENV = {**UNTHROTTLED, "ZIGGURAT_RECLAIM_IDLE_MS": "1000", "ZIGGURAT_REPLY_TIMEOUT_S": "3"}
 #: Answers that mean "try again": the gateway has not reached the store again yet.
 RETRY = {502, 503, 504}

@@ -1,6 +1,6 @@
 """Failing nodes of a replicated store under load, and measuring what it cost.
 
-Shared by the chaos test (tests/chaos/test_store_failover.py), which asserts
+Shared by the chaos test (tests/system/test_store_failover.py), which asserts
 bounds on these figures, and the failover benchmark (bench/failover.py), which
 prints them: the load (a bot per partition playing table after table of its
 own partition, every move's idempotency key and acknowledged version recorded),
@@ -39,7 +39,7 @@ from shared.eventstore.store import decode_envelope
 from shared.infra.valkey_cluster import Shard, ValkeyCluster
 from shared.infra.valkey_server import ValkeyServer
 from shared.messaging.messages import client_key
-from tests.chaos.test_kill_restart import FAST_RECLAIM
+from tests.support.pipeline_load import FAST_RECLAIM
 from tests.support.waiting import eventually, until
 
 #: The services' settings for riding failovers quickly: entries left pending by
