@@ -321,7 +321,7 @@ class _KeptNodes(NodesManager):
             for name in [n for n in old if n not in new]:
                 removed = old.pop(name)
                 removed.update_active_connections_for_reconnect()
-                task = asyncio.create_task(removed.disconnect_free_connections())
+                task = asyncio.create_task(_close_free(removed))
                 self._background_tasks.add(task)
                 task.add_done_callback(self._background_tasks.discard)
         for name, node in new.items():
@@ -369,6 +369,23 @@ class _KeptNodes(NodesManager):
                 self.startup_nodes = everyone
                 raise
         await super().initialize(additional_startup_nodes_info, last_failed_node_name)
+
+
+async def _close_free(node: ClusterNode) -> None:
+    """Close the idle connections of a node that left the slot map.
+
+    Taken out of the pool while they close: redis-py's own
+    ``disconnect_free_connections`` closes them in place, so a command that
+    still holds the node (its slot looked up a moment before) could take one
+    mid-close and write to a connection without a socket (an AttributeError, a
+    500 at the edge). Put back closed, they connect again on their next use.
+    """
+    idle = list(node._free)
+    node._free.clear()
+    try:
+        await asyncio.gather(*(c.disconnect() for c in idle), return_exceptions=True)
+    finally:
+        node._free.extend(idle)
 
 
 def _recycle(node: ClusterNode) -> None:

@@ -19,10 +19,11 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode
 from redis.crc import key_slot
 
 from shared.infra.coalesce import Coalescer
-from shared.infra.redis_client import STORE_DOWN, Publisher, Subscriber, connect
+from shared.infra.redis_client import STORE_DOWN, Publisher, Subscriber, _close_free, connect
 from shared.infra.valkey_cluster import ValkeyCluster, start_cluster
 from shared.infra.valkey_server import ValkeyServer
 from tests.support.waiting import until
@@ -185,3 +186,29 @@ async def test_a_paused_primary_holds_up_only_its_own_requests(cluster: ValkeyCl
     finally:
         await heard.stop()
         await redis.aclose()
+
+
+async def test_a_node_leaving_the_slot_map_never_hands_out_a_connection_mid_close(
+    valkey: ValkeyServer,
+) -> None:
+    """A node that leaves the slot map (a failover) has its idle connections closed
+    in the background; a command that looked its slot up a moment before still
+    holds the node and takes a connection from it. It must never get one being
+    closed (redis-py's own close left them in the pool: the command wrote to a
+    connection without a socket, an AttributeError and a 500 at the edge)."""
+    node = ClusterNode("127.0.0.1", valkey.port, server_type="primary")
+    idle = node.acquire_connection()
+    await idle.connect()
+    node.release(idle)
+    closing = asyncio.create_task(_close_free(node))
+    await asyncio.sleep(0)  # the close has begun
+    taken = node.acquire_connection()
+    assert taken is not idle, "a connection being closed was handed out"
+    await closing
+    await taken.send_command("PING")
+    assert await taken.read_response() == b"PONG"
+    node.release(taken)
+    again = node.acquire_connection()  # the closed one is back, and connects on use
+    await again.send_command("PING")
+    assert await again.read_response() == b"PONG"
+    await node.disconnect()
