@@ -35,7 +35,6 @@ async def setup(settings: Settings, redis: Any) -> list[Callable[[asyncio.Event]
         settings.snapshot_every,
         max_deliveries=settings.max_deliveries,
         leases=ownership,
-        confirm=store.durable,
         takeover=settings.takeover_level,
     )
     return [

@@ -97,15 +97,14 @@ class Reducer:
         clock_ns: Callable[[], int] = time.time_ns,
         max_deliveries: int = 3,
         leases: Leases | None = None,
-        confirm: Confirmation | None = None,
         takeover: Takeover = DEFAULT_TAKEOVER,
     ) -> None:
         self.store = store
         #: The level of the bot that takes over a timed-out seat, for tables whose clock names none.
         self.takeover = takeover
-        #: A replicated durability level: no move is answered accepted before R
-        #: replicas hold it (None: the primary's own reply is enough).
-        self.confirm = confirm
+        #: The store's replicated durability level: no move is answered accepted
+        #: before R replicas hold it (None: the primary's own reply is enough).
+        self.confirm: Confirmation | None = store.durable
         #: None: every partition is this reducer's, its appends unfenced (tests, tools).
         self.leases = leases
         self.cache = cache
