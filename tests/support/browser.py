@@ -115,7 +115,10 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 def page(request: pytest.FixtureRequest, browser: object, web: Stack) -> Iterator[object]:
     """A fresh browser context per test (its own storage), errors collected; a
     failing test leaves a screenshot and the page's text in its report."""
-    context = browser.new_context(base_url=web.api, viewport={"width": 1400, "height": 1000})  # type: ignore[attr-defined]
+    # English unless a test asks otherwise: the pages follow the browser's language.
+    context = browser.new_context(  # type: ignore[attr-defined]
+        base_url=web.api, viewport={"width": 1400, "height": 1000}, locale="en-GB"
+    )
     context.set_default_timeout(20_000)
     opened = context.new_page()
     opened.errors = []  # type: ignore[attr-defined]

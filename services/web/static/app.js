@@ -4,6 +4,7 @@
 // `Authorization: Bearer`.
 
 import { h } from "./dom.js";
+import { LANGUAGES, language, NAMES, setLanguage, t } from "./i18n.js";
 import { notice, reason } from "./ui.js";
 
 const ID = "([A-Za-z0-9][A-Za-z0-9_-]*)";
@@ -84,12 +85,12 @@ async function route() {
     else link.removeAttribute("aria-current");
   }
   document.title = "Ziggurat";
-  main.replaceChildren(h("p", { class: "muted" }, "Loading…"));
+  main.replaceChildren(h("p", { class: "muted" }, t("app.loading")));
   const found = ROUTES.map(([re, load, params]) => [path.match(re), load, params]).find(([m]) => m);
   if (!found) {
     main.replaceChildren(
-      notice("There is no page at this address.", "error"),
-      h("p", {}, h("a", { href: "#/" }, "Go to the lobby")),
+      notice(t("app.no_page"), "error"),
+      h("p", {}, h("a", { href: "#/" }, t("app.to_lobby"))),
     );
     return;
   }
@@ -101,10 +102,37 @@ async function route() {
   } catch (err) {
     if (life.signal.aborted) return;
     console.error(err);
-    main.replaceChildren(notice(`This page failed: ${reason(err)}`, "error"));
+    main.replaceChildren(notice(t("app.page_failed", { reason: reason(err) }), "error"));
   }
 }
 
+// The shell in the page's language, drawn once: the navigation and the language switcher.
+function shell() {
+  document.documentElement.lang = language;
+  const skip = document.querySelector("[data-skip]");
+  if (skip) skip.textContent = t("app.skip");
+  const nav = document.querySelector("header.top nav");
+  nav?.setAttribute("aria-label", t("nav.label"));
+  nav?.replaceChildren(
+    h("a", { href: "#/" }, t("nav.lobby")),
+    h("a", { href: "#/tournaments" }, t("nav.tournaments")),
+    h("a", { href: "#/arenas" }, t("nav.arenas")),
+    h("a", { href: "#/organise" }, t("nav.organise")),
+  );
+  const pick = h(
+    "select",
+    { id: "language", "data-testid": "language", onchange: (e) => setLanguage(e.target.value) },
+    LANGUAGES.map((code) => h("option", { value: code, lang: code }, NAMES[code])),
+  );
+  pick.value = language;
+  document
+    .querySelector("header.top")
+    ?.append(
+      h("label", { class: "language", for: "language" }, h("span", {}, t("language.label")), " ", pick),
+    );
+}
+
+shell();
 document.querySelector("[data-skip]")?.addEventListener("click", (e) => {
   e.preventDefault();
   main.focus();

@@ -2,6 +2,7 @@
 // errors, notices, and the tokens this browser remembers.
 
 import { h } from "./dom.js";
+import { date, has, t } from "./i18n.js";
 
 export function clockText(ms) {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -13,19 +14,22 @@ export function clockText(ms) {
 
 export function ago(ms) {
   const seconds = Math.max(0, Math.round((Date.now() - ms) / 1000));
-  if (seconds < 60) return `${seconds} s ago`;
-  if (seconds < 3600) return `${Math.round(seconds / 60)} min ago`;
-  if (seconds < 86400) return `${Math.round(seconds / 3600)} h ago`;
-  return new Date(ms).toLocaleDateString();
+  if (seconds < 60) return t("ago.seconds", { n: seconds });
+  if (seconds < 3600) return t("ago.minutes", { n: Math.round(seconds / 60) });
+  if (seconds < 86400) return t("ago.hours", { n: Math.round(seconds / 3600) });
+  return date(ms);
 }
 
 export function short(hex, n = 12) {
   return hex && hex.length > n ? `${hex.slice(0, n)}…` : hex || "";
 }
 
-// A message a person reads, from an API error or anything thrown.
+// A message a person reads, from an API error (or a refusal's body) or anything
+// thrown: the client's own sentence for a platform code (services/gateway/errors.py;
+// the API's message stays English), else the message.
 export function reason(err) {
-  return err?.message || String(err);
+  if (err?.code && has(`error.${err.code}`)) return t(`error.${err.code}`);
+  return err?.message || err?.code || String(err);
 }
 
 export function notice(text, kind = "info") {

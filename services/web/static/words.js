@@ -1,7 +1,8 @@
 // Commands and events in words, for any game: what a page falls back to when
 // a game's own renderer has no words for something.
 
-import { short } from "./ui.js";
+import { list, t } from "./i18n.js";
+import { reason, short } from "./ui.js";
 
 // "trick_taken" -> "trick taken"; "tigris.position_leader" -> "position leader".
 export function words(text) {
@@ -17,24 +18,25 @@ export function capital(text) {
   return text ? text[0].toUpperCase() + text.slice(1) : text;
 }
 
+// "1st", "1.", "1.": the language's ordinal (its plural rules of type ordinal pick the form).
 export function ordinal(n) {
-  const tens = n % 100;
-  if (tens >= 11 && tens <= 13) return `${n}th`;
-  return `${n}${{ 1: "st", 2: "nd", 3: "rd" }[n % 10] || "th"}`;
+  return t("ordinal", { count: n });
 }
 
 export function listWords(items) {
-  if (items.length <= 1) return items.join("");
-  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+  return list(items);
 }
 
+// English nouns only: the games' words not yet in the catalogue use it (their
+// catalogue keys carry plural forms of their own, chosen by Intl.PluralRules).
 export function plural(n, one, many) {
   return `${n} ${n === 1 ? one : many || `${one}s`}`;
 }
 
-// A refused move in words: the server's message, else its code.
-export function refusalWords(reply, otherwise = "the server refused the move") {
-  return `Not accepted: ${(reply && (reply.message || reply.code)) || otherwise}`;
+// A refused move in words: the client's own sentence for a platform code, else
+// the server's message (a game's rule), else its code.
+export function refusalWords(reply, otherwise = t("refusal.refused")) {
+  return t("refusal.not_accepted", { reason: (reply && reason(reply)) || otherwise });
 }
 
 export function article(word) {
@@ -46,17 +48,18 @@ export function article(word) {
 export function seatName(ctx, seat, called = "Seat") {
   const names = ctx?.names;
   const n = names?.[seat];
-  return n || `${called} ${Number(seat) + 1}`;
+  const number = Number(seat) + 1;
+  return n || (called === "Player" ? t("seat.player", { n: number }) : t("seat.name", { n: number }));
 }
 
 // A value in words: "priest", "column 0 row 3", "4, 5 and 12".
 export function valueWords(value, depth = 0) {
-  if (value === null || value === undefined) return "none";
-  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (value === null || value === undefined) return t("value.none");
+  if (typeof value === "boolean") return value ? t("value.yes") : t("value.no");
   if (typeof value === "number") return String(value);
   if (typeof value === "string") return words(value);
   if (Array.isArray(value)) {
-    if (!value.length) return "none";
+    if (!value.length) return t("value.none");
     const parts = value.map((v) => valueWords(v, depth + 1));
     return depth ? `(${parts.join(", ")})` : listWords(parts);
   }
@@ -93,20 +96,24 @@ export function genericSentence(event, ctx) {
 export function tableSentence(event, ctx) {
   switch (event.type) {
     case "table.opened":
-      return `The table opens for ${event.seats} seats. The seed's commitment is ${short(event.commitment, 16)}.`;
+      return t("event.opened", { count: event.seats, commitment: short(event.commitment, 16) });
     case "table.finished": {
       const places = [...(event.result?.standings || [])]
         .sort((a, b) => a.place - b.place)
-        .map((st) => `${ordinal(st.place)} ${seatName(ctx, st.seat)} (${st.score})`);
-      const why = event.result?.reason ? ` (${words(event.result.reason)})` : "";
-      return `The game ends${why}: ${listWords(places)}. The seed is revealed: ${short(event.seed, 16)}.`;
+        .map((st) =>
+          t("event.place", { place: ordinal(st.place), name: seatName(ctx, st.seat), score: st.score }),
+        );
+      const params = { places: listWords(places), seed: short(event.seed, 16) };
+      return event.result?.reason
+        ? t("event.finished_why", { ...params, why: words(event.result.reason) })
+        : t("event.finished", params);
     }
     case "table.timed_out":
       return event.policy === "forfeit"
-        ? `${seatName(ctx, event.seat)} runs out of time and forfeits.`
-        : `${seatName(ctx, event.seat)} runs out of time; a bot moves for them.`;
+        ? t("event.timed_out_forfeit", { name: seatName(ctx, event.seat) })
+        : t("event.timed_out_bot", { name: seatName(ctx, event.seat) });
     case "table.forfeited":
-      return `${seatName(ctx, event.seat)} forfeits and will be ranked last.`;
+      return t("event.forfeited", { name: seatName(ctx, event.seat) });
     case "table.clock":
     case "table.sealed":
       return "";
@@ -147,11 +154,18 @@ export function resultWords(result, ctx) {
   if (!result) return "";
   const places = [...result.standings].sort((a, b) => a.place - b.place);
   const first = places.filter((st) => st.place === 1).map((st) => seatName(ctx, st.seat));
-  const head = first.length > 1 ? `${listWords(first)} share first place` : `${first[0]} wins`;
+  const top = places.find((st) => st.place === 1);
+  const score = top ? top.score : 0;
+  const head =
+    first.length > 1
+      ? t("result.shared", { names: listWords(first), score })
+      : t("result.wins", { name: first[0], score });
   const rest = places
     .filter((st) => st.place !== 1)
-    .map((st) => `${seatName(ctx, st.seat)} ${ordinal(st.place)} (${st.score})`);
-  const top = places.find((st) => st.place === 1);
-  const why = result.reason ? ` (${words(result.reason)})` : "";
-  return `${head} with ${top ? top.score : 0}${rest.length ? `; ${rest.join(", ")}` : ""}${why}.`;
+    .map((st) =>
+      t("result.rest", { name: seatName(ctx, st.seat), place: ordinal(st.place), score: st.score }),
+    );
+  const parts = { head, rest: rest.join(", ") };
+  const line = rest.length ? t("result.line_rest", parts) : t("result.line", parts);
+  return result.reason ? t("result.why", { line, why: words(result.reason) }) : t("result.end", { line });
 }

@@ -3,6 +3,7 @@
 
 import { api, games } from "../api.js";
 import { fill, h } from "../dom.js";
+import { language, NAMES, t } from "../i18n.js";
 import { ago, clockText, notice, reason, remember, remembered, sleep, uuid } from "../ui.js";
 import { resultWords, words } from "../words.js";
 import { seatLink } from "./table.js";
@@ -10,20 +11,27 @@ import { seatLink } from "./table.js";
 const REFRESH_MS = 3000;
 const SLOW_EVERY = 3;
 // The bots' levels, as the API names them (POST /v1/tables/{id}/bots).
-const BOT_LEVELS = [
-  ["easy", "Easy (random moves)"],
-  ["medium", "Medium (greedy)"],
-  ["hard", "Hard (searches ahead)"],
+// [value, in the form, in a table's seat list]
+const BOT_LEVELS = () => [
+  ["easy", t("level.easy"), t("level.easy_short")],
+  ["medium", t("level.medium"), t("level.medium_short")],
+  ["hard", t("level.hard"), t("level.hard_short")],
 ];
 
 export default async function lobby(main, _params, life) {
   const hosted = await games();
-  const live = h("div", { "data-testid": "live-tables" }, h("p", { class: "muted" }, "Loading…"));
-  const finished = h("div", { "data-testid": "finished-tables" }, h("p", { class: "muted" }, "Loading…"));
-  const tournaments = h("div", { "data-testid": "tournaments" }, h("p", { class: "muted" }, "Loading…"));
+  const loading = () => h("p", { class: "muted" }, t("app.loading"));
+  const live = h("div", { "data-testid": "live-tables" }, loading());
+  const finished = h("div", { "data-testid": "finished-tables" }, loading());
+  const tournaments = h("div", { "data-testid": "tournaments" }, loading());
   fill(
     main,
-    h("h1", {}, "Lobby"),
+    h("h1", {}, t("lobby.title")),
+    h(
+      "p",
+      { class: "muted", "data-testid": "lobby-language" },
+      t("lobby.language", { language: NAMES[language] }),
+    ),
     yourSeats(),
     h(
       "div",
@@ -31,37 +39,32 @@ export default async function lobby(main, _params, life) {
       h(
         "section",
         { class: "card", "aria-labelledby": "games-h" },
-        h("h2", { id: "games-h" }, "Games"),
+        h("h2", { id: "games-h" }, t("lobby.games")),
         gameList(hosted),
       ),
       h(
         "section",
         { class: "card", "aria-labelledby": "open-h" },
-        h("h2", { id: "open-h" }, "Open a table against bots"),
+        h("h2", { id: "open-h" }, t("lobby.open_heading")),
         openForm(hosted, life),
       ),
     ),
-    h("section", { "aria-labelledby": "live-h" }, h("h2", { id: "live-h" }, "Live tables"), live),
+    h("section", { "aria-labelledby": "live-h" }, h("h2", { id: "live-h" }, t("lobby.live")), live),
     h(
       "section",
       { "aria-labelledby": "tournaments-h" },
-      h("h2", { id: "tournaments-h" }, "Tournaments"),
+      h("h2", { id: "tournaments-h" }, t("lobby.tournaments")),
       tournaments,
     ),
-    h(
-      "p",
-      {},
-      h("a", { href: "#/arenas" }, "Arenas"),
-      ": rated tables, around the clock, for players and their bots.",
-    ),
+    h("p", {}, h("a", { href: "#/arenas" }, t("lobby.arenas")), t("lobby.arenas_line")),
     h(
       "section",
       { "aria-labelledby": "finished-h" },
-      h("h2", { id: "finished-h" }, "Finished tables"),
+      h("h2", { id: "finished-h" }, t("lobby.finished")),
       finished,
     ),
   );
-  document.title = "Lobby · Ziggurat";
+  document.title = t("lobby.page_title");
   // Live tables move every few seconds; finished ones and tournaments change less often.
   for (let round = 0; !life.signal.aborted; round++) {
     const reads = [
@@ -88,7 +91,8 @@ export default async function lobby(main, _params, life) {
 }
 
 function show(box, err, life) {
-  if (!life.signal.aborted) box.replaceChildren(notice(`Could not load this list: ${reason(err)}`, "error"));
+  if (!life.signal.aborted)
+    box.replaceChildren(notice(t("lobby.list_failed", { reason: reason(err) }), "error"));
 }
 
 function gameList(hosted) {
@@ -110,7 +114,9 @@ function gameList(hosted) {
         h(
           "span",
           { class: "muted" },
-          `${g.key} · ${g.min_seats === g.max_seats ? g.min_seats : `${g.min_seats}–${g.max_seats}`} seats`,
+          g.min_seats === g.max_seats
+            ? t("lobby.game_seats", { key: g.key, count: g.min_seats })
+            : t("lobby.game_seat_range", { key: g.key, min: g.min_seats, max: g.max_seats }),
         ),
         " ",
         h(
@@ -119,12 +125,16 @@ function gameList(hosted) {
             type: "button",
             class: "small",
             onclick: () => pick(g.key),
-            "aria-label": `Open a table of ${g.title}`,
+            "aria-label": t("lobby.open_game_aria", { game: g.title }),
           },
-          "Open a table",
+          t("lobby.open_game"),
         ),
         " ",
-        h("a", { href: `#/ladder/${g.key}`, "aria-label": `${g.title} leaderboard` }, "Leaderboard"),
+        h(
+          "a",
+          { href: `#/ladder/${g.key}`, "aria-label": t("lobby.leaderboard_aria", { game: g.title }) },
+          t("lobby.leaderboard"),
+        ),
       ),
     ),
   );
@@ -138,20 +148,21 @@ function yourSeats() {
   return h(
     "section",
     { class: "card", "aria-labelledby": "yours-h" },
-    h("h2", { id: "yours-h" }, "Your seats"),
+    h("h2", { id: "yours-h" }, t("lobby.your_seats")),
     h(
       "ul",
       {},
-      tables.map(([id, t]) =>
+      tables.map(([id, mine]) =>
         h(
           "li",
           {},
-          `${t.title || t.game} (${ago(t.opened || 0)}): `,
-          Object.entries(t.seats || {}).map(([s, token]) => [
-            h("a", { href: seatLink(id, s, token) }, `seat ${Number(s) + 1}`),
+          t("lobby.your_table", { game: mine.title || mine.game, ago: ago(mine.opened || 0) }),
+          " ",
+          Object.entries(mine.seats || {}).map(([s, token]) => [
+            h("a", { href: seatLink(id, s, token) }, t("lobby.your_seat", { n: Number(s) + 1 })),
             " ",
           ]),
-          h("a", { href: `#/table/${id}` }, "watch"),
+          h("a", { href: `#/table/${id}` }, t("lobby.watch")),
         ),
       ),
     ),
@@ -159,34 +170,38 @@ function yourSeats() {
 }
 
 function tableList(tables, over) {
-  if (!tables.length)
-    return h(
-      "p",
-      { class: "muted" },
-      over ? "No finished tables yet." : "No table is being played right now.",
-    );
-  const rows = tables.map((t) => {
-    const ctx = { names: t.names };
+  if (!tables.length) return h("p", { class: "muted" }, over ? t("lobby.no_finished") : t("lobby.no_live"));
+  const rows = tables.map((row) => {
+    const ctx = { names: row.names };
     // A bot seat says so, and at which level it plays.
-    const level = (s) => t.bot_levels?.[t.bots.indexOf(s)] || "medium";
-    const who = t.names.map((n, s) => `${n}${t.bots.includes(s) ? ` (bot) · ${level(s)}` : ""}`);
+    const level = (s) => levelName(row.bot_levels?.[row.bots.indexOf(s)] || "medium");
+    const who = row.names.map((n, s) =>
+      row.bots.includes(s) ? t("lobby.bot", { name: n, level: level(s) }) : n,
+    );
     const link = over
-      ? h("a", { href: `#/replay/${t.table_id}` }, "replay")
-      : h("a", { href: `#/table/${t.table_id}` }, "watch");
+      ? h("a", { href: `#/replay/${row.table_id}` }, t("lobby.replay"))
+      : h("a", { href: `#/table/${row.table_id}` }, t("lobby.watch"));
     return h(
       "tr",
-      { "data-table": t.table_id, "data-game": t.game },
-      h("td", {}, t.title),
-      h("td", {}, link, " ", h("span", { class: "muted mono" }, t.table_id)),
-      h("td", {}, `${t.seats}: ${who.join(", ")}`),
-      h("td", { class: "num", "data-testid": "moves" }, String(t.moves)),
+      { "data-table": row.table_id, "data-game": row.game },
+      h("td", {}, row.title),
+      h("td", {}, link, " ", h("span", { class: "muted mono" }, row.table_id)),
+      h("td", {}, t("lobby.seat_list", { count: row.seats, names: who.join(", ") })),
+      h("td", { class: "num", "data-testid": "moves" }, String(row.moves)),
       over
-        ? h("td", {}, resultWords(t.result, ctx))
-        : h("td", {}, t.actors.map((s) => t.names[s]).join(", ") || "—", clocks(t)),
-      h("td", { class: "muted" }, ago(t.opened_at)),
+        ? h("td", {}, resultWords(row.result, ctx))
+        : h("td", {}, row.actors.map((s) => row.names[s]).join(", ") || "—", clocks(row)),
+      h("td", { class: "muted" }, ago(row.opened_at)),
     );
   });
-  const heads = ["Game", "Table", "Seats", "Moves", over ? "Result" : "To move", "Opened"];
+  const heads = [
+    t("lobby.col_game"),
+    t("lobby.col_table"),
+    t("lobby.col_seats"),
+    t("lobby.col_moves"),
+    over ? t("lobby.col_result") : t("lobby.col_to_move"),
+    t("lobby.col_opened"),
+  ];
   return h(
     "table",
     { class: "list" },
@@ -203,13 +218,36 @@ function tableList(tables, over) {
   );
 }
 
-function clocks(t) {
-  if (!t.clock || !t.remaining.length) return null;
-  return h(
-    "span",
-    { class: "muted" },
-    ` (${t.actors.map((s) => clockText(t.remaining[s] - (Date.now() - t.clock_since))).join(", ")} left)`,
-  );
+// A bot level's name as the form lists it; a level this client does not know, as the API names it.
+function levelName(code) {
+  const known = BOT_LEVELS().find(([value]) => value === code);
+  return known ? known[2] : code;
+}
+
+function clocks(row) {
+  if (!row.clock || !row.remaining.length) return null;
+  const left = row.actors.map((s) => clockText(row.remaining[s] - (Date.now() - row.clock_since)));
+  return h("span", { class: "muted" }, " ", t("lobby.clocks_left", { clocks: left.join(", ") }));
+}
+
+// The closed lists of shared/tournaments (settings.py Format, state.py Status) in words.
+const FORMATS = () => ({
+  swiss: t("tournament.format_swiss"),
+  round_robin: t("tournament.format_round_robin"),
+  elimination: t("tournament.format_elimination"),
+});
+const STATUSES = () => ({
+  registering: t("tournament.status_registering"),
+  running: t("tournament.status_running"),
+  finished: t("tournament.status_finished"),
+});
+
+export function formatName(format) {
+  return FORMATS()[format] || words(format);
+}
+
+export function statusName(status) {
+  return STATUSES()[status] || words(status);
 }
 
 export function tournamentList(list) {
@@ -217,23 +255,34 @@ export function tournamentList(list) {
     return h(
       "p",
       { class: "muted" },
-      "No tournaments yet. ",
-      h("a", { href: "#/organise" }, "Organise one"),
-      ".",
+      t("lobby.no_tournaments"),
+      " ",
+      h("a", { href: "#/organise" }, t("lobby.organise_one")),
     );
-  const rows = list.map((t) =>
+  const rows = list.map((x) =>
     h(
       "tr",
-      { "data-tournament": t.tournament_id },
-      h("td", {}, h("a", { href: `#/tournament/${t.tournament_id}` }, t.name || t.tournament_id)),
-      h("td", {}, t.title),
-      h("td", {}, words(t.format)),
-      h("td", {}, words(t.status)),
-      h("td", { class: "num" }, t.planned_rounds ? `${t.round} of ${t.planned_rounds}` : String(t.round)),
-      h("td", { class: "num" }, String(t.players)),
+      { "data-tournament": x.tournament_id },
+      h("td", {}, h("a", { href: `#/tournament/${x.tournament_id}` }, x.name || x.tournament_id)),
+      h("td", {}, x.title),
+      h("td", {}, formatName(x.format)),
+      h("td", {}, statusName(x.status)),
+      h(
+        "td",
+        { class: "num" },
+        x.planned_rounds ? t("lobby.round_of", { round: x.round, of: x.planned_rounds }) : String(x.round),
+      ),
+      h("td", { class: "num" }, String(x.players)),
     ),
   );
-  const heads = ["Tournament", "Game", "Format", "Status", "Round", "Players"];
+  const heads = [
+    t("lobby.col_tournament"),
+    t("lobby.col_game"),
+    t("lobby.col_format"),
+    t("lobby.col_status"),
+    t("lobby.col_round"),
+    t("lobby.col_players"),
+  ];
   return h(
     "table",
     { class: "list" },
@@ -263,12 +312,12 @@ function openForm(hosted, life) {
   const options = h("div", { class: "options" });
   const clock = clockInputs();
   const message = h("div", { "aria-live": "polite" });
-  const submit = h("button", { type: "submit", class: "primary" }, "Open the table");
+  const submit = h("button", { type: "submit", class: "primary" }, t("lobby.open_submit"));
 
   const chosen = () => hosted.find((g) => g.key === game.value) || hosted[0];
   const drawRoles = () => {
     const before = seatChoices(roles);
-    roles.replaceChildren(h("legend", {}, "Who plays each seat"));
+    roles.replaceChildren(h("legend", {}, t("lobby.who_plays")));
     for (let s = 0; s < Number(seats.value); s++) roles.append(seatRow(s, before[s]));
   };
   const drawGame = () => {
@@ -288,10 +337,10 @@ function openForm(hosted, life) {
   const form = h(
     "form",
     { class: "open-table", "data-testid": "open-table" },
-    h("label", { for: "open-game" }, "Game ", game),
-    h("label", { for: "open-seats" }, "Seats ", seats),
+    h("label", { for: "open-game" }, t("lobby.form_game"), " ", game),
+    h("label", { for: "open-seats" }, t("lobby.form_seats"), " ", seats),
     roles,
-    h("details", {}, h("summary", {}, "Game options"), options),
+    h("details", {}, h("summary", {}, t("lobby.game_options")), options),
     clock.section,
     submit,
     message,
@@ -308,13 +357,13 @@ function openForm(hosted, life) {
     }
     Object.assign(body, clock.read());
     submit.disabled = true;
-    message.replaceChildren(notice("Opening the table…"));
+    message.replaceChildren(notice(t("lobby.opening")));
     try {
       location.hash = await openTable(g, body, seatChoices(roles), life);
     } catch (err) {
       if (life.signal.aborted) return;
       submit.disabled = false;
-      message.replaceChildren(notice(`The table was not opened: ${reason(err)}`, "error"));
+      message.replaceChildren(notice(t("lobby.not_opened", { reason: reason(err) }), "error"));
     }
   });
   return form;
@@ -333,18 +382,25 @@ function seatRow(s, before) {
   const pick = h(
     "select",
     { id: `open-role-${s}`, "data-role": "" },
-    h("option", { value: "you" }, "You"),
-    h("option", { value: "bot" }, "A bot"),
-    h("option", { value: "link" }, "Someone with the seat link"),
+    h("option", { value: "you" }, t("lobby.role_you")),
+    h("option", { value: "bot" }, t("lobby.role_bot")),
+    h("option", { value: "link" }, t("lobby.role_link")),
   );
   pick.value = before?.role || (s === 0 ? "you" : "bot");
   const level = h(
     "select",
     { id: `open-level-${s}`, "data-level": "" },
-    ...BOT_LEVELS.map(([value, text]) => h("option", { value }, text)),
+    ...BOT_LEVELS().map(([value, text]) => h("option", { value }, text)),
   );
   level.value = before?.level || "medium";
-  const levelLabel = h("label", { for: `open-level-${s}`, class: "level" }, " at level ", level);
+  const levelLabel = h(
+    "label",
+    { for: `open-level-${s}`, class: "level" },
+    " ",
+    t("lobby.at_level"),
+    " ",
+    level,
+  );
   const showLevel = () => {
     levelLabel.hidden = pick.value !== "bot";
   };
@@ -353,7 +409,7 @@ function seatRow(s, before) {
   return h(
     "div",
     { "data-seat-row": s },
-    h("label", { for: `open-role-${s}` }, `Seat ${s + 1} `, pick),
+    h("label", { for: `open-role-${s}` }, t("seat.name", { n: s + 1 }), " ", pick),
     levelLabel,
   );
 }
@@ -373,10 +429,10 @@ function clockInputs() {
   const section = h(
     "details",
     {},
-    h("summary", {}, "Clock and spectators"),
-    h("label", { for: "open-minutes" }, "Minutes per seat (0: no clock) ", minutes),
-    h("label", { for: "open-increment" }, "Seconds added per move ", increment),
-    h("label", { for: "open-delay" }, "Spectators trail by this many moves ", delay),
+    h("summary", {}, t("lobby.clock")),
+    h("label", { for: "open-minutes" }, t("lobby.clock_minutes"), " ", minutes),
+    h("label", { for: "open-increment" }, t("lobby.clock_increment"), " ", increment),
+    h("label", { for: "open-delay" }, t("lobby.spectator_delay"), " ", delay),
   );
   const read = () => {
     const out = {};
@@ -462,7 +518,9 @@ function readOption(input, original) {
     try {
       return JSON.parse(input.value);
     } catch {
-      throw new Error(`Option ${words(input.dataset.option)} must be JSON like ${JSON.stringify(original)}.`);
+      throw new Error(
+        t("lobby.option_json", { option: words(input.dataset.option), example: JSON.stringify(original) }),
+      );
     }
   }
   return input.value;
