@@ -2,7 +2,8 @@
 // language (locales/<code>.json), loaded before any page draws; t() looks a key
 // up and fills its {named} placeholders. A value that is an object holds plural
 // forms chosen by Intl.PluralRules on the `count` parameter. Numbers are
-// formatted for the language; whole sentences live in the catalogue, so each
+// formatted for the language (a number that names something, a version or an
+// id, goes in as a string); whole sentences live in the catalogue, so each
 // language keeps its own word order. A key missing from a catalogue falls back
 // to English (tests/web/test_catalogues.py keeps every catalogue complete).
 

@@ -5,6 +5,7 @@
 // confirm. Everything is a <button>: Tab reaches it, Enter or Space presses it.
 
 import { button, h } from "./dom.js";
+import { t } from "./i18n.js";
 import { capital, valueWords, words } from "./words.js";
 
 // More commands of one kind than this are chosen step by step.
@@ -104,12 +105,16 @@ export function movesPanel({ commands, label, state, redraw, submit, busy }) {
 // The move chosen, to confirm or go back from.
 function confirmStep({ box, label, state, play, back, disabled }) {
   box.append(
-    h("p", { class: "confirm-question" }, `${label(state.confirm)}?`),
+    h("p", { class: "confirm-question" }, t("moves.confirm_question", { move: label(state.confirm) })),
     h(
       "div",
       { class: "row" },
-      button("Confirm", () => play(state.confirm), { class: "primary", "data-focus": "", ...disabled }),
-      button("Back", back),
+      button(t("moves.confirm"), () => play(state.confirm), {
+        class: "primary",
+        "data-focus": "",
+        ...disabled,
+      }),
+      button(t("moves.back"), back),
     ),
   );
   return box;
@@ -118,7 +123,7 @@ function confirmStep({ box, label, state, play, back, disabled }) {
 // A renderer's list of commands (ctx.choose()) to pick one from.
 function choosingStep({ box, label, state, redraw, back, disabled }) {
   const { title, commands: offered } = state.choosing;
-  box.append(h("p", { class: "step" }, title || "Choose one:"));
+  box.append(h("p", { class: "step" }, title || t("moves.choose_one")));
   box.append(
     h(
       "div",
@@ -134,7 +139,7 @@ function choosingStep({ box, label, state, redraw, back, disabled }) {
         ),
       ),
     ),
-    button("Cancel", back),
+    button(t("moves.cancel"), back),
   );
   return box;
 }
@@ -146,7 +151,13 @@ function narrowStep({ box, redraw, back, disabled }, type, picks, left, path) {
     h(
       "p",
       { class: "step" },
-      `${capital(words(type))}${chosen.length ? ` (${chosen.join(", ")})` : ""}: choose the ${words(path.split(".").pop())}`,
+      chosen.length
+        ? t("moves.choose_field_after", {
+            move: capital(words(type)),
+            chosen: chosen.join(", "),
+            field: words(path.split(".").pop()),
+          })
+        : t("moves.choose_field", { move: capital(words(type)), field: words(path.split(".").pop()) }),
     ),
   );
   const values = new Map();
@@ -169,7 +180,7 @@ function narrowStep({ box, redraw, back, disabled }, type, picks, left, path) {
         ),
       ),
     ),
-    button("Back", back),
+    button(t("moves.back"), back),
   );
   return box;
 }
@@ -192,7 +203,7 @@ function kindButtons({ box, label, state, redraw, play, disabled }, byType) {
     } else {
       box.append(
         button(
-          `${capital(words(type))}… (${group.length} ways)`,
+          t("moves.ways", { move: capital(words(type)), count: group.length }),
           () => {
             state.narrow = { type, picks: [] };
             redraw(true);

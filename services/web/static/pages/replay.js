@@ -4,15 +4,16 @@
 
 import { api, gameTitle } from "../api.js";
 import { button, fill, h } from "../dom.js";
+import { t } from "../i18n.js";
 import { draw as drawBoard, prepare, renderer } from "../renderers.js";
 import { notice, reason } from "../ui.js";
-import { resultWords, sentence } from "../words.js";
+import { resultWords, seatName, sentence } from "../words.js";
 import { playersList } from "./table.js";
 
-const SPEEDS = [
-  ["slow", 1200],
-  ["normal", 500],
-  ["fast", 150],
+const SPEEDS = () => [
+  [t("replay.slow"), 1200],
+  [t("replay.normal"), 500],
+  [t("replay.fast"), 150],
 ];
 
 export default async function replayPage(main, { id, step }, life) {
@@ -21,14 +22,14 @@ export default async function replayPage(main, { id, step }, life) {
   const { log, about } = loaded;
   const final = log.view;
   const events = log.events;
-  const names = about?.names || Array.from({ length: final.seats }, (_, s) => `Seat ${s + 1}`);
+  const names = about?.names || Array.from({ length: final.seats }, (_, s) => seatName(null, s));
   const mod = await renderer(final.game);
   await prepare(mod, final);
   const title = await gameTitle(final.game);
-  document.title = `Replay · ${title} · Ziggurat`;
+  document.title = t("replay.page_title", { game: title });
   const ctx = { seat: null, names, legal: [], doc: final, game: final.game };
   ctx.label = (c) => String(c?.type);
-  ctx.submit = async () => ({ ok: false, code: "replay", message: "This is a replay." });
+  ctx.submit = async () => ({ ok: false, code: "replay", message: t("replay.no_moves") });
   ctx.choose = () => {};
 
   const st = {
@@ -57,7 +58,7 @@ export default async function replayPage(main, { id, step }, life) {
       h(
         "li",
         { "data-step": i },
-        button(text, () => go(r, i), { "aria-label": `Go to step ${i + 1}: ${text}` }),
+        button(text, () => go(r, i), { "aria-label": t("replay.go_to_step", { n: i + 1, text }) }),
       ),
     );
   });
@@ -82,11 +83,8 @@ async function loadLog(main, id, life) {
     const open = err.code === "game_not_over";
     fill(
       main,
-      notice(
-        open ? "This game is still being played: replays open when it is over." : reason(err),
-        open ? "info" : "error",
-      ),
-      open ? h("p", {}, h("a", { href: `#/table/${id}` }, "Watch it live")) : null,
+      notice(open ? t("replay.still_playing") : reason(err), open ? "info" : "error"),
+      open ? h("p", {}, h("a", { href: `#/table/${id}` }, t("replay.watch_live"))) : null,
     );
     return null;
   }
@@ -98,30 +96,30 @@ function replayElements(r) {
   const { events, st } = r;
   const speed = h(
     "select",
-    { "aria-label": "Speed" },
-    SPEEDS.map(([name, ms]) => h("option", { value: String(ms) }, name)),
+    { "aria-label": t("replay.speed") },
+    SPEEDS().map(([name, ms]) => h("option", { value: String(ms) }, name)),
   );
   speed.value = "500";
   const logList = h("ol", { class: "log-list" });
   return {
     board: h("div", { class: "board", "data-testid": "board" }),
-    players: h("section", { class: "players", "aria-label": "Players" }),
+    players: h("section", { class: "players", "aria-label": t("table.players") }),
     where: h("span", { "data-testid": "replay-step", "aria-live": "polite" }),
     slider: h("input", {
       type: "range",
       min: "0",
       max: String(Math.max(events.length - 1, 0)),
       value: String(st.i),
-      "aria-label": "Step",
+      "aria-label": t("replay.step"),
       "data-testid": "replay-slider",
     }),
-    play: button("Play", () => toggle(r), { "data-testid": "replay-play" }),
+    play: button(t("replay.play"), () => toggle(r), { "data-testid": "replay-play" }),
     speed,
     logList,
     logBox: h(
       "section",
-      { class: "log", "aria-label": "What happened" },
-      h("h2", {}, "What happened"),
+      { class: "log", "aria-label": t("table.log") },
+      h("h2", {}, t("table.log")),
       logList,
     ),
     fairness: h("section", {
@@ -137,13 +135,21 @@ function replayHeader(id, title, final, ctx, about) {
   return h(
     "header",
     { class: "table-head" },
-    h("h1", {}, `Replay: ${title} `, h("span", { class: "muted" }, `table ${id}`)),
+    h(
+      "h1",
+      {},
+      t("replay.heading", { game: title }),
+      " ",
+      h("span", { class: "muted" }, t("table.table_id", { id })),
+    ),
     final.result ? h("p", { class: "result" }, resultWords(final.result, ctx)) : null,
     h(
       "nav",
       { class: "links" },
-      h("a", { href: "#/" }, "Lobby"),
-      about?.tournament_id ? h("a", { href: `#/tournament/${about.tournament_id}` }, "Tournament") : null,
+      h("a", { href: "#/" }, t("nav.lobby")),
+      about?.tournament_id
+        ? h("a", { href: `#/tournament/${about.tournament_id}` }, t("table.tournament_link"))
+        : null,
     ),
   );
 }
@@ -154,16 +160,22 @@ function replayControls(r) {
   const { play, slider, speed, where } = r.el;
   return h(
     "div",
-    { class: "controls", role: "group", "aria-label": "Replay controls" },
-    button("« First", () => go(r, 0), { "aria-label": "First step", "data-testid": "replay-first" }),
-    button("◀ Back", () => go(r, st.i - 1), { "aria-label": "Step back", "data-testid": "replay-back" }),
+    { class: "controls", role: "group", "aria-label": t("replay.controls") },
+    button(t("replay.first"), () => go(r, 0), {
+      "aria-label": t("replay.first_aria"),
+      "data-testid": "replay-first",
+    }),
+    button(t("replay.back"), () => go(r, st.i - 1), {
+      "aria-label": t("replay.back_aria"),
+      "data-testid": "replay-back",
+    }),
     play,
-    button("Forward ▶", () => go(r, st.i + 1), {
-      "aria-label": "Step forward",
+    button(t("replay.forward"), () => go(r, st.i + 1), {
+      "aria-label": t("replay.forward_aria"),
       "data-testid": "replay-forward",
     }),
-    button("Last »", () => go(r, events.length - 1), {
-      "aria-label": "Last step",
+    button(t("replay.last"), () => go(r, events.length - 1), {
+      "aria-label": t("replay.last_aria"),
       "data-testid": "replay-last",
     }),
     slider,
@@ -192,7 +204,7 @@ async function go(r, i) {
   st.i = Math.max(0, Math.min(events.length - 1, i));
   slider.value = String(st.i);
   const version = events[st.i].version;
-  where.textContent = `Step ${st.i + 1} of ${events.length} · version ${version}`;
+  where.textContent = t("replay.where", { n: st.i + 1, of: events.length, version: String(version) });
   for (const li of logList.children) {
     const k = Number(li.dataset.step);
     li.className = k === st.i ? "current" : k > st.i ? "future" : "";
@@ -203,7 +215,8 @@ async function go(r, i) {
   try {
     shown = await stepDoc(r, version);
   } catch (err) {
-    if (!life.signal.aborted) where.textContent = `Could not load step ${st.i + 1}: ${reason(err)}`;
+    if (!life.signal.aborted)
+      where.textContent = t("replay.step_failed", { n: st.i + 1, reason: reason(err) });
     return;
   }
   if (life.signal.aborted || events[st.i].version !== version) return;
@@ -214,7 +227,7 @@ async function go(r, i) {
     drawBoard(mod, board, shown, view);
     fill(
       players,
-      h("h2", {}, "Players"),
+      h("h2", {}, t("table.players")),
       playersList(shown, view, { mod, bots: about?.bots, clocks: false }),
     );
     board.dataset.version = String(shown.version);
@@ -228,15 +241,15 @@ function toggle(r) {
   if (st.playing) {
     clearTimeout(st.playing);
     st.playing = null;
-    play.textContent = "Play";
+    play.textContent = t("replay.play");
     return;
   }
   if (st.i >= events.length - 1) go(r, 0);
-  play.textContent = "Pause";
+  play.textContent = t("replay.pause");
   const next = async () => {
     if (st.i >= events.length - 1) {
       st.playing = null;
-      play.textContent = "Play";
+      play.textContent = t("replay.play");
       return;
     }
     await go(r, st.i + 1);
@@ -250,40 +263,31 @@ async function drawFairness(box, id, final, life) {
     h(
       "dl",
       {},
-      h("dt", {}, "Seed commitment, published when the table opened"),
+      h("dt", {}, t("replay.commitment")),
       h("dd", { class: "mono", "data-testid": "commitment" }, final.commitment),
-      h("dt", {}, "Seed, revealed when the game ended"),
-      h("dd", { class: "mono", "data-testid": "seed" }, final.seed || "not revealed"),
+      h("dt", {}, t("replay.seed")),
+      h("dd", { class: "mono", "data-testid": "seed" }, final.seed || t("replay.not_revealed")),
       verdict
         ? [
-            h("dt", {}, "The seed matches its commitment"),
-            h("dd", {}, verdict.seed_matches_commitment ? "yes" : "NO"),
+            h("dt", {}, t("replay.seed_matches")),
+            h("dd", {}, verdict.seed_matches_commitment ? t("replay.yes") : t("replay.no")),
           ]
         : null,
       verdict
         ? [
-            h("dt", {}, "Every shuffle and roll re-derives from the seed"),
+            h("dt", {}, t("replay.rederives")),
             h(
               "dd",
               {},
               verdict.fair
-                ? `yes: ${verdict.commands} commands re-derive all ${verdict.events} events byte for byte`
-                : "NO",
+                ? t("replay.rederived", { commands: verdict.commands, events: verdict.events })
+                : t("replay.no"),
             ),
           ]
         : null,
     );
-  const heading = h("h2", { id: "fair-h" }, "Fairness check");
-  fill(
-    box,
-    heading,
-    rows(null),
-    h(
-      "p",
-      { class: "muted", "data-testid": "verdict" },
-      "Checking: re-deciding the game from its revealed seed…",
-    ),
-  );
+  const heading = h("h2", { id: "fair-h" }, t("replay.fairness"));
+  fill(box, heading, rows(null), h("p", { class: "muted", "data-testid": "verdict" }, t("replay.checking")));
   try {
     const verdict = await api(`/v1/tables/${id}/verify`, { signal: life.signal });
     fill(
@@ -293,9 +297,7 @@ async function drawFairness(box, id, final, life) {
       h(
         "p",
         { class: `verdict ${verdict.fair ? "fair" : "unfair"}`, "data-testid": "verdict" },
-        verdict.fair
-          ? "Fair: every random outcome of this game follows from the seed committed to before play."
-          : "NOT fair:",
+        verdict.fair ? t("replay.fair") : t("replay.unfair"),
       ),
       verdict.problems.length
         ? h(
@@ -307,6 +309,6 @@ async function drawFairness(box, id, final, life) {
     );
   } catch (err) {
     if (!life.signal.aborted)
-      fill(box, heading, rows(null), notice(`The check could not run: ${reason(err)}`, "error"));
+      fill(box, heading, rows(null), notice(t("replay.check_failed", { reason: reason(err) }), "error"));
   }
 }

@@ -4,10 +4,11 @@
 
 import { api, follow, gameTitle, legalMoves } from "../api.js";
 import { fill, h } from "../dom.js";
+import { t as tr } from "../i18n.js";
 import { movesPanel } from "../moves.js";
 import { draw as drawBoard, generic, prepare, renderer } from "../renderers.js";
 import { clockText, notice, reason, remembered, sleep, uuid } from "../ui.js";
-import { commandLabel, listWords, ordinal, resultWords, seatName, sentence } from "../words.js";
+import { commandLabel, listWords, ordinal, refusalWords, resultWords, seatName, sentence } from "../words.js";
 
 // Entries kept in the log on screen (the oldest drop off).
 const LOG_LIMIT = 400;
@@ -54,7 +55,9 @@ export default async function tablePage(main, { id, seat = null, token = null },
     ),
   );
   if (!(await loadTable(t, main))) return;
-  document.title = `${t.st.title} · ${playing ? seatName(t.st, seat) : "watching"} · Ziggurat`;
+  document.title = playing
+    ? tr("table.page_title_seat", { game: t.st.title, seat: seatName(t.st, seat) })
+    : tr("table.page_title_watch", { game: t.st.title });
   drawAll(t);
   const timer = setInterval(() => tick(t), 250);
   life.cleanup(() => clearInterval(timer));
@@ -68,10 +71,10 @@ function tableElements() {
   return {
     head: h("header", { class: "table-head" }),
     board: h("div", { class: "board", "data-testid": "board" }),
-    players: h("section", { class: "players", "aria-label": "Players" }),
-    moves: h("section", { class: "moves", "aria-label": "Moves", tabindex: "-1" }),
+    players: h("section", { class: "players", "aria-label": tr("table.players") }),
+    moves: h("section", { class: "moves", "aria-label": tr("table.moves"), tabindex: "-1" }),
     logList,
-    log: h("section", { class: "log", "aria-label": "What happened" }, h("h2", {}, "What happened"), logList),
+    log: h("section", { class: "log", "aria-label": tr("table.log") }, h("h2", {}, tr("table.log")), logList),
   };
 }
 
@@ -86,15 +89,15 @@ async function loadTable(t, main) {
     ]);
     st.doc = doc;
     st.about = about;
-    st.names = about?.names || Array.from({ length: doc.seats }, (_, s) => `Seat ${s + 1}`);
+    st.names = about?.names || Array.from({ length: doc.seats }, (_, s) => seatName(null, s));
     st.mod = await renderer(doc.game);
     await prepare(st.mod, doc);
     st.title = await gameTitle(doc.game);
     return true;
   } catch (err) {
     if (life.signal.aborted) return false;
-    const text = err.code === "bad_token" ? "This seat link does not belong to this table." : reason(err);
-    main.replaceChildren(notice(text, "error"), h("p", {}, h("a", { href: "#/" }, "Back to the lobby")));
+    const text = err.code === "bad_token" ? tr("table.bad_seat_link") : reason(err);
+    main.replaceChildren(notice(text, "error"), h("p", {}, h("a", { href: "#/" }, tr("table.back"))));
     return false;
   }
 }
@@ -124,10 +127,10 @@ function context(t) {
 // Send a move from the seat; the answer says whether it was accepted.
 async function submit(t, command) {
   const { id, st, token, life } = t;
-  if (!t.playing) return { ok: false, code: "spectator", message: "Spectators cannot move." };
-  if (st.busy) return { ok: false, code: "busy", message: "Another move is on its way." };
+  if (!t.playing) return { ok: false, code: "spectator", message: tr("table.spectator_move") };
+  if (st.busy) return { ok: false, code: "on_its_way", message: tr("table.move_on_its_way") };
   st.busy = true;
-  st.message = { kind: "info", text: `Sending: ${context(t).label(command)}` };
+  st.message = { kind: "info", text: tr("table.sending", { move: context(t).label(command) }) };
   drawMoves(t, false);
   try {
     const reply = await api(`/v1/tables/${id}/commands`, {
@@ -146,7 +149,7 @@ async function submit(t, command) {
   } catch (err) {
     st.busy = false;
     const message = reason(err);
-    st.message = { kind: "error", text: `Not accepted: ${message}` };
+    st.message = { kind: "error", text: refusalWords({ code: err.code, message }) };
     st.ui.confirm = null;
     drawMoves(t, true);
     if (err.code === "stale_version") refresh(t, st.doc.version + 1);
@@ -177,7 +180,7 @@ function refresh(t, min = 0) {
       }
     } catch (err) {
       if (!life.signal.aborted) {
-        st.message = { kind: "error", text: `Could not read the table: ${reason(err)}` };
+        st.message = { kind: "error", text: tr("table.read_failed", { reason: reason(err) }) };
         drawMoves(t, false);
       }
     } finally {
@@ -201,24 +204,30 @@ function drawHead(t, ctx) {
   const doc = st.doc;
   const waiting = doc.actors.map((s) => seatName(ctx, s));
   const status = doc.over
-    ? "Game over"
-    : `Move ${doc.moves}${waiting.length ? ` · ${playing && doc.actors.includes(seat) ? "your move" : `waiting for ${listWords(waiting)}`}` : ""}`;
+    ? tr("table.game_over")
+    : moveStatus(doc, waiting, playing && doc.actors.includes(seat));
   const delay = doc.spectator_delay && !playing && !doc.over ? delayWords(doc.spectator_delay) : null;
   fill(
     t.el.head,
-    h("h1", {}, st.title, " ", h("span", { class: "muted" }, `table ${id}`)),
+    h("h1", {}, st.title, " ", h("span", { class: "muted" }, tr("table.table_id", { id }))),
     h(
       "p",
       { class: "status" },
       h(
         "span",
         { "data-testid": "status" },
-        playing ? `You play ${seatName(ctx, seat)} · ${status}` : `Watching · ${status}`,
+        playing
+          ? tr("table.you_play", { seat: seatName(ctx, seat), status })
+          : tr("table.watching", { status }),
       ),
       " ",
-      h("span", { class: `feed-state ${st.feed}`, "data-testid": "feed-state" }, st.feed),
+      h("span", { class: `feed-state ${st.feed}`, "data-testid": "feed-state" }, feedWords(st.feed)),
       " ",
-      h("span", { class: "muted", "data-testid": "version" }, `version ${doc.version}`),
+      h(
+        "span",
+        { class: "muted", "data-testid": "version" },
+        tr("table.version", { n: String(doc.version) }),
+      ),
     ),
     delay ? h("p", { class: "muted" }, delay) : null,
     doc.over && doc.result
@@ -233,34 +242,36 @@ function drawHead(t, ctx) {
 function headLinks(t, ctx) {
   const { id, st, playing, seat } = t;
   const doc = st.doc;
-  const links = [h("a", { href: "#/" }, "Lobby")];
-  if (playing) links.push(h("a", { href: `#/table/${id}` }, "Watch as a spectator"));
+  const links = [h("a", { href: "#/" }, tr("nav.lobby"))];
+  if (playing) links.push(h("a", { href: `#/table/${id}` }, tr("table.watch_link")));
   if (doc.over)
-    links.push(h("a", { href: `#/replay/${id}`, "data-testid": "replay-link" }, "Replay and fairness check"));
+    links.push(h("a", { href: `#/replay/${id}`, "data-testid": "replay-link" }, tr("table.replay_link")));
   if (st.about?.tournament_id) {
     const tid = st.about.tournament_id;
-    links.push(h("a", { href: `#/tournament/${tid}` }, "Tournament"));
+    links.push(h("a", { href: `#/tournament/${tid}` }, tr("table.tournament_link")));
     const mine = remembered().players?.[tid];
     if (mine)
       links.push(
         h(
           "a",
           { href: `#/tournament/${tid}/player?token=${encodeURIComponent(mine.token)}` },
-          "Your tournament page",
+          tr("table.your_tournament_page"),
         ),
       );
   }
   const mine = remembered().tables?.[id]?.seats || {};
   for (const [s, key] of Object.entries(mine)) {
     if (Number(s) !== seat)
-      links.push(h("a", { href: seatLink(id, s, key) }, `Play ${seatName(ctx, Number(s))}`));
+      links.push(
+        h("a", { href: seatLink(id, s, key) }, tr("table.play_seat", { seat: seatName(ctx, Number(s)) })),
+      );
   }
   return links;
 }
 
 function drawPlayers(t, ctx) {
   t.el.players.replaceChildren(
-    h("h2", {}, "Players"),
+    h("h2", {}, tr("table.players")),
     playersList(t.st.doc, ctx, { mod: t.st.mod, bots: t.st.about?.bots, you: t.seat }),
   );
   tick(t);
@@ -300,15 +311,21 @@ function movesParts(t, ctx) {
   const doc = st.doc;
   const parts = [];
   if (!playing) {
-    parts.push(h("p", { class: "muted" }, "You are watching. Players move from their own seat links."));
+    parts.push(h("p", { class: "muted" }, tr("table.watching_note")));
   } else if (doc.over) {
-    parts.push(h("p", {}, "The game is over."));
+    parts.push(h("p", {}, tr("table.over")));
   } else if (!doc.actors.includes(seat)) {
     const waiting = doc.actors.map((s) => seatName(ctx, s));
-    parts.push(h("p", {}, waiting.length ? `Waiting for ${listWords(waiting)}.` : "Waiting."));
+    parts.push(
+      h(
+        "p",
+        {},
+        waiting.length ? tr("table.waiting_for", { names: listWords(waiting) }) : tr("table.waiting"),
+      ),
+    );
     if (st.ui.choosing) st.ui = { narrow: null, confirm: null, choosing: null };
   } else {
-    parts.push(h("h2", {}, "Your move"));
+    parts.push(h("h2", {}, tr("table.your_move")));
     const panel = movesPanel({
       // Every legal command: a board may offer only some; for the generic renderer
       // this list is the only way to move.
@@ -324,7 +341,7 @@ function movesParts(t, ctx) {
       const all = h(
         "details",
         { class: "all-moves", open: st.ui.narrow ? true : null },
-        h("summary", {}, `All legal moves as a list (${ctx.legal.length})`),
+        h("summary", {}, tr("table.all_moves", { count: ctx.legal.length })),
         panel,
       );
       parts.push(all);
@@ -377,7 +394,7 @@ function followFeed(t) {
       st.feed = text;
       const el = t.el.head.querySelector("[data-testid=feed-state]");
       if (el) {
-        el.textContent = text;
+        el.textContent = feedWords(text);
         el.className = `feed-state ${text}`;
       }
     },
@@ -388,11 +405,31 @@ export function seatLink(id, seat, token) {
   return `#/table/${id}/seat/${seat}?token=${encodeURIComponent(token)}`;
 }
 
+// "Move 12 · your move" / "Move 12 · waiting for Anna and Ben".
+function moveStatus(doc, waiting, yours) {
+  if (!waiting.length) return tr("table.move", { n: doc.moves });
+  if (yours) return tr("table.move_yours", { n: doc.moves });
+  return tr("table.move_waiting", { n: doc.moves, names: listWords(waiting) });
+}
+
+// The feed's state (api.js follow): connecting, live, reconnecting, refused, ended.
+function feedWords(state) {
+  const known = {
+    connecting: tr("feed.connecting"),
+    live: tr("feed.live"),
+    reconnecting: tr("feed.reconnecting"),
+    refused: tr("feed.refused"),
+    ended: tr("feed.ended"),
+  };
+  return known[state] || state;
+}
+
 function delayWords(delay) {
-  const parts = [];
-  if (delay.moves) parts.push(`${delay.moves} moves`);
-  if (delay.seconds) parts.push(`${delay.seconds} seconds`);
-  return parts.length ? `Spectators see this table ${parts.join(" and ")} behind the players.` : null;
+  if (delay.moves && delay.seconds)
+    return tr("table.delay_both", { moves: delay.moves, seconds: delay.seconds });
+  if (delay.moves) return tr("table.delay_moves", { count: delay.moves });
+  if (delay.seconds) return tr("table.delay_seconds", { count: delay.seconds });
+  return null;
 }
 
 // Public scores per seat: the renderer's summary() if it has one, else what a
@@ -411,12 +448,12 @@ export function scores(doc, ctx, mod) {
   for (const key of ["scores", "points", "victory_points", "score"]) {
     const v = view[key];
     if (Array.isArray(v) && v.length === seats && v.every((x) => typeof x === "number"))
-      return v.map((x) => `${x} points`);
+      return v.map((x) => tr("table.points", { count: x }));
   }
   if (Array.isArray(view.players) && view.players.length === seats) {
     for (const key of ["points", "victory_points", "score", "vp"]) {
       if (view.players.every((p) => p && typeof p[key] === "number"))
-        return view.players.map((p) => `${p[key]} points`);
+        return view.players.map((p) => tr("table.points", { count: p[key] }));
     }
   }
   return [];
@@ -436,11 +473,17 @@ export function playersList(doc, ctx, { mod, bots = [], you = null, clocks = tru
         { class: `player${toMove ? " to-move" : ""}`, "data-seat": s },
         h("span", { class: "turn", "aria-hidden": "true" }, toMove ? "▶" : ""),
         h("span", { class: "name" }, seatName(ctx, s)),
-        you === s ? h("span", { class: "badge you" }, "you") : null,
-        bots?.includes(s) ? h("span", { class: "badge" }, "bot") : null,
-        doc.forfeited?.includes(s) ? h("span", { class: "badge warn" }, "forfeited") : null,
-        toMove ? h("span", { class: "sr-only" }, "to move") : null,
-        placed ? h("span", { class: "place" }, `${ordinal(placed.place)} · ${placed.score}`) : null,
+        you === s ? h("span", { class: "badge you" }, tr("table.badge_you")) : null,
+        bots?.includes(s) ? h("span", { class: "badge" }, tr("table.badge_bot")) : null,
+        doc.forfeited?.includes(s) ? h("span", { class: "badge warn" }, tr("table.badge_forfeited")) : null,
+        toMove ? h("span", { class: "sr-only" }, tr("table.to_move")) : null,
+        placed
+          ? h(
+              "span",
+              { class: "place" },
+              tr("table.place", { place: ordinal(placed.place), score: placed.score }),
+            )
+          : null,
         summary[s] ? h("span", { class: "score" }, summary[s]) : null,
         hasClock ? h("span", { class: "clock", "data-clock": s }, clockText(doc.remaining[s])) : null,
       ),
