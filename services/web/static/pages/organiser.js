@@ -4,13 +4,15 @@
 
 import { api, games } from "../api.js";
 import { button, fill, h } from "../dom.js";
+import { t } from "../i18n.js";
 import { notice, reason, remember, remembered, uuid } from "../ui.js";
+import { capital } from "../words.js";
 import { tournamentSection } from "./tournament.js";
 
 export default async function organiserPage(main, { id, token }, life) {
   if (!id) return createPage(main, life);
   if (!token) {
-    fill(main, notice("This page needs the organiser link (it holds the organiser key).", "error"));
+    fill(main, notice(t("organiser.needs_link"), "error"));
     return;
   }
   return managePage(main, id, token, life);
@@ -23,13 +25,18 @@ async function createPage(main, life) {
     { id: "t-game" },
     hosted.map((g) => h("option", { value: g.key }, g.title)),
   );
-  const name = h("input", { id: "t-name", type: "text", maxlength: "200", value: "Friday evening" });
+  const name = h("input", {
+    id: "t-name",
+    type: "text",
+    maxlength: "200",
+    value: t("organiser.default_name"),
+  });
   const format = h(
     "select",
     { id: "t-format" },
-    h("option", { value: "swiss" }, "Swiss"),
-    h("option", { value: "round_robin" }, "Round robin"),
-    h("option", { value: "elimination" }, "Single elimination"),
+    h("option", { value: "swiss" }, t("organiser.swiss")),
+    h("option", { value: "round_robin" }, t("organiser.round_robin")),
+    h("option", { value: "elimination" }, t("organiser.elimination")),
   );
   const seats = h("input", { id: "t-seats", type: "number", min: "2", max: "4", value: "2" });
   const rounds = h("input", { id: "t-rounds", type: "number", min: "0", max: "100", value: "3" });
@@ -47,14 +54,14 @@ async function createPage(main, life) {
   const form = h(
     "form",
     { class: "card", "data-testid": "create-tournament" },
-    h("label", { for: "t-name" }, "Name ", name),
-    h("label", { for: "t-game" }, "Game ", game),
-    h("label", { for: "t-format" }, "Format ", format),
-    h("label", { for: "t-seats" }, "Seats per table ", seats),
-    h("label", { for: "t-rounds" }, "Rounds (Swiss) ", rounds),
-    h("label", { for: "t-minutes" }, "Minutes per seat per game (0: no clock) ", minutes),
-    h("label", { for: "t-delay" }, "Spectators trail by this many moves ", delay),
-    h("button", { type: "submit", class: "primary" }, "Create the tournament"),
+    h("label", { for: "t-name" }, t("organiser.name"), " ", name),
+    h("label", { for: "t-game" }, t("lobby.form_game"), " ", game),
+    h("label", { for: "t-format" }, t("lobby.col_format"), " ", format),
+    h("label", { for: "t-seats" }, t("organiser.seats"), " ", seats),
+    h("label", { for: "t-rounds" }, t("organiser.rounds"), " ", rounds),
+    h("label", { for: "t-minutes" }, t("organiser.minutes"), " ", minutes),
+    h("label", { for: "t-delay" }, t("lobby.spectator_delay"), " ", delay),
+    h("button", { type: "submit", class: "primary" }, t("organiser.create")),
     message,
   );
   form.addEventListener("submit", async (e) => {
@@ -68,7 +75,7 @@ async function createPage(main, life) {
     };
     if (Number(minutes.value) > 0) body.clock = { initial_ms: Math.round(Number(minutes.value) * 60000) };
     if (Number(delay.value) > 0) body.delay = { moves: Number(delay.value) };
-    message.replaceChildren(notice("Creating…"));
+    message.replaceChildren(notice(t("organiser.creating")));
     try {
       const made = await api("/v1/tournaments", { method: "POST", body, key: uuid(), signal: life.signal });
       remember((all) => {
@@ -77,11 +84,12 @@ async function createPage(main, life) {
       });
       location.hash = `#/tournament/${made.tournament_id}/organise?token=${encodeURIComponent(made.organiser_token)}`;
     } catch (err) {
-      if (!life.signal.aborted) fill(message, notice(`Not created: ${reason(err)}`, "error"));
+      if (!life.signal.aborted)
+        fill(message, notice(t("organiser.not_created", { reason: reason(err) }), "error"));
     }
   });
-  fill(main, h("h1", {}, "Organise a tournament"), form);
-  document.title = "Organise · Ziggurat";
+  fill(main, h("h1", {}, t("nav.organise")), form);
+  document.title = t("organiser.page_title");
 }
 
 function managePage(main, id, token, life) {
@@ -99,21 +107,23 @@ function managePage(main, id, token, life) {
     h(
       "section",
       { class: "card", "aria-labelledby": "org-h" },
-      h("h2", { id: "org-h" }, "Organiser"),
+      h("h2", { id: "org-h" }, t("organiser.heading")),
+      h("p", { class: "secret" }, t("organiser.secret")),
       h(
         "p",
-        { class: "secret" },
-        "This page's address holds your organiser key: bookmark it, and share only the public page.",
+        {},
+        t("organiser.public_page"),
+        " ",
+        h("a", { href: `#/tournament/${id}` }, `#/tournament/${id}`),
       ),
-      h("p", {}, "Public page: ", h("a", { href: `#/tournament/${id}` }, `#/tournament/${id}`)),
       register,
       people,
       h(
         "div",
         { class: "row" },
-        act("Start", "start", "The tournament has started."),
-        act("Pair the next round", "rounds", "The next round is paired."),
-        act("Finish", "finish", "The tournament is finished."),
+        act(t("organiser.start"), "start", t("organiser.started")),
+        act(t("organiser.pair"), "rounds", t("organiser.paired")),
+        act(t("organiser.finish"), "finish", t("organiser.finished")),
       ),
       message,
     ),
@@ -135,16 +145,18 @@ function drawPlayerLinks(people, id) {
             h(
               "li",
               {},
-              `${p.name}: `,
+              t("organiser.player_line", { name: p.name }),
+              " ",
               h(
                 "a",
                 {
                   href: `#/tournament/${id}/player?token=${encodeURIComponent(p.token)}`,
                   "data-player": pid,
                 },
-                "player link",
+                t("organiser.player_link"),
               ),
-              h("span", { class: "muted" }, " (send it to them; it is their key)"),
+              " ",
+              h("span", { class: "muted" }, t("organiser.player_link_note")),
             ),
           ),
         )
@@ -158,18 +170,18 @@ function registerForm(id, token, life, message, drawPeople) {
   const kind = h(
     "select",
     { id: "p-kind" },
-    h("option", { value: "human" }, "A person"),
-    h("option", { value: "bot" }, "A bot"),
+    h("option", { value: "human" }, t("organiser.person")),
+    h("option", { value: "bot" }, t("lobby.role_bot")),
   );
   // A bot entrant's level (shared/kernel/levels.py), asked only of a bot.
   const level = h(
     "select",
     { id: "p-level" },
-    h("option", { value: "easy" }, "Easy"),
-    h("option", { value: "medium", selected: true }, "Medium"),
-    h("option", { value: "hard" }, "Hard"),
+    h("option", { value: "easy" }, capital(t("level.easy_short"))),
+    h("option", { value: "medium", selected: true }, capital(t("level.medium_short"))),
+    h("option", { value: "hard" }, capital(t("level.hard_short"))),
   );
-  const levelLabel = h("label", { for: "p-level" }, "Level ", level);
+  const levelLabel = h("label", { for: "p-level" }, t("organiser.level"), " ", level);
   const showLevel = () => {
     levelLabel.hidden = kind.value !== "bot";
   };
@@ -178,10 +190,10 @@ function registerForm(id, token, life, message, drawPeople) {
   const register = h(
     "form",
     { class: "row", "data-testid": "register" },
-    h("label", { for: "p-name" }, "Name ", playerName),
-    h("label", { for: "p-kind" }, "Plays as ", kind),
+    h("label", { for: "p-name" }, t("organiser.name"), " ", playerName),
+    h("label", { for: "p-kind" }, t("organiser.plays_as"), " ", kind),
     levelLabel,
-    h("button", { type: "submit" }, "Register"),
+    h("button", { type: "submit" }, t("organiser.register")),
   );
   register.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -201,12 +213,13 @@ function registerForm(id, token, life, message, drawPeople) {
           all.organised[id].players[added.player_id] = { name: body.name, token: added.player_token };
         });
       }
-      fill(message, notice(`${body.name} is registered.`, "good"));
+      fill(message, notice(t("organiser.registered", { name: body.name }), "good"));
       playerName.value = "";
       playerName.focus();
       drawPeople();
     } catch (err) {
-      if (!life.signal.aborted) fill(message, notice(`Not registered: ${reason(err)}`, "error"));
+      if (!life.signal.aborted)
+        fill(message, notice(t("organiser.not_registered", { reason: reason(err) }), "error"));
     }
   });
   return register;
@@ -226,7 +239,11 @@ function organiserAction(id, token, life, message, label, path, done) {
         });
         fill(message, notice(done, "good"));
       } catch (err) {
-        if (!life.signal.aborted) fill(message, notice(`${label}: ${reason(err)}`, "error"));
+        if (!life.signal.aborted)
+          fill(
+            message,
+            notice(t("organiser.action_failed", { action: label, reason: reason(err) }), "error"),
+          );
       }
     },
     { "data-testid": `organiser-${path}` },

@@ -3,6 +3,7 @@
 
 import { api } from "../api.js";
 import { fill, h } from "../dom.js";
+import { t } from "../i18n.js";
 import { notice, reason, remember, sleep } from "../ui.js";
 import { seatLink } from "./table.js";
 import { tournamentSection } from "./tournament.js";
@@ -11,7 +12,7 @@ const POLL_MS = 2000;
 
 export default async function playerPage(main, { id, token }, life) {
   if (!token) {
-    fill(main, notice("This page needs your player link (it holds your player key).", "error"));
+    fill(main, notice(t("player.needs_link"), "error"));
     return;
   }
   remember((all) => {
@@ -21,7 +22,7 @@ export default async function playerPage(main, { id, token }, life) {
   const status = h(
     "div",
     { "data-testid": "player-status", "aria-live": "polite" },
-    h("p", { class: "muted" }, "Looking for your table…"),
+    h("p", { class: "muted" }, t("player.looking")),
   );
   let names = {};
   let wake = null;
@@ -33,7 +34,12 @@ export default async function playerPage(main, { id, token }, life) {
   });
   fill(
     main,
-    h("section", { class: "card", "aria-labelledby": "me-h" }, h("h2", { id: "me-h" }, "Your games"), status),
+    h(
+      "section",
+      { class: "card", "aria-labelledby": "me-h" },
+      h("h2", { id: "me-h" }, t("player.your_games")),
+      status,
+    ),
     section,
   );
   while (!life.signal.aborted) {
@@ -46,13 +52,7 @@ export default async function playerPage(main, { id, token }, life) {
       if (showWhere(status, me, names[me.player_id] || me.player_id)) return;
     } catch (err) {
       if (life.signal.aborted) return;
-      fill(
-        status,
-        notice(
-          err.code === "bad_token" ? "This player link does not belong to this tournament." : reason(err),
-          "error",
-        ),
-      );
+      fill(status, notice(err.code === "bad_token" ? t("player.bad_link") : reason(err), "error"));
       if (err.code === "bad_token") return;
     }
     await Promise.race([sleep(POLL_MS, life.signal), new Promise((resolve) => (wake = resolve))]);
@@ -64,27 +64,11 @@ export default async function playerPage(main, { id, token }, life) {
 // or the page went on to the table).
 function showWhere(status, me, who) {
   if (me.status === "finished") {
-    fill(status, h("p", {}, `${who}: the tournament is over. The final standings are below.`));
+    fill(status, h("p", {}, t("player.over", { name: who })));
     return true;
   }
-  if (me.status === "registering")
-    fill(
-      status,
-      h(
-        "p",
-        {},
-        `${who}: you are registered. Your first table opens when the organiser starts the tournament.`,
-      ),
-    );
-  else if (me.bye)
-    fill(
-      status,
-      h(
-        "p",
-        {},
-        `${who}: you have a bye in round ${me.round}; the next round is paired when this one is over.`,
-      ),
-    );
+  if (me.status === "registering") fill(status, h("p", {}, t("player.registered", { name: who })));
+  else if (me.bye) fill(status, h("p", {}, t("player.bye", { name: who, round: me.round })));
   else if (me.table_id && me.seat_token && !me.over) {
     const link = seatLink(me.table_id, me.seat, me.seat_token);
     fill(
@@ -92,8 +76,9 @@ function showWhere(status, me, who) {
       h(
         "p",
         {},
-        `${who}: round ${me.round}, table ${me.table}: your game is on. `,
-        h("a", { href: link, "data-testid": "my-table" }, "Go to your table"),
+        t("player.on", { name: who, round: me.round, table: me.table }),
+        " ",
+        h("a", { href: link, "data-testid": "my-table" }, t("player.go")),
       ),
     );
     // Once per table, so the back button returns here without bouncing.
@@ -104,14 +89,7 @@ function showWhere(status, me, who) {
       return true;
     }
   } else if (me.table_id && me.over)
-    fill(
-      status,
-      h(
-        "p",
-        {},
-        `${who}: your game of round ${me.round} is over; the next round is paired when every table has finished.`,
-      ),
-    );
-  else fill(status, h("p", {}, `${who}: round ${me.round}: your table is being opened…`));
+    fill(status, h("p", {}, t("player.game_over", { name: who, round: me.round })));
+  else fill(status, h("p", {}, t("player.opening", { name: who, round: me.round })));
   return false;
 }

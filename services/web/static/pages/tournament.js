@@ -4,8 +4,10 @@
 
 import { api, follow, gameTitle } from "../api.js";
 import { fill, h } from "../dom.js";
+import { t as tr } from "../i18n.js";
 import { notice, reason } from "../ui.js";
-import { ordinal, words } from "../words.js";
+import { ordinal } from "../words.js";
+import { formatName, statusName } from "./lobby.js";
 
 export default async function tournamentPage(main, { id }, life) {
   const section = tournamentSection(id, life);
@@ -17,7 +19,7 @@ export function tournamentSection(id, life, { onChange } = {}) {
   const box = h(
     "div",
     { class: "tournament", "data-testid": "tournament" },
-    h("p", { class: "muted" }, "Loading…"),
+    h("p", { class: "muted" }, tr("app.loading")),
   );
   let timer = null;
   let loading = false;
@@ -65,42 +67,55 @@ export function tournamentSection(id, life, { onChange } = {}) {
 function drawTournament(box, standings, pairings, title) {
   const names = Object.fromEntries(standings.lines.map((l) => [l.line.player_id, l.line.name]));
   const rounds = standings.planned_rounds
-    ? `round ${standings.round} of ${standings.planned_rounds}`
-    : `round ${standings.round}`;
+    ? tr("tournament.round_of", { round: standings.round, of: standings.planned_rounds })
+    : tr("tournament.round", { round: standings.round });
   fill(
     box,
     h("h1", {}, standings.name || standings.tournament_id),
     h(
       "p",
       { "data-testid": "tournament-status" },
-      `${title} · ${words(standings.format)} · `,
-      h("strong", {}, words(standings.status)),
+      `${title} · ${formatName(standings.format)} · `,
+      h("strong", {}, statusName(standings.status)),
       standings.status === "registering" ? "" : ` · ${rounds}`,
     ),
-    h("h2", {}, standings.status === "finished" ? "Final standings" : "Standings"),
+    h(
+      "h2",
+      {},
+      standings.status === "finished" ? tr("tournament.final_standings") : tr("tournament.standings"),
+    ),
     standingsTable(standings),
-    h("h2", {}, "Rounds"),
+    h("h2", {}, tr("tournament.rounds")),
     pairings.rounds.length
       ? h(
           "div",
           { class: "rounds" },
           [...pairings.rounds].reverse().map((r) => roundCard(r, names)),
         )
-      : h("p", { class: "muted" }, "No round has been paired yet."),
+      : h("p", { class: "muted" }, tr("tournament.no_rounds")),
   );
 }
 
 function standingsTable(standings) {
-  if (!standings.lines.length) return h("p", { class: "muted" }, "Nobody has registered yet.");
+  if (!standings.lines.length) return h("p", { class: "muted" }, tr("tournament.nobody"));
   const elimination = standings.format === "elimination";
-  const heads = ["Rank", "Player", "Points", "Opponents' points", "Score", "Games", "Byes", "Rating"];
-  if (elimination) heads.push("Reached round");
+  const heads = [
+    tr("tournament.col_rank"),
+    tr("tournament.col_player"),
+    tr("tournament.col_points"),
+    tr("tournament.col_opponents_points"),
+    tr("tournament.col_score"),
+    tr("tournament.col_games"),
+    tr("tournament.col_byes"),
+    tr("tournament.col_rating"),
+  ];
+  if (elimination) heads.push(tr("tournament.col_reached"));
   const rows = standings.lines.map(({ line, rating, mu, sigma }) =>
     h(
       "tr",
       { class: line.withdrawn ? "withdrawn" : null, "data-player": line.player_id },
       h("td", { class: "num" }, String(line.rank)),
-      h("td", {}, line.name, line.withdrawn ? " (withdrawn)" : ""),
+      h("td", {}, line.withdrawn ? tr("tournament.withdrawn", { name: line.name }) : line.name),
       h("td", { class: "num" }, String(line.points)),
       h("td", { class: "num" }, String(line.opponents_points)),
       h("td", { class: "num" }, String(line.score)),
@@ -113,11 +128,7 @@ function standingsTable(standings) {
   return h(
     "table",
     { class: "list standings", "data-testid": "standings" },
-    h(
-      "caption",
-      { class: "muted" },
-      "Order: points, then opponents' points, then the games' own scores, then head to head among those still tied, then registration order. The rating is μ − 3σ (OpenSkill).",
-    ),
+    h("caption", { class: "muted" }, tr("tournament.order")),
     h(
       "thead",
       {},
@@ -134,13 +145,15 @@ function standingsTable(standings) {
 function roundCard(round, names) {
   const rows = round.tables.map((t) => {
     const done = t.places !== null && t.places !== undefined;
-    const who = t.players.map((p, s) => `${names[p] || p}${done ? ` (${ordinal(t.places[s])})` : ""}`);
-    let link = h("span", { class: "muted" }, "opening…");
+    const who = t.players.map((p, s) =>
+      done ? tr("tournament.placed", { name: names[p] || p, place: ordinal(t.places[s]) }) : names[p] || p,
+    );
+    let link = h("span", { class: "muted" }, tr("tournament.opening"));
     if (t.game_id)
       link = h(
         "a",
         { href: done ? `#/replay/${t.game_id}` : `#/table/${t.game_id}` },
-        done ? "replay" : "watch live",
+        done ? tr("lobby.replay") : tr("tournament.watch_live"),
       );
     return h(
       "tr",
@@ -156,8 +169,9 @@ function roundCard(round, names) {
     h(
       "h3",
       {},
-      `Round ${round.number} `,
-      h("span", { class: "muted" }, round.complete ? "complete" : "in play"),
+      tr("tournament.round_heading", { n: round.number }),
+      " ",
+      h("span", { class: "muted" }, round.complete ? tr("tournament.complete") : tr("tournament.in_play")),
     ),
     h(
       "table",
@@ -168,11 +182,15 @@ function roundCard(round, names) {
         h(
           "tr",
           {},
-          ["Table", "Players", "Game"].map((x) => h("th", { scope: "col" }, x)),
+          [tr("lobby.col_table"), tr("lobby.col_players"), tr("lobby.col_game")].map((x) =>
+            h("th", { scope: "col" }, x),
+          ),
         ),
       ),
       h("tbody", {}, rows),
     ),
-    round.byes.length ? h("p", {}, `Byes: ${round.byes.map((p) => names[p] || p).join(", ")}`) : null,
+    round.byes.length
+      ? h("p", {}, tr("tournament.byes", { names: round.byes.map((p) => names[p] || p).join(", ") }))
+      : null,
   );
 }
