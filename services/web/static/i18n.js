@@ -85,6 +85,11 @@ export function number(n, options) {
   return options ? new Intl.NumberFormat(locale, options).format(n) : numbers.format(n);
 }
 
+// A rating or a mean: a fixed number of decimals, in the language's notation.
+export function decimal(n, digits = 2) {
+  return number(n, { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
 export function date(ms, options = { dateStyle: "medium" }) {
   return new Intl.DateTimeFormat(locale, options).format(new Date(ms));
 }

@@ -4,13 +4,14 @@
 
 import { api, gameTitle } from "../api.js";
 import { fill, h, s } from "../dom.js";
+import { date, decimal, t } from "../i18n.js";
 import { notice, reason, sleep } from "../ui.js";
 import { ordinal, words } from "../words.js";
 
 const REFRESH_MS = 5000;
 
 export default async function accountPage(main, { id }, life) {
-  const box = h("div", { "data-testid": "account" }, h("p", { class: "muted" }, "Loading…"));
+  const box = h("div", { "data-testid": "account" }, h("p", { class: "muted" }, t("app.loading")));
   fill(main, box);
   while (!life.signal.aborted) {
     try {
@@ -40,46 +41,53 @@ function draw(box, doc, titles) {
   const results = new Map(doc.ladders.flatMap((l) => l.history.map((p) => [p.table_id, p])));
   fill(
     box,
-    h("h1", {}, doc.name, doc.bot ? h("span", { class: "muted" }, " (bot)") : null),
+    h("h1", {}, doc.name, doc.bot ? h("span", { class: "muted" }, " ", t("ladder.bot")) : null),
     h(
       "p",
       { class: "muted" },
-      doc.bot && doc.operator ? `A bot run by ${doc.operator}. ` : "",
-      `Registered ${new Date(doc.registered_at).toLocaleDateString()}.`,
+      doc.bot && doc.operator ? [t("account.operator", { operator: doc.operator }), " "] : "",
+      t("account.registered", { date: date(doc.registered_at) }),
     ),
-    h("h2", {}, "Ratings"),
+    h("h2", {}, t("account.ratings")),
     doc.ladders.length
       ? h(
           "div",
           { class: "ratings" },
           doc.ladders.map((l) => ratingCard(l, titles[l.game])),
         )
-      : h("p", { class: "muted" }, "No rated game yet."),
-    h("h2", {}, "Playing now"),
+      : h("p", { class: "muted" }, t("account.no_rated")),
+    h("h2", {}, t("account.playing_now")),
     doc.tables.length
       ? h(
           "ul",
           { "data-testid": "current-tables" },
-          doc.tables.map((t) =>
+          doc.tables.map((x) =>
             h(
               "li",
-              { "data-table": t.table_id },
-              `${titles[t.game]}, seat ${t.seat + 1} (${source(t.source)}): `,
-              h("a", { href: `#/table/${t.table_id}` }, "watch"),
+              { "data-table": x.table_id },
+              t("account.at_table", { game: titles[x.game], n: x.seat + 1, source: source(x.source) }),
+              " ",
+              h("a", { href: `#/table/${x.table_id}` }, t("lobby.watch")),
             ),
           ),
         )
-      : h("p", { class: "muted" }, "Not at a table now."),
-    h("h2", {}, "Games"),
+      : h("p", { class: "muted" }, t("account.not_playing")),
+    h("h2", {}, t("lobby.games")),
     doc.games.length
       ? gamesTable(doc.games, results, titles)
-      : h("p", { class: "muted" }, "No finished game yet."),
+      : h("p", { class: "muted" }, t("account.no_games")),
   );
 }
 
+// Where a seat came from (shared/players/seats.py): "casual", "tournament:<id>", "arena:<id>".
 function source(text) {
   const cut = text.indexOf(":");
-  return cut < 0 ? words(text) : `${words(text.slice(0, cut))} ${text.slice(cut + 1)}`;
+  const kind = cut < 0 ? text : text.slice(0, cut);
+  const id = cut < 0 ? "" : text.slice(cut + 1);
+  if (kind === "casual") return t("account.casual");
+  if (kind === "tournament") return t("account.from_tournament", { id });
+  if (kind === "arena") return t("account.from_arena", { id });
+  return cut < 0 ? words(text) : `${words(kind)} ${id}`;
 }
 
 function ratingCard(ladder, title) {
@@ -90,10 +98,12 @@ function ratingCard(ladder, title) {
     h(
       "p",
       {},
-      "Rating ",
-      h("strong", { "data-testid": "rating" }, ladder.rating.toFixed(2)),
-      ladder.provisional ? h("span", { class: "muted" }, " (provisional)") : null,
-      ` · ${ladder.games} games · ${ladder.wins} wins`,
+      t("tournament.col_rating"),
+      " ",
+      h("strong", { "data-testid": "rating" }, decimal(ladder.rating)),
+      ladder.provisional ? h("span", { class: "muted" }, " ", t("account.provisional")) : null,
+      " · ",
+      t("account.games_wins", { games: ladder.games, wins: ladder.wins }),
     ),
     chart(ladder.history),
   );
@@ -118,7 +128,11 @@ function chart(history) {
       width: W,
       height: H,
       role: "img",
-      "aria-label": `Rating after each of ${values.length} rated games, from ${values[0]?.toFixed(2)} to ${values[values.length - 1]?.toFixed(2)}`,
+      "aria-label": t("account.chart", {
+        count: values.length,
+        from: values.length ? decimal(values[0]) : "",
+        to: values.length ? decimal(values[values.length - 1]) : "",
+      }),
     },
     s("line", { x1: pad, x2: W - pad, y1: y(0), y2: y(0), stroke: "#ccc", "stroke-dasharray": "3 3" }),
     s("polyline", { points, fill: "none", stroke: "#7a4b1c", "stroke-width": 2 }),
@@ -129,7 +143,12 @@ function chart(history) {
         s(
           "title",
           {},
-          `${history[i].table_id}: ${ordinal(history[i].place)} of ${history[i].players}, rating ${v.toFixed(2)}`,
+          t("account.point", {
+            table: history[i].table_id,
+            place: ordinal(history[i].place),
+            of: history[i].players,
+            rating: decimal(v),
+          }),
         ),
       ),
     ),
@@ -137,16 +156,20 @@ function chart(history) {
 }
 
 function gamesTable(list, results, titles) {
-  const rows = list.map((t) => {
-    const r = results.get(t.table_id);
+  const rows = list.map((x) => {
+    const r = results.get(x.table_id);
     return h(
       "tr",
-      { "data-table": t.table_id },
-      h("td", {}, titles[t.game]),
-      h("td", {}, source(t.source)),
-      h("td", { class: "num" }, String(t.seat + 1)),
-      h("td", { "data-testid": "result" }, r ? `${ordinal(r.place)} of ${r.players}` : "not rated"),
-      h("td", {}, h("a", { href: `#/replay/${t.table_id}` }, "replay")),
+      { "data-table": x.table_id },
+      h("td", {}, titles[x.game]),
+      h("td", {}, source(x.source)),
+      h("td", { class: "num" }, String(x.seat + 1)),
+      h(
+        "td",
+        { "data-testid": "result" },
+        r ? t("account.place_of", { place: ordinal(r.place), of: r.players }) : t("account.not_rated"),
+      ),
+      h("td", {}, h("a", { href: `#/replay/${x.table_id}` }, t("lobby.replay"))),
     );
   });
   return h(
@@ -158,7 +181,9 @@ function gamesTable(list, results, titles) {
       h(
         "tr",
         {},
-        ["Game", "Where", "Seat", "Result", ""].map((x) => h("th", { scope: "col" }, x)),
+        [t("lobby.col_game"), t("account.col_where"), t("account.col_seat"), t("lobby.col_result"), ""].map(
+          (x) => h("th", { scope: "col" }, x),
+        ),
       ),
     ),
     h("tbody", {}, rows),

@@ -6,6 +6,7 @@
 
 import { api, gameTitle } from "../api.js";
 import { button, fill, h } from "../dom.js";
+import { t } from "../i18n.js";
 import { notice, reason, sleep, uuid } from "../ui.js";
 import { ordinal } from "../words.js";
 import { windowWords } from "./arenas.js";
@@ -13,17 +14,25 @@ import { windowWords } from "./arenas.js";
 const REFRESH_MS = 2000;
 
 export default async function arenaPage(main, { id, key }, life) {
-  const head = h("div", {}, h("h1", {}, "Arena"));
+  const head = h("div", {}, h("h1", {}, t("arena.title")));
   const me = h("section", { class: "card", "aria-labelledby": "arena-me-h", "data-testid": "arena-me" });
-  const board = h("div", { "data-testid": "arena-board" }, h("p", { class: "muted" }, "Loading…"));
+  const board = h("div", { "data-testid": "arena-board" }, h("p", { class: "muted" }, t("app.loading")));
   const tables = h("div", { "data-testid": "arena-tables" });
-  fill(main, head, me, h("h2", {}, "Leaderboard"), board, h("h2", {}, "Tables"), tables);
+  fill(
+    main,
+    head,
+    me,
+    h("h2", {}, t("lobby.leaderboard")),
+    board,
+    h("h2", {}, t("arenas.col_tables")),
+    tables,
+  );
   const names = new Map();
   const state = { doc: null, mine: null, message: null };
   const drawMe = () =>
     fill(
       me,
-      h("h2", { id: "arena-me-h" }, "Play in this arena"),
+      h("h2", { id: "arena-me-h" }, t("arena.play_here")),
       key ? keyPanel(id, key, state, life, drawMe) : keyForm(id),
       state.message,
     );
@@ -37,17 +46,18 @@ export default async function arenaPage(main, { id, key }, life) {
       const title = await gameTitle(doc.game);
       fill(
         head,
-        h("h1", {}, `${title} arena`),
+        h("h1", {}, t("arena.heading", { game: title })),
         h(
           "p",
           { "data-testid": "arena-status" },
-          `${doc.seats} seats a table · `,
+          t("arena.seats", { count: doc.seats }),
+          " · ",
           h("strong", {}, windowWords(doc)),
           " · ",
-          h("a", { href: `#/ladder/${doc.game}` }, "the game's leaderboard"),
+          h("a", { href: `#/ladder/${doc.game}` }, t("arena.leaderboard_link")),
         ),
       );
-      document.title = `${title} arena · Ziggurat`;
+      document.title = t("arena.page_title", { game: title });
       fill(board, lines(doc, names));
       fill(tables, tableList(doc, names));
       drawMe();
@@ -81,7 +91,7 @@ function who(names, pid) {
 }
 
 function lines(doc, names) {
-  if (!doc.lines.length) return h("p", { class: "muted" }, "Nobody has joined yet.");
+  if (!doc.lines.length) return h("p", { class: "muted" }, t("arena.nobody"));
   const rows = doc.lines.map((l) =>
     h(
       "tr",
@@ -91,24 +101,27 @@ function lines(doc, names) {
       h("td", { class: "num" }, String(l.points)),
       h("td", { class: "num" }, String(l.games)),
       h("td", { class: "num" }, String(l.wins)),
-      h("td", {}, l.playing ? "playing" : l.waiting ? "waiting" : "—"),
+      h("td", {}, l.playing ? t("arena.playing") : l.waiting ? t("arena.waiting") : "—"),
     ),
   );
   return h(
     "table",
     { class: "list standings" },
-    h(
-      "caption",
-      { class: "muted" },
-      "Points per table by place (as in tournaments), then wins, then fewer tables.",
-    ),
+    h("caption", { class: "muted" }, t("arena.order")),
     h(
       "thead",
       {},
       h(
         "tr",
         {},
-        ["Rank", "Player", "Points", "Tables", "Wins", "Now"].map((x) => h("th", { scope: "col" }, x)),
+        [
+          t("tournament.col_rank"),
+          t("tournament.col_player"),
+          t("tournament.col_points"),
+          t("arenas.col_tables"),
+          t("ladder.col_wins"),
+          t("arena.col_now"),
+        ].map((x) => h("th", { scope: "col" }, x)),
       ),
     ),
     h("tbody", {}, rows),
@@ -116,29 +129,28 @@ function lines(doc, names) {
 }
 
 function tableList(doc, names) {
-  if (!doc.tables.length)
-    return h("p", { class: "muted" }, "No table yet: one opens as soon as enough players wait.");
-  const rows = [...doc.tables].reverse().map((t) => {
-    const done = t.places !== null && t.places !== undefined;
+  if (!doc.tables.length) return h("p", { class: "muted" }, t("arena.no_tables"));
+  const rows = [...doc.tables].reverse().map((x) => {
+    const done = x.places !== null && x.places !== undefined;
     return h(
       "tr",
-      { "data-table": t.table_id, "data-live": done ? null : "" },
-      h("td", { class: "mono" }, t.table_id),
+      { "data-table": x.table_id, "data-live": done ? null : "" },
+      h("td", { class: "mono" }, x.table_id),
       h(
         "td",
         {},
-        t.players.map((p, seat) => [
+        x.players.map((p, seat) => [
           seat ? ", " : "",
           who(names, p),
-          done ? ` (${ordinal(t.places[seat])})` : "",
+          done ? ` (${ordinal(x.places[seat])})` : "",
         ]),
       ),
       h(
         "td",
         {},
         done
-          ? h("a", { href: `#/replay/${t.table_id}` }, "replay")
-          : h("a", { href: `#/table/${t.table_id}` }, "watch live"),
+          ? h("a", { href: `#/replay/${x.table_id}` }, t("lobby.replay"))
+          : h("a", { href: `#/table/${x.table_id}` }, t("tournament.watch_live")),
       ),
     );
   });
@@ -151,7 +163,7 @@ function tableList(doc, names) {
       h(
         "tr",
         {},
-        ["Table", "Players", ""].map((x) => h("th", { scope: "col" }, x)),
+        [t("lobby.col_table"), t("lobby.col_players"), ""].map((x) => h("th", { scope: "col" }, x)),
       ),
     ),
     h("tbody", {}, rows),
@@ -164,14 +176,10 @@ function keyForm(id) {
   const form = h(
     "form",
     { "data-testid": "arena-key-form" },
-    h("label", { for: "arena-key" }, "Your player key ", input),
+    h("label", { for: "arena-key" }, t("arena.your_key"), " ", input),
     " ",
-    h("button", { type: "submit", class: "primary" }, "Use this key"),
-    h(
-      "p",
-      { class: "muted" },
-      "The key stays in this page's address after the #, which the browser never sends; it goes to the server only to join or leave.",
-    ),
+    h("button", { type: "submit", class: "primary" }, t("arena.use_key")),
+    h("p", { class: "muted" }, t("arena.key_note")),
   );
   form.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -185,7 +193,7 @@ function keyForm(id) {
 // With a key: join or leave, and where this player stands.
 function keyPanel(id, key, state, life, redraw) {
   const act = (what) => async () => {
-    state.message = notice(what === "join" ? "Joining…" : "Leaving…");
+    state.message = notice(what === "join" ? t("arena.joining") : t("arena.leaving"));
     redraw();
     try {
       const done = await api(`/v1/arenas/${encodeURIComponent(id)}/${what}`, {
@@ -195,11 +203,7 @@ function keyPanel(id, key, state, life, redraw) {
         signal: life.signal,
       });
       state.mine = done.player_id;
-      state.message = notice(
-        what === "join"
-          ? "You are in the queue: your bot's stream (or the table link below) seats you at the next table."
-          : "You left the arena (after the table you are at, if any).",
-      );
+      state.message = notice(what === "join" ? t("arena.joined") : t("arena.left"));
     } catch (err) {
       state.message = notice(reason(err), "error");
     }
@@ -208,30 +212,37 @@ function keyPanel(id, key, state, life, redraw) {
   const line = state.doc && state.mine ? state.doc.lines.find((l) => l.player_id === state.mine) : null;
   const table =
     state.doc && state.mine
-      ? [...state.doc.tables].reverse().find((t) => t.places == null && t.players.includes(state.mine))
+      ? [...state.doc.tables].reverse().find((x) => x.places == null && x.players.includes(state.mine))
       : null;
   return [
     line
       ? h(
           "p",
           { "data-testid": "arena-mine" },
-          `You are ${ordinal(line.rank)} with ${line.points} points; `,
-          line.playing ? "playing now." : line.waiting ? "waiting for a table." : "not queued.",
+          line.playing
+            ? t("arena.mine_playing", { place: ordinal(line.rank), count: line.points })
+            : line.waiting
+              ? t("arena.mine_waiting", { place: ordinal(line.rank), count: line.points })
+              : t("arena.mine_idle", { place: ordinal(line.rank), count: line.points }),
         )
       : null,
     table
       ? h(
           "p",
           {},
-          h("a", { href: `#/table/${table.table_id}`, "data-testid": "arena-my-table" }, "Watch your table"),
+          h(
+            "a",
+            { href: `#/table/${table.table_id}`, "data-testid": "arena-my-table" },
+            t("arena.watch_mine"),
+          ),
         )
       : null,
     h(
       "p",
       {},
-      button("Join the arena", act("join"), { class: "primary", "data-testid": "arena-join" }),
+      button(t("arena.join"), act("join"), { class: "primary", "data-testid": "arena-join" }),
       " ",
-      button("Leave", act("leave"), { "data-testid": "arena-leave" }),
+      button(t("arena.leave"), act("leave"), { "data-testid": "arena-leave" }),
     ),
   ];
 }

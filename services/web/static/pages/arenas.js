@@ -3,24 +3,16 @@
 
 import { api, games } from "../api.js";
 import { fill, h } from "../dom.js";
+import { date, t } from "../i18n.js";
 import { notice, reason, sleep } from "../ui.js";
 
 const REFRESH_MS = 5000;
 
 export default async function arenasPage(main, _params, life) {
   const titles = Object.fromEntries((await games().catch(() => [])).map((g) => [g.key, g.title]));
-  const list = h("div", { "data-testid": "arenas" }, h("p", { class: "muted" }, "Loading…"));
-  fill(
-    main,
-    h("h1", {}, "Arenas"),
-    h(
-      "p",
-      {},
-      "A rated, continuous format: whoever waits is seated at a new table as soon as enough players are free, until the arena's window closes. Join one from its page with your player key.",
-    ),
-    list,
-  );
-  document.title = "Arenas · Ziggurat";
+  const list = h("div", { "data-testid": "arenas" }, h("p", { class: "muted" }, t("app.loading")));
+  fill(main, h("h1", {}, t("nav.arenas")), h("p", {}, t("arenas.about")), list);
+  document.title = t("arenas.page_title");
   while (!life.signal.aborted) {
     try {
       const found = await api("/v1/arenas?limit=50", { signal: life.signal });
@@ -34,13 +26,14 @@ export default async function arenasPage(main, _params, life) {
 
 export function windowWords(a) {
   const now = Date.now();
-  if (a.status === "closed") return "closed";
-  if (now < a.starts_at_ms) return `opens ${new Date(a.starts_at_ms).toLocaleTimeString()}`;
-  return `open until ${new Date(a.ends_at_ms).toLocaleTimeString()}`;
+  const time = (ms) => date(ms, { timeStyle: "medium" });
+  if (a.status === "closed") return t("arenas.closed");
+  if (now < a.starts_at_ms) return t("arenas.opens", { time: time(a.starts_at_ms) });
+  return t("arenas.open_until", { time: time(a.ends_at_ms) });
 }
 
 function arenaList(arenas, titles) {
-  if (!arenas.length) return h("p", { class: "muted" }, "No arena yet.");
+  if (!arenas.length) return h("p", { class: "muted" }, t("arenas.none"));
   const rows = arenas.map((a) =>
     h(
       "tr",
@@ -55,7 +48,7 @@ function arenaList(arenas, titles) {
       h("td", { class: "num" }, String(a.seats)),
       h("td", {}, windowWords(a)),
       h("td", { class: "num" }, String(a.players)),
-      h("td", { class: "num" }, `${a.tables} (${a.live} live)`),
+      h("td", { class: "num" }, t("arenas.tables", { tables: a.tables, live: a.live })),
     ),
   );
   return h(
@@ -67,7 +60,13 @@ function arenaList(arenas, titles) {
       h(
         "tr",
         {},
-        ["Arena", "Seats", "Window", "Players", "Tables"].map((x) => h("th", { scope: "col" }, x)),
+        [
+          t("arenas.col_arena"),
+          t("lobby.col_seats"),
+          t("arenas.col_window"),
+          t("lobby.col_players"),
+          t("arenas.col_tables"),
+        ].map((x) => h("th", { scope: "col" }, x)),
       ),
     ),
     h("tbody", {}, rows),

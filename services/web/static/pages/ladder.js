@@ -3,15 +3,21 @@
 
 import { api, games, gameTitle } from "../api.js";
 import { fill, h } from "../dom.js";
+import { decimal, t } from "../i18n.js";
 import { notice, reason, sleep } from "../ui.js";
 
 const REFRESH_MS = 5000;
 
 export default async function ladderPage(main, { game }, life) {
   const title = await gameTitle(game);
-  const board = h("div", { "data-testid": "ladder" }, h("p", { class: "muted" }, "Loading…"));
-  fill(main, h("h1", {}, `${title}: leaderboard`), otherLadders(await games().catch(() => []), game), board);
-  document.title = `${title} leaderboard · Ziggurat`;
+  const board = h("div", { "data-testid": "ladder" }, h("p", { class: "muted" }, t("app.loading")));
+  fill(
+    main,
+    h("h1", {}, t("ladder.heading", { game: title })),
+    otherLadders(await games().catch(() => []), game),
+    board,
+  );
+  document.title = t("ladder.page_title", { game: title });
   while (!life.signal.aborted) {
     try {
       fill(board, ladderTable(await api(`/v1/ladders/${encodeURIComponent(game)}`, { signal: life.signal })));
@@ -26,18 +32,19 @@ function otherLadders(hosted, game) {
   return h(
     "p",
     { class: "muted" },
-    "Leaderboards: ",
+    t("ladder.others"),
+    " ",
     hosted.map((g, i) => [
       i ? " · " : "",
       g.key === game ? h("strong", {}, g.title) : h("a", { href: `#/ladder/${g.key}` }, g.title),
     ]),
     " · ",
-    h("a", { href: "#/arenas" }, "Arenas"),
+    h("a", { href: "#/arenas" }, t("nav.arenas")),
   );
 }
 
 export function ladderTable(ladder) {
-  if (!ladder.lines.length) return h("p", { class: "muted" }, "Nobody has a rated game of this yet.");
+  if (!ladder.lines.length) return h("p", { class: "muted" }, t("ladder.empty"));
   const rows = ladder.lines.map((line) =>
     h(
       "tr",
@@ -47,12 +54,12 @@ export function ladderTable(ladder) {
         "td",
         {},
         h("a", { href: `#/players/${line.player_id}` }, line.name),
-        line.bot ? h("span", { class: "muted", title: "a program plays this account" }, " (bot)") : null,
+        line.bot ? h("span", { class: "muted", title: t("ladder.bot_title") }, " ", t("ladder.bot")) : null,
       ),
       h(
         "td",
-        { class: "num", title: `μ ${line.mu.toFixed(2)}, σ ${line.sigma.toFixed(2)}` },
-        line.rating.toFixed(2),
+        { class: "num", title: `μ ${decimal(line.mu)}, σ ${decimal(line.sigma)}` },
+        decimal(line.rating),
         line.provisional ? h("span", { class: "muted", "data-provisional": "" }, " ?") : null,
       ),
       h("td", { class: "num" }, String(line.games)),
@@ -65,7 +72,7 @@ export function ladderTable(ladder) {
     h(
       "caption",
       { class: "muted" },
-      `${ladder.tables} rated tables. The rating is μ − 3σ (OpenSkill); "?" marks a provisional rating (fewer than ${ladder.provisional_below} rated games).`,
+      t("ladder.caption", { count: ladder.tables, below: ladder.provisional_below }),
     ),
     h(
       "thead",
@@ -73,7 +80,13 @@ export function ladderTable(ladder) {
       h(
         "tr",
         {},
-        ["Rank", "Player", "Rating", "Games", "Wins"].map((x) => h("th", { scope: "col" }, x)),
+        [
+          t("tournament.col_rank"),
+          t("tournament.col_player"),
+          t("tournament.col_rating"),
+          t("tournament.col_games"),
+          t("ladder.col_wins"),
+        ].map((x) => h("th", { scope: "col" }, x)),
       ),
     ),
     h("tbody", {}, rows),
