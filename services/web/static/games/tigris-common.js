@@ -4,6 +4,7 @@
 // Plain ES module, no dependencies.
 
 import { h, s, title } from "../dom.js";
+import { t } from "../i18n.js";
 import { submitted } from "../moves.js";
 import { refusalWords, seatName } from "../words.js";
 
@@ -18,12 +19,33 @@ export const LIGHT = { red: "#f4c9c4", blue: "#c9dcf5", green: "#cbe8cf", black:
 
 // Dynasties (one per seat): a ring colour that stands apart from the four
 // civilisation colours, and a symbol, as on the box's leader pieces.
-export const DYNASTIES = [
-  { name: "Archer", ring: "#f2a900" },
-  { name: "Bull", ring: "#a55fe8" },
-  { name: "Lion", ring: "#00b7d6" },
-  { name: "Urn", ring: "#f0509f" },
-];
+export const DYNASTIES = [{ ring: "#f2a900" }, { ring: "#a55fe8" }, { ring: "#00b7d6" }, { ring: "#f0509f" }];
+
+// The dynasties' and leaders' names as the rule documents call them (the seeds:
+// jousimies, härkä, leijona, ruukku; íjász, bika, oroszlán, váza; pappi, pap ...).
+export function dynastyName(seat) {
+  return [t("tigris.archer"), t("tigris.bull"), t("tigris.lion"), t("tigris.urn")][seat % 4];
+}
+
+export function leaderName(leader) {
+  const names = {
+    priest: t("tigris.priest"),
+    farmer: t("tigris.farmer"),
+    trader: t("tigris.trader"),
+    king: t("tigris.king"),
+  };
+  return names[leader] || leader;
+}
+
+export function colourName(colour) {
+  const names = {
+    red: t("tigris.red"),
+    blue: t("tigris.blue"),
+    green: t("tigris.green"),
+    black: t("tigris.black"),
+  };
+  return names[colour] || colour;
+}
 
 // ---- symbols, drawn in a 20x20 box centred on (10, 10) ----
 
@@ -132,7 +154,13 @@ export function leaderPiece(cx, cy, r, seat, leader, ctx, extra = {}) {
   return s(
     "g",
     { class: "zt-leader", ...extra },
-    title(`${seatName(ctx, seat)}'s ${leader} (${dyn.name} dynasty)`),
+    title(
+      t("tigris.leader_title", {
+        seat: seatName(ctx, seat),
+        leader: leaderName(leader),
+        dynasty: dynastyName(seat),
+      }),
+    ),
     s("circle", { cx, cy, r: r + 0.6, fill: "rgba(0,0,0,.35)", transform: "translate(1 1.5)" }),
     s("circle", { cx, cy, r, fill: dyn.ring, stroke: "#1b1b1b", "stroke-width": 1 }),
     s("circle", { cx, cy, r: r * 0.72, fill: FILL[colour], stroke: "#fff", "stroke-width": 1.2 }),
@@ -330,13 +358,13 @@ export function confirmBox(p, ctx, describeCmd, draw) {
       h(
         "div",
         { class: "zt-row" },
-        ztButton("Confirm", () => send(ctx, p.pending, p, draw), {
+        ztButton(t("moves.confirm"), () => send(ctx, p.pending, p, draw), {
           class: "zt-btn zt-primary",
           "data-key": "confirm",
           "data-confirm": "1",
         }),
         ztButton(
-          "Cancel",
+          t("moves.cancel"),
           () => {
             p.pending = null;
             redraw(draw);
@@ -393,7 +421,7 @@ export function begin(root, doc, ctx, render, boardMove) {
   root.replaceChildren();
   const view = doc.view;
   if (!view) {
-    root.append(h("p", {}, "The table is being set up…"));
+    root.append(h("p", {}, t("tigris.setting_up")));
     return null;
   }
   const seat = doc.seat ?? ctx.seat ?? null;
@@ -489,21 +517,28 @@ export function handSection(view, p, moves, draw, myTurn, item) {
       row.append(h("span", { class: "zt-chip", style: n ? null : "opacity:.45" }, ...content));
     }
   });
-  sec.append(row, h("div", { class: "zt-sub" }, "Only you see these."));
+  sec.append(row, h("div", { class: "zt-sub" }, t("tigris.only_you")));
   return sec;
 }
 
 export function scoreRow(points, treasures, label) {
   return h(
     "div",
-    { class: "zt-scores", title: label || "points per colour" },
+    { class: "zt-scores", title: label || t("tigris.points_per_colour") },
     COLOURS.map((c, i) =>
-      h("span", { class: `zt-pt zt-${c}`, title: `${points[i]} ${c}` }, String(points[i])),
+      h(
+        "span",
+        {
+          class: `zt-pt zt-${c}`,
+          title: t("tigris.points_colour", { count: points[i], colour: colourName(c) }),
+        },
+        String(points[i]),
+      ),
     ),
     treasures !== undefined && treasures !== null
       ? h(
           "span",
-          { class: "zt-pt zt-gold", title: `${treasures} treasure${treasures === 1 ? "" : "s"} (wildcards)` },
+          { class: "zt-pt zt-gold", title: t("tigris.treasures", { count: treasures }) },
           `◆${treasures}`,
         )
       : null,
@@ -516,8 +551,10 @@ export function standingRows(result, ctx) {
     h(
       "div",
       {},
-      `${st.place}. ${seatName(ctx, st.seat)} — ${st.score}`,
-      st.tiebreak?.length ? h("span", { class: "zt-sub" }, ` (then ${st.tiebreak.join(", ")})`) : null,
+      t("tigris.standing", { place: st.place, name: seatName(ctx, st.seat), score: st.score }),
+      st.tiebreak?.length
+        ? h("span", { class: "zt-sub" }, " ", t("tigris.tiebreak", { order: st.tiebreak.join(", ") }))
+        : null,
     ),
   );
 }
@@ -554,9 +591,9 @@ export function conflictPanel(heading, ctx, leader, attacker, defender, words, h
     h(
       "div",
       { class: "zt-vs" },
-      side(attacker, "attacker"),
-      h("div", { class: "zt-big" }, "vs"),
-      side(defender, "defender"),
+      side(attacker, t("tigris.attacker")),
+      h("div", { class: "zt-big" }, t("tigris.versus")),
+      side(defender, t("tigris.defender")),
     ),
   );
   sec.append(h("div", { class: "zt-hint" }, hint));
@@ -565,7 +602,7 @@ export function conflictPanel(heading, ctx, leader, attacker, defender, words, h
 
 // The moves section and its box of actions, headed by how to pick (null: no hint).
 export function movesPanel(hint) {
-  const sec = section("Your move");
+  const sec = section(t("table.your_move"));
   sec.setAttribute("data-zt", "moves");
   const box = h("div", { class: "zt-actions" });
   sec.append(box);
@@ -624,10 +661,10 @@ export function playerRow(seat, me, actors, ctx, ...meta) {
       "span",
       { class: "zt-name" },
       seatName(ctx, seat),
-      seat === me ? " (you)" : "",
-      h("span", { class: "zt-sub" }, ` · ${DYNASTIES[seat % 4].name}`),
+      seat === me ? [" ", t("tigris.you")] : "",
+      h("span", { class: "zt-sub" }, ` · ${dynastyName(seat)}`),
     ),
-    h("span", { class: "zt-sub" }, actors.has(seat) ? "▶ to play" : ""),
+    h("span", { class: "zt-sub" }, actors.has(seat) ? t("tigris.to_play") : ""),
     h("div", { class: "zt-meta" }, ...meta),
   );
 }
@@ -659,18 +696,22 @@ export function legendSquare(rx, fill, stroke, strokeWidth) {
 // The legend of either game: its pieces by colour, then `items` between the
 // leader's line and the line of the places a move may go to.
 export function legendDetails(colourItem, before, after) {
-  const det = h("details", { class: "zt-sec", open: "" }, h("summary", { class: "zt-sub" }, "Legend"));
+  const det = h(
+    "details",
+    { class: "zt-sec", open: "" },
+    h("summary", { class: "zt-sub" }, t("tigris.legend")),
+  );
   const grid = h("div", { class: "zt-legend" });
   for (const c of COLOURS) grid.append(colourItem(c));
   grid.append(
     ...before,
     legendItem(
-      "Leader: fill = role, ring = player",
+      t("tigris.legend_leader"),
       s("circle", { cx: 20, cy: 20, r: 17, fill: DYNASTIES[0].ring, stroke: "#111" }),
       s("circle", { cx: 20, cy: 20, r: 12, fill: FILL.black, stroke: "#fff" }),
     ),
     ...after,
-    legendItem("Where you may play", legendSquare(6, "rgba(255,230,90,.5)", "#ffd400", 3)),
+    legendItem(t("tigris.legend_where"), legendSquare(6, "rgba(255,230,90,.5)", "#ffd400", 3)),
   );
   det.append(grid);
   return det;
