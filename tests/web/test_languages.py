@@ -13,9 +13,13 @@ import pytest
 from playwright.sync_api import expect
 
 from shared.infra.launcher import Stack
+from shared.kernel.legal_groups import expand
+from tests.web.helpers import auth, open_table, view
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
 
+#: A move button in the generic panel (as tests/web/test_play.py finds them).
+MOVE = "section.moves button[data-command]:not([disabled])"
 LOCALES = Path(__file__).resolve().parents[2] / "services" / "web" / "static" / "locales"
 
 
@@ -107,4 +111,37 @@ def test_a_refusal_is_said_in_finnish(finnish: Any) -> None:
     assert opened[0].json()["code"] == "bad_options"
     # The API's own message stays English; the page shows the client's sentence instead.
     assert opened[0].json()["message"] not in alert.inner_text()
+    assert page.errors == []
+
+
+def test_a_seat_plays_in_finnish(finnish: Any, api: Any) -> None:
+    """The table page's chrome in Finnish (whose turn, the moves panel), and a move
+    refused shown in the client's Finnish sentence for its code, not the API's English."""
+    page = finnish
+    fi = catalogue("fi")
+    table_id, tokens = open_table(api, "highcard", 2)
+    # No feed: the page keeps offering the move played behind its back (as in test_play.py).
+    page.route("**/feed*", lambda route: route.abort())
+    page.goto(f"/#/table/{table_id}/seat/0?token={tokens[0]}")
+    expect(page.locator("html")).to_have_attribute("lang", "fi")
+    expect(page.get_by_test_id("status")).to_contain_text("Pelaat: Paikka 1")
+    expect(page.get_by_role("heading", name=fi["table.your_move"])).to_be_visible()
+    page.locator(MOVE).first.wait_for()
+    assert english_left(page.inner_text("body"), "fi", ("nav.", "table.", "moves.")) == []
+
+    mine = view(api, table_id, tokens[0])
+    r = api.post(
+        f"/v1/tables/{table_id}/commands",
+        json={"command": expand(mine["legal"])[0], "expected_version": mine["version"]},
+        headers=auth(tokens[0]),
+    )
+    assert r.status_code == 200, r.text
+    refused: list[Any] = []
+    page.on("response", lambda r: refused.append(r) if r.url.endswith("/commands") else None)
+    page.locator(MOVE).last.click()
+    message = page.get_by_test_id("move-message")
+    expect(message).to_contain_text("Ei hyväksytty:")
+    body = refused[0].json()
+    expect(message).to_have_text(fi["refusal.not_accepted"].replace("{reason}", fi[f"error.{body['code']}"]))
+    assert body["message"] not in message.inner_text()
     assert page.errors == []

@@ -52,6 +52,14 @@ export function seatName(ctx, seat, called = "Seat") {
   return n || (called === "Player" ? t("seat.player", { n: number }) : t("seat.name", { n: number }));
 }
 
+// The seats' display names of a table as the lobby or /about lists it: a
+// tournament's players by name; otherwise the API's "Seat 2" placeholders,
+// which are English, said in the page's language instead.
+export function seatNames(listed, seats) {
+  if (listed?.tournament_id && listed.names?.length === seats) return listed.names;
+  return Array.from({ length: seats }, (_, s) => seatName(null, s));
+}
+
 // A value in words: "priest", "column 0 row 3", "4, 5 and 12".
 export function valueWords(value, depth = 0) {
   if (value === null || value === undefined) return t("value.none");

@@ -5,7 +5,7 @@ import { api, games } from "../api.js";
 import { fill, h } from "../dom.js";
 import { language, NAMES, t } from "../i18n.js";
 import { ago, clockText, notice, reason, remember, remembered, sleep, uuid } from "../ui.js";
-import { resultWords, words } from "../words.js";
+import { resultWords, seatNames, words } from "../words.js";
 import { seatLink } from "./table.js";
 
 const REFRESH_MS = 3000;
@@ -172,10 +172,11 @@ function yourSeats() {
 function tableList(tables, over) {
   if (!tables.length) return h("p", { class: "muted" }, over ? t("lobby.no_finished") : t("lobby.no_live"));
   const rows = tables.map((row) => {
-    const ctx = { names: row.names };
+    const names = seatNames(row, row.seats);
+    const ctx = { names };
     // A bot seat says so, and at which level it plays.
     const level = (s) => levelName(row.bot_levels?.[row.bots.indexOf(s)] || "medium");
-    const who = row.names.map((n, s) =>
+    const who = names.map((n, s) =>
       row.bots.includes(s) ? t("lobby.bot", { name: n, level: level(s) }) : n,
     );
     const link = over
@@ -190,7 +191,7 @@ function tableList(tables, over) {
       h("td", { class: "num", "data-testid": "moves" }, String(row.moves)),
       over
         ? h("td", {}, resultWords(row.result, ctx))
-        : h("td", {}, row.actors.map((s) => row.names[s]).join(", ") || "—", clocks(row)),
+        : h("td", {}, row.actors.map((s) => names[s]).join(", ") || "—", clocks(row)),
       h("td", { class: "muted" }, ago(row.opened_at)),
     );
   });

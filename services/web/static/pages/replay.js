@@ -7,7 +7,7 @@ import { button, fill, h } from "../dom.js";
 import { t } from "../i18n.js";
 import { draw as drawBoard, prepare, renderer } from "../renderers.js";
 import { notice, reason } from "../ui.js";
-import { resultWords, seatName, sentence } from "../words.js";
+import { resultWords, seatNames, sentence } from "../words.js";
 import { playersList } from "./table.js";
 
 const SPEEDS = () => [
@@ -22,7 +22,7 @@ export default async function replayPage(main, { id, step }, life) {
   const { log, about } = loaded;
   const final = log.view;
   const events = log.events;
-  const names = about?.names || Array.from({ length: final.seats }, (_, s) => seatName(null, s));
+  const names = seatNames(about, final.seats);
   const mod = await renderer(final.game);
   await prepare(mod, final);
   const title = await gameTitle(final.game);

@@ -8,7 +8,16 @@ import { t as tr } from "../i18n.js";
 import { movesPanel } from "../moves.js";
 import { draw as drawBoard, generic, prepare, renderer } from "../renderers.js";
 import { clockText, notice, reason, remembered, sleep, uuid } from "../ui.js";
-import { commandLabel, listWords, ordinal, refusalWords, resultWords, seatName, sentence } from "../words.js";
+import {
+  commandLabel,
+  listWords,
+  ordinal,
+  refusalWords,
+  resultWords,
+  seatName,
+  seatNames,
+  sentence,
+} from "../words.js";
 
 // Entries kept in the log on screen (the oldest drop off).
 const LOG_LIMIT = 400;
@@ -89,7 +98,7 @@ async function loadTable(t, main) {
     ]);
     st.doc = doc;
     st.about = about;
-    st.names = about?.names || Array.from({ length: doc.seats }, (_, s) => seatName(null, s));
+    st.names = seatNames(about, doc.seats);
     st.mod = await renderer(doc.game);
     await prepare(st.mod, doc);
     st.title = await gameTitle(doc.game);
