@@ -43,6 +43,9 @@ Game = GameModule[Any, Any, Any, Any]
 Sampler = Callable[[Any, int, Rng], Any]
 #: ``score(state)``: every seat's standing so far, higher is better, for unfinished rollouts.
 Score = Callable[[Any], Sequence[float]]
+#: ``rate(state, seat, commands)``: the ``medium`` bot's rating of each command, one
+#: comparable key per command (higher is better); only their order is used.
+Rate = Callable[[Any, int, list[Any]], Sequence[Any]]
 
 #: Bounds on a move's budget: enough to matter, never enough to hold a bot runner for long.
 MAX_ITERATIONS = 20_000
@@ -75,6 +78,8 @@ DEFAULT_BUDGET = Budget(iterations=300, cpu_ms=200)
 @dataclass(slots=True)
 class _Edge:
     command: Any
+    #: The ``medium`` rating's share of the bias (1 for its best move, less down its order).
+    prior: float = 0.0
     visits: int = 0
     total: float = 0.0
     available: int = 0
@@ -101,6 +106,20 @@ def rank_rewards(scores: Sequence[float]) -> tuple[float, ...]:
     )
 
 
+def margin_rewards(scores: Sequence[float], spread: float) -> tuple[float, ...]:
+    """As :func:`rank_rewards`, but by how far ahead or behind: each other seat
+    counts ``(1 + tanh(lead / spread)) / 2``, so a rollout cut short tells a
+    small lead from a large one and a level position still leans the right way."""
+    n = len(scores)
+    if n < 2:
+        return (1.0,) * n
+    return tuple(
+        sum(0.5 + 0.5 * math.tanh((mine - other) / spread) for j, other in enumerate(scores) if j != i)
+        / (n - 1)
+        for i, mine in enumerate(scores)
+    )
+
+
 def result_rewards(result: Result, seats: int) -> tuple[float, ...]:
     places = [0] * seats
     for standing in result.standings:
@@ -120,6 +139,11 @@ class SearchBot:
     rollout: Bot
     #: Proposes the root's first candidates (the game's ``medium`` bot), or ``None``.
     prior: Bot | None = None
+    #: The ``medium`` bot's rating: the root's candidates are its best ``width`` moves
+    #: and each carries a progressive bias by its rank; ``None``: ``prior`` and a sample.
+    rate: Rate | None = None
+    #: The progressive bias of the rating's best move, fading as ``bias / (1 + visits)``.
+    bias: float = 1.0
     budget: Budget = DEFAULT_BUDGET
     #: Rollout moves before the heuristic score decides.
     depth: int = 12
@@ -127,6 +151,9 @@ class SearchBot:
     #: (the prior's proposals first at the root).
     width: int = 16
     exploration: float = 0.7
+    #: The score lead that counts as most of a win at a rollout's cut (:func:`margin_rewards`);
+    #: ``None``: only who is ahead counts (:func:`rank_rewards`).
+    spread: float | None = None
     clock: Callable[[], float] = time.process_time
 
     def __post_init__(self) -> None:
@@ -144,6 +171,10 @@ class SearchBot:
         seed = b"".join(rng.below(1 << 64).to_bytes(8, "big") for _ in range(SEED_BYTES // 8))
         root = _Node()
         candidates = self._root_candidates(game, state, seat, legal, rng)
+        if self.rate is not None:
+            # The rating's order seeds the root's edges: its best move first and biased most.
+            for rank, (key, command) in enumerate(candidates.items()):
+                root.edges[key] = _Edge(command, prior=1.0 / (1 + rank))
         started = self.clock()
         for i in range(self.budget.iterations):
             if self.budget.cpu_ms is not None and (self.clock() - started) * 1000 >= self.budget.cpu_ms:
@@ -151,7 +182,11 @@ class SearchBot:
             self._iterate(game, state, seat, root, candidates, Rng(seed, i), rng)
         best = max(
             candidates,
-            key=lambda k: (root.edges[k].visits, root.edges[k].total) if k in root.edges else (-1, 0.0),
+            key=lambda k: (
+                (root.edges[k].visits, root.edges[k].prior, root.edges[k].total)
+                if k in root.edges
+                else (-1, 0.0, 0.0)
+            ),
         )
         return candidates[best]
 
@@ -159,6 +194,8 @@ class SearchBot:
         self, game: Game, state: Any, seat: int, legal: list[Any], rng: Rng
     ) -> dict[bytes, Any]:
         # ``legal`` is part of the seat's own view; the prior runs on a determinisation only.
+        if self.rate is not None:
+            return self._rated(state, seat, legal, rng)
         width = 2 * self.width
         out: dict[bytes, Any] = {}
         if self.prior is not None and len(legal) > width:
@@ -167,6 +204,14 @@ class SearchBot:
                 command = self.prior(world, seat, rng)
                 out.setdefault(_encode(command), command)
         return out | _some(legal, width - len(out), rng)
+
+    def _rated(self, state: Any, seat: int, legal: list[Any], rng: Rng) -> dict[bytes, Any]:
+        """The rating's best ``width`` of ``legal``, best first (ties in a random order)."""
+        assert self.rate is not None
+        keys = self.rate(self.sample(state, seat, rng), seat, legal)
+        # A stable sort of a shuffled order: equal ratings come in a random order.
+        ranked = sorted(_shuffle(len(legal), rng), key=lambda i: keys[i], reverse=True)[: self.width]
+        return {_encode(legal[i]): legal[i] for i in ranked}
 
     def _iterate(
         self, game: Game, state: Any, seat: int, root: _Node, candidates: dict[bytes, Any], sim: Rng, rng: Rng
@@ -195,7 +240,12 @@ class SearchBot:
             world = game.fold(game.decide(world, actor, self.rollout(world, actor, rng), sim), world)
         outcome = game.result(world)
         seats = game.seat_count(world)
-        rewards = result_rewards(outcome, seats) if outcome is not None else rank_rewards(self.score(world))
+        if outcome is not None:
+            rewards = result_rewards(outcome, seats)
+        elif self.spread is None:
+            rewards = rank_rewards(self.score(world))
+        else:
+            rewards = margin_rewards(self.score(world), self.spread)
         for edge, actor in path:
             edge.visits += 1
             edge.total += rewards[actor]
@@ -212,13 +262,16 @@ class SearchBot:
             if edge.visits == 0:
                 fresh.append(edge)
                 continue
-            value = edge.total / edge.visits + self.exploration * math.sqrt(
-                math.log(edge.available) / edge.visits
+            value = (
+                edge.total / edge.visits
+                + self.exploration * math.sqrt(math.log(edge.available) / edge.visits)
+                + self.bias * edge.prior / (1 + edge.visits)
             )
             if value > best_value:
                 best, best_value = edge, value
         if fresh:
-            return rng.choice(fresh)
+            top = max(e.prior for e in fresh)
+            return rng.choice([e for e in fresh if e.prior == top])
         assert best is not None, "a node is searched only while its seat has a legal move"
         return best
 
@@ -237,6 +290,14 @@ def _some(commands: list[Any], width: int, rng: Rng) -> dict[bytes, Any]:
         picked.append(moved.get(j, j))
         moved[j] = moved.get(k, k)
     return {_encode(commands[i]): commands[i] for i in sorted(picked)}
+
+
+def _shuffle(n: int, rng: Rng) -> list[int]:
+    order = list(range(n))
+    for k in range(n - 1, 0, -1):
+        j = rng.below(k + 1)
+        order[k], order[j] = order[j], order[k]
+    return order
 
 
 def by_iterations(bot: Bot, iterations: int) -> Bot:

@@ -10,7 +10,15 @@ import pytest
 from shared.games import registry
 from shared.kernel.playout import play
 from shared.kernel.rng import Rng
-from shared.kernel.search import MAX_CPU_MS, MAX_ITERATIONS, Budget, SearchBot, by_iterations, rank_rewards
+from shared.kernel.search import (
+    MAX_CPU_MS,
+    MAX_ITERATIONS,
+    Budget,
+    SearchBot,
+    by_iterations,
+    margin_rewards,
+    rank_rewards,
+)
 from tests.games.secrecy import harness
 
 
@@ -74,3 +82,26 @@ def test_a_search_that_peeks_is_caught_by_the_bot_secrecy_check() -> None:
             other = game.secrets.conceal(world.state, owner, Rng(seed, 100 + n))
             caught += harness.encode(peeking(other, seat, Rng(seed, n))) != chosen
     assert caught, "a search over the true state chose alike in every varied state"
+
+
+def test_margin_rewards_tell_a_large_lead_from_a_small_one() -> None:
+    small, large = margin_rewards([1.0, 0.0], 2.0), margin_rewards([6.0, 0.0], 2.0)
+    assert 0.5 < small[0] < large[0] < 1.0
+    assert small[0] + small[1] == pytest.approx(1.0)
+    assert margin_rewards([2.0, 2.0, 2.0], 1.0) == (0.5, 0.5, 0.5)
+
+
+@pytest.mark.parametrize("key", ["tigris", "tigris-cards", "conan"])
+def test_the_rating_leads_the_search(key: str) -> None:
+    """On one iteration the search has tried only the move the ``medium`` rating
+    puts first, so that is its move: the rating orders the root's candidates."""
+    game = registry.get(key)
+    hard = game.bots["hard"]
+    assert isinstance(hard, SearchBot) and hard.rate is not None
+    p = play(game, 2, b"\x24" * 32, bots=dict.fromkeys(range(2), game.bots["medium"]), max_steps=30)
+    seat = min(game.actors(p.state))
+    legal = game.legal(p.state, seat)
+    keys = hard.rate(p.state, seat, legal)
+    best = {harness.encode(c) for c, k in zip(legal, keys, strict=True) if k == max(keys)}
+    for n in range(3):
+        assert harness.encode(by_iterations(hard, 1)(p.state, seat, Rng(b"\x25" * 32, n))) in best

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from shared.games.conan.bots import heuristic_bot, random_bot, standing
+from shared.games.conan.bots import heuristic_bot, random_bot, rating, standing
 from shared.games.conan.commands import AnyCommand
 from shared.games.conan.content import Pack, PackError
 from shared.games.conan.decide import decide
@@ -104,7 +104,9 @@ def build(packs: Mapping[str, Pack]) -> Game:
             "easy": easy,
             "medium": medium,
             # The module holds its own bot: looked up when a move is asked for.
-            "hard": SearchBot(game=lambda: game, sample=sample, score=standing, rollout=easy, prior=medium),
+            "hard": SearchBot(
+                game=lambda: game, sample=sample, score=standing, rollout=easy, prior=medium, rate=rating
+            ),
         },
         assets=Assets(find=asset, types=(Board,)),
     )

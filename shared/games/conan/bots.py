@@ -60,6 +60,11 @@ def _score(cmd: c.AnyCommand) -> int:
             return _PRIORITY.get(type(cmd), 0)
 
 
+def rating(state: State, seat: int, commands: list[c.AnyCommand]) -> list[int]:
+    """The heuristic bot's score of each of ``commands``: the search's bias."""
+    return [_score(x) for x in commands]
+
+
 def heuristic_bot(pack: Pack, state: State, seat: int, rng: Rng) -> c.AnyCommand:
     options = legal(pack, state, seat)
     best = max(_score(x) for x in options)

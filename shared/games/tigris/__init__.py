@@ -6,7 +6,7 @@ two ways, is a field of :class:`Options` (§19 there).
 
 from __future__ import annotations
 
-from shared.games.tigris.bots import greedy_bot, random_bot, standing
+from shared.games.tigris.bots import greedy_bot, random_bot, rating, standing
 from shared.games.tigris.commands import TigrisCommand
 from shared.games.tigris.decide import decide
 from shared.games.tigris.events import TigrisEvent
@@ -47,7 +47,12 @@ GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
         "easy": random_bot,
         "medium": greedy_bot,
         "hard": SearchBot(
-            game=lambda: GAME, sample=sample_hidden, score=standing, rollout=random_bot, prior=greedy_bot
+            game=lambda: GAME,
+            sample=sample_hidden,
+            score=standing,
+            rollout=random_bot,
+            prior=greedy_bot,
+            rate=rating,
         ),
     },
 )

@@ -144,3 +144,13 @@ def greedy_bot(state: State, seat: int, rng: Rng) -> TigrisCommand:
     rated = [(rater.rate(c), c) for c in options]
     best = max(r for r, _ in rated)
     return rng.choice([c for r, c in rated if r == best])
+
+
+def rating(state: State, seat: int, commands: list[TigrisCommand]) -> list[tuple[tuple[int, ...], float]]:
+    """The greedy bot's rating of each of ``commands``: the search's bias. In a
+    conflict's support the greedy bot's own choice is rated first."""
+    if isinstance(state.phase, Support):
+        chosen = _support(state, seat, state.phase)
+        return [((int(c == chosen),), 0.0) for c in commands]
+    rater = _Rater(state, seat)
+    return [rater.rate(c) for c in commands]

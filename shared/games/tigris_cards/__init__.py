@@ -21,7 +21,7 @@ weakest-colour scoring with jokers.
 
 from __future__ import annotations
 
-from shared.games.tigris_cards.bots import greedy_bot, random_bot, standing
+from shared.games.tigris_cards.bots import greedy_bot, random_bot, rating, standing
 from shared.games.tigris_cards.commands import TigrisCardsCommand
 from shared.games.tigris_cards.decide import decide
 from shared.games.tigris_cards.events import TigrisCardsEvent
@@ -65,7 +65,12 @@ GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameMod
         "easy": random_bot,
         "medium": greedy_bot,
         "hard": SearchBot(
-            game=lambda: GAME, sample=sample_hidden, score=standing, rollout=random_bot, prior=greedy_bot
+            game=lambda: GAME,
+            sample=sample_hidden,
+            score=standing,
+            rollout=random_bot,
+            prior=greedy_bot,
+            rate=rating,
         ),
     },
 )

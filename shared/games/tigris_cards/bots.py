@@ -54,6 +54,12 @@ def random_bot(state: State, seat: int, rng: Rng) -> TigrisCardsCommand:
     return rng.choice(by_kind[rng.choice(kinds)])
 
 
+def rating(state: State, seat: int, commands: list[TigrisCardsCommand]) -> list[float]:
+    """The greedy bot's value of each of ``commands``: the search's bias."""
+    outlook = _Outlook(state, seat)
+    return [outlook.value(c) for c in commands]
+
+
 def greedy_bot(state: State, seat: int, rng: Rng) -> TigrisCardsCommand:
     options = legal(state, seat)
     outlook = _Outlook(state, seat)
