@@ -1,11 +1,12 @@
 // The gateway's HTTP API: JSON requests, and live feeds (server-sent events).
 // Tokens only ever travel as `Authorization: Bearer`, never in a URL.
 
+import { t } from "./i18n.js";
 import { sleep } from "./ui.js";
 
 export class ApiError extends Error {
   constructor(status, body) {
-    super(body?.message || `The server answered ${status}.`);
+    super(body?.message || t("api.answered", { status: String(status) }));
     this.status = status;
     this.code = body?.code || String(status);
     this.details = body?.details || {};

@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import * as generic from "./games/generic.js";
+import { t } from "./i18n.js";
 
 // Games that share a renderer.
 const FILES = { "catan-ck": "catan" };
@@ -41,9 +42,7 @@ export function draw(mod, root, doc, ctx) {
   root.replaceChildren();
   generic.render(root, doc, ctx);
   if (mod !== generic) {
-    root.prepend(
-      h("p", { class: "notice warn" }, "The board could not be drawn; here is the table as text."),
-    );
+    root.prepend(h("p", { class: "notice warn" }, t("generic.board_failed")));
   }
   return generic;
 }

@@ -2,13 +2,14 @@
 // Its legal moves are listed by the page itself, as buttons in the side panel.
 
 import { h } from "../dom.js";
+import { t } from "../i18n.js";
 import { genericLabel, genericSentence, seatName, words } from "../words.js";
 
 const COLLAPSE_AT = 24;
 
 export function render(root, doc, ctx) {
-  const parts = [h("h2", { class: "sr-only" }, "The table")];
-  if (doc.view === null || doc.view === undefined) parts.push(h("p", {}, "Nothing to show yet."));
+  const parts = [h("h2", { class: "sr-only" }, t("generic.table"))];
+  if (doc.view === null || doc.view === undefined) parts.push(h("p", {}, t("generic.nothing")));
   else parts.push(tree(doc.view, ctx, 0));
   root.replaceChildren(h("div", { class: "generic-view" }, parts));
 }
@@ -41,14 +42,16 @@ function tree(value, ctx, depth, key) {
         {},
         value.map((v) => (v === null ? "—" : typeof v === "string" ? words(v) : String(v))).join(", "),
       );
-      return value.length > COLLAPSE_AT ? fold(`${value.length} items`, text) : text;
+      return value.length > COLLAPSE_AT ? fold(t("generic.items", { count: value.length }), text) : text;
     }
     const list = h(
       "ol",
       { start: 0 },
       value.map((v) => h("li", {}, tree(v, ctx, depth + 1))),
     );
-    return value.length > COLLAPSE_AT || depth > 1 ? fold(`${value.length} items`, list) : list;
+    return value.length > COLLAPSE_AT || depth > 1
+      ? fold(t("generic.items", { count: value.length }), list)
+      : list;
   }
   const entries = Object.entries(value);
   if (!entries.length) return h("span", { class: "muted" }, "none");
