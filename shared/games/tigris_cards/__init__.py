@@ -68,9 +68,11 @@ GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameMod
             game=lambda: GAME,
             sample=sample_hidden,
             score=standing,
-            rollout=random_bot,
+            # The greedy bot costs no more a move than the random one here, and plays the game.
+            rollout=greedy_bot,
             prior=greedy_bot,
             rate=rating,
+            spread=2.0,
         ),
     },
 )
