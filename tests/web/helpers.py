@@ -90,6 +90,17 @@ def strings(node: Any) -> set[str]:
     return set()
 
 
+def names(node: Any) -> set[str]:
+    """Every string in a JSON document, its objects' keys too: a colour that a
+    seat's own commands name as a key (a swap of ``{"blue": 0, ...}``) is no
+    secret to that seat, though no value of its documents says it."""
+    if isinstance(node, dict):
+        return set(node) | set().union(*(names(v) for v in node.values())) if node else set()
+    if isinstance(node, list):
+        return set().union(*(names(v) for v in node)) if node else set()
+    return strings(node)
+
+
 def ordinal(n: int) -> str:
     """As the page writes a place (ui.js ``ordinal``)."""
     if n % 100 in (11, 12, 13):

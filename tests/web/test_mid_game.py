@@ -27,7 +27,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.helpers import HOSTED, auth, open_table, play_random, strings, view
+from tests.web.helpers import HOSTED, auth, names, open_table, play_random, view
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
 
@@ -104,7 +104,7 @@ def spoken(text: str) -> str:
 
 def known(api: httpx.Client, table_id: str, token: str | None, version: int = 0) -> set[str]:
     doc = view(api, table_id, token, version)
-    return {spoken(s) for s in strings(doc) | strings(feed(api, table_id, token, doc["version"]))}
+    return {spoken(s) for s in names(doc) | names(feed(api, table_id, token, doc["version"]))}
 
 
 def unknown(facts: set[str], known_to: set[str]) -> set[str]:
