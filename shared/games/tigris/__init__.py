@@ -53,6 +53,7 @@ GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
             rollout=random_bot,
             prior=greedy_bot,
             rate=rating,
+            spread=2.0,
         ),
     },
 )
