@@ -12,6 +12,7 @@ cut short counts as no win and is reported.
 
     python -m bench.bots --games 20                  # every game
     python -m bench.bots --games 4 --keys tigris,conan
+    python -m bench.bots --games 8 --skip 8 --keys tigris-cards --pairings hard-medium
 """
 
 from __future__ import annotations
@@ -62,7 +63,13 @@ def _ms(samples: list[float], q: float) -> float:
 
 
 def pairing(
-    key: str, tested: str, against: str, games: int, max_steps: int, progress: Callable[[str], None]
+    key: str,
+    tested: str,
+    against: str,
+    games: int,
+    max_steps: int,
+    progress: Callable[[str], None],
+    skip: int = 0,
 ) -> dict[str, Any]:
     game = registry.get(key)
     seats = game.min_seats
@@ -70,10 +77,10 @@ def pairing(
     wins = shared = cut = 0
     scores: dict[str, list[int]] = {tested: [], against: []}
     for n in range(games):
-        seat = n % seats
+        seat = (skip + n) % seats
         bots = {s: _timed(game.bots[against], times[against]) for s in range(seats)}
         bots[seat] = _timed(game.bots[tested], times[tested])
-        seed = (n + 1).to_bytes(8, "big") * 4
+        seed = (skip + n + 1).to_bytes(8, "big") * 4
         result = game.result(play(game, seats, seed, bots=bots, max_steps=max_steps).state)
         if result is None:
             cut += 1
@@ -105,12 +112,18 @@ def pairing(
     }
 
 
-def run(games: int, keys: tuple[str, ...] = KEYS, max_steps: int = 5_000) -> dict[str, Any]:
+def run(
+    games: int,
+    keys: tuple[str, ...] = KEYS,
+    max_steps: int = 5_000,
+    pairings: tuple[tuple[str, str], ...] = PAIRINGS,
+    skip: int = 0,
+) -> dict[str, Any]:
     rows = []
     with console.status("") as status:
         for key in keys:
-            for tested, against in PAIRINGS:
-                rows.append(pairing(key, tested, against, games, max_steps, status.update))
+            for tested, against in pairings:
+                rows.append(pairing(key, tested, against, games, max_steps, status.update, skip))
     return {"games_per_pairing": games, "pairings": rows}
 
 
@@ -142,9 +155,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=20, help="games per pairing and game")
     ap.add_argument("--keys", default=",".join(KEYS), help="the games, comma-separated")
     ap.add_argument("--max-steps", type=int, default=5_000, help="commands before a game is cut short")
+    ap.add_argument(
+        "--pairings",
+        default=",".join(f"{t}-{a}" for t, a in PAIRINGS),
+        help="tested-against level pairs, comma-separated (e.g. hard-medium)",
+    )
+    ap.add_argument(
+        "--skip", type=int, default=0, help="games to skip: a later run adds new deals to an earlier one's"
+    )
     args = ap.parse_args(argv)
     load = os.getloadavg()
-    out = run(args.games, tuple(k for k in args.keys.split(",") if k), args.max_steps)
+    pairs = tuple((t, a) for t, _, a in (p.partition("-") for p in args.pairings.split(",") if p))
+    out = run(args.games, tuple(k for k in args.keys.split(",") if k), args.max_steps, pairs, args.skip)
     report(out, load)
     path = write_json(
         "bots", {"machine": machine(), "load_average": {"before": load, "after": os.getloadavg()}, **out}
