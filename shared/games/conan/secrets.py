@@ -112,7 +112,12 @@ def _sealed(pack: Pack, state: State, owner: int, rng: Rng) -> State:
         s = replace(s, sealed_bid=Bid(token=token, card=card))
     contest = next((p for p in reversed(state.phases) if isinstance(p, Contest)), None)
     if s.sealed_cards and contest is not None:
-        same = [c for c in strategy_choices(pack, state, contest, owner) if len(c) == len(s.sealed_cards)]
+        choices = strategy_choices(pack, state, contest, owner)
+        # A hand dealt afresh may not hold as many cards this contest allows as
+        # were sealed: then the most it can seal (drawn from the sample alone, never the true cards).
+        same = [c for c in choices if len(c) == len(s.sealed_cards)] or [
+            c for c in choices if len(c) == max(map(len, choices))
+        ]
         s = replace(s, sealed_cards=rng.choice(same))
     return _with(state, owner, s)
 
