@@ -105,7 +105,13 @@ def build(packs: Mapping[str, Pack]) -> Game:
             "medium": medium,
             # The module holds its own bot: looked up when a move is asked for.
             "hard": SearchBot(
-                game=lambda: game, sample=sample, score=standing, rollout=easy, prior=medium, rate=rating
+                game=lambda: game,
+                sample=sample,
+                score=standing,
+                rollout=medium,
+                prior=medium,
+                rate=rating,
+                spread=3.0,
             ),
         },
         assets=Assets(find=asset, types=(Board,)),
