@@ -14,7 +14,12 @@ not starved by UCT's parent count.
 An iteration descends with UCT among the moves available in its
 determinisation, adds one node, plays on with a cheap rollout bot for a few
 moves, and scores the state reached: the final standings if the game ended,
-else the game's own heuristic score. Rewards are per seat (each seat's share
+else the game's own heuristic score (by who leads, or by how far with a
+``spread``). With a few hundred iterations a move, the search is led by the
+``medium`` bot's rating (``rate``): the root's candidates are its best moves,
+each with a progressive bias by its rank that fades as the move is visited,
+so the iterations go to moves worth trying and the bot falls back on
+``medium``'s choice when the search has seen little. Rewards are per seat (each seat's share
 of the seats it beats), and each move is credited with the reward of the seat
 that chose it, so opponents in the tree play for themselves.
 
