@@ -16,6 +16,13 @@ commands. Entries at or below a game's folded version make it ask the store
 game the store no longer holds so has its read models written again from
 the log, every audience's feed and the history included, so no view shows
 a move the store lost.
+
+A failover can also lose read models this projector wrote while the store
+keeps the events: its fold is then ahead of them. Entries that come back at
+versions the fold holds have their models checked (``_check_written``); a
+write that continues the fold names the version its feeds continue from, and
+the script refuses it when the stored checkpoint is below (``BEHIND``). Either
+way the game is written again from the log, so no feed keeps a hole.
 """
 
 from __future__ import annotations
@@ -40,7 +47,7 @@ from shared.observability import metrics
 from shared.readmodels.build import ReadModels, build
 from shared.readmodels.rebuild import models_with_history
 from shared.readmodels.rebuilder import rebuild_games
-from shared.readmodels.writer import MISSING, ReadModelWriter, Write
+from shared.readmodels.writer import BEHIND, MISSING, ReadModelWriter, Write
 
 log = structlog.get_logger()
 GROUP = "projector"
@@ -100,9 +107,21 @@ class Projector:
                 pipe = self.redis.pipeline(transaction=False)
                 self.writer.queue(pipe, writes)
                 then(pipe)
-                await batch.write(pipe, failed=lambda: self._forget(by_game))
+                # Models found behind: the batch is handled again, its games
+                # read afresh from the store, so their feeds are written whole.
+                await batch.write(
+                    pipe,
+                    failed=lambda: self._forget(by_game),
+                    redo=lambda replies: self._behind(replies[: len(writes)]),
+                )
             else:
-                await self.writer.write(writes, then)
+                answers = await self.writer.write(writes, then)
+                if behind := await self._rewrite_behind(writes, answers):
+                    pipe = self.redis.pipeline(transaction=False)
+                    # On one server the first notice went out with the scripts.
+                    self.publisher.queue(pipe, _notices({k.game_id: touched[k.game_id] for k in behind}, {}))
+                    batch.ack(pipe, GROUP, only=[pair for keys in behind for pair in entries[keys.game_id]])
+                    await pipe.execute()
             await self.publisher.after(notices)
         except BaseException:
             self._forget(by_game)
@@ -124,12 +143,34 @@ class Projector:
             # (the rebuild holds these versions already: the checkpoint skips them).
             assert self.restorer is not None, "a separate read-model server needs a restorer"
             await self.restorer.ensure()
+        await self._rewrite_behind(writes, answers)
         pipe = self.redis.pipeline(transaction=False)
         self.publisher.queue(pipe, notices)
         batch.ack(pipe, GROUP)
         # Nothing to undo if the acknowledgements are lost: the entries come
         # back, and the models they would write are there already.
         await batch.write(pipe)
+
+    async def _rewrite_behind(self, writes: list[Write], answers: list[Any]) -> list[GameKeys]:
+        """Games whose stored models were found behind this projector's fold (a
+        failover lost a write it had made): nothing of them was written or
+        acknowledged; they are written again from the log now."""
+        behind = [keys for (keys, _, _), answer in zip(writes, answers, strict=True) if answer == BEHIND]
+        if behind:
+            log.warning("read_models_behind", games=len(behind), found="writing")
+            metrics.READ_MODELS_BEHIND.inc(len(behind))
+            self._rewound.update((keys.game_id, keys) for keys in behind)
+            await self._rewrite_rewound({})
+        return behind
+
+    def _behind(self, answers: list[Any]) -> str | None:
+        """Why a held write must be done again: models found behind the fold."""
+        found = answers.count(BEHIND)
+        if not found:
+            return None
+        log.warning("read_models_behind", games=found, found="writing")
+        metrics.READ_MODELS_BEHIND.inc(found)
+        return "read models behind the fold"
 
     async def _noticed(self, rewinds: list[Rewind]) -> None:
         if self._marked is not None:
@@ -218,7 +259,7 @@ class Projector:
         shown = dict(zip(repeats, written, strict=True))
         behind = [g for g, version in repeats.items() if int(shown[g] or 0) < version]
         if behind:
-            log.warning("read_models_behind", games=len(behind))
+            log.warning("read_models_behind", games=len(behind), found="repeats")
             metrics.READ_MODELS_BEHIND.inc(len(behind))
             self._rewound.update((g, keys[g]) for g in behind)
 

@@ -82,6 +82,9 @@ class Tail:
     pipe: Any
     #: Undoes what the handler assumed the writes did (e.g. a cache moved on), if they fail.
     failed: Callable[[], None] | None = None
+    #: Reads the writes' answers: why they must be done again (after ``failed``,
+    #: by handling the batch again, its writes awaited), or None if they stand.
+    redo: Callable[[list[Any]], str | None] | None = None
 
 
 @dataclass
@@ -96,16 +99,23 @@ class Batch:
     def __len__(self) -> int:
         return len(self.entries)
 
-    async def write(self, pipe: Any, failed: Callable[[], None] | None = None) -> None:
+    async def write(
+        self,
+        pipe: Any,
+        failed: Callable[[], None] | None = None,
+        redo: Callable[[list[Any]], str | None] | None = None,
+    ) -> None:
         """Send the batch's last pipeline, which holds its acknowledgements.
 
         In the reader's own loop the pipeline goes out with the next read
         (one round trip for both), and ``failed`` runs if any of its writes
-        fails; elsewhere (a retry, a reclaim, a test) it is executed now and
-        raises as usual. Call it last: nothing after it may rely on the writes.
+        fails or ``redo`` finds a reason in their answers (the batch is then
+        handled again); elsewhere (a retry, a reclaim, a test) it is executed
+        now and raises as usual, and ``redo`` is the caller's to apply. Call
+        it last: nothing after it may rely on the writes.
         """
         if self.defer:
-            self.tail = Tail(pipe, failed)
+            self.tail = Tail(pipe, failed, redo)
             return
         await pipe.execute()
 
@@ -285,14 +295,19 @@ class StreamReader:
         # A transaction's EXEC answers with its commands' replies: an error may be inside.
         flat = (r for reply in replies for r in (reply if isinstance(reply, list) else (reply,)))
         failure = next((r for r in flat if isinstance(r, Exception)), None)
-        if failure is None:
+        redo = held.tail.redo if failure is None and held.tail is not None else None
+        reason = redo(replies) if redo is not None else None
+        if failure is None and reason is None:
             held.tail, held.defer = None, False
             return True
         _undo(held)
         if isinstance(failure, TRANSIENT):
             raise failure
-        metrics.ERRORS.labels(self.group, "batch").inc()
-        log.warning("batch_write_failed", group=self.group, size=len(held), error=str(failure))
+        if reason is not None:
+            log.warning("batch_redone", group=self.group, size=len(held), reason=reason)
+        else:
+            metrics.ERRORS.labels(self.group, "batch").inc()
+            log.warning("batch_write_failed", group=self.group, size=len(held), error=str(failure))
         # Whole first (a script the server lost is loaded again on the way, and
         # the batch's games move in one step as before), then entry by entry.
         return await self._deliver(handler, held)

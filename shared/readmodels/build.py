@@ -118,6 +118,10 @@ class ReadModels(msgspec.Struct, kw_only=True):
     #: The game's key and whether it is over: the write keeps the store's live sets.
     game: str = ""
     over: bool = False
+    #: The version the feeds continue from: their entries up to it are written
+    #: already (0: the models hold the whole log's). The write refuses models
+    #: whose stored checkpoint is below it rather than leave a hole in the feeds.
+    since: int = 0
 
 
 def audience_name(audience: Audience) -> str:
@@ -195,4 +199,7 @@ def build(game_id: str, table: Table, new_events: list[tuple[int, int, Any]]) ->
         newest = max(at for _, at, _ in new_events)
         entry = HistoryEntry(moves=table.moves, at=newest, doc=msgspec.Raw(views[SPECTATOR]))
         feeds[HISTORY] = [(table.version, _json(entry))]
-    return ReadModels(version=table.version, views=views, feeds=feeds, game=table.game, over=table.over)
+    since = min(v for v, _, _ in new_events) - 1 if new_events else table.version
+    return ReadModels(
+        version=table.version, views=views, feeds=feeds, game=table.game, over=table.over, since=since
+    )

@@ -4,21 +4,29 @@
 --       kind, 4 the partition's ready marker, 5..4+V view keys, then feed keys
 -- ARGV: 1 version, 2 V, 3 consumer group, 4 A, 5 game id, 6 "1" live / "0" over
 --       ("" leaves the live set alone), 7 "1" to require the ready marker,
---       8..7+A feed entry ids to acknowledge, then V view documents, then
+--       8 the version the feeds continue from (their entries up to it written
+--       before; 0 for models built from the whole log),
+--       9..8+A feed entry ids to acknowledge, then V view documents, then
 --       triples (feed key index, version, entry)
 -- A version at or below the checkpoint was projected before: nothing is written twice.
 -- Answers 1 written, 0 already there, -1 nothing done: the marker is missing
--- (a read-model server restarted empty; the models must be rebuilt first).
+-- (a read-model server restarted empty; the models must be rebuilt first),
+-- -2 nothing done: the checkpoint is below the version the feeds continue
+-- from. A failover lost models the caller wrote; written over them, the views
+-- would be right and the feeds would lack those versions for good.
 local version = tonumber(ARGV[1])
 local views = tonumber(ARGV[2])
 local acks = tonumber(ARGV[4])
 if ARGV[7] == "1" and redis.call("EXISTS", KEYS[4]) == 0 then
   return -1
 end
-if acks > 0 then
-  redis.call("XACK", KEYS[2], ARGV[3], unpack(ARGV, 8, 7 + acks))
-end
 local checkpoint = tonumber(redis.call("GET", KEYS[1]) or "0")
+if checkpoint < tonumber(ARGV[8]) then
+  return -2
+end
+if acks > 0 then
+  redis.call("XACK", KEYS[2], ARGV[3], unpack(ARGV, 9, 8 + acks))
+end
 if checkpoint >= version then
   return 0
 end
@@ -29,7 +37,7 @@ if ARGV[6] == "1" then
 elseif ARGV[6] == "0" then
   redis.call("SREM", KEYS[3], ARGV[5])
 end
-local first = 8 + acks
+local first = 9 + acks
 for i = 1, views do
   redis.call("SET", KEYS[4 + i], ARGV[first + i - 1])
 end

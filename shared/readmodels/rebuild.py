@@ -131,6 +131,7 @@ def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -
         remember(table.version, stored[-1].server_time)
         feeds[HISTORY] = past
     models.feeds = feeds
+    models.since = 0  # the feeds hold the whole log
     return models
 
 

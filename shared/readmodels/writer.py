@@ -32,7 +32,16 @@ def project_call(
     ]
     key_list += [keys.view(n) for n in names]
     live = ("0" if models.over else "1") if models.game else ""
-    args: list[Any] = [models.version, len(names), group, len(acks), keys.game_id, live, "1" if check else ""]
+    args: list[Any] = [
+        models.version,
+        len(names),
+        group,
+        len(acks),
+        keys.game_id,
+        live,
+        "1" if check else "",
+        models.since,
+    ]
     args += acks
     args += [models.views[n] for n in names]
     for name in sorted(models.feeds):
@@ -48,6 +57,9 @@ def project_call(
 
 #: The script's answer when the ready marker is missing (nothing was written).
 MISSING = -1
+#: The script's answer when the checkpoint is below the version the models'
+#: feeds continue from (nothing was written): they must be written from the log.
+BEHIND = -2
 
 
 class ReadModelWriter:

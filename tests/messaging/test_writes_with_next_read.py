@@ -155,6 +155,32 @@ async def test_a_projection_whose_held_write_finds_no_script_is_written_by_the_r
     assert (await redis.xpending(feeds[0], PROJECTOR))["pending"] == 0
 
 
+async def test_a_projection_whose_held_write_finds_the_models_behind_is_handled_again(redis: Any) -> None:
+    """A failover lost the models of the projector's last batch (and its
+    acknowledgement), and the next move's entry follows its fold. The held
+    write finds the stored checkpoint below the version the feeds continue
+    from and writes nothing; the batch is handled again, its game read afresh
+    from the store, and every feed ends up whole."""
+    store = EventStore(redis)
+    await play(store, 12)
+    projector = Projector(TableCache(store), redis)
+    feeds = (partition_feed(0),)
+    await redis.xgroup_create(feeds[0], PROJECTOR, id="0")
+    await run_until(reader(redis, feeds, PROJECTOR), projector, lambda: _projected(redis))
+    entries = [(feeds[0], entry_id, fields) for entry_id, fields in await redis.xrange(feeds[0])]
+    await forget_read_models(redis)
+    await Projector(TableCache(store), redis).handle(Batch(entries[:-1]))  # the successor's models
+    await play(store, 1, first=12)
+    behind = metrics.READ_MODELS_BEHIND._value.get()
+    await run_until(reader(redis, feeds, PROJECTOR), projector, lambda: _projected(redis))
+    assert metrics.READ_MODELS_BEHIND._value.get() == behind + 1, "the held write found the models behind"
+    got = await read_models(redis)
+    await forget_read_models(redis)
+    entries = [(feeds[0], entry_id, fields) for entry_id, fields in await redis.xrange(feeds[0])]
+    await Projector(TableCache(store), redis).handle(Batch(entries))
+    assert got == await read_models(redis), "every feed holds every version the store holds"
+
+
 async def _projected(redis: Any) -> bool:
     """The read models show the last event, and the feed is all acknowledged."""
     last = len(await EventStore(redis).read(KEYS))

@@ -17,9 +17,12 @@ from shared.eventstore.keys import GameKeys, partition_feed
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
 from shared.games import registry
+from shared.infra.redis_client import connect
+from shared.infra.valkey_cluster import ValkeyCluster
 from shared.kernel.auth import token_hash
 from shared.messaging.messages import MoveMsg, OpenMsg, OpenTable
 from shared.messaging.streams import Batch
+from shared.observability import metrics
 from shared.readmodels.build import HISTORY
 
 pytestmark = pytest.mark.integration
@@ -141,3 +144,53 @@ async def test_read_models_a_failover_lost_are_written_again_when_their_entries_
     await projector.handle(Batch(entries[-1:]))
     assert await read_models(redis) == whole, "the views show what the store holds"
     assert int(await redis.get(KEYS.checkpoint)) == last
+
+
+async def test_read_models_a_failover_lost_are_written_again_when_the_next_entry_follows(
+    redis: Any,
+) -> None:
+    """A failover loses the read models (and the acknowledgement) of the
+    projector's last batch, and the next move's entry arrives first: it follows
+    the projector's fold, so it is no repeat. Written over the stored models as
+    they are, the views would be right and every feed would lack the lost
+    versions for good. The write finds the models behind and writes them from
+    the log instead."""
+    await _lost_then_followed(redis)
+
+
+async def test_on_a_cluster_read_models_found_behind_are_written_again(one_shard: ValkeyCluster) -> None:
+    """The same on a cluster, where each game's script is a call of its own."""
+    client = connect(one_shard.url, cluster=True)
+    try:
+        await _lost_then_followed(client)
+    finally:
+        await client.aclose()
+
+
+async def _lost_then_followed(redis: Any) -> None:
+    store = EventStore(redis)
+    await play(store, 12)
+    entries = await feed_entries(redis)
+    projector = Projector(TableCache(store), redis)
+    await projector.handle(Batch(entries[:-1]))
+    # The successor holds the models as they were one batch earlier.
+    await forget_read_models(redis)
+    await project(redis, store, entries, [list(range(len(entries) - 2))])
+    behind = metrics.READ_MODELS_BEHIND._value.get()
+    await projector.handle(Batch(entries[-1:]))
+    assert metrics.READ_MODELS_BEHIND._value.get() == behind + 1
+    got = await read_models(redis)
+    await forget_read_models(redis)
+    assert got == await project(redis, store, entries, [list(range(len(entries)))]), (
+        "every feed holds every version the store holds"
+    )
+    pending = (await redis.xpending(partition_feed(0), GROUP))["pending"]
+    assert pending == 0, "the entry is acknowledged once its models are written"
+
+
+async def feed_entries(redis: Any) -> list[Any]:
+    """The partition feed's entries, read through the projector's group."""
+    feed = partition_feed(0)
+    await redis.xgroup_create(feed, GROUP, id="0")
+    reply = await redis.xreadgroup(GROUP, "p", {feed: ">"})
+    return [(feed, entry_id, fields) for entry_id, fields in reply[0][1]]

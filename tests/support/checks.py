@@ -40,7 +40,12 @@ async def check_finished_table(api: httpx.AsyncClient, redis: Any, table_id: str
             for env, ev in zip(envelopes, events, strict=True)
             if may_see(tables.visibility(game, ev), audience)
         ]
-        assert [entry["version"] for entry in feed] == [v for v, _ in allowed]
+        held, due = [entry["version"] for entry in feed], [v for v, _ in allowed]
+        assert held == due, (
+            f"{table_id}: the {name} feed lacks versions {sorted(set(due) - set(held))[:20]} "
+            f"and holds versions it may not {sorted(set(held) - set(due))[:20]} "
+            f"({len(held)} entries, {len(due)} due, the log at {len(envelopes)})"
+        )
         codec = codec_for(game)
         for entry, (_, event) in zip(feed, allowed, strict=True):
             assert codec.event_from_json(_json(entry["event"])) == event
