@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 import httpx
 import msgspec
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from shared.kernel.legal_groups import expand
 
@@ -172,13 +173,18 @@ TABS = 400
 FOCUSED = "() => document.activeElement && document.activeElement.getAttribute('data-key')"
 
 
+class NotReached(AssertionError):
+    """Tab went round the page and never focused the control."""
+
+
 def tab_to(page: Any, key: str) -> None:
     """Press Tab until the control with this ``data-key`` has the focus."""
     for _ in range(TABS):
         if page.evaluate(FOCUSED) == key:
             return
         page.keyboard.press("Tab")
-    raise AssertionError(f"Tab never reached {key}")
+    shown = page.locator(f"[data-key={json.dumps(key)}]").count()
+    raise NotReached(f"Tab never reached {key} ({shown} such controls on the page)")
 
 
 def data_keys(page: Any, selector: str) -> list[str]:
@@ -197,6 +203,17 @@ def count_pointer_presses(page: Any) -> None:
 
 def pointer_presses(page: Any) -> int:
     return int(page.evaluate("window.pointerPresses"))
+
+
+def clicked(target: Any, **options: Any) -> bool:
+    """Click ``target``, or False once it has stayed away for 10 s: a move of
+    another seat redrew the panel (a bot's bid laid at the same time as ours)
+    and took it away. The caller looks at the page again."""
+    try:
+        target.click(timeout=10_000, **options)
+    except PlaywrightTimeoutError:
+        return False
+    return True
 
 
 def press(page: Any, rng: random.Random, key: str) -> None:

@@ -36,6 +36,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 from shared.games.catan.cards import DECKS, DEV_DECK
 from shared.kernel.legal_groups import expand
 from tests.web.helpers import (
+    NotReached,
     assert_every_move_through_the_page,
     assert_final_standings_shown,
     auth,
@@ -382,9 +383,10 @@ def test_a_whole_game_of_cities_and_knights_against_bots(
                 kind = option["cmd"]["type"]
                 try:
                     _activate_by_keys(page, option, rng) if keyboard else _activate(page, option, rng)
-                except PlaywrightTimeoutError:
+                except (PlaywrightTimeoutError, NotReached):
                     # A bot's move redrew the board between the choice and the click (the
-                    # place chosen by its index is gone or another now): choose again.
+                    # place chosen by its index is gone or another now, or the card the
+                    # keyboard was going to: the bots play at any time): choose again.
                     if page.get_by_test_id("version").inner_text() == before:
                         raise
                     continue

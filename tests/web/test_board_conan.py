@@ -26,6 +26,7 @@ from tests.web.helpers import (
     TABS,
     against_a_bot,
     assert_whole_game,
+    clicked,
     count_pointer_presses,
     data_keys,
     give_to_bots,
@@ -129,25 +130,30 @@ def _bid(box: Any, rng: random.Random) -> bool:
     if not box.locator("[data-zc=bid]").count():
         return False
     tokens = box.locator("button[data-bid-token]:not([disabled])")
-    if tokens.count():
-        tokens.nth(rng.randrange(tokens.count())).click()
+    if tokens.count() and not clicked(tokens.nth(rng.randrange(tokens.count()))):
+        return True  # redrawn: look again
     cards = box.locator("button[data-bid-card]:not([disabled])")
-    if cards.count():
-        cards.nth(rng.randrange(cards.count())).click()
+    if cards.count() and not clicked(cards.nth(rng.randrange(cards.count()))):
+        return True
     go = box.locator("[data-key=bid-go]")
     if go.count():
         # (a new version may have redrawn the picker in between: then pick again)
         assert json.loads(go.get_attribute("data-command"))["type"] == "conan.place_bid"
-        go.click()
+        clicked(go)
     return True
 
 
 def _one_move(page: Any, rng: random.Random, keyboard: bool) -> str:
-    """Click until one command is sent; returns how it was chosen ("map" or "panel")."""
+    """Click until one command is sent; returns how it was chosen ("map" or
+    "panel"), or "redrawn" when another seat's move took the turn's controls away
+    meanwhile (bids are laid at the same time)."""
     box = page.locator("[data-zc=moves]")
     board = page.locator("svg.zc-board")
+    before = page.get_by_test_id("version").inner_text()
     how = "panel"
     for _ in range(12):
+        if page.get_by_test_id("version").inner_text() != before:
+            return "redrawn"
         confirm = box.locator("[data-confirm]")
         if confirm.count():
             question = box.locator(".zc-confirm-q").inner_text()
@@ -157,12 +163,12 @@ def _one_move(page: Any, rng: random.Random, keyboard: bool) -> str:
                 # Enter on the chosen province again confirms.
                 pending.first.focus()
                 page.keyboard.press("Enter")
-            else:
-                confirm.click()
+            elif not clicked(confirm):
+                continue
             return how
         options = box.locator("button[data-key^='opt:']")
         if options.count():
-            options.nth(rng.randrange(options.count())).click()
+            clicked(options.nth(rng.randrange(options.count())))
             continue
         if _bid(box, rng):
             continue
@@ -183,7 +189,7 @@ def _one_move(page: Any, rng: random.Random, keyboard: bool) -> str:
                 chosen.focus()
                 page.keyboard.press(rng.choice(["Enter", "Space"]))
             else:
-                chosen.click(force=True)
+                clicked(chosen, force=True)
             continue
         if not buttons.count():
             # The page is between two versions of the view: look again.
@@ -195,8 +201,9 @@ def _one_move(page: Any, rng: random.Random, keyboard: bool) -> str:
         chosen = rng.choice(to_map) if to_map and rng.random() < 0.8 else rng.choice(panel)
         if not chosen.is_visible():
             # A kind with many choices is folded away: open it first.
-            chosen.locator("xpath=ancestor::details[1]/summary").click()
-        chosen.click()
+            clicked(chosen.locator("xpath=ancestor::details[1]/summary"))
+        if not clicked(chosen):
+            continue
         if not box.locator("[data-confirm]").count():
             return "panel"
         # The second step of a move begun on the map (Conan's move without a raid): confirm it.
@@ -230,7 +237,7 @@ def test_playing_a_seat_of_conan_by_clicking_legal_moves(page: Any, api: Any) ->
     docs = views_seen(page, table_id)
     open_seat(page, table_id, tokens[0], "svg.zc-board")
     rng = random.Random(16)
-    counts = {"map": 0, "panel": 0}
+    counts = {"map": 0, "panel": 0, "redrawn": 0}
     stale = 0
     for n in range(MOVES):
         assert time.monotonic() - start < BUDGET_S, f"{n} moves took longer than {BUDGET_S}s"
@@ -328,7 +335,7 @@ def test_a_whole_game_of_conan_against_a_bot(page: Any, api: Any, keyboard: bool
         count_pointer_presses(page)
     open_seat(page, table_id, tokens[0], "svg.zc-board")
     rng = random.Random(7)
-    counts = {"map": 0, "panel": 0}
+    counts = {"map": 0, "panel": 0, "redrawn": 0}
     for before in seat_turns(page, "[data-zc=moves]", start, WHOLE_GAME_S, timeout_ms=60_000):
         counts[_one_move_by_keys(page, rng) if keyboard else _one_move(page, rng, keyboard=False)] += 1
         rejected = wait_next_version(page, before, REJECTED)
