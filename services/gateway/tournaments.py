@@ -260,17 +260,18 @@ async def register(request: Request) -> Response:
     gw: Gateway = request.app.state.gateway
     tid, keys, caller = await _organiser(gw, request)
     body = await read_json(request, NewPlayer, gw.settings.max_body_bytes)
-    chosen = _Entry(body.player_id or "p" + uuid.uuid4().hex[:10], new_token(), asked=asked(body))
-    _check_id(chosen.player_id, "player_id")
-    command_id, key = keyed(request, caller)
-    if key is not None:
-        chosen = await remember(gw, route_of(request), caller, key, chosen)
+    # Before the Idempotency-Key is remembered: a refused level leaves it free for the corrected entry.
     if body.bot is not None and body.bot not in (*levels.LEVELS, "random"):
         raise ApiError(
             "unknown_level",
             f"No bot level {body.bot!r}; the levels are {', '.join(levels.LEVELS)}.",
             levels=list(levels.LEVELS),
         )
+    chosen = _Entry(body.player_id or "p" + uuid.uuid4().hex[:10], new_token(), asked=asked(body))
+    _check_id(chosen.player_id, "player_id")
+    command_id, key = keyed(request, caller)
+    if key is not None:
+        chosen = await remember(gw, route_of(request), caller, key, chosen)
     # Recorded as the level it plays at, so the standings and replays say it.
     bot = levels.level_of(body.bot) if body.kind == "bot" else body.bot
     command = Register(player_id=chosen.player_id, name=body.name, kind=body.kind, bot=bot)

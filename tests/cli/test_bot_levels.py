@@ -61,3 +61,15 @@ async def test_a_hard_cli_bot_plays_its_seat_from_the_store(stack: Stack, tmp_pa
             bot.kill()
             bot.wait()
         assert "Traceback" not in log.read_text()
+
+
+@pytest.mark.parametrize("level", ["superhard", "HARD", "", "x" * 5_000])
+def test_the_cli_bot_refuses_a_level_before_it_connects(level: str) -> None:
+    # An API nobody listens on: the refusal comes before any connection is tried.
+    command = [sys.executable, "-m", "shared.cli.main", "bot", "--api", "http://127.0.0.1:9", "--key", "k"]
+    out = subprocess.run(
+        [*command, "--strategy", level], cwd=REPO, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 2, out.stderr
+    assert "invalid choice" in out.stderr and "easy" in out.stderr and "hard" in out.stderr
+    assert "Traceback" not in out.stderr
