@@ -1,6 +1,6 @@
 """The bot levels against each other (issue 25), on one core, no servers.
 
-For every game at its fewest seats: ``hard`` against ``medium`` and ``medium``
+For every game at its fewest seats (or ``--seats``): ``hard`` against ``medium`` and ``medium``
 against ``easy``. One seat plays the level under test and every other seat
 the level it is measured against; the tested seat moves round the table from
 game to game. Printed per pairing: the tested level's win rate (a sole first
@@ -13,6 +13,7 @@ cut short counts as no win and is reported.
     python -m bench.bots --games 20                  # every game
     python -m bench.bots --games 4 --keys tigris,conan
     python -m bench.bots --games 8 --skip 8 --keys tigris-cards --pairings hard-medium
+    python -m bench.bots --games 8 --seats 4 --keys catan,conan,tigris --pairings hard-medium
 """
 
 from __future__ import annotations
@@ -70,9 +71,11 @@ def pairing(
     max_steps: int,
     progress: Callable[[str], None],
     skip: int = 0,
+    seats: int | None = None,
 ) -> dict[str, Any]:
     game = registry.get(key)
-    seats = game.min_seats
+    # Asked for more seats than the game takes (or fewer): its own bounds.
+    seats = min(max(seats or game.min_seats, game.min_seats), game.max_seats)
     times: dict[str, list[float]] = {tested: [], against: []}
     wins = shared = cut = 0
     scores: dict[str, list[int]] = {tested: [], against: []}
@@ -118,12 +121,13 @@ def run(
     max_steps: int = 5_000,
     pairings: tuple[tuple[str, str], ...] = PAIRINGS,
     skip: int = 0,
+    seats: int | None = None,
 ) -> dict[str, Any]:
     rows = []
     with console.status("") as status:
         for key in keys:
             for tested, against in pairings:
-                rows.append(pairing(key, tested, against, games, max_steps, status.update, skip))
+                rows.append(pairing(key, tested, against, games, max_steps, status.update, skip, seats))
     return {"games_per_pairing": games, "pairings": rows}
 
 
@@ -163,10 +167,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--skip", type=int, default=0, help="games to skip: a later run adds new deals to an earlier one's"
     )
+    ap.add_argument(
+        "--seats",
+        type=int,
+        default=None,
+        help="seats per game (default: each game's fewest; at most its most)",
+    )
     args = ap.parse_args(argv)
     load = os.getloadavg()
     pairs = tuple((t, a) for t, _, a in (p.partition("-") for p in args.pairings.split(",") if p))
-    out = run(args.games, tuple(k for k in args.keys.split(",") if k), args.max_steps, pairs, args.skip)
+    keys = tuple(k for k in args.keys.split(",") if k)
+    out = run(args.games, keys, args.max_steps, pairs, args.skip, args.seats)
     report(out, load)
     path = write_json(
         "bots", {"machine": machine(), "load_average": {"before": load, "after": os.getloadavg()}, **out}
