@@ -11,7 +11,7 @@ PYTEST_WORKERS ?= 2
 WEB    := services/web
 BIOME  := $(WEB)/node_modules/.bin/biome
 
-.PHONY: install run check test test-slow lint format web-check bench bench-engines bench-peer bench-durability bench-failover openapi asyncapi clean screenshots
+.PHONY: install run check test test-slow lint format web-check bench bench-engines bench-peer bench-durability bench-failover bench-spectators openapi asyncapi clean screenshots
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -84,6 +84,10 @@ bench-failover: $(STAMP)
 # Ziggurat against boardgame.io's server on the same game (needs Node.js and npm).
 bench-peer: $(STAMP)
 	$(BIN)/python -m bench.peer
+
+# 2,000 and 10,000 spectators' live feeds on one gateway: a move to every feed, memory per feed.
+bench-spectators: $(STAMP)
+	$(BIN)/python -m bench.spectators
 
 openapi: $(STAMP)
 	$(BIN)/python -c "import json; from services.gateway.openapi import spec; print(json.dumps(spec(), indent=2))" > docs/openapi.json

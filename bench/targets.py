@@ -18,7 +18,9 @@ Runs, one after the other so they share the machine's background load (printed):
    ``make bench-failover`` kills three under each, for medians); ``make
    bench-peer`` measures the fixture game against boardgame.io and needs
    Node.js, so it is its own target; and the bot levels against each other
-   (``bench.bots``, ``--bots-games`` per pairing: ``hard`` against ``medium``).
+   (``bench.bots``, ``--bots-games`` per pairing: ``hard`` against ``medium``);
+   and spectators on one gateway (``bench.spectators``, ``--spectator-runs``):
+   2,000 and 10,000 live feeds of one table, a move delivered to every one.
 
 Then one table: each metric, the figure, the target, and by how much it is met
 or missed. Timings are printed, never asserted. Figures go to
@@ -138,6 +140,9 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         from bench import bots
 
         out["bots"] = bots.run(args.bots_games)
+        from bench import spectators
+
+        out["spectators"] = spectators.run([2000, spectators.TARGET_FEEDS], 12, args.spectator_runs)
     return out
 
 
@@ -221,6 +226,12 @@ def targets(out: dict[str, Any]) -> list[Target]:
             rows.append(Target(name, pair["win_rate"], pair["target"], "x", True))
             name = f"{pair['game']}: hard's CPU per move, p95 (ms)"
             rows.append(Target(name, pair["cpu_ms_per_move"]["hard"]["p95"], 250, "ms", False))
+    if watched := out.get("spectators"):
+        from bench import spectators
+
+        at = watched["medians"][spectators.TARGET_FEEDS]
+        name = f"{spectators.TARGET_FEEDS:,} spectator feeds: move -> every feed, p99 (ms)"
+        rows.append(Target(name, at["all_p99_ms"], spectators.TARGET_P99_MS, "ms", False))
     return rows
 
 
@@ -260,6 +271,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--catan-games", type=int, default=20)
     ap.add_argument("--catan-reps", type=int, default=3)
     ap.add_argument("--bots-games", type=int, default=4, help="games per pairing of bot levels")
+    ap.add_argument("--spectator-runs", type=int, default=1, help="runs of bench.spectators (medians)")
     args = ap.parse_args(argv)
     load = os.getloadavg()
     out = measure(args)
