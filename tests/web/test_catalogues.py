@@ -19,11 +19,28 @@ LANGUAGES = ("en", "fi", "hu")
 KEY_CALL = re.compile(r"\btr?\(\s*\"([a-z0-9_.]+)\"")
 #: Keys looked up by a code the server sends (ui.js `reason`): one per error code.
 ERROR_PREFIX = "error."
+#: And one per rule code the games name (ui.js `reason` too): the codes every game
+#: shares and each game's own, as their rejection modules declare them.
+RULE_PREFIX = "rule."
+REPO = STATIC.parents[2]
+RULE_MODULES = [
+    REPO / "shared" / "kernel" / "rejection.py",
+    *sorted(REPO.glob("shared/games/*/rejections.py")),
+]
+RULE_CODE = re.compile(r'^[A-Z_]+ = "([a-z_]+)"$', re.M)
 #: Plural forms Intl.PluralRules may select (CLDR's categories).
 CATEGORIES = {"zero", "one", "two", "few", "many", "other"}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
-#: Sentences a language writes as English does: Hungarian says "bot" too.
-ALIKE = {("hu", "lobby.bot"), ("hu", "table.badge_bot")}
+#: Sentences a language writes as English does: Hungarian says "bot" and "farm" too, and
+#: games keep the titles they are published under (Catan; Tigris & Euphrates in Finnish).
+ALIKE = {
+    ("hu", "lobby.bot"),
+    ("hu", "table.badge_bot"),
+    ("hu", "tigris.tile_blue"),
+    ("fi", "game.tigris"),
+    ("fi", "game.catan"),
+    ("hu", "game.catan"),
+}
 
 
 def catalogue(language: str) -> dict[str, Any]:
@@ -37,6 +54,10 @@ def used_keys() -> set[str]:
         if "node_modules" not in path.parts:
             keys |= set(KEY_CALL.findall(path.read_text("utf-8")))
     return keys
+
+
+def rule_codes() -> set[str]:
+    return {code for path in RULE_MODULES for code in RULE_CODE.findall(path.read_text("utf-8"))}
 
 
 def forms(entry: Any) -> list[str]:
@@ -55,7 +76,7 @@ def test_the_client_finds_its_keys() -> None:
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_catalogue_holds_exactly_the_keys_the_client_uses(language: str) -> None:
     keys = set(catalogue(language))
-    wanted = used_keys() | {ERROR_PREFIX + code for code in STATUS}
+    wanted = used_keys() | {ERROR_PREFIX + code for code in STATUS} | {RULE_PREFIX + c for c in rule_codes()}
     assert sorted(wanted - keys) == [], "keys the client uses but the catalogue lacks"
     assert sorted(keys - wanted) == [], "keys no client code uses"
 
@@ -76,6 +97,17 @@ def test_every_entry_is_a_sentence_or_plural_forms_with_other(language: str) -> 
             continue
         assert isinstance(entry, dict) and "other" in entry and set(entry) <= CATEGORIES, key
         assert all(isinstance(text, str) and text.strip() for text in entry.values()), key
+
+
+def test_the_rule_codes_are_found() -> None:
+    # The games' codes must be read at all, or every game's refusal stays English unnoticed.
+    assert {
+        "not_your_turn",
+        "tile_not_in_hand",
+        "column_full",
+        "invalid_trade",
+        "stack_limit",
+    } <= rule_codes()
 
 
 def test_every_error_code_has_a_sentence_in_every_language() -> None:

@@ -209,14 +209,30 @@ export function legalMoves(doc) {
 
 let gamesPromise = null;
 
-// The hosted games (cached for the page's life).
+// A hosted game's title in the page's language: the name its players know it by
+// in the rule documents (Kuninkaiden kamppailu, Kaupungit ja ritarit, Euphrat & Tigris);
+// the API's English title for a game the client has no name for.
+function localTitle(game) {
+  const titles = {
+    tigris: () => t("game.tigris"),
+    "tigris-cards": () => t("game.tigris_cards"),
+    catan: () => t("game.catan"),
+    "catan-ck": () => t("game.catan_ck"),
+    conan: () => t("game.conan"),
+  };
+  return Object.hasOwn(titles, game.key) ? { ...game, title: titles[game.key]() } : game;
+}
+
+// The hosted games (cached for the page's life), titled in the page's language.
 export function games() {
   gamesPromise =
     gamesPromise ||
-    api("/v1/games").catch((err) => {
-      gamesPromise = null;
-      throw err;
-    });
+    api("/v1/games")
+      .then((listed) => (Array.isArray(listed) ? listed.map(localTitle) : listed))
+      .catch((err) => {
+        gamesPromise = null;
+        throw err;
+      });
   return gamesPromise;
 }
 

@@ -29,6 +29,8 @@ export function short(hex, n = 12) {
 // the API's message stays English), else the message.
 export function reason(err) {
   if (err?.code && has(`error.${err.code}`)) return t(`error.${err.code}`);
+  // A game's rule (shared/kernel/rejection.py, shared/games/*/rejections.py): the client's words too.
+  if (err?.code && has(`rule.${err.code}`)) return t(`rule.${err.code}`);
   return err?.message || err?.code || String(err);
 }
 

@@ -510,7 +510,7 @@ export function handSection(view, p, moves, draw, myTurn, item) {
     const n = view.hand[i];
     const sel = `${item.kind}:${c}`;
     const can = myTurn && moves.some((m) => m.sel === sel);
-    const content = [item.mini(c), ` ${n} ${item.name(c, n)}`];
+    const content = [item.mini(c), " ", item.name(c, n)];
     if (can) {
       row.append(pickChip(content, sel, p, draw, { title: item.tip(c) }));
     } else {
@@ -559,9 +559,9 @@ export function standingRows(result, ctx) {
   );
 }
 
-// One side of a conflict: its leader, its role and its strength, the base on
-// `words.place` plus the support `words.added` (none yet: null).
-function conflictSide(ctx, leader, seat, base, support, role, words) {
+// One side of a conflict: its leader, its role and its strength, and
+// `strength(base, support)` saying it (support none yet: null).
+function conflictSide(ctx, leader, seat, base, support, role, strength) {
   return h(
     "div",
     {},
@@ -573,20 +573,17 @@ function conflictSide(ctx, leader, seat, base, support, role, words) {
     ),
     h("div", { class: "zt-sub" }, role),
     h("div", { class: "zt-big" }, String(base + (support ?? 0))),
-    h(
-      "div",
-      { class: "zt-sub" },
-      `${base} on the ${words.place}${support === null || support === undefined ? "" : ` + ${support} ${words.added}`}`,
-    ),
+    h("div", { class: "zt-sub" }, strength(base, support ?? null)),
   );
 }
 
 // A conflict: the sides face to face (each [seat, base, support]), then `hint`
 // on how it is decided.
-export function conflictPanel(heading, ctx, leader, attacker, defender, words, hint) {
+export function conflictPanel(heading, ctx, leader, attacker, defender, strength, hint) {
   const sec = section(heading);
   sec.classList.add("zt-conflict");
-  const side = ([seat, base, support], role) => conflictSide(ctx, leader, seat, base, support, role, words);
+  const side = ([seat, base, support], role) =>
+    conflictSide(ctx, leader, seat, base, support, role, strength);
   sec.append(
     h(
       "div",
@@ -674,8 +671,8 @@ export function supplyChips(seat, supply, ctx) {
   return supply.length
     ? h(
         "span",
-        { class: "zt-row", title: "leaders in the supply" },
-        "supply:",
+        { class: "zt-row", title: t("tigris.supply_tip") },
+        t("tigris.supply"),
         ...supply.map((ld) => miniLeader(seat, ld, ctx)),
       )
     : null;

@@ -2,14 +2,17 @@
 // fill, and the squares a move can go to.
 
 import { s, title } from "../../dom.js";
-import { capital, seatName } from "../../words.js";
+import { t as tr } from "../../i18n.js";
+import { capital, listWords, seatName } from "../../words.js";
 import {
   arrowKeys,
   COLOURS,
   clickable,
+  colourName,
   DYNASTIES,
   FILL,
   LEADERS,
+  leaderName,
   leaderPiece,
   moveTargets,
   oneTabStop,
@@ -268,7 +271,7 @@ export function treasureShape(x, y, corner) {
   return s(
     "g",
     {},
-    title(corner ? "Treasure (corner: taken first)" : "Treasure"),
+    title(corner ? tr("tigris.treasure_corner") : tr("tigris.treasure")),
     s("path", {
       d: `M${cx} ${cy - 9}L${cx + 8} ${cy}L${cx} ${cy + 9}L${cx - 8} ${cy}Z`,
       fill: "#ffd23f",
@@ -288,7 +291,7 @@ export function catastropheShape(x, y, ghost) {
   return s(
     "g",
     { opacity: ghost ? 0.8 : null },
-    title("Catastrophe"),
+    title(tr("tigris.catastrophe")),
     s("rect", {
       x: x + 2,
       y: y + 2,
@@ -318,7 +321,12 @@ export function monumentShape(m) {
   const g = s(
     "g",
     { class: "zt-monument" },
-    title(`The ${monumentName(m.monument)} monument (${a} and ${b})`),
+    title(
+      tr("tigris.monument_title", {
+        monument: monumentName(m.monument),
+        colours: listWords([a, b].map(colourName)),
+      }),
+    ),
   );
   g.append(
     s("rect", {
@@ -370,7 +378,7 @@ export function markerShape(x, y) {
   return s(
     "g",
     {},
-    title("Unification tile: wars are being fought"),
+    title(tr("tigris.unification_title")),
     s("rect", {
       x: x + 3,
       y: y + 3,
@@ -432,7 +440,7 @@ export function drawBoard(view, ctx, start) {
     class: `zt-board${p.sel ? "" : " zt-browse"}`,
     viewBox: `0 0 ${BW} ${BH}`,
     role: "img",
-    "aria-label": "The Tigris & Euphrates board, columns A to P, rows 1 to 11",
+    "aria-label": tr("tigris.board_label"),
     preserveAspectRatio: "xMidYMid meet",
   });
   const ground = s("g");
@@ -462,7 +470,7 @@ function piecesLayer(view) {
     if (catastrophes.has(sq)) pieces.append(catastropheShape(x, y));
     else if (tile && !down.has(sq)) {
       const t = tileShape(x, y, tile);
-      t.prepend(title(`${capital(tileWords(tile, 1))} at ${squareLabel(sq)}`));
+      t.prepend(title(tr("tigris.tile_at", { tile: capital(tileWords(tile, 1)), square: squareLabel(sq) })));
       pieces.append(t);
     }
   }
@@ -523,7 +531,7 @@ function supportLayer(view, ctx) {
         s(
           "g",
           {},
-          title(`Supports ${seatName(ctx, owner)}`),
+          title(tr("tigris.supports", { name: seatName(ctx, owner) })),
           s("circle", {
             cx: x + 10 + 13 * k,
             cy: y + S - 10,
@@ -587,7 +595,11 @@ function leadersLayer(view, ctx, { seat, p, draw, moves }) {
           }),
           piece,
         );
-        clickable(g, (ev) => togglePick(p, sel, draw, ev), `Choose your ${leader} at ${squareLabel(sq)}`);
+        clickable(
+          g,
+          (ev) => togglePick(p, sel, draw, ev),
+          tr("tigris.choose_leader_at", { leader: leaderName(leader), square: squareLabel(sq) }),
+        );
         leaderLayer.append(g);
       } else {
         leaderLayer.append(piece);
@@ -628,7 +640,9 @@ function overlayLayer(view, ctx, start, targets) {
       },
       s("rect", { class: "zt-hl", x: x + 2, y: y + 2, width: S - 4, height: S - 4, rx: 7 }),
     );
-    const text = one ? label(one, ctx) : `${squareLabel(sq)}: ${cmds.length} possible moves`;
+    const text = one
+      ? label(one, ctx)
+      : tr("tigris.square_moves", { square: squareLabel(sq), count: cmds.length });
     g.append(title(text));
     placeButton(g, sq, one, text, p, ctx, draw);
     overlay.append(g);

@@ -3,6 +3,7 @@
 // view document the page holds (a spectator's or one seat's view); nothing
 // hidden is ever inferred.
 
+import { t } from "../../i18n.js";
 import { begin, handSection, layout, miniTile } from "../tigris-common.js";
 import { boardMove, drawBoard } from "./board.js";
 import {
@@ -13,7 +14,7 @@ import {
   playersSection,
   statusSection,
 } from "./panels.js";
-import { drawing, TILE, TILES } from "./words.js";
+import { drawing, tileName, tileWords } from "./words.js";
 
 // The renderer contract (docs/web-client.md): render here, the words beside it.
 export { squareLabel } from "./board.js";
@@ -39,11 +40,11 @@ export function render(root, doc, ctx) {
     legal.length ? movesSection(doc, view, ctx, seat, p, moves, others, targets, draw) : null,
     seat !== null && view.hand
       ? handSection(view, p, moves, draw, legal.length > 0, {
-          heading: "Your tiles",
+          heading: t("tigris.your_tiles"),
           kind: "tile",
           mini: (c) => miniTile(c, 24),
-          name: (c, n) => (n === 1 ? TILE[c] : TILES[c]),
-          tip: (c) => `Place a ${c} ${TILE[c]}`,
+          name: (c, n) => t("tigris.hand_tiles", { count: n, tile: tileName(c, n) }),
+          tip: (c) => t("tigris.do_place_a", { tile: tileWords(c, 1) }),
         })
       : null,
     playersSection(doc, view, ctx, seat),

@@ -2,14 +2,17 @@
 // players, kingdoms, the legend).
 
 import { h, s } from "../../dom.js";
-import { capital, listWords, plural, seatName } from "../../words.js";
+import { t } from "../../i18n.js";
+import { capital, listWords, seatName } from "../../words.js";
 import {
   COLOURS,
+  colourName,
   commandButton,
   conflictPanel,
   FILL,
   LEADER_OF,
   LEADERS,
+  leaderName,
   legendDetails,
   legendItem,
   legendSquare,
@@ -29,48 +32,79 @@ import {
   ztButton,
 } from "../tigris-common.js";
 import { flippedSquares, squareLabel } from "./board.js";
-import { GAME_END, label, leaderSquare, supporterColour, TILE, TILES } from "./words.js";
+import {
+  conflictName,
+  gameEndWords,
+  label,
+  leaderSquare,
+  supporterColour,
+  tileName,
+  tileWords,
+} from "./words.js";
 
 function selWords(sel) {
   if (!sel) return "";
-  if (sel === "catastrophe") return "a catastrophe";
+  if (sel === "catastrophe") return t("tigris.sel_catastrophe");
   const [kind, what] = sel.split(":");
-  return kind === "tile" ? `a ${what} ${TILE[what]}` : `your ${what}`;
+  return kind === "tile" ? tileWords(what, 1) : t("tigris.sel_leader", { leader: leaderName(what) });
 }
 
 function awaitedWords(view, ctx, seat, actors) {
   const phase = view.phase || {};
-  const you = (s2) => (s2 === seat ? "you" : seatName(ctx, s2));
+  // Whose decision it is: "you" and another player are sentences of their own.
+  const mine = (s2) => s2 === seat;
+  const name = (s2) => seatName(ctx, s2);
   switch (phase.kind) {
-    case "acting":
-      return `${view.active === seat ? "Your turn" : `${seatName(ctx, view.active)}'s turn`} · action ${Math.min(view.actions_done + 1, 2)} of 2`;
+    case "acting": {
+      const n = String(Math.min(view.actions_done + 1, 2));
+      return mine(view.active)
+        ? t("tigris.now_you_act", { n })
+        : t("tigris.now_acts", { n, name: name(view.active) });
+    }
     case "support": {
       const waiting =
         phase.attacker_commit === null || phase.attacker_commit === undefined
           ? phase.attacker
           : phase.defender;
-      return `${capital(phase.conflict)} of the ${phase.colour} leaders · ${capital(you(waiting))} to commit ${TILES[supporterColour(phase)]}`;
+      const params = {
+        conflict: capital(conflictName(phase.conflict)),
+        colour: colourName(phase.colour),
+        tiles: tileName(supporterColour(phase), 2),
+      };
+      return mine(waiting)
+        ? t("tigris.now_you_support", params)
+        : t("tigris.now_supports", { ...params, name: name(waiting) });
     }
-    case "choose_war":
-      return `Wars over ${listWords(phase.colours)} · ${capital(you(view.active))} to choose which is fought first`;
+    case "choose_war": {
+      const colours = listWords(phase.colours.map(colourName));
+      return mine(view.active)
+        ? t("tigris.now_you_war", { colours })
+        : t("tigris.now_war", { colours, name: name(view.active) });
+    }
     case "choose_monument":
-      return `${capital(you(view.active))} may build a monument`;
+      return mine(view.active)
+        ? t("tigris.now_you_monument")
+        : t("tigris.now_monument", { name: name(view.active) });
     case "choose_treasures":
-      return `${capital(you(phase.seat))} to take ${plural(phase.count, "treasure")}`;
+      return mine(phase.seat)
+        ? t("tigris.now_you_treasures", { count: phase.count })
+        : t("tigris.now_treasures", { count: phase.count, name: name(phase.seat) });
     case "over":
-      return "The game is over";
+      return t("tigris.now_over");
     default:
-      return actors?.length ? `Waiting for ${listWords(actors.map((a) => seatName(ctx, a)))}` : "";
+      return actors?.length
+        ? t("tigris.now_waiting", { names: listWords(actors.map((a) => seatName(ctx, a))) })
+        : "";
   }
 }
 
 export function statusSection(doc, view, ctx, seat) {
-  const sec = section("Now");
+  const sec = section(t("tigris.now"));
   sec.setAttribute("data-zt", "status");
   sec.append(h("div", { class: "zt-status" }, awaitedWords(view, ctx, seat, doc.actors)));
   if (doc.over && doc.result) {
     sec.append(
-      h("div", { class: "zt-sub" }, `Ended: ${GAME_END[doc.result.reason] || doc.result.reason}.`),
+      h("div", { class: "zt-sub" }, t("tigris.ended", { why: gameEndWords(doc.result.reason) })),
       ...standingRows(doc.result, ctx),
     );
   } else {
@@ -79,7 +113,9 @@ export function statusSection(doc, view, ctx, seat) {
       h(
         "div",
         { class: "zt-sub" },
-        `${plural(view.bag_count, "tile")} in the bag · ${plural(left, "treasure")} on the board`,
+        t("tigris.in_bag", { count: view.bag_count }),
+        " · ",
+        t("tigris.on_board", { count: left }),
       ),
     );
   }
@@ -89,20 +125,26 @@ export function statusSection(doc, view, ctx, seat) {
 export function conflictSection(view, ctx) {
   const phase = view.phase;
   return conflictPanel(
-    `${capital(phase.conflict)} of the ${LEADER_OF[phase.colour]}s`,
+    t("tigris.conflict_of", {
+      conflict: capital(conflictName(phase.conflict)),
+      leader: leaderName(LEADER_OF[phase.colour]),
+    }),
     ctx,
     LEADER_OF[phase.colour],
     [phase.attacker, phase.attacker_base, phase.attacker_commit],
     [phase.defender, phase.defender_base, null],
-    { place: "board", added: "committed" },
-    `Supporters are ${TILES[supporterColour(phase)]} (${phase.conflict === "revolt" ? "beside each leader" : "in each leader's kingdom"}, marked with a dot in the player's colour). Ties go to the defender.`,
+    (base, added) =>
+      added === null
+        ? t("tigris.side_board", { count: base })
+        : t("tigris.side_board_committed", { count: base, added }),
+    phase.conflict === "revolt"
+      ? t("tigris.supporters_revolt", { tiles: tileName(supporterColour(phase), 2) })
+      : t("tigris.supporters_war", { tiles: tileName(supporterColour(phase), 2) }),
   );
 }
 
 function pickHint(p) {
-  return p.sel
-    ? `Now click a highlighted square for ${selWords(p.sel)} (or walk them with the arrow keys and press Enter; Esc to cancel).`
-    : "Choose a tile from your hand, a leader or a catastrophe, then a highlighted square — or click a highlighted square first.";
+  return p.sel ? t("tigris.hint_square", { what: selWords(p.sel) }) : t("tigris.hint_pick");
 }
 
 export function movesSection(_doc, view, ctx, seat, p, moves, others, targets, draw) {
@@ -119,25 +161,41 @@ export function movesSection(_doc, view, ctx, seat, p, moves, others, targets, d
         pickChip(
           [
             miniLeader(seat, leader, ctx),
-            ` ${capital(leader)}${at === null || at === undefined ? "" : ` (${squareLabel(at)})`}`,
+            " ",
+            at === null || at === undefined
+              ? capital(leaderName(leader))
+              : t("tigris.leader_at", { leader: capital(leaderName(leader)), square: squareLabel(at) }),
           ],
           sel,
           p,
           draw,
-          { title: `Position or move your ${leader}` },
+          { title: t("tigris.leader_tip", { leader: leaderName(leader) }) },
         ),
       );
     }
     if (moves.some((m) => m.sel === "catastrophe")) {
       const left = view.catastrophes_left[seat];
       leaderRow.append(
-        pickChip([miniSvg(22, ...catastrophe(5)), ` Catastrophe (${left} left)`], "catastrophe", p, draw),
+        pickChip(
+          [miniSvg(22, ...catastrophe(5)), " ", t("tigris.catastrophe_left", { count: left })],
+          "catastrophe",
+          p,
+          draw,
+        ),
       );
     }
     if (leaderRow.childNodes.length) box.append(leaderRow);
   }
   const describe = (cmd) => label(cmd, ctx);
-  placeOptions(box, p, ctx, targets, describe, (at) => `At ${squareLabel(at)} you may:`, draw);
+  placeOptions(
+    box,
+    p,
+    ctx,
+    targets,
+    describe,
+    (at) => t("tigris.at_square", { square: squareLabel(at) }),
+    draw,
+  );
 
   // Everything that is not a square: buttons, worded by label().
   const swaps = others.filter((c) => c.type === "tigris.swap_tiles");
@@ -146,11 +204,8 @@ export function movesSection(_doc, view, ctx, seat, p, moves, others, targets, d
   }
   if (swaps.length) box.append(swapBox(view, ctx, p, swaps, draw));
   if (phase.kind === "choose_treasures")
-    box.append(h("div", { class: "zt-hint" }, "The treasures you may take are circled on the board."));
-  if (phase.kind === "choose_monument")
-    box.append(
-      h("div", { class: "zt-hint" }, "The square where a monument may stand is outlined on the board."),
-    );
+    box.append(h("div", { class: "zt-hint" }, t("tigris.hint_treasures")));
+  if (phase.kind === "choose_monument") box.append(h("div", { class: "zt-hint" }, t("tigris.hint_monument")));
   return sec;
 }
 
@@ -162,7 +217,7 @@ function swapBox(view, ctx, p, swaps, draw) {
   wrap.addEventListener("toggle", () => {
     p.extra.swapOpen = wrap.open;
   });
-  wrap.append(h("summary", { class: "zt-btn", "data-key": "swap-open" }, "Swap tiles…"));
+  wrap.append(h("summary", { class: "zt-btn", "data-key": "swap-open" }, t("tigris.swap_open")));
   const row = h("div", { class: "zt-row", style: "margin:6px 0" });
   for (const [i, c] of COLOURS.entries()) {
     const held = view.hand ? view.hand[i] : 0;
@@ -178,7 +233,11 @@ function swapBox(view, ctx, p, swaps, draw) {
             counts[c] = Math.max(0, counts[c] - 1);
             redraw(draw);
           },
-          { "aria-label": `one ${c} fewer`, "data-key": `swap-${c}-minus`, style: "padding:0 6px" },
+          {
+            "aria-label": t("tigris.one_fewer", { colour: colourName(c) }),
+            "data-key": `swap-${c}-minus`,
+            style: "padding:0 6px",
+          },
         ),
         h("span", {}, `${counts[c]}/${held}`),
         ztButton(
@@ -188,7 +247,7 @@ function swapBox(view, ctx, p, swaps, draw) {
             redraw(draw);
           },
           {
-            "aria-label": `one ${c} more`,
+            "aria-label": t("tigris.one_more", { colour: colourName(c) }),
             "data-key": `swap-${c}-plus`,
             "data-held": String(held),
             style: "padding:0 6px",
@@ -200,7 +259,7 @@ function swapBox(view, ctx, p, swaps, draw) {
   const cmd = swaps.find((x) => COLOURS.every((c) => (x[c] || 0) === counts[c]));
   wrap.append(
     row,
-    ztButton(cmd ? label(cmd, ctx) : "Choose tiles to swap", () => cmd && send(ctx, cmd, p, draw), {
+    ztButton(cmd ? label(cmd, ctx) : t("tigris.swap_choose"), () => cmd && send(ctx, cmd, p, draw), {
       class: "zt-btn zt-primary",
       disabled: cmd ? null : "",
       "data-command": cmd ? JSON.stringify(cmd) : null,
@@ -211,7 +270,7 @@ function swapBox(view, ctx, p, swaps, draw) {
 }
 
 export function playersSection(doc, view, ctx, seat) {
-  const sec = section("Players");
+  const sec = section(t("tigris.players"));
   const scores = new Map((view.scores || []).map((sc) => [sc.seat, sc]));
   const actors = new Set(doc.actors || []);
   for (let pl = 0; pl < view.seats; pl++) {
@@ -224,12 +283,12 @@ export function playersSection(doc, view, ctx, seat) {
       seat,
       actors,
       ctx,
-      h("span", {}, `${plural(view.hand_counts[pl], "tile")} in hand`),
-      h("span", {}, `${plural(view.catastrophes_left[pl], "catastrophe")} left`),
+      h("span", {}, t("tigris.in_hand", { count: view.hand_counts[pl] })),
+      h("span", {}, t("tigris.catastrophes_left", { count: view.catastrophes_left[pl] })),
       supplyChips(pl, supply, ctx),
       sc
-        ? scoreRow(sc.points, sc.treasures, `${seatName(ctx, pl)}'s points per colour and treasures`)
-        : h("span", { title: "points are kept behind the player's screen" }, "points hidden"),
+        ? scoreRow(sc.points, sc.treasures, t("tigris.points_of", { name: seatName(ctx, pl) }))
+        : h("span", { title: t("tigris.points_hidden_tip") }, t("tigris.points_hidden")),
     );
     sec.append(row);
   }
@@ -237,7 +296,7 @@ export function playersSection(doc, view, ctx, seat) {
 }
 
 export function kingdomsSection(kingdoms, view, ctx) {
-  const sec = section("Kingdoms");
+  const sec = section(t("tigris.kingdoms"));
   const list = h("div", { class: "zt-kingdoms" });
   const down = flippedSquares(view);
   kingdoms.forEach((k, i) => {
@@ -248,7 +307,12 @@ export function kingdomsSection(kingdoms, view, ctx) {
       scoreRow(
         counts,
         null,
-        `tiles in kingdom ${i + 1}: ${COLOURS.map((c, j) => `${counts[j]} ${c}`).join(", ")}`,
+        t("tigris.kingdom_tiles", {
+          n: String(i + 1),
+          tiles: COLOURS.map((c, j) =>
+            t("tigris.points_colour", { count: counts[j], colour: colourName(c) }),
+          ).join(", "),
+        }),
       ),
     );
   });
@@ -271,16 +335,22 @@ function catastrophe(rx) {
 
 export function legendSection() {
   return legendDetails(
-    (c) => h("div", {}, miniTile(c, 20), `${capital(c)} ${TILE[c]} · ${LEADER_OF[c]}`),
+    (c) =>
+      h(
+        "div",
+        {},
+        miniTile(c, 20),
+        t("tigris.legend_colour", { tile: capital(tileName(c)), leader: leaderName(LEADER_OF[c]) }),
+      ),
     [],
     [
       legendItem(
-        "Treasure (dashed gold: corner)",
+        t("tigris.legend_treasure"),
         s("path", { d: "M20 4L34 20L20 36L6 20Z", fill: "#ffd23f", stroke: "#6b4b00", "stroke-width": 2 }),
       ),
-      legendItem("Catastrophe", ...catastrophe(4)),
+      legendItem(t("tigris.catastrophe"), ...catastrophe(4)),
       legendItem(
-        "River: farms only",
+        t("tigris.legend_river"),
         s("rect", { x: 2, y: 2, width: 36, height: 36, fill: "#86bde3" }),
         s("path", {
           d: "M6 15q5 -4 9 0t9 0t9 0M6 27q5 -4 9 0t9 0t9 0",
@@ -290,18 +360,18 @@ export function legendSection() {
         }),
       ),
       legendItem(
-        "Monument (its two colours)",
+        t("tigris.legend_monument"),
         legendSquare(3, "#d9c9a2", "#3a2c1a", 2),
         s("rect", { x: 9, y: 22, width: 22, height: 9, fill: FILL.red }),
         s("rect", { x: 13, y: 13, width: 14, height: 9, fill: FILL.blue }),
       ),
       legendItem(
-        "Kingdom (numbered)",
+        t("tigris.legend_kingdom"),
         s("path", { d: "M4 4H36V36H4Z", fill: "none", stroke: "#6b3f0c", "stroke-width": 4 }),
         s("circle", { cx: 10, cy: 10, r: 6, fill: "#6b3f0c" }),
       ),
       legendItem(
-        "Unification tile (war)",
+        t("tigris.legend_unification"),
         legendSquare(5, "#fff8e8", "#b22", 3),
         s("path", { d: "M10 20H30M20 10V30", stroke: "#b22", "stroke-width": 3 }),
       ),

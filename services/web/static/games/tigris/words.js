@@ -1,21 +1,44 @@
-import { listWords, plural, seatName } from "../../words.js";
-import { COLOUR_OF, COLOURS, LEADER_OF, LEADERS } from "../tigris-common.js";
+import { t } from "../../i18n.js";
+import { listWords, seatName } from "../../words.js";
+import { COLOUR_OF, COLOURS, colourName, LEADER_OF, LEADERS, leaderName } from "../tigris-common.js";
 import { blockLabel, squareLabel } from "./board.js";
 
 // ---- words ----
+// The tiles by the rule documents' names (temppeli, maatila, kauppapaikka,
+// asutus; templom, farm, piac, település): one sentence per colour and count.
 
-export const TILE = { red: "temple", blue: "farm", green: "market", black: "settlement" };
+// A tile's name alone ("temple"), as the hand and the legend show it.
+export function tileName(colour, n = 1) {
+  const names = {
+    red: () => t("tigris.tile_red", { count: n }),
+    blue: () => t("tigris.tile_blue", { count: n }),
+    green: () => t("tigris.tile_green", { count: n }),
+    black: () => t("tigris.tile_black", { count: n }),
+  };
+  return names[colour] ? names[colour]() : colour;
+}
 
-export const TILES = { red: "temples", blue: "farms", green: "markets", black: "settlements" };
-
-export const tileWords = (colour, n) =>
-  n === 1 ? `a ${colour} ${TILE[colour]}` : `${n} ${colour} ${TILES[colour]}`;
+// "a red temple", "3 red temples": a count of tiles of one colour.
+export function tileWords(colour, n) {
+  const words = {
+    red: () => t("tigris.tiles_red", { count: n }),
+    blue: () => t("tigris.tiles_blue", { count: n }),
+    green: () => t("tigris.tiles_green", { count: n }),
+    black: () => t("tigris.tiles_black", { count: n }),
+  };
+  return words[colour] ? words[colour]() : `${n} ${colour}`;
+}
 
 export const monumentColours = (m) => String(m).split("_");
 
-export const monumentName = (m) => monumentColours(m).join("–");
+export const monumentName = (m) => monumentColours(m).map(colourName).join("–");
 
 export const supporterColour = (phase) => (phase.conflict === "revolt" ? "red" : phase.colour);
+
+// "revolt" or "war", as the rule documents say it (sisäinen/ulkoinen konflikti; belső/külső).
+export function conflictName(conflict) {
+  return conflict === "revolt" ? t("tigris.revolt") : t("tigris.war");
+}
 
 // The view last drawn: labels read where leaders stand and which conflict is on.
 let current = null;
@@ -30,178 +53,309 @@ export function leaderSquare(view, seat, leader) {
   return row ? row[LEADERS.indexOf(leader)] : null;
 }
 
+const known = (x) => x !== null && x !== undefined;
+
+function leaderLabel(kind, command, view, seat) {
+  const from = view && known(seat) ? leaderSquare(view, seat, command.leader) : null;
+  const leader = leaderName(command.leader);
+  const square = squareLabel(command.square);
+  if (kind === "position_leader")
+    return known(from)
+      ? t("tigris.do_move_leader", { leader, from: squareLabel(from), square })
+      : t("tigris.do_position_leader", { leader, square });
+  return known(from)
+    ? t("tigris.do_withdraw_from", { leader, from: squareLabel(from) })
+    : t("tigris.do_withdraw", { leader });
+}
+
+function swapLabel(command) {
+  const parts = COLOURS.filter((c) => command[c] > 0).map((c) =>
+    t("tigris.points_colour", { count: command[c], colour: colourName(c) }),
+  );
+  const n = COLOURS.reduce((a, c) => a + (command[c] || 0), 0);
+  return n === 0 ? t("tigris.do_swap_none") : t("tigris.do_swap", { count: n, colours: listWords(parts) });
+}
+
+function supportLabel(command, view) {
+  const phase = view?.phase && view.phase.kind === "support" ? view.phase : null;
+  if (!command.count) return t("tigris.do_support_none");
+  return phase
+    ? t("tigris.do_support", { tiles: tileWords(supporterColour(phase), command.count) })
+    : t("tigris.do_support_n", { count: command.count });
+}
+
 export function label(command, ctx) {
   const doc = ctx?.doc || current;
   const view = doc?.view;
-  const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : doc?.seat;
-  const t = String(command.type || "").replace(/^tigris\./, "");
-  switch (t) {
+  const seat = known(ctx?.seat) ? ctx.seat : doc?.seat;
+  const kind = String(command.type || "").replace(/^tigris\./, "");
+  const square = known(command.square) ? squareLabel(command.square) : "";
+  switch (kind) {
     case "place_tile":
-      return `Place ${tileWords(command.colour, 1)} at ${squareLabel(command.square)}`;
-    case "position_leader": {
-      const from =
-        view && seat !== null && seat !== undefined ? leaderSquare(view, seat, command.leader) : null;
-      return from === null || from === undefined
-        ? `Position your ${command.leader} at ${squareLabel(command.square)}`
-        : `Move your ${command.leader} from ${squareLabel(from)} to ${squareLabel(command.square)}`;
-    }
-    case "withdraw_leader": {
-      const from =
-        view && seat !== null && seat !== undefined ? leaderSquare(view, seat, command.leader) : null;
-      return `Withdraw your ${command.leader}${from === null || from === undefined ? "" : ` from ${squareLabel(from)}`}`;
-    }
+      return t("tigris.do_place_tile", { tile: tileWords(command.colour, 1), square });
+    case "position_leader":
+    case "withdraw_leader":
+      return leaderLabel(kind, command, view, seat);
     case "place_catastrophe": {
       const there = view?.tiles ? view.tiles[command.square] : null;
-      return `Place a catastrophe on ${squareLabel(command.square)}${there ? `, destroying ${tileWords(there, 1)}` : ""}`;
+      return there
+        ? t("tigris.do_catastrophe_on", { square, tile: tileWords(there, 1) })
+        : t("tigris.do_catastrophe", { square });
     }
-    case "swap_tiles": {
-      const parts = COLOURS.filter((c) => command[c] > 0).map((c) => `${command[c]} ${c}`);
-      const n = COLOURS.reduce((a, c) => a + (command[c] || 0), 0);
-      return n === 0
-        ? "Swap no tiles (pass the action)"
-        : `Swap ${plural(n, "tile")} (${listWords(parts)}) for new ones from the bag`;
-    }
+    case "swap_tiles":
+      return swapLabel(command);
     case "pass":
-      return "Pass this action";
-    case "commit_support": {
-      const phase = view?.phase && view.phase.kind === "support" ? view.phase : null;
-      if (!command.count) return "Commit no support";
-      return phase
-        ? `Commit ${tileWords(supporterColour(phase), command.count)}`
-        : `Commit ${plural(command.count, "tile")}`;
-    }
+      return t("tigris.do_pass");
+    case "commit_support":
+      return supportLabel(command, view);
     case "choose_war_colour":
-      return `Fight the war of the ${LEADER_OF[command.colour]}s (${command.colour}) first`;
+      return t("tigris.do_war_first", {
+        leader: leaderName(LEADER_OF[command.colour]),
+        colour: colourName(command.colour),
+      });
     case "build_monument":
-      return `Build the ${monumentName(command.monument)} monument on ${blockLabel(command.top_left)}`;
+      return t("tigris.do_monument", {
+        monument: monumentName(command.monument),
+        block: blockLabel(command.top_left),
+      });
     case "decline_monument":
-      return "Build no monument";
+      return t("tigris.do_no_monument");
     case "take_treasures":
-      return command.squares.length === 1
-        ? `Take the treasure at ${squareLabel(command.squares[0])}`
-        : `Take the treasures at ${listWords(command.squares.map(squareLabel))}`;
+      return t("tigris.do_take_treasures", {
+        count: command.squares.length,
+        squares: listWords(command.squares.map(squareLabel)),
+      });
     default:
-      return t.replace(/_/g, " ");
+      return "";
   }
 }
 
-const POINT_REASON = {
-  tile: "",
-  revolt: " for winning the revolt",
-  war: " from the war",
-  monument: " from a monument",
-};
+function pointsWords(event, who) {
+  const params = { name: who(event.seat), count: event.amount, colour: colourName(event.colour) };
+  switch (event.reason) {
+    case "revolt":
+      return t("tigris.log_points_revolt", params);
+    case "war":
+      return t("tigris.log_points_war", params);
+    case "monument":
+      return t("tigris.log_points_monument", params);
+    default:
+      return t("tigris.log_points", params);
+  }
+}
 
-const RETURN_REASON = {
-  withdrawn: "is withdrawn to the supply",
-  revolt: "loses the revolt and goes back to the supply",
-  war: "loses the war and goes back to the supply",
-  no_temple: "has no temple beside it any more and goes back to the supply",
-};
+function returnWords(event, who) {
+  const params = { name: who(event.seat), leader: leaderName(event.leader) };
+  switch (event.reason) {
+    case "withdrawn":
+      return t("tigris.log_withdrawn", params);
+    case "revolt":
+      return t("tigris.log_lost_revolt", params);
+    case "war":
+      return t("tigris.log_lost_war", params);
+    case "no_temple":
+      return t("tigris.log_no_temple", params);
+    default:
+      return t("tigris.log_returned", params);
+  }
+}
 
-export const GAME_END = {
-  treasures: "only two treasures are left on the board",
-  bag_empty: "the bag is empty",
-  stalemate: "nobody drew a tile or took a treasure for several rounds",
-};
+export function gameEndWords(reason) {
+  switch (reason) {
+    case "treasures":
+      return t("tigris.end_treasures");
+    case "bag_empty":
+      return t("tigris.end_bag_empty");
+    case "stalemate":
+      return t("tigris.end_stalemate");
+    default:
+      return String(reason);
+  }
+}
 
 function colourList(colours) {
   const counts = COLOURS.map((c) => colours.filter((x) => x === c).length);
-  return listWords(COLOURS.filter((_, i) => counts[i]).map((c, _i) => `${counts[COLOURS.indexOf(c)]} ${c}`));
+  return listWords(
+    COLOURS.filter((_, i) => counts[i]).map((c) =>
+      t("tigris.points_colour", { count: counts[COLOURS.indexOf(c)], colour: colourName(c) }),
+    ),
+  );
 }
 
 export function describe(event, ctx) {
   const who = (seat) => seatName(ctx, seat);
-  const t = String(event.type || "").replace(/^tigris\./, "");
-  return turnWords(t, event, who) ?? conflictWords(t, event, who) ?? rewardWords(t, event, who) ?? "";
+  const kind = String(event.type || "").replace(/^tigris\./, "");
+  return (
+    courseWords(kind, event, who) ??
+    turnWords(kind, event, who) ??
+    conflictWords(kind, event, who) ??
+    rewardWords(kind, event, who) ??
+    ""
+  );
 }
 
-// The game's course and a turn's actions: tiles drawn and placed, leaders, catastrophes, points.
-function turnWords(t, event, who) {
-  switch (t) {
+// The game's course: its start, the bag, drawing and discarding, turns, its end.
+function courseWords(kind, event, who) {
+  switch (kind) {
     case "game_started":
-      return `The game begins with ${event.seats} players; ${who(event.first)} starts. Ten temples stand on the board, each with a treasure.`;
+      return t("tigris.log_started", { count: event.seats, name: who(event.first) });
     case "bag_filled":
-      return `The bag is filled with ${plural(event.order.length, "tile")}.`;
+      return t("tigris.log_bag_filled", { count: event.order.length });
     case "tiles_drawn":
-      return `${who(event.seat)} draws ${colourList(event.tiles)} (${plural(event.tiles.length, "tile")}).`;
+      return t("tigris.log_drawn", {
+        name: who(event.seat),
+        tiles: colourList(event.tiles),
+        count: event.tiles.length,
+      });
     case "tiles_drawn_count":
-      return `${who(event.seat)} draws ${plural(event.count, "tile")} from the bag.`;
+      return t("tigris.log_drawn_count", { name: who(event.seat), count: event.count });
     case "tiles_discarded":
-      return `${who(event.seat)} discards ${colourList(event.tiles)} (${plural(event.tiles.length, "tile")}).`;
+      return t("tigris.log_discarded", {
+        name: who(event.seat),
+        tiles: colourList(event.tiles),
+        count: event.tiles.length,
+      });
     case "tiles_discarded_count":
-      return `${who(event.seat)} discards ${plural(event.count, "tile")}.`;
+      return t("tigris.log_discarded_count", { name: who(event.seat), count: event.count });
     case "turn_started":
-      return `${who(event.seat)}'s turn begins.`;
-    case "leader_positioned":
-      return event.origin === null || event.origin === undefined
-        ? `${who(event.seat)} positions the ${event.leader} (${COLOUR_OF[event.leader]}) at ${squareLabel(event.square)}.`
-        : `${who(event.seat)} moves the ${event.leader} from ${squareLabel(event.origin)} to ${squareLabel(event.square)}.`;
-    case "leader_returned":
-      return `${who(event.seat)}'s ${event.leader} ${RETURN_REASON[event.reason] || "goes back to the supply"}.`;
-    case "tile_placed":
-      return `${who(event.seat)} places ${tileWords(event.colour, 1)} at ${squareLabel(event.square)}.`;
-    case "points_scored":
-      return `${who(event.seat)} scores ${plural(event.amount, `${event.colour} point`)}${POINT_REASON[event.reason] ?? ""}.`;
-    case "catastrophe_placed":
-      return `${who(event.seat)} places a catastrophe on ${squareLabel(event.square)}${event.destroyed ? `, destroying ${tileWords(event.destroyed, 1)}` : ""}.`;
+      return t("tigris.log_turn", { name: who(event.seat) });
     case "action_passed":
-      return `${who(event.seat)} passes.`;
+      return t("tigris.log_passed", { name: who(event.seat) });
     case "action_ended":
-      return `${who(event.seat)} finishes action ${event.number} of 2.`;
+      return t("tigris.log_action_ended", { name: who(event.seat), n: String(event.number) });
     case "game_ended":
-      return `The game ends: ${GAME_END[event.reason] || event.reason}.`;
+      return t("tigris.log_ended", { why: gameEndWords(event.reason) });
     default:
       return undefined;
   }
 }
 
+// A turn's actions: leaders, tiles, catastrophes, points.
+function turnWords(kind, event, who) {
+  const name = known(event.seat) ? who(event.seat) : "";
+  switch (kind) {
+    case "leader_positioned":
+      return known(event.origin)
+        ? t("tigris.log_leader_moved", {
+            name,
+            leader: leaderName(event.leader),
+            from: squareLabel(event.origin),
+            square: squareLabel(event.square),
+          })
+        : t("tigris.log_leader_positioned", {
+            name,
+            leader: leaderName(event.leader),
+            colour: colourName(COLOUR_OF[event.leader]),
+            square: squareLabel(event.square),
+          });
+    case "leader_returned":
+      return returnWords(event, who);
+    case "tile_placed":
+      return t("tigris.log_tile", {
+        name,
+        tile: tileWords(event.colour, 1),
+        square: squareLabel(event.square),
+      });
+    case "points_scored":
+      return pointsWords(event, who);
+    case "catastrophe_placed":
+      return event.destroyed
+        ? t("tigris.log_catastrophe_on", {
+            name,
+            square: squareLabel(event.square),
+            tile: tileWords(event.destroyed, 1),
+          })
+        : t("tigris.log_catastrophe", { name, square: squareLabel(event.square) });
+    default:
+      return undefined;
+  }
+}
+
+function resolvedWords(event, who) {
+  const hi = Math.max(event.attacker_total, event.defender_total);
+  const lo = Math.min(event.attacker_total, event.defender_total);
+  const params = {
+    winner: who(event.winner),
+    loser: who(event.loser),
+    colour: colourName(event.colour),
+    hi: String(hi),
+    lo: String(lo),
+  };
+  return event.conflict === "revolt" ? t("tigris.log_revolt_won", params) : t("tigris.log_war_won", params);
+}
+
 // Revolts and wars: who fights whom, the support committed, who wins and what is lost.
-function conflictWords(t, event, who) {
-  switch (t) {
+function conflictWords(kind, event, who) {
+  switch (kind) {
     case "marker_placed":
-      return `Two kingdoms are united at ${squareLabel(event.square)}: the unification tile marks it while wars are fought.`;
+      return t("tigris.log_united", { square: squareLabel(event.square) });
     case "marker_removed":
-      return `Peace returns: the unification tile leaves ${squareLabel(event.square)}.`;
+      return t("tigris.log_peace", { square: squareLabel(event.square) });
     case "revolt_started":
-      return `Revolt of the ${event.colour} leaders! ${who(event.attacker)}'s ${LEADER_OF[event.colour]} (${plural(event.attacker_base, "temple")} beside it) challenges ${who(event.defender)}'s (${event.defender_base}).`;
+      return t("tigris.log_revolt", {
+        colour: colourName(event.colour),
+        leader: leaderName(LEADER_OF[event.colour]),
+        attacker: who(event.attacker),
+        count: event.attacker_base,
+        defender: who(event.defender),
+        base: event.defender_base,
+      });
     case "wars_pending":
-      return `Wars break out over ${listWords(event.colours)}; the active player chooses which is fought first.`;
+      return t("tigris.log_wars_pending", { colours: listWords(event.colours.map(colourName)) });
     case "war_started":
-      return `War between the ${event.colour} leaders: ${who(event.attacker)} (${tileWords(event.colour, event.attacker_base)} in the kingdom) attacks ${who(event.defender)} (${event.defender_base}).`;
+      return t("tigris.log_war", {
+        colour: colourName(event.colour),
+        attacker: who(event.attacker),
+        tiles: tileWords(event.colour, event.attacker_base),
+        defender: who(event.defender),
+        base: event.defender_base,
+      });
     case "support_committed":
       return event.count
-        ? `${who(event.seat)} commits ${tileWords(event.colour, event.count)} in support.`
-        : `${who(event.seat)} commits no support.`;
-    case "conflict_resolved": {
-      const hi = Math.max(event.attacker_total, event.defender_total),
-        lo = Math.min(event.attacker_total, event.defender_total);
-      return `${who(event.winner)} wins the ${event.colour} ${event.conflict} against ${who(event.loser)}, ${hi} to ${lo}.`;
-    }
+        ? t("tigris.log_support", { name: who(event.seat), tiles: tileWords(event.colour, event.count) })
+        : t("tigris.log_support_none", { name: who(event.seat) });
+    case "conflict_resolved":
+      return resolvedWords(event, who);
     case "tiles_removed":
-      return `The war removes ${tileWords(event.colour, event.squares.length)} at ${listWords(event.squares.map(squareLabel))}.`;
+      return t("tigris.log_removed", {
+        tiles: tileWords(event.colour, event.squares.length),
+        squares: listWords(event.squares.map(squareLabel)),
+      });
     default:
       return undefined;
   }
 }
 
 // Monuments and treasures: offered, built or declined, taken.
-function rewardWords(t, event, who) {
-  switch (t) {
+function rewardWords(kind, event, who) {
+  const name = known(event.seat) ? who(event.seat) : "";
+  switch (kind) {
     case "monument_offered": {
       const blocks = [...new Set(event.options.map((o) => o.top_left))].map(blockLabel);
-      return `${who(event.seat)} may build a monument on ${listWords(blocks)}.`;
+      return t("tigris.log_monument_offered", { name, blocks: listWords(blocks) });
     }
     case "monument_built":
-      return `${who(event.seat)} builds the ${monumentName(event.monument)} monument on ${blockLabel(event.top_left)}.`;
+      return t("tigris.log_monument", {
+        name,
+        monument: monumentName(event.monument),
+        block: blockLabel(event.top_left),
+      });
     case "monument_declined":
-      return `${who(event.seat)} builds no monument${event.top_lefts?.length ? ` on ${listWords(event.top_lefts.map(blockLabel))}` : ""}.`;
+      return event.top_lefts?.length
+        ? t("tigris.log_no_monument_on", { name, blocks: listWords(event.top_lefts.map(blockLabel)) })
+        : t("tigris.log_no_monument", { name });
     case "treasure_choice_offered":
-      return `${who(event.seat)} may take ${plural(event.count, "treasure")} from ${listWords(event.candidates.map(squareLabel))}.`;
+      return t("tigris.log_treasure_offered", {
+        name,
+        count: event.count,
+        squares: listWords(event.candidates.map(squareLabel)),
+      });
     case "treasures_taken":
-      return event.squares.length === 1
-        ? `${who(event.seat)} takes the treasure at ${squareLabel(event.squares[0])}.`
-        : `${who(event.seat)} takes the treasures at ${listWords(event.squares.map(squareLabel))}.`;
+      return t("tigris.log_treasures", {
+        name,
+        count: event.squares.length,
+        squares: listWords(event.squares.map(squareLabel)),
+      });
     default:
       return undefined;
   }
@@ -215,8 +369,10 @@ export function summary(doc) {
   const shown = new Map((view.scores || []).map((sc) => [sc.seat, sc]));
   return Array.from({ length: view.seats }, (_, seat) => {
     const sc = shown.get(seat);
-    const hand = `${plural(view.hand_counts[seat], "tile")} in hand`;
-    if (!sc) return hand;
-    return `${COLOURS.map((c, i) => `${sc.points[i]} ${c}`).join(" · ")} · ${plural(sc.treasures, "treasure")}`;
+    if (!sc) return t("tigris.in_hand", { count: view.hand_counts[seat] });
+    const points = COLOURS.map((c, i) =>
+      t("tigris.points_colour", { count: sc.points[i], colour: colourName(c) }),
+    );
+    return [...points, t("tigris.treasure_count", { count: sc.treasures })].join(" · ");
   });
 }
