@@ -42,7 +42,7 @@ from services.gateway.reads import anonymous_read
 from services.gateway.routing import Answer, Route
 from services.gateway.writes import Chosen, asked, checked_options, forget, keyed, player_caller
 from shared.arenas import codes as ac
-from shared.arenas.commands import ArenaCommandUnion, Create, Join, Leave
+from shared.arenas.commands import MAX_BOTS, ArenaCommandUnion, Create, Join, Leave
 from shared.arenas.keys import ARENAS_INDEX, ARENAS_OPEN, arena_keys
 from shared.arenas.rules import decide
 from shared.arenas.standings import ArenaView, arena_view
@@ -50,6 +50,7 @@ from shared.arenas.state import ArenaState, Status
 from shared.arenas.store import ARENAS
 from shared.infra.wallclock import now_ms
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
+from shared.kernel.levels import Level
 from shared.messaging.messages import encode
 
 ARENA_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,47}$")
@@ -64,6 +65,16 @@ class NewArena(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     seats: Annotated[int, msgspec.Meta(ge=2, le=MAX_SEATS)] = 2
     #: How long the arena runs, from now (tables in play when it closes still count).
     seconds: Annotated[int, msgspec.Meta(ge=5, le=MAX_SECONDS)] = 3600
+    bots: Annotated[
+        list[Level],
+        msgspec.Meta(
+            max_length=MAX_BOTS,
+            description="Our bots entered from the start, one level each (easy, medium or hard): "
+            "they wait and play like players, never at a table without a person, and are on "
+            "the leaderboard (with their level) but not the ladder; any other level is refused "
+            "`unknown_level`",
+        ),
+    ] = []
 
 
 class ArenaOpened(msgspec.Struct, kw_only=True):
@@ -113,6 +124,7 @@ async def create(request: Request) -> Response:
         seats=body.seats,
         starts_at_ms=now,
         ends_at_ms=now + body.seconds * 1000,
+        bots=tuple(body.bots),
         at_ms=now,
     )
     try:
@@ -255,10 +267,11 @@ routes = [
         summary="Open an arena: a rated, continuous format for one game, for a time window",
         description="Players who join wait in a queue; a table opens as soon as `seats` are "
         "waiting, and its players queue again when it ends, until they leave or the window "
-        "closes. Every table is rated on the game's ladder. Rate limited: " + RATE_LIMIT_NOTE["opens"] + ".",
+        "closes. Every table is rated on the game's ladder among its people; `bots` enters our "
+        "bots at their levels. Rate limited: " + RATE_LIMIT_NOTE["opens"] + ".",
         parameters=[IDEMPOTENCY],
         body=NewArena,
-        example={"game": "highcard", "seats": 2, "seconds": 600},
+        example={"game": "highcard", "seats": 2, "seconds": 600, "bots": ["hard"]},
         answers=[Answer(201, ArenaOpened, "Opened")],
         codes=[
             "bad_json",
@@ -268,6 +281,7 @@ routes = [
             "bad_seat_count",
             "bad_clock",
             "unknown_game",
+            "unknown_level",
             "body_too_large",
             "rate_limited",
             "busy",

@@ -52,13 +52,14 @@ FIELD_CODES: dict[str, Code] = {
     "game_options": "bad_options",
     "seats": "bad_seat_count",
     "seats_per_table": "bad_seat_count",
-    # A bot's level: a lobby's bot seats, a casual table's bot seat.
+    # A bot's level: a lobby's bot seats, a casual table's bot seat, an arena's bot entrants.
     "levels": "unknown_level",
     "seats.bot": "unknown_level",
+    "bots": "unknown_level",
 }
 #: What a person needs to know to fix such a field, after the schema's own words.
 FIELD_HINTS: dict[str, str] = {
-    field: f". The bot levels are {', '.join(LEVELS)}." for field in ("levels", "seats.bot")
+    field: f". The bot levels are {', '.join(LEVELS)}." for field in ("levels", "seats.bot", "bots")
 }
 _PATH = re.compile(r"at `\$((?:\.[a-z_]+|\[\d+\])+)`")
 _NAME = re.compile(r"[a-z_]+")

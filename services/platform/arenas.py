@@ -4,11 +4,14 @@ Every half second it looks at each arena not yet done: closes it once its
 window is over, pairs whoever is waiting (``arena.paired``: as many full
 tables as the queue holds), and opens every table the arena seated as a
 game (seat tokens kept once with ``HSETNX``, the game's auth hash, the map
-back to the arena, then the open command), and seats the players' accounts
-so their bots hear of it (:func:`shared.players.store.seat_players`).
+back to the arena, then the open command), seats the players' accounts
+so their bots hear of it (:func:`shared.players.store.seat_players`), and
+hands the seats of the arena's own bot entrants to the bot runner at their
+levels, as a tournament's process manager does.
 The player process hands it finished games (:meth:`ArenaRunner.game_over`):
 the table is scored in the arena, its players queue again, and the ladder
-rates it.
+rates it among its people (bot entrants are on the leaderboard, not the
+ladder, as in tournaments and casual tables).
 
 Every step has a deterministic command id (``pair:<version>``,
 ``score:<table>``, ``close``) and first looks at the arena's state, so a
@@ -28,13 +31,14 @@ from services.platform.opening import open_command
 from shared.arenas.commands import ArenaCommandUnion, Close, Pair, Score
 from shared.arenas.keys import ARENA_TABLES, ARENAS_OPEN, arena_keys, arena_tokens
 from shared.arenas.rules import decide
-from shared.arenas.state import ArenaState, ArenaTable
+from shared.arenas.state import ArenaState, ArenaTable, bot_levels
 from shared.arenas.store import ARENAS
 from shared.eventstore import game_index
 from shared.eventstore.keys import GameKeys, command_stream, partition_of
 from shared.eventstore.store import EventStore
 from shared.infra.coalesce import Coalescer
 from shared.infra.wallclock import now_ms
+from shared.kernel import levels
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.contract import Result
 from shared.ladders.events import Rated, RatedPlacing
@@ -43,12 +47,15 @@ from shared.messaging.streams import send
 from shared.observability import metrics
 from shared.players.seats import Seat
 from shared.players.store import seat_players
+from shared.tournaments import store as bot_store
 from shared.tournaments.results import placings_of
 
 log = structlog.get_logger()
 TICK_S = 0.5
 #: How long one open waits for its game before the next tick tries again.
 OPEN_WAIT_S = 10.0
+#: How long a table's bot seats are kept for the runner (it lets go of a table once over).
+BOT_SEATS_TTL_S = 7 * 24 * 3600
 
 
 class ArenaRunner:
@@ -142,12 +149,21 @@ class ArenaRunner:
                 await asyncio.sleep(0.05)
         await game_index.index(self.store.redis, keys, self.clock_ms())
         source = f"arena:{state.arena_id}"
+        entrants = bot_levels(state)
+        bots = {
+            s: (tokens[s], levels.level_of(entrants[pid]))
+            for s, pid in enumerate(table.players)
+            if pid in entrants
+        }
+        if bots:
+            await bot_store.hand_over_bots(self.redis, table.table_id, bots, BOT_SEATS_TTL_S)
         await seat_players(
             self.redis,
             table.table_id,
             [
                 (pid, Seat(table_id=table.table_id, game=state.game, seat=s, token=tokens[s], source=source))
                 for s, pid in enumerate(table.players)
+                if pid not in entrants
             ],
         )
         self.seated(table.table_id)
@@ -164,13 +180,15 @@ class ArenaRunner:
         await self.execute(
             arena_id, Score(table_id=table_id, placings=placings, at_ms=self.clock_ms()), f"score:{table_id}"
         )
-        rated = Rated(
-            table_id=table_id,
-            source=f"arena:{arena_id}",
-            placings=tuple(
-                RatedPlacing(player_id=p.player_id, place=p.place, score=p.score) for p in placings
-            ),
-            at_ms=self.clock_ms(),
+        bots = bot_levels(state)
+        people = tuple(
+            RatedPlacing(player_id=p.player_id, place=p.place, score=p.score)
+            for p in placings
+            if p.player_id not in bots
         )
-        await self.record(state.game, rated)
+        if len(people) >= 2:
+            rated = Rated(
+                table_id=table_id, source=f"arena:{arena_id}", placings=people, at_ms=self.clock_ms()
+            )
+            await self.record(state.game, rated)
         self._opened.discard(table_id)

@@ -7,8 +7,13 @@ from typing import Annotated
 import msgspec
 
 from shared.kernel.bounds import MAX_SEATS, EpochMs, Name, RawOptions, SeatCount
+from shared.kernel.levels import Level
 from shared.kernel.messages import Command
 from shared.tournaments.commands import Placing
+
+#: Bots an arena enters at most: enough to fill tables for every waiting person, few
+#: enough that bots (which never leave) do not crowd the queue.
+MAX_BOTS = 16
 
 
 class ArenaCommand(Command, kw_only=True):
@@ -22,6 +27,8 @@ class Create(ArenaCommand, tag="arena.create", kw_only=True):
     seats: SeatCount = 2
     starts_at_ms: EpochMs
     ends_at_ms: EpochMs
+    #: The level of each of our bots entered from the start (they play whoever waits).
+    bots: Annotated[tuple[Level, ...], msgspec.Meta(max_length=MAX_BOTS)] = ()
 
 
 class Join(ArenaCommand, tag="arena.join"):

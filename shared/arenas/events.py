@@ -25,6 +25,8 @@ class Created(ArenaEvent, tag="arena.created", kw_only=True):
     seats: int
     starts_at_ms: int
     ends_at_ms: int
+    #: The level of each bot entrant, in order (``bot:1`` first); none before bot entrants existed.
+    bots: tuple[str, ...] = ()
 
 
 class Joined(ArenaEvent, tag="arena.joined"):

@@ -7,11 +7,21 @@ from collections.abc import Iterable
 from msgspec.structs import replace
 
 from shared.arenas import codes
-from shared.arenas.commands import ArenaCommandUnion, Close, Create, Join, Leave, Pair, Score
+from shared.arenas.commands import MAX_BOTS, ArenaCommandUnion, Close, Create, Join, Leave, Pair, Score
 from shared.arenas.events import ArenaEventUnion, Closed, Created, Joined, Left, Paired, Scored, Seated
-from shared.arenas.state import ArenaState, ArenaTable, playing, table, table_id_for
+from shared.arenas.state import (
+    ArenaBot,
+    ArenaState,
+    ArenaTable,
+    bot_id,
+    bot_levels,
+    playing,
+    table,
+    table_id_for,
+)
 from shared.kernel.decider import Rules
 from shared.kernel.fold import replay, started
+from shared.kernel.levels import LEVELS
 from shared.kernel.rejection import RuleViolation, require
 from shared.tournaments.results import check_placings
 
@@ -45,6 +55,11 @@ def decide(
             codes.INVALID_ARENA,
             "The window must end after it starts.",
         )
+        require(
+            len(command.bots) <= MAX_BOTS and all(level in LEVELS for level in command.bots),
+            codes.INVALID_ARENA,
+            f"An arena enters at most {MAX_BOTS} bots, each at a level: {', '.join(LEVELS)}.",
+        )
         return [
             Created(
                 arena_id=command.arena_id,
@@ -53,6 +68,7 @@ def decide(
                 seats=command.seats,
                 starts_at_ms=command.starts_at_ms,
                 ends_at_ms=command.ends_at_ms,
+                bots=command.bots,
                 at_ms=command.at_ms,
             )
         ]
@@ -90,13 +106,10 @@ def decide(
         case Pair():
             if state.status != "open" or command.at_ms >= state.ends_at_ms:
                 return []
-            count = min(len(state.waiting) // state.seats, max(0, max_tables - len(state.tables)))
+            groups = _groups(state, max(0, max_tables - len(state.tables)))
             seated = tuple(
-                Seated(
-                    table_id=table_id_for(state.arena_id, len(state.tables) + i + 1),
-                    players=state.waiting[i * state.seats : (i + 1) * state.seats],
-                )
-                for i in range(count)
+                Seated(table_id=table_id_for(state.arena_id, len(state.tables) + i + 1), players=players)
+                for i, players in enumerate(groups)
             )
             return [Paired(tables=seated, at_ms=command.at_ms)] if seated else []
         case Score():
@@ -121,8 +134,28 @@ def decide(
     raise AssertionError(f"unhandled command {command!r}")
 
 
+def _groups(state: ArenaState, most: int) -> list[tuple[str, ...]]:
+    """Up to ``most`` full tables of the waiting players, first come first seated, each
+    with a person: a table of bots alone would be played for nobody (and no person's
+    account would be seated to see it end). Without bots: the queue cut in tables."""
+    bots = bot_levels(state)
+    queue = list(state.waiting)
+    groups: list[tuple[str, ...]] = []
+    while len(groups) < most and len(queue) >= state.seats:
+        person = next((p for p in queue if p not in bots), None)
+        if person is None:
+            break
+        queue.remove(person)
+        taken = {person, *queue[: state.seats - 1]}
+        del queue[: state.seats - 1]
+        groups.append(tuple(p for p in state.waiting if p in taken))
+    return groups
+
+
 def evolve(state: ArenaState | None, event: ArenaEventUnion) -> ArenaState:
     if isinstance(event, Created):
+        bots = tuple(ArenaBot(player_id=bot_id(i), level=level) for i, level in enumerate(event.bots, 1))
+        entrants = tuple(b.player_id for b in bots)
         return ArenaState(
             arena_id=event.arena_id,
             game=event.game,
@@ -130,6 +163,9 @@ def evolve(state: ArenaState | None, event: ArenaEventUnion) -> ArenaState:
             seats=event.seats,
             starts_at_ms=event.starts_at_ms,
             ends_at_ms=event.ends_at_ms,
+            bots=bots,
+            members=entrants,
+            waiting=entrants,
         )
     state = started(state, event, "arena.created")
     match event:

@@ -9,7 +9,7 @@ the order of joining.
 
 from __future__ import annotations
 
-from shared.arenas.state import ArenaState, Status
+from shared.arenas.state import ArenaState, Status, bot_levels
 from shared.kernel.messages import Record
 from shared.tournaments.settings import default_points
 from shared.tournaments.standings import placing_points
@@ -25,6 +25,8 @@ class ArenaLine(Record, frozen=True):
     waiting: bool
     #: At a table now.
     playing: bool
+    #: The level of one of our bots; null for a person.
+    level: str | None = None
 
 
 class ArenaTableView(Record, frozen=True):
@@ -59,6 +61,7 @@ def arena_view(state: ArenaState) -> ArenaView:
             line[1] += 1
             line[2] += p.place == 1
     order = {pid: i for i, pid in enumerate(state.members)}
+    bots = bot_levels(state)
     ranked = sorted(tally, key=lambda pid: (-tally[pid][0], -tally[pid][2], tally[pid][1], order.get(pid, 0)))
     lines = tuple(
         ArenaLine(
@@ -69,6 +72,7 @@ def arena_view(state: ArenaState) -> ArenaView:
             wins=tally[pid][2],
             waiting=pid in state.waiting,
             playing=pid in busy,
+            level=bots.get(pid),
         )
         for i, pid in enumerate(ranked, start=1)
     )

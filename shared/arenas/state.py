@@ -10,6 +10,13 @@ from shared.tournaments.commands import Placing
 Status = Literal["open", "closed"]
 
 
+class ArenaBot(Record, frozen=True):
+    """One of our bots entered in the arena: it waits and plays like a player, at its level."""
+
+    player_id: str
+    level: str
+
+
 class ArenaTable(Record, frozen=True):
     table_id: str
     players: tuple[str, ...]
@@ -31,6 +38,18 @@ class ArenaState(Record, frozen=True):
     #: Everyone who ever joined, in order.
     members: tuple[str, ...] = ()
     tables: tuple[ArenaTable, ...] = ()
+    #: Our bots entered when the arena opened (their ids are no account's: ``bot:<n>``).
+    bots: tuple[ArenaBot, ...] = ()
+
+
+def bot_levels(state: ArenaState) -> dict[str, str]:
+    """The arena's bot entrants: player id -> level."""
+    return {b.player_id: b.level for b in state.bots}
+
+
+def bot_id(number: int) -> str:
+    """The id of an arena's ``number``-th bot (from 1); no account's id has a colon."""
+    return f"bot:{number}"
 
 
 def playing(state: ArenaState) -> set[str]:

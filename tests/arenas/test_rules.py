@@ -8,12 +8,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from shared.arenas import codes
-from shared.arenas.commands import ArenaCommandUnion, Close, Create, Join, Leave, Pair, Score
+from shared.arenas.commands import MAX_BOTS, ArenaCommandUnion, Close, Create, Join, Leave, Pair, Score
 from shared.arenas.events import Paired
 from shared.arenas.rules import MAX_MEMBERS, decide, evolve
 from shared.arenas.standings import arena_view
-from shared.arenas.state import ArenaState, playing
+from shared.arenas.state import ArenaState, bot_levels, playing
 from shared.infra.settings import Settings
+from shared.kernel.levels import Level
 from shared.kernel.rejection import RuleViolation
 from shared.tournaments.commands import Placing
 
@@ -183,3 +184,84 @@ def test_an_arena_plays_at_most_its_tables_then_seats_and_admits_nobody() -> Non
     # The tables already seated still finish and score.
     state = finish(state, state.tables[0].table_id, 5)
     assert decide(state, Pair(at_ms=6), max_tables=bound) == []
+
+
+# -- bot entrants (issue 25) -------------------------------------------------------------------
+
+
+def with_bots(seats: int, bots: tuple[Level, ...]) -> ArenaState:
+    command = Create(arena_id="a", game="tigris", seats=seats, starts_at_ms=0, ends_at_ms=END, bots=bots)
+    state = run(None, command)
+    assert state is not None
+    return state
+
+
+def test_bot_entrants_wait_from_the_start_at_their_levels_and_are_on_the_leaderboard() -> None:
+    state = with_bots(2, ("hard", "easy"))
+    assert state.waiting == state.members == ("bot:1", "bot:2")
+    assert bot_levels(state) == {"bot:1": "hard", "bot:2": "easy"}
+    # Two bots alone are never seated: nobody would watch their table.
+    assert decide(state, Pair(at_ms=1)) == []
+    state = run(state, Join(player_id="p1", at_ms=2))  # type: ignore[assignment]
+    state = run(state, Pair(at_ms=3))  # type: ignore[assignment]
+    assert [t.players for t in state.tables] == [("bot:1", "p1")] and state.waiting == ("bot:2",)
+    state = finish(state, "a-g1", 4)
+    # Everyone queues again after the table, the bot too.
+    assert state.waiting == ("bot:2", "bot:1", "p1")
+    levels_shown = {line.player_id: line.level for line in arena_view(state).lines}
+    assert levels_shown == {"bot:1": "hard", "bot:2": "easy", "p1": None}
+
+
+def test_an_arena_without_bots_is_seated_as_before() -> None:
+    state = with_bots(3, ())
+    for i, pid in enumerate(PLAYERS):
+        state = run(state, Join(player_id=pid, at_ms=i))  # type: ignore[assignment]
+    state = run(state, Pair(at_ms=10))  # type: ignore[assignment]
+    assert [t.players for t in state.tables] == [tuple(PLAYERS[0:3]), tuple(PLAYERS[3:6])]
+    assert state.bots == ()
+
+
+@pytest.mark.parametrize("bots", [("hard",) * (MAX_BOTS + 1), ("superhard",)])
+def test_an_arena_refuses_too_many_bots_or_a_level_that_is_none(bots: tuple[Level, ...]) -> None:
+    with pytest.raises(RuleViolation) as refused:
+        with_bots(2, bots)
+    assert refused.value.code == codes.INVALID_ARENA
+
+
+@given(
+    st.integers(2, 4),
+    st.lists(st.sampled_from(["easy", "medium", "hard"]), max_size=MAX_BOTS),
+    steps(),
+)
+def test_with_bots_every_table_is_full_has_a_person_and_everyone_is_in_one_place(
+    seats: int, bots: list[Level], plan: list[tuple[str, str, int]]
+) -> None:
+    state = with_bots(seats, tuple(bots))
+    for kind, pid, at in sorted(plan, key=lambda s: s[2]):
+        if kind == "finish":
+            live = [t for t in state.tables if t.placings is None]
+            if live:
+                state = finish(state, live[0].table_id, at)
+            continue
+        commands: dict[str, ArenaCommandUnion] = {
+            "join": Join(player_id=pid, at_ms=at),
+            "leave": Leave(player_id=pid, at_ms=at),
+            "pair": Pair(at_ms=at),
+            "close": Close(at_ms=at),
+        }
+        try:
+            after = run(state, commands[kind])
+        except RuleViolation:
+            continue
+        assert after is not None
+        state = after
+        entrants = bot_levels(state)
+        for t in state.tables:
+            assert len(t.players) == seats, "a table not full"
+            assert any(p not in entrants for p in t.players), "a table of bots alone"
+        busy = [p for t in state.tables if t.placings is None for p in t.players]
+        assert len(busy) == len(set(busy)), "a player at two live tables"
+        assert not set(busy) & set(state.waiting), "a player waiting and playing"
+        people = [p for p in state.waiting if p not in entrants]
+        if state.status == "open" and at < END and people and len(state.waiting) >= seats:
+            assert decide(state, Pair(at_ms=at)) != [], "a person waits beside a full table's players"
