@@ -268,6 +268,11 @@ class FailoverCluster(RedisCluster):
         return NodePipeline(self)  # type: ignore[abstract]
 
     async def execute_command(self, *args: Any, **kwargs: Any) -> Any:
+        if self._initialize:
+            # redis-py works out a command's node before it reads the slot map:
+            # without a map, a keyed command goes to a random node (one that
+            # died, in a failover, and again on each retry).
+            await self.initialize()
         token = _IN_COMMAND.set(True)
         try:
             return await super().execute_command(*args, **kwargs)

@@ -212,3 +212,21 @@ async def test_a_node_leaving_the_slot_map_never_hands_out_a_connection_mid_clos
     await again.send_command("PING")
     assert await again.read_response() == b"PONG"
     await node.disconnect()
+
+
+async def test_a_new_clients_first_command_goes_to_its_slots_node_while_another_is_dead(
+    cluster: ValkeyCluster,
+) -> None:
+    """A fresh client has no slot map until its first command; redis-py picks a
+    command's node before reading it, so that first command went to a random
+    node, the dead one about one time in three (and again on each retry). Each
+    of thirty fresh clients writes a live node's key at once."""
+    dead = a_primary(cluster, url=False)
+    cluster.kill(dead)
+    live = [k for k in KEYS if k not in on(cluster, dead)]
+    for i in range(30):
+        client = connect(cluster.url, cluster=True)
+        try:
+            await client.set(live[i % len(live)], i)
+        finally:
+            await client.aclose()
