@@ -2,14 +2,17 @@
 // treasures, connectors, ships and leaders, as SVG; kingdoms as runs of columns.
 
 import { s, title } from "../../dom.js";
+import { t as tr } from "../../i18n.js";
 import { capital, seatName } from "../../words.js";
 import {
   arrowKeys,
   COLOUR_OF,
   clickable,
+  colourName,
   DYNASTIES,
   FILL,
   LEADER_OF,
+  leaderName,
   leaderPiece,
   moveTargets,
   placeButton,
@@ -18,7 +21,7 @@ import {
   tileGlyph,
   togglePick,
 } from "../tigris-common.js";
-import { colourOf, findLeader, isShip, label, NOUN, SHIP_OTHER, slotAt } from "./words.js";
+import { cardNoun, colourOf, findLeader, isShip, label, SHIP_OTHER, shipName, slotAt } from "./words.js";
 
 export const COLUMNS = 8;
 
@@ -205,7 +208,7 @@ function shipFace(g, x, y, w, card) {
     }),
   );
   g.append(placeGlyph(shipGlyph(), x + 18, y + STEP / 2, 24));
-  g.append(title(`The blue–${other} ship`));
+  g.append(title(shipName(card)));
 }
 
 // A colour's card (or the treasure): its colour, glyph and name.
@@ -240,10 +243,10 @@ function cardFace(g, x, y, w, card) {
   if (card === "treasure") {
     g.append(placeGlyph(treasureGlyph(), gx, y + STEP / 2, 24));
     if (w >= CW) g.append(placeGlyph(tileGlyph("red"), x + 40, y + STEP / 2, 16));
-    g.append(title("Treasure (counts as red; a joker at the end)"));
+    g.append(title(tr("tcards.treasure_title")));
   } else {
     g.append(placeGlyph(tileGlyph(colour), gx, y + STEP / 2, 22));
-    g.append(title(`${capital(colour)} card (${NOUN[colour]})`));
+    g.append(title(tr("tcards.card_title", { colour: capital(colourName(colour)), noun: cardNoun(colour) })));
   }
 }
 
@@ -287,7 +290,7 @@ export function drawBoard(view, ctx, start) {
     viewBox: `0 0 ${BW} ${BH}`,
     role: "img",
     preserveAspectRatio: "xMidYMid meet",
-    "aria-label": "The table: eight columns, each headed by a treasure, with connectors between the heads",
+    "aria-label": tr("tcards.board_label"),
   });
   svg.append(s("rect", { x: 0, y: 0, width: BW, height: BH, rx: 10, fill: "#cdb98a" }));
 
@@ -332,7 +335,7 @@ function traysLayer(view, BH) {
           "font-weight": 700,
           fill: "#3b2a12",
         },
-        `Column ${c + 1}`,
+        tr("tcards.column", { c: String(c + 1) }),
       ),
     );
     const n = view.columns[c].length - 1;
@@ -340,7 +343,7 @@ function traysLayer(view, BH) {
       s(
         "text",
         { x: colX(c) + CW / 2, y: 44, "text-anchor": "middle", "font-size": 11, fill: "#5d4a28" },
-        `${n} below the head`,
+        tr("tcards.below_head", { count: n }),
       ),
     );
   }
@@ -408,7 +411,11 @@ function leaderToken(leadersLayer, conflict, ctx, { seat, p, draw, mySels }, tok
       s("circle", { class: "zt-ring", cx, cy, r: 19, fill: "rgba(255,255,255,.01)", stroke: "none" }),
       piece,
     );
-    clickable(g, (ev) => togglePick(p, sel, draw, ev), `Choose your ${token.leader}`);
+    clickable(
+      g,
+      (ev) => togglePick(p, sel, draw, ev),
+      tr("tcards.choose_leader", { leader: leaderName(token.leader) }),
+    );
     leadersLayer.append(g);
   } else leadersLayer.append(piece);
 }
@@ -421,7 +428,7 @@ function supportMark(leadersLayer, marks, ctx, key, x, y) {
     s(
       "g",
       {},
-      title(`Supports ${seatName(ctx, owner)}`),
+      title(tr("tigris.supports", { name: seatName(ctx, owner) })),
       s("circle", {
         cx: x,
         cy: y,
@@ -442,8 +449,8 @@ function pendingConnector(cardsLayer, view) {
   back.append(
     title(
       view.pending.colour
-        ? `Your face-down connector (${view.pending.colour})`
-        : "A face-down connector: the kingdoms are at war",
+        ? tr("tcards.your_connector", { colour: colourName(view.pending.colour) })
+        : tr("tcards.connector_war"),
     ),
   );
   cardsLayer.append(back);
@@ -492,7 +499,7 @@ function overlayLayer(view, ctx, { seat, p, draw }, targets) {
     const [x, y, w, hh] = targetBox(view, key);
     const one = cmds.length === 1 ? cmds[0] : null;
     const empty = key.startsWith("col") || (key.startsWith("g") && !view.gaps[Number(key.slice(1))]);
-    const text = one ? label(one, ctx) : `${cmds.length} possible moves here`;
+    const text = one ? label(one, ctx) : tr("tcards.moves_here", { count: cmds.length });
     const g = s(
       "g",
       {

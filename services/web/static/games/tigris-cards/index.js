@@ -2,7 +2,8 @@
 // side panel (panels.js), and words for every event and command (words.js).
 // Drawn only from the view document the page holds.
 
-import { begin, handSection, layout } from "../tigris-common.js";
+import { t } from "../../i18n.js";
+import { begin, colourName, handSection, layout } from "../tigris-common.js";
 import { boardMove, drawBoard } from "./board.js";
 import {
   conflictSection,
@@ -13,7 +14,7 @@ import {
   statusSection,
   supplySection,
 } from "./panels.js";
-import { drawing } from "./words.js";
+import { cards, drawing } from "./words.js";
 
 // The renderer contract (docs/web-client.md): render here, the words beside it.
 export { describe, label, spotWords, summary } from "./words.js";
@@ -36,11 +37,11 @@ export function render(root, doc, ctx) {
     legal.length ? movesSection(view, ctx, seat, p, moves, others, targets, draw) : null,
     seat !== null && view.hand
       ? handSection(view, p, moves, draw, legal.length > 0, {
-          heading: "Your hand",
+          heading: t("tcards.your_hand"),
           kind: "card",
           mini: (c) => miniCard(c, 24),
-          name: (c) => c,
-          tip: (c) => `Play a ${c} card`,
+          name: (c, n) => t("tcards.hand_count", { count: n, colour: colourName(c) }),
+          tip: (c) => t("tcards.do_play_a", { card: cards(c, 1) }),
         })
       : null,
     playersSection(doc, view, ctx, seat),

@@ -2,12 +2,15 @@
 // moves, the hand, players, the supply, the legend).
 
 import { h, s } from "../../dom.js";
-import { capital, plural, seatName } from "../../words.js";
+import { t } from "../../i18n.js";
+import { capital, seatName } from "../../words.js";
 import {
+  colourName,
   commandButton,
   conflictPanel,
   LEADER_OF,
   LEADERS,
+  leaderName,
   legendDetails,
   legendItem,
   miniLeader,
@@ -22,22 +25,24 @@ import {
   supplyChips,
 } from "../tigris-common.js";
 import { CH, CW, cardShape } from "./board.js";
-import { findLeader, label, NOUN, phaseWords, SHIP_OTHER, shipName } from "./words.js";
+import { cardNoun, cards, findLeader, label, phaseWords, shipName } from "./words.js";
 
 function selWords(sel) {
-  if (sel === "catastrophe") return "your catastrophe";
+  if (sel === "catastrophe") return t("tcards.sel_catastrophe");
   const [kind, what] = sel.split(":");
-  return kind === "card" ? `a ${what} card` : `your ${what}`;
+  return kind === "card" ? cards(what, 1) : t("tigris.sel_leader", { leader: leaderName(what) });
 }
 
 export function statusSection(doc, view, ctx, seat) {
-  const sec = section("Now");
+  const sec = section(t("tigris.now"));
   sec.setAttribute("data-zt", "status");
   const phase = view.phase || {};
-  const who = (x) => (x === seat ? "You" : seatName(ctx, x));
-  let text = phaseWords(phase, who);
+  let text = phaseWords(phase, ctx, seat);
   if (phase.step === "act")
-    text = `${phase.seat === seat ? "Your turn" : `${seatName(ctx, phase.seat)}'s turn`} · ${plural(view.actions_left, "action")} left`;
+    text =
+      phase.seat === seat
+        ? t("tcards.now_you_act", { count: view.actions_left })
+        : t("tcards.now_acts", { name: seatName(ctx, phase.seat), count: view.actions_left });
   sec.append(h("div", { class: "zt-status" }, text));
   const result = doc.result || view.result;
   if (doc.over && result) {
@@ -48,7 +53,9 @@ export function statusSection(doc, view, ctx, seat) {
       h(
         "div",
         { class: "zt-sub" },
-        `${plural(view.deck_size, "card")} in the draw pile · ${plural(treasures, "treasure")} on the table`,
+        t("tcards.in_pile", { count: view.deck_size }),
+        " · ",
+        t("tcards.on_table", { count: treasures }),
       ),
     );
   }
@@ -58,22 +65,25 @@ export function statusSection(doc, view, ctx, seat) {
 export function conflictSection(view, ctx) {
   const c = view.conflict;
   return conflictPanel(
-    `${c.kind === "internal" ? "Internal" : "External"} conflict of the ${LEADER_OF[c.colour]}s`,
+    c.kind === "internal"
+      ? t("tcards.internal_of", { leader: leaderName(LEADER_OF[c.colour]) })
+      : t("tcards.external_of", { leader: leaderName(LEADER_OF[c.colour]) }),
     ctx,
     LEADER_OF[c.colour],
     [c.attacker, c.attacker_base, c.attacker_cards],
     [c.defender, c.defender_base, c.defender_cards],
-    { place: "table", added: "played" },
+    (base, added) =>
+      added === null
+        ? t("tcards.side_table", { count: base })
+        : t("tcards.side_table_played", { count: base, added }),
     c.kind === "internal"
-      ? "Support with red cards from hand; a leader on a red card gets +1. Ties go to the defender."
-      : `Support with ${c.support} cards from hand, plus the ${c.colour} cards in each side's kingdom (marked with a dot). Ties go to the defender.`,
+      ? t("tcards.support_internal")
+      : t("tcards.support_external", { support: cards(c.support, 2), colour: cards(c.colour, 2) }),
   );
 }
 
 function pickHint(p) {
-  return p.sel
-    ? `Now click a highlighted place for ${selWords(p.sel)} (Esc to cancel).`
-    : "Choose a card from your hand, a leader or your catastrophe, then a highlighted place — or click a highlighted place first.";
+  return p.sel ? t("tcards.hint_place", { what: selWords(p.sel) }) : t("tcards.hint_pick");
 }
 
 export function movesSection(view, ctx, seat, p, moves, others, targets, draw) {
@@ -86,7 +96,13 @@ export function movesSection(view, ctx, seat, p, moves, others, targets, draw) {
       const onTable = findLeader(view, seat, leader);
       row.append(
         pickChip(
-          [miniLeader(seat, leader, ctx), ` ${capital(leader)}${onTable ? " (on the table)" : ""}`],
+          [
+            miniLeader(seat, leader, ctx),
+            " ",
+            onTable
+              ? t("tcards.leader_on_table", { leader: capital(leaderName(leader)) })
+              : capital(leaderName(leader)),
+          ],
           sel,
           p,
           draw,
@@ -94,22 +110,21 @@ export function movesSection(view, ctx, seat, p, moves, others, targets, draw) {
       );
     }
     if (moves.some((m) => m.sel === "catastrophe")) {
-      row.append(pickChip([catastropheMini(), " Catastrophe"], "catastrophe", p, draw));
+      row.append(pickChip([catastropheMini(), " ", t("tcards.catastrophe")], "catastrophe", p, draw));
     }
     if (row.childNodes.length) box.append(row);
   }
   const describe = (cmd) => label(cmd, ctx);
-  placeOptions(box, p, ctx, targets, describe, () => "Here you may:", draw);
+  placeOptions(box, p, ctx, targets, describe, () => t("tcards.here"), draw);
   for (const cmd of others) box.append(commandButton(cmd, ctx, p, describe, draw));
   const phase = view.phase || {};
-  if (phase.step === "treasure_offer")
-    box.append(h("div", { class: "zt-hint" }, "The treasures you may take are outlined on the table."));
+  if (phase.step === "treasure_offer") box.append(h("div", { class: "zt-hint" }, t("tcards.hint_treasures")));
   if (phase.step === "ship_offer")
     box.append(
       h(
         "div",
         { class: "zt-hint" },
-        `Building discards the bottom ${phase.colour} series of column ${phase.column + 1} (outlined).`,
+        t("tcards.hint_ship", { colour: colourName(phase.colour), c: String(phase.column + 1) }),
       ),
     );
   return sec;
@@ -137,7 +152,7 @@ export function miniCard(card, size = 24) {
 }
 
 export function playersSection(doc, view, ctx, seat) {
-  const sec = section("Players");
+  const sec = section(t("tigris.players"));
   const actors = new Set(doc.actors || []);
   for (const pl of view.players) {
     const row = playerRow(
@@ -145,21 +160,21 @@ export function playersSection(doc, view, ctx, seat) {
       seat,
       actors,
       ctx,
-      h("span", {}, `${plural(pl.hand_size, "card")} in hand`),
-      h("span", {}, pl.catastrophe ? "catastrophe ready" : "catastrophe used"),
+      h("span", {}, t("tcards.in_hand", { count: pl.hand_size })),
+      h("span", {}, pl.catastrophe ? t("tcards.catastrophe_ready") : t("tcards.catastrophe_used")),
       supplyChips(pl.seat, pl.supply, ctx),
       pl.vp_open
         ? h(
             "span",
             { class: "zt-row" },
-            "VP:",
-            scoreRow(pl.vp_open.points, pl.vp_open.treasures, "VP pile per colour, and treasures (jokers)"),
+            t("tcards.vp"),
+            scoreRow(pl.vp_open.points, pl.vp_open.treasures, t("tcards.vp_tip")),
           )
         : h(
             "span",
-            { class: "zt-row", title: "only the top card of a VP pile is seen" },
-            "VP pile top:",
-            pl.vp_top ? miniCard(pl.vp_top, 22) : " empty",
+            { class: "zt-row", title: t("tcards.vp_top_tip") },
+            t("tcards.vp_top"),
+            pl.vp_top ? miniCard(pl.vp_top, 22) : [" ", t("tcards.empty")],
           ),
     );
     sec.append(row);
@@ -168,44 +183,54 @@ export function playersSection(doc, view, ctx, seat) {
 }
 
 export function supplySection(view) {
-  const sec = section("Table");
+  const sec = section(t("tcards.table"));
   sec.append(
     h(
       "div",
       { class: "zt-row" },
-      "Ships to build:",
+      t("tcards.ships"),
       ...(view.ships.length
         ? view.ships.map((sh) =>
-            h("span", { class: "zt-chip", title: shipName(sh) }, miniCard(sh, 24), ` blue–${SHIP_OTHER[sh]}`),
+            h("span", { class: "zt-chip", title: shipName(sh) }, miniCard(sh, 24), " ", shipName(sh)),
           )
-        : ["none left"]),
+        : [t("tcards.none_left")]),
     ),
   );
   sec.append(
     h(
       "div",
       { class: "zt-row", style: "margin-top:4px" },
-      "Discarded:",
-      scoreRow(view.discard, null, "cards out of play per colour"),
+      t("tcards.discarded"),
+      scoreRow(view.discard, null, t("tcards.discard_tip")),
     ),
   );
-  const extra = [`${plural(view.deck_size, "card")} in the draw pile`];
-  if (view.set_aside) extra.push(`${plural(view.set_aside, "card")} set aside unseen`);
+  const extra = [t("tcards.in_pile", { count: view.deck_size })];
+  if (view.set_aside) extra.push(t("tcards.set_aside", { count: view.set_aside }));
   sec.append(h("div", { class: "zt-sub", style: "margin-top:4px" }, extra.join(" · ")));
   return sec;
 }
 
 export function legendSection() {
   return legendDetails(
-    (c) => h("div", {}, miniCard(c, 22), `${capital(c)} ${NOUN[c]} · ${LEADER_OF[c]}`),
+    (c) =>
+      h(
+        "div",
+        {},
+        miniCard(c, 22),
+        t("tcards.legend_colour", {
+          colour: capital(colourName(c)),
+          noun: cardNoun(c),
+          leader: leaderName(LEADER_OF[c]),
+        }),
+      ),
     [
-      h("div", {}, miniCard("treasure", 22), "Treasure: red, a joker at the end"),
-      h("div", {}, miniCard("ship_blue_black", 22), "Ship (blue + a colour)"),
+      h("div", {}, miniCard("treasure", 22), t("tcards.legend_treasure")),
+      h("div", {}, miniCard("ship_blue_black", 22), t("tcards.legend_ship")),
     ],
     [
-      h("div", {}, miniCard(null, 22), "Face-down connector"),
+      h("div", {}, miniCard(null, 22), t("tcards.legend_connector")),
       legendItem(
-        "Kingdom (joined columns)",
+        t("tcards.legend_kingdom"),
         s("rect", {
           x: 2,
           y: 6,

@@ -1,8 +1,11 @@
-import { listWords, ordinal, plural, seatName } from "../../words.js";
-import { COLOURS, LEADER_OF } from "../tigris-common.js";
+import { t } from "../../i18n.js";
+import { listWords, ordinal, seatName } from "../../words.js";
+import { COLOURS, colourName, LEADER_OF, leaderName } from "../tigris-common.js";
 import { GAP } from "./board.js";
 
 // ---- cards ----
+// The cards by the rule documents' names (temppeli, maanviljelys, kauppapaikka,
+// asutus, aarre, laiva; templom, mezőgazdaság, kereskedelem, népesség, kincs, hajó).
 
 export const SHIP_OTHER = { ship_blue_black: "black", ship_blue_green: "green", ship_blue_red: "red" };
 
@@ -11,32 +14,50 @@ export const isShip = (card) => card in SHIP_OTHER;
 // The colour a table card counts as: treasures are red, ships have none.
 export const colourOf = (card) => (card === "treasure" ? "red" : COLOURS.includes(card) ? card : null);
 
-export const NOUN = { red: "temple", blue: "farm", green: "market", black: "settlement" };
-
-function cardWords(card) {
-  if (card === "treasure") return "a treasure";
-  if (isShip(card)) return `the blue–${SHIP_OTHER[card]} ship`;
-  return `a ${card} card`;
+// A colour's civilisation: "temple" (red), "farm" (blue) ...
+export function cardNoun(colour) {
+  const nouns = {
+    red: () => t("tcards.noun_red"),
+    blue: () => t("tcards.noun_blue"),
+    green: () => t("tcards.noun_green"),
+    black: () => t("tcards.noun_black"),
+  };
+  return nouns[colour] ? nouns[colour]() : colour;
 }
 
-export const shipName = (card) => `blue–${SHIP_OTHER[card]} ship`;
+// "a red card", "3 red cards".
+export function cards(colour, n) {
+  const words = {
+    red: () => t("tcards.cards_red", { count: n }),
+    blue: () => t("tcards.cards_blue", { count: n }),
+    green: () => t("tcards.cards_green", { count: n }),
+    black: () => t("tcards.cards_black", { count: n }),
+  };
+  return words[colour] ? words[colour]() : String(n);
+}
 
-export const cards = (colour, n) => `${n === 1 ? "a" : n} ${colour} card${n === 1 ? "" : "s"}`;
+function cardWords(card) {
+  if (card === "treasure") return t("tcards.a_treasure");
+  if (isShip(card)) return shipName(card);
+  return cards(card, 1);
+}
+
+export const shipName = (card) => t("tcards.ship", { colour: colourName(SHIP_OTHER[card]) });
 
 export function spotWords(spot) {
-  const c = spot.column + 1;
-  if (spot.row === GAP) return `the connector between columns ${c} and ${c + 1}`;
-  if (spot.row === 0) return `the head of column ${c}`;
-  return `the ${ordinal(spot.row)} card of column ${c}`;
+  const c = String(spot.column + 1);
+  if (spot.row === GAP) return t("tcards.spot_connector", { c, d: String(spot.column + 2) });
+  if (spot.row === 0) return t("tcards.spot_head", { c });
+  return t("tcards.spot_card", { c, nth: ordinal(spot.row) });
 }
 
 // "column 5 (its 2nd card)": where a card was taken from.
 function fromWords(spot) {
   if (spot.row === GAP || spot.row === 0) return spotWords(spot);
-  return `column ${spot.column + 1} (its ${ordinal(spot.row)} card)`;
+  return t("tcards.from_card", { c: String(spot.column + 1), nth: ordinal(spot.row) });
 }
 
-const gapWords = (gap) => `between columns ${gap + 1} and ${gap + 2}`;
+const gapWords = (gap) => t("tcards.gap", { c: String(gap + 1), d: String(gap + 2) });
 
 // The view last drawn: labels read the hand's colours and the conflict on.
 let current = null;
@@ -50,13 +71,13 @@ export function findLeader(view, seat, leader) {
   if (!view) return null;
   for (let c = 0; c < view.columns.length; c++) {
     for (let r = 0; r < view.columns[c].length; r++) {
-      const t = view.columns[c][r].leader;
-      if (t && t.seat === seat && t.leader === leader) return { column: c, row: r };
+      const token = view.columns[c][r].leader;
+      if (token && token.seat === seat && token.leader === leader) return { column: c, row: r };
     }
   }
   for (let g = 0; g < view.gaps.length; g++) {
-    const t = view.gaps[g]?.leader;
-    if (t && t.seat === seat && t.leader === leader) return { column: g, row: GAP };
+    const token = view.gaps[g]?.leader;
+    if (token && token.seat === seat && token.leader === leader) return { column: g, row: GAP };
   }
   return null;
 }
@@ -68,85 +89,131 @@ export function slotAt(view, spot) {
   return col?.[spot.row] ? col[spot.row] : null;
 }
 
+const known = (x) => x !== null && x !== undefined;
+
+function leaderLabel(command, view, seat) {
+  const from = known(seat) ? findLeader(view, seat, command.leader) : null;
+  const slot = slotAt(view, command.spot);
+  const spot = spotWords(command.spot);
+  const on =
+    slot && !isShip(slot.card)
+      ? t("tcards.spot_with", {
+          spot,
+          card: slot.card === "treasure" ? t("tcards.treasure") : colourName(slot.card),
+        })
+      : spot;
+  const leader = leaderName(command.leader);
+  return from
+    ? t("tcards.do_move_leader", { leader, spot: on })
+    : t("tcards.do_place_leader", { leader, spot: on });
+}
+
+function supportLabel(command, view) {
+  const colour = view?.conflict ? view.conflict.support : null;
+  if (!command.count) return t("tcards.do_support_none");
+  return colour
+    ? t("tcards.do_support", { cards: cards(colour, command.count) })
+    : t("tcards.do_support_n", { count: command.count });
+}
+
+function catastropheLabel(command, view) {
+  const slot = slotAt(view, command.spot);
+  const spot = fromWords(command.spot);
+  return slot
+    ? t("tcards.do_catastrophe_on", { spot, card: cardWords(slot.card) })
+    : t("tcards.do_catastrophe", { spot });
+}
+
 export function label(command, ctx) {
   const doc = ctx?.doc || current;
   const view = doc?.view;
-  const seat = ctx && ctx.seat !== undefined && ctx.seat !== null ? ctx.seat : doc?.seat;
-  const t = String(command.type || "").replace(/^tigris-cards\./, "");
-  switch (t) {
-    case "place_leader": {
-      const from = seat === null || seat === undefined ? null : findLeader(view, seat, command.leader);
-      const slot = slotAt(view, command.spot);
-      const on = `${spotWords(command.spot)}${slot && !isShip(slot.card) ? ` (${slot.card === "treasure" ? "treasure" : slot.card})` : ""}`;
-      return from ? `Move your ${command.leader} to ${on}` : `Place your ${command.leader} on ${on}`;
-    }
+  const seat = known(ctx?.seat) ? ctx.seat : doc?.seat;
+  const kind = String(command.type || "").replace(/^tigris-cards\./, "");
+  switch (kind) {
+    case "place_leader":
+      return leaderLabel(command, view, seat);
     case "withdraw_leader":
-      return `Withdraw your ${command.leader}`;
+      return t("tcards.do_withdraw", { leader: leaderName(command.leader) });
     case "play_card":
-      return `Play ${cards(command.colour, 1)} into column ${command.column + 1}`;
+      return t("tcards.do_play", { card: cards(command.colour, 1), c: String(command.column + 1) });
     case "play_connector":
-      return `Lay ${cards(command.colour, 1)} face down as the connector ${gapWords(command.gap)}`;
-    case "play_catastrophe": {
-      const slot = slotAt(view, command.spot);
-      return `Play your catastrophe on ${fromWords(command.spot)}${slot ? `, removing ${cardWords(slot.card)}` : ""}`;
-    }
+      return t("tcards.do_connector", { card: cards(command.colour, 1), gap: gapWords(command.gap) });
+    case "play_catastrophe":
+      return catastropheLabel(command, view);
     case "pass":
-      return "Pass this action";
-    case "commit_support": {
-      const colour = view?.conflict ? view.conflict.support : null;
-      if (!command.count) return "Commit no cards";
-      return colour ? `Commit ${cards(colour, command.count)}` : `Commit ${plural(command.count, "card")}`;
-    }
+      return t("tcards.do_pass");
+    case "commit_support":
+      return supportLabel(command, view);
     case "choose_conflict":
-      return `Resolve the conflict of the ${LEADER_OF[command.colour]}s (${command.colour}) first`;
+      return t("tcards.do_conflict_first", {
+        leader: leaderName(LEADER_OF[command.colour]),
+        colour: colourName(command.colour),
+      });
     case "score_card": {
       const phase = view?.phase;
       return phase && phase.step === "vp_offer"
-        ? `Lay ${cards(phase.colour, 1)} on your VP pile (1 point)`
-        : "Score the offered card";
+        ? t("tcards.do_vp", { card: cards(phase.colour, 1) })
+        : t("tcards.do_score");
     }
     case "build_ship":
-      return `Build the ${shipName(command.ship)}`;
+      return t("tcards.do_ship", { ship: shipName(command.ship) });
     case "take_treasure":
-      return `Give a red card for the treasure of column ${command.column + 1}`;
+      return t("tcards.do_treasure", { c: String(command.column + 1) });
     case "decline":
-      return "Decline";
+      return t("tcards.do_decline");
     default:
-      return t.replace(/_/g, " ");
+      return "";
   }
 }
 
-const VP_REASON = {
-  card: "for the card played",
-  reward: "as the conflict's reward",
-  income: "as ship income",
-};
+function endWords(reason) {
+  switch (reason) {
+    case "cards":
+      return t("tcards.end_cards");
+    case "treasures":
+      return t("tcards.end_treasures");
+    case "stalemate":
+      return t("tcards.end_stalemate");
+    default:
+      return String(reason);
+  }
+}
 
-const END = {
-  cards: "the draw pile cannot refill every hand",
-  treasures: "only one treasure is left on the table",
-  stalemate: "nobody lost a card for several turns",
-};
+function vpOfferWords(phase, name) {
+  const params = { name, card: cards(phase.colour, 1) };
+  switch (phase.reason) {
+    case "card":
+      return t("tcards.vp_offer_card", params);
+    case "reward":
+      return t("tcards.vp_offer_reward", params);
+    case "income":
+      return t("tcards.vp_offer_income", params);
+    default:
+      return t("tcards.vp_offer", params);
+  }
+}
 
-export function phaseWords(phase, who) {
+// What the table awaits, for the seat `me` (the viewer, whose sentences say "you").
+export function phaseWords(phase, ctx, me = null) {
+  const mine = known(phase.seat) && phase.seat === me;
+  const name = known(phase.seat) ? seatName(ctx, phase.seat) : "";
   switch (phase.step) {
     case "act":
-      return `${who(phase.seat)} to act.`;
+      return t("tcards.now_act", { name });
     case "vp_offer":
-      return `${who(phase.seat)} may lay ${cards(phase.colour, 1)} on the VP pile ${VP_REASON[phase.reason] || ""}.`.replace(
-        " .",
-        ".",
-      );
+      return vpOfferWords(phase, name);
     case "ship_offer":
-      return `${who(phase.seat)} may build a ship in column ${phase.column + 1} from the ${phase.colour} series.`;
+      return t("tcards.now_ship", { name, c: String(phase.column + 1), colour: colourName(phase.colour) });
     case "treasure_offer":
-      return `${who(phase.seat)} may exchange a red card for a treasure (column ${listWords(phase.columns.map((c) => String(c + 1)))}).`;
+      return t("tcards.now_treasure", { name, columns: listWords(phase.columns.map((c) => String(c + 1))) });
     case "support":
-      return `${who(phase.seat)} to commit support.`;
-    case "choose_conflict":
-      return `${who(phase.seat)} ${who(phase.seat) === "You" ? "choose" : "chooses"} which conflict comes first: ${listWords(phase.colours)}.`;
+      return mine ? t("tcards.now_you_support") : t("tcards.now_support", { name });
+    case "choose_conflict": {
+      const colours = listWords(phase.colours.map(colourName));
+      return mine ? t("tcards.now_you_choose", { colours }) : t("tcards.now_choose", { name, colours });
+    }
     case "over":
-      return `The game is over: ${END[phase.reason] || phase.reason}.`;
+      return t("tcards.now_over", { why: endWords(phase.reason) });
     default:
       return "";
   }
@@ -156,71 +223,135 @@ function colourCounts(list) {
   return listWords(
     COLOURS.map((c) => [c, list.filter((x) => x === c).length])
       .filter(([, n]) => n)
-      .map(([c, n]) => `${n} ${c}`),
+      .map(([c, n]) => t("tigris.points_colour", { count: n, colour: colourName(c) })),
   );
 }
 
 export function describe(event, ctx) {
   const who = (seat) => seatName(ctx, seat);
-  const t = String(event.type || "").replace(/^tigris-cards\./, "");
-  switch (t) {
+  const kind = String(event.type || "").replace(/^tigris-cards\./, "");
+  return (
+    courseWords(kind, event, who) ??
+    placeWords(kind, event, who) ??
+    conflictWords(kind, event, who) ??
+    (kind === "awaiting" ? phaseWords(event.phase, ctx) : "")
+  );
+}
+
+// The game's course: the start, the draw pile, turns and actions.
+function courseWords(kind, event, who) {
+  const name = known(event.seat) ? who(event.seat) : "";
+  switch (kind) {
     case "game_started":
-      return `The game begins with ${event.seats} players; eight treasures head the eight columns.`;
+      return t("tcards.log_started", { count: event.seats });
     case "deck_shuffled":
-      return `The draw pile is shuffled (${plural(event.order.length, "card")}).`;
+      return t("tcards.log_shuffled", { count: event.order.length });
     case "cards_drawn":
-      return `${who(event.seat)} draws ${colourCounts(event.cards)} (${plural(event.cards.length, "card")}).`;
+      return t("tcards.log_drawn", { name, cards: colourCounts(event.cards), count: event.cards.length });
     case "cards_drawn_count":
-      return `${who(event.seat)} draws ${plural(event.count, "card")}.`;
+      return t("tcards.log_drawn_count", { name, count: event.count });
     case "cards_set_aside":
-      return `${plural(event.count, "card")} leave the game unseen.`;
+      return t("tcards.log_set_aside", { count: event.count });
     case "turn_started":
-      return `${who(event.seat)}'s turn begins: ${plural(event.actions, "action")}.`;
+      return t("tcards.log_turn", { name, count: event.actions });
     case "action_taken":
-      return `${who(event.seat)} has ${plural(event.left, "action")} left.`;
+      return t("tcards.log_actions_left", { name, count: event.left });
     case "passed":
-      return `${who(event.seat)} passes.`;
-    case "leader_placed":
-      return event.origin
-        ? `${who(event.token.seat)} moves the ${event.token.leader} from ${spotWords(event.origin)} to ${spotWords(event.spot)}.`
-        : `${who(event.token.seat)} places the ${event.token.leader} on ${spotWords(event.spot)}.`;
-    case "leader_returned":
-      return `${who(event.token.seat)}'s ${event.token.leader} leaves ${spotWords(event.spot)} and goes back to the supply.`;
-    case "card_played":
-      return `${who(event.seat)} plays ${cards(event.colour, 1)} into column ${event.column + 1}.`;
-    case "connector_laid":
-      return `${who(event.seat)} lays a connector face down ${gapWords(event.gap)}.`;
-    case "connector_chosen":
-      return `${who(event.seat)}'s face-down connector ${gapWords(event.gap)} is ${cards(event.colour, 1)}.`;
-    case "connector_revealed":
-      return `The connector ${gapWords(event.gap)} is turned face up: ${event.colour}. The kingdoms are united.`;
-    case "catastrophe_struck":
-      return `${who(event.seat)}'s catastrophe removes ${cardWords(event.card)} from ${fromWords(event.spot)}.`;
-    case "vp_card_laid":
-      return `${who(event.seat)} lays ${cards(event.colour, 1)} on the VP pile: 1 ${event.colour} point.`;
+      return t("tcards.log_passed", { name });
     case "offer_declined":
-      return `${who(event.seat)} declines.`;
+      return t("tcards.log_declined", { name });
+    default:
+      return undefined;
+  }
+}
+
+// Leaders and cards put on the table, connectors, catastrophes, points and ships.
+function placeWords(kind, event, who) {
+  const name = known(event.seat) ? who(event.seat) : "";
+  switch (kind) {
+    case "leader_placed": {
+      const params = {
+        name: who(event.token.seat),
+        leader: leaderName(event.token.leader),
+        spot: spotWords(event.spot),
+      };
+      return event.origin
+        ? t("tcards.log_leader_moved", { ...params, from: spotWords(event.origin) })
+        : t("tcards.log_leader_placed", params);
+    }
+    case "leader_returned":
+      return t("tcards.log_leader_returned", {
+        name: who(event.token.seat),
+        leader: leaderName(event.token.leader),
+        spot: spotWords(event.spot),
+      });
+    case "card_played":
+      return t("tcards.log_card", { name, card: cards(event.colour, 1), c: String(event.column + 1) });
+    case "connector_laid":
+      return t("tcards.log_connector", { name, gap: gapWords(event.gap) });
+    case "connector_chosen":
+      return t("tcards.log_connector_chosen", {
+        name,
+        gap: gapWords(event.gap),
+        card: cards(event.colour, 1),
+      });
+    case "connector_revealed":
+      return t("tcards.log_connector_revealed", {
+        gap: gapWords(event.gap),
+        colour: colourName(event.colour),
+      });
+    case "catastrophe_struck":
+      return t("tcards.log_catastrophe", { name, card: cardWords(event.card), spot: fromWords(event.spot) });
+    case "vp_card_laid":
+      return t("tcards.log_vp", { name, card: cards(event.colour, 1), colour: colourName(event.colour) });
     case "ship_built":
-      return `${who(event.seat)} builds the ${shipName(event.ship)} in column ${event.column + 1} from ${event.cards} ${event.colour} cards.`;
+      return t("tcards.log_ship", {
+        name,
+        ship: shipName(event.ship),
+        c: String(event.column + 1),
+        cards: cards(event.colour, event.cards),
+      });
+    case "treasure_exchanged":
+      return t("tcards.log_treasure", { name, c: String(event.column + 1) });
+    default:
+      return undefined;
+  }
+}
+
+function resolvedWords(event, who) {
+  const params = { winner: who(event.winner), loser: who(event.loser), colour: colourName(event.colour) };
+  const parts = [t("tcards.log_won", params)];
+  if (event.reward) parts.push(t("tcards.log_reward"));
+  if (event.discarded) parts.push(t("tcards.log_discarded", { count: event.discarded }));
+  return t("tcards.sentence", { parts: parts.join("; ") });
+}
+
+// Conflicts: begun, supported, won; the spoils.
+function conflictWords(kind, event, who) {
+  const name = known(event.seat) ? who(event.seat) : "";
+  switch (kind) {
     case "conflict_begun": {
       const c = event.conflict;
-      const kind = c.kind === "internal" ? "Internal conflict" : "External conflict";
-      return `${kind} of the ${LEADER_OF[c.colour]}s: ${who(c.attacker)} (${c.attacker_base}) attacks ${who(c.defender)} (${c.defender_base}); support with ${c.support} cards.`;
+      const params = {
+        leader: leaderName(LEADER_OF[c.colour]),
+        attacker: who(c.attacker),
+        a: c.attacker_base,
+        defender: who(c.defender),
+        d: c.defender_base,
+        colour: colourName(c.support),
+      };
+      return c.kind === "internal" ? t("tcards.log_internal", params) : t("tcards.log_external", params);
     }
     case "support_committed":
       return event.count
-        ? `${who(event.seat)} commits ${cards(event.colour, event.count)}.`
-        : `${who(event.seat)} commits no cards.`;
+        ? t("tcards.log_support", { name, cards: cards(event.colour, event.count) })
+        : t("tcards.log_support_none", { name });
     case "conflict_resolved":
-      return `${who(event.winner)} wins the ${event.colour} conflict against ${who(event.loser)}${event.reward ? "; one committed card goes to the winner's VP pile" : ""}${event.discarded ? `; ${plural(event.discarded, "card")} discarded` : ""}.`;
+      return resolvedWords(event, who);
     case "spoils_taken":
-      return `${who(event.seat)} takes ${plural(event.spots.length, "card")} from the table as spoils onto the VP pile.`;
-    case "treasure_exchanged":
-      return `${who(event.seat)} gives a red card for the treasure of column ${event.column + 1}.`;
-    case "awaiting":
-      return phaseWords(event.phase, who);
+      return t("tcards.log_spoils", { name, count: event.spots.length });
     default:
-      return "";
+      return undefined;
   }
 }
 
@@ -230,8 +361,20 @@ export function summary(doc) {
   const view = doc?.view;
   if (!view?.players) return [];
   return view.players.map((pl) => {
-    if (pl.vp_open)
-      return `VP ${COLOURS.map((c, i) => `${pl.vp_open.points[i]} ${c}`).join(" · ")} · ${plural(pl.vp_open.treasures, "treasure")}`;
-    return `${plural(pl.hand_size, "card")} in hand · VP pile top: ${pl.vp_top ? (pl.vp_top === "treasure" ? "treasure" : pl.vp_top) : "none"}`;
+    if (pl.vp_open) {
+      const points = COLOURS.map((c, i) =>
+        t("tigris.points_colour", { count: pl.vp_open.points[i], colour: colourName(c) }),
+      );
+      return t("tcards.vp_line", {
+        points: points.join(" · "),
+        treasures: t("tigris.treasure_count", { count: pl.vp_open.treasures }),
+      });
+    }
+    const top = pl.vp_top
+      ? pl.vp_top === "treasure"
+        ? t("tcards.treasure")
+        : colourName(pl.vp_top)
+      : t("tcards.none");
+    return t("tcards.hand_and_top", { count: pl.hand_size, top });
   });
 }
