@@ -42,7 +42,7 @@ import redis
 
 from bench.common import scripted_game
 from services.reducer.plan import accepted
-from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys
+from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, fencing_token
 from shared.eventstore.store import encode_envelope
 from shared.games import registry
 from shared.infra.lua import LuaScript
@@ -130,9 +130,10 @@ class Lane:
 
 def _append_args(keys: GameKeys, s: RefStep) -> tuple[list[str], list[Any]]:
     # KEYS and ARGV as documented at the top of shared/eventstore/append.lua.
+    # No lease: token 0, as a writer without one.
     return (
-        [keys.events, keys.commands, keys.dedup, keys.meta, keys.feed],
-        [s.expected, s.command_id, s.command_record, keys.game_id, *s.envelopes],
+        [keys.events, keys.commands, keys.dedup, keys.meta, keys.feed, fencing_token(keys.partition)],
+        [s.expected, s.command_id, s.command_record, keys.game_id, 0, *s.envelopes],
     )
 
 
