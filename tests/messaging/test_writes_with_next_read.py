@@ -133,12 +133,7 @@ async def test_a_projection_whose_held_write_finds_no_script_is_written_by_the_r
     # A restarted server has no scripts: the held write of the projector's
     # read models is answered NOSCRIPT, after the handler has folded the
     # games into its cache. The retry must write them, not find them done.
-    store = EventStore(redis)
-    await play(store, 12)
-    projector = Projector(TableCache(store), redis)
-    feeds = (partition_feed(0),)
-    await redis.xgroup_create(feeds[0], PROJECTOR, id="0")
-    await run_until(reader(redis, feeds, PROJECTOR), projector, lambda: _projected(redis))
+    store, _, feeds = await _played_and_projected(redis)
     expected = await read_models(redis)
 
     await forget_read_models(redis)
@@ -161,12 +156,7 @@ async def test_a_projection_whose_held_write_finds_the_models_behind_is_handled_
     write finds the stored checkpoint below the version the feeds continue
     from and writes nothing; the batch is handled again, its game read afresh
     from the store, and every feed ends up whole."""
-    store = EventStore(redis)
-    await play(store, 12)
-    projector = Projector(TableCache(store), redis)
-    feeds = (partition_feed(0),)
-    await redis.xgroup_create(feeds[0], PROJECTOR, id="0")
-    await run_until(reader(redis, feeds, PROJECTOR), projector, lambda: _projected(redis))
+    store, projector, feeds = await _played_and_projected(redis)
     entries = [(feeds[0], entry_id, fields) for entry_id, fields in await redis.xrange(feeds[0])]
     await forget_read_models(redis)
     await Projector(TableCache(store), redis).handle(Batch(entries[:-1]))  # the successor's models
@@ -179,6 +169,17 @@ async def test_a_projection_whose_held_write_finds_the_models_behind_is_handled_
     entries = [(feeds[0], entry_id, fields) for entry_id, fields in await redis.xrange(feeds[0])]
     await Projector(TableCache(store), redis).handle(Batch(entries))
     assert got == await read_models(redis), "every feed holds every version the store holds"
+
+
+async def _played_and_projected(redis: Any) -> tuple[EventStore, Projector, tuple[str]]:
+    """Twelve moves, projected through the reader until the models show the last."""
+    store = EventStore(redis)
+    await play(store, 12)
+    projector = Projector(TableCache(store), redis)
+    feeds = (partition_feed(0),)
+    await redis.xgroup_create(feeds[0], PROJECTOR, id="0")
+    await run_until(reader(redis, feeds, PROJECTOR), projector, lambda: _projected(redis))
+    return store, projector, feeds
 
 
 async def _projected(redis: Any) -> bool:
