@@ -8,7 +8,7 @@
 // ("spots") and paths are numbered by their rank in sorted order.
 
 import { htmlInto, svgInto, titled } from "../../dom.js";
-import { plural } from "../../words.js";
+import { t as tr } from "../../i18n.js";
 import {
   cardTitle,
   EVENT_FACE,
@@ -25,6 +25,7 @@ import {
   TERRAIN_FILL,
   TERRAIN_RESOURCE,
   TRACK_FILL,
+  TRACK_NAME,
   TRACKS,
   trackLength,
 } from "./words.js";
@@ -196,8 +197,8 @@ export function filterKey(c) {
 
 export function filterTitle(key) {
   const [kind, what] = key.split(":");
-  if (kind === "card" || kind === "dev") return `Play ${cardTitle(what)}`;
-  return `Improve ${TRACKS[+what]} and place the metropolis`;
+  if (kind === "card" || kind === "dev") return tr("catan.do_play_card", { card: cardTitle(what) });
+  return tr("catan.improve_metropolis", { track: TRACK_NAME[+what] });
 }
 
 // ---------------------------------------------------------------- SVG helpers
@@ -363,7 +364,9 @@ function drawHexes(view, layers) {
         { points: hexPoints(cx, cy, 2 * U - 1), fill: TERRAIN_FILL[t], stroke: "#f1e4bd", "stroke-width": 3 },
         g,
       ),
-      `${hexName(h, view)}${TERRAIN_RESOURCE[t] >= 0 ? ` (${KIND[TERRAIN_RESOURCE[t]]})` : ""}`,
+      TERRAIN_RESOURCE[t] >= 0
+        ? tr("catan.hex_kind", { hex: hexName(h, view), kind: KIND[TERRAIN_RESOURCE[t]] })
+        : hexName(h, view),
     );
     terrainArt(g, t, cx, cy);
     const num = view.numbers[h];
@@ -458,7 +461,7 @@ function harbourToken(g, tx, ty, kind) {
       },
       g,
     ),
-    generic ? "Harbour: 3 of one kind for 1" : `Harbour: 2 ${KIND[kind]} for 1`,
+    generic ? tr("catan.harbour_generic") : tr("catan.harbour", { kind: KIND[kind] }),
   );
   svgInto(
     "text",
@@ -545,11 +548,9 @@ function drawBuildings(view, ui, layers) {
       layers.pieces,
     );
     const fill = SEAT_FILL[owner];
-    let what = lvl === 2 ? "city" : "settlement";
-    if ((view.walls || []).includes(s)) {
-      cityWall(g, x, y);
-      what += " with a wall";
-    }
+    const walled = (view.walls || []).includes(s);
+    let what = lvl === 2 ? (walled ? tr("catan.city_walled") : tr("catan.city")) : tr("catan.settlement");
+    if (walled) cityWall(g, x, y);
     if (lvl === 2 || tipped) {
       const body = svgInto(
         "path",
@@ -558,12 +559,12 @@ function drawBuildings(view, ui, layers) {
       );
       if (tipped) {
         body.setAttribute("transform", `rotate(-90 ${x} ${y})`);
-        what = "pillaged city (on its side)";
+        what = tr("catan.pillaged_city");
       }
       if (metro.has(s)) {
-        const t = metro.get(s);
-        metropolisTower(g, x, y, fill, t);
-        what = `${TRACKS[t]} metropolis`;
+        const k = metro.get(s);
+        metropolisTower(g, x, y, fill, k);
+        what = tr("catan.metropolis_of", { track: TRACK_NAME[k] });
       }
     } else {
       svgInto(
@@ -578,7 +579,7 @@ function drawBuildings(view, ui, layers) {
         g,
       );
     }
-    titled(g, `${ui.name(owner)}'s ${what} at ${spotName(s, view)}`);
+    titled(g, tr("catan.building_title", { name: ui.name(owner), what, spot: spotName(s, view) }));
   });
 }
 
@@ -683,7 +684,17 @@ function drawKnights(view, ui, layers) {
       svgInto("rect", { x: x - 5.5 + i * 4, y: y + 4, width: 3, height: 4, fill: ink }, g);
     titled(
       g,
-      `${ui.name(k.owner)}'s ${STRENGTH[k.strength]} knight (strength ${k.strength}), ${k.active ? "active" : "inactive"}`,
+      k.active
+        ? tr("catan.knight_title_active", {
+            name: ui.name(k.owner),
+            strength: STRENGTH[k.strength],
+            n: String(k.strength),
+          })
+        : tr("catan.knight_title_inactive", {
+            name: ui.name(k.owner),
+            strength: STRENGTH[k.strength],
+            n: String(k.strength),
+          }),
     );
   }
 }
@@ -707,7 +718,9 @@ function drawRobberAndMerchant(view, ui, ck, layers) {
     svgInto("circle", { cx: x, cy: y - 9, r: 5, fill: "#3b3b3f", stroke: "#111", "stroke-width": 1 }, g);
     titled(
       g,
-      `The robber on ${hexName(view.robber, view)}${ck && !view.attacks ? " (waits until the first barbarian attack)" : ""}`,
+      ck && !view.attacks
+        ? tr("catan.robber_waits", { hex: hexName(view.robber, view) })
+        : tr("catan.robber_on", { hex: hexName(view.robber, view) }),
     );
   }
   if (ck && view.merchant >= 0) {
@@ -746,7 +759,9 @@ function drawRobberAndMerchant(view, ui, ck, layers) {
       );
     titled(
       g,
-      `The merchant on ${hexName(view.merchant, view)}${view.merchant_owner >= 0 ? `, ${ui.name(view.merchant_owner)}'s` : ""}`,
+      view.merchant_owner >= 0
+        ? tr("catan.merchant_of", { hex: hexName(view.merchant, view), name: ui.name(view.merchant_owner) })
+        : tr("catan.merchant_on", { hex: hexName(view.merchant, view) }),
     );
   }
 }
@@ -967,7 +982,7 @@ function eventDie(svg, x, y, face) {
       g,
     );
   }
-  titled(g, face ? `Event die: ${EVENT_FACE[face]}` : "Event die");
+  titled(g, face ? tr("catan.event_die_face", { face: EVENT_FACE[face] }) : tr("catan.event_die"));
 }
 
 export function drawStatus(host, view, ui) {
@@ -977,7 +992,9 @@ export function drawStatus(host, view, ui) {
     "div",
     {
       class: "catan-dice",
-      "aria-label": view.dice[0] ? `Last roll ${view.dice[0] + view.dice[1]}` : "No roll yet",
+      "aria-label": view.dice[0]
+        ? tr("catan.last_roll", { n: view.dice[0] + view.dice[1] })
+        : tr("catan.no_roll"),
     },
     bar,
   );
@@ -1006,19 +1023,23 @@ function drawBarbarians(bar, view) {
   const tw = 30 + len * 26;
   const sea = svgInto(
     "svg",
-    { viewBox: `0 0 ${tw} 40`, role: "img", "aria-label": `Barbarian ship at ${view.barbarian} of ${len}` },
+    {
+      viewBox: `0 0 ${tw} 40`,
+      role: "img",
+      "aria-label": tr("catan.ship_at", { at: view.barbarian, of: len }),
+    },
     track,
   );
   drawShipTrack(sea, len, view.barbarian);
   const odds = htmlInto("div", { class: "catan-odds" }, track);
-  htmlInto("span", { class: cities > knights ? "bad" : "" }, odds, `Barbarians ${cities}`);
-  htmlInto("span", {}, odds, " vs ");
-  htmlInto("span", { class: cities > knights ? "" : "good" }, odds, `knights ${knights}`);
+  htmlInto("span", { class: cities > knights ? "bad" : "" }, odds, tr("catan.barbarians_n", { n: cities }));
+  htmlInto("span", {}, odds, ` ${tr("tigris.versus")} `);
+  htmlInto("span", { class: cities > knights ? "" : "good" }, odds, tr("catan.knights_n", { n: knights }));
   htmlInto(
     "span",
     { class: "catan-muted" },
     odds,
-    ` · ${plural(view.attacks, "attack")} so far${view.attacks ? "" : " (robber waits)"}`,
+    ` · ${view.attacks ? tr("catan.attacks_so_far", { count: view.attacks }) : tr("catan.no_attack_yet")}`,
   );
 }
 
@@ -1075,5 +1096,5 @@ function drawShipTrack(sea, len, barbarian) {
     },
     ship,
   );
-  titled(ship, `Barbarian ship: ${barbarian} of ${len}`);
+  titled(ship, tr("catan.ship_title", { at: barbarian, of: len }));
 }

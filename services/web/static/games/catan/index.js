@@ -6,8 +6,9 @@
 // holds is shown: nothing here infers another seat's hidden cards.
 
 import { htmlInto, svgInto } from "../../dom.js";
+import { t as tr } from "../../i18n.js";
 import { submitted } from "../../moves.js";
-import { listWords, refusalWords, seatName } from "../../words.js";
+import { refusalWords, seatName } from "../../words.js";
 import { drawBoard, drawStatus, filterKey, steps } from "./board.js";
 import { drawActions, drawDecision, drawHand, drawLegend, drawPlayers } from "./panels.js";
 import { CK, drawingOptions, drawingView, label, OPTIONS } from "./words.js";
@@ -341,8 +342,8 @@ function boardTargets(root, st, ui, view) {
     const text = direct
       ? label(cs[0], ui.ctx)
       : cs.length === 1
-        ? `${label(cs[0], ui.ctx)} (then confirm)`
-        : `${cs.length} moves here: ${listWords([...new Set(cs.map((c) => label(c, ui.ctx).split(" at ")[0].split(" to ")[0]))])}`;
+        ? tr("catan.then_confirm", { move: label(cs[0], ui.ctx) })
+        : tr("catan.moves_here", { count: cs.length });
     targets.set(key, {
       command: cs[0],
       commands: cs,
@@ -371,7 +372,7 @@ function drawPage(root, doc, view, ui) {
   drawStatus(main, view, ui);
   const svg = svgInto(
     "svg",
-    { class: "catan-board", role: "img", "aria-label": `Catan board, turn ${view.turn}` },
+    { class: "catan-board", role: "img", "aria-label": tr("catan.board_label", { turn: String(view.turn) }) },
     main,
   );
   drawBoard(svg, view, ui);

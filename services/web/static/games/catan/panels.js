@@ -2,7 +2,8 @@
 // the seat's own hand, whose turn, the pending decision and the moves).
 
 import { htmlInto, svgInto } from "../../dom.js";
-import { listWords, plural } from "../../words.js";
+import { t } from "../../i18n.js";
+import { listWords } from "../../words.js";
 import { cityPath, filterKey, filterTitle, settlementPath, steps } from "./board.js";
 import {
   answerWords,
@@ -27,7 +28,7 @@ import {
   TERRAIN_FILL,
   TERRAIN_RESOURCE,
   TRACK_FILL,
-  TRACKS,
+  TRACK_NAME,
   total,
 } from "./words.js";
 
@@ -53,7 +54,7 @@ export function drawPlayers(host, view, doc, ui) {
   const ck = isCK(view);
   const box = htmlInto("section", { class: "catan-box" }, host);
   const target = lastOptions && (lastOptions.points_to_win || (ck ? 13 : 10));
-  htmlInto("h3", {}, box, target ? `Players · first to ${target} points` : "Players");
+  htmlInto("h3", {}, box, target ? t("catan.players_to", { count: target }) : t("catan.players"));
   const awaited = new Set(doc.actors || []);
   view.players.forEach((p, s) => {
     const card = htmlInto(
@@ -71,24 +72,34 @@ export function drawPlayers(host, view, doc, ui) {
   });
   const bank = htmlInto("p", { class: "catan-muted catan-bank" }, box);
   const kinds = ck ? [...RESOURCES, ...COMMODITIES] : RESOURCES;
-  bank.textContent = `Bank: ${kinds.map((k) => `${view.bank[k]} ${KIND[k]}`).join(", ")}. Decks: ${ck ? TRACKS.map((t, i) => `${t} ${view.decks[i + 1]}`).join(", ") : `${view.decks[0]} development cards`}.`;
+  const decks = ck
+    ? TRACK_NAME.map((name, i) => t("catan.deck_count", { track: name, count: view.decks[i + 1] })).join(", ")
+    : t("catan.dev_cards_n", { count: view.decks[0] });
+  bank.textContent = t("catan.bank", {
+    cards: kinds.map((k) => t("catan.kind_count", { count: view.bank[k], kind: KIND[k] })).join(", "),
+    decks,
+  });
 }
 
 // A player's first line: colour, name, whether awaited, and points.
 function drawPlayerTop(card, view, doc, ui, p, s, awaited) {
   const top = htmlInto("div", { class: "top" }, card);
   seatSwatch(top, s);
-  htmlInto("span", { class: "name" }, top, ui.name(s) + (s === view.seat ? " (you)" : ""));
+  htmlInto(
+    "span",
+    { class: "name" },
+    top,
+    s === view.seat ? t("catan.name_you", { name: ui.name(s) }) : ui.name(s),
+  );
   if (awaited.has(s) && !doc.over)
     htmlInto(
       "span",
-      { class: "catan-badge turn", title: "awaited now" },
+      { class: "catan-badge turn", title: t("catan.awaited_tip") },
       top,
-      s === view.active && !view.pending ? "to play" : "to decide",
+      s === view.active && !view.pending ? t("catan.to_play") : t("catan.to_decide"),
     );
-  const pts = htmlInto("span", { class: "pts", title: "victory points on the table" }, top);
-  htmlInto("b", {}, pts, String(p.points));
-  htmlInto("span", {}, pts, " pts");
+  const pts = htmlInto("span", { class: "pts", title: t("catan.points_tip") }, top);
+  htmlInto("b", {}, pts, t("catan.points_n", { count: p.points }));
   if (
     s === view.seat &&
     view.my_points !== null &&
@@ -97,9 +108,9 @@ function drawPlayerTop(card, view, doc, ui, p, s, awaited) {
   ) {
     htmlInto(
       "small",
-      { title: "counting your hidden Victory Point cards" },
+      { title: t("catan.hidden_tip") },
       pts,
-      ` (${view.my_points} with hidden)`,
+      ` ${t("catan.with_hidden", { count: view.my_points })}`,
     );
   }
 }
@@ -107,62 +118,83 @@ function drawPlayerTop(card, view, doc, ui, p, s, awaited) {
 // A player's cards in hand (counts only), knights and longest road.
 function drawPlayerCounts(card, view, p, s, ck) {
   const line = htmlInto("div", { class: "line" }, card);
-  htmlInto("span", { title: "resource cards in hand" }, line, plural(p.resources, "resource"));
+  htmlInto("span", { title: t("catan.resources_tip") }, line, t("catan.resources_n", { count: p.resources }));
   if (ck)
     htmlInto(
       "span",
-      { title: "commodity cards in hand" },
+      { title: t("catan.commodities_tip") },
       line,
-      plural(p.commodities, "commodity", "commodities"),
+      t("catan.commodities_n", { count: p.commodities }),
     );
   htmlInto(
     "span",
-    { title: ck ? "progress cards in hand" : "development cards in hand" },
+    { title: ck ? t("catan.progress_tip") : t("catan.dev_tip") },
     line,
-    plural(p.progress, ck ? "progress card" : "development card"),
+    ck ? t("catan.progress_n", { count: p.progress }) : t("catan.dev_n", { count: p.progress }),
   );
   if (ck) {
     const mine = (view.knights || []).filter((k) => k.owner === s);
     const act = mine.filter((k) => k.active).reduce((a, k) => a + k.strength, 0);
     htmlInto(
       "span",
-      { title: "active knight strength, knights on the board" },
+      { title: t("catan.knights_tip") },
       line,
-      `knights ${act} active / ${mine.length}`,
+      t("catan.knights_line", { active: act, count: mine.length }),
     );
   } else {
-    htmlInto("span", { title: "knights played" }, line, `${plural(p.knights_played, "knight")} played`);
+    htmlInto(
+      "span",
+      { title: t("catan.knights_played_tip") },
+      line,
+      t("catan.knights_played", { count: p.knights_played }),
+    );
   }
-  htmlInto("span", { title: "longest road of this player" }, line, `road ${view.road_lengths[s] ?? 0}`);
+  htmlInto(
+    "span",
+    { title: t("catan.road_tip") },
+    line,
+    t("catan.road_line", { count: view.road_lengths[s] ?? 0 }),
+  );
 }
 
 // Cities & Knights: a player's level on each city improvement track.
 function drawImprovements(card, p) {
   const imp = htmlInto("div", { class: "catan-imp" }, card);
-  p.levels.forEach((lvl, t) => {
-    const bar = htmlInto("span", { class: "track", title: `${TRACKS[t]}: level ${lvl} of 5` }, imp);
-    htmlInto("span", { class: "tname" }, bar, TRACKS[t]);
-    for (let i = 1; i <= 5; i++) htmlInto("i", { style: i <= lvl ? `background:${TRACK_FILL[t]}` : "" }, bar);
+  p.levels.forEach((lvl, k) => {
+    const bar = htmlInto(
+      "span",
+      { class: "track", title: t("catan.level_of", { track: TRACK_NAME[k], level: String(lvl) }) },
+      imp,
+    );
+    htmlInto("span", { class: "tname" }, bar, TRACK_NAME[k]);
+    for (let i = 1; i <= 5; i++) htmlInto("i", { style: i <= lvl ? `background:${TRACK_FILL[k]}` : "" }, bar);
   });
 }
 
 // What a player holds that scores: the winner, longest road, largest army and the like.
 function drawPlayerBadges(card, view, p, s, ck) {
   const badges = [];
-  if (view.winner === s) badges.push(["Winner", "reached the target first"]);
-  if (view.longest === s) badges.push(["Longest road", `${view.road_lengths[s]} roads, 2 points`]);
-  if (!ck && view.largest_army === s) badges.push(["Largest army", "2 points"]);
-  if (ck && view.merchant_owner === s) badges.push(["Merchant", "1 point"]);
+  const two = t("catan.points_n", { count: 2 });
+  if (view.winner === s) badges.push([t("catan.badge_winner"), t("catan.badge_winner_tip")]);
+  if (view.longest === s)
+    badges.push([t("catan.badge_longest"), t("catan.badge_longest_tip", { count: view.road_lengths[s] })]);
+  if (!ck && view.largest_army === s) badges.push([t("catan.badge_army"), two]);
+  if (ck && view.merchant_owner === s)
+    badges.push([t("catan.card_merchant"), t("catan.points_n", { count: 1 })]);
   if (p.defender)
-    badges.push([`Defender of Catan ×${p.defender}`, `${p.defender} point${p.defender > 1 ? "s" : ""}`]);
+    badges.push([
+      t("catan.badge_defender", { n: String(p.defender) }),
+      t("catan.points_n", { count: p.defender }),
+    ]);
   if (p.vp_cards)
-    badges.push([`${p.vp_cards} point card${p.vp_cards > 1 ? "s" : ""}`, "revealed Printer or Constitution"]);
-  (view.metropolis || []).forEach((spot, t) => {
-    if (spot >= 0 && view.owner[spot] === s) badges.push([`${TRACKS[t]} metropolis`, "2 points"]);
+    badges.push([t("catan.badge_vp_cards", { count: p.vp_cards }), t("catan.badge_vp_cards_tip")]);
+  (view.metropolis || []).forEach((spot, k) => {
+    if (spot >= 0 && view.owner[spot] === s)
+      badges.push([t("catan.metropolis_of", { track: TRACK_NAME[k] }), two]);
   });
   if (badges.length) {
     const row = htmlInto("div", { class: "badges" }, card);
-    for (const [b, t] of badges) htmlInto("span", { class: "catan-badge", title: t }, row, b);
+    for (const [b, tip] of badges) htmlInto("span", { class: "catan-badge", title: tip }, row, b);
   }
 }
 
@@ -170,7 +202,7 @@ export function drawHand(host, view) {
   if (view.seat === null || view.seat === undefined || !view.hand) return;
   const ck = isCK(view);
   const box = htmlInto("section", { class: "catan-box catan-hand", "data-hand": view.seat }, host);
-  htmlInto("h3", {}, box, `Your hand (${plural(total(view.hand), "card")})`);
+  htmlInto("h3", {}, box, t("catan.your_hand", { count: total(view.hand) }));
   const row = htmlInto("div", { class: "catan-chips" }, box);
   for (const k of ck ? [...RESOURCES, ...COMMODITIES] : RESOURCES)
     chip(row, k, view.hand[k], view.hand[k] ? "" : "zero");
@@ -182,54 +214,64 @@ export function drawHand(host, view) {
         "li",
         { title: CARD_HINT[c] || "" },
         list,
-        `${cardTitle(c)}${CARD_HINT[c] ? ` — ${CARD_HINT[c]}` : ""}`,
+        CARD_HINT[c] ? t("catan.card_with_hint", { card: cardTitle(c), hint: CARD_HINT[c] }) : cardTitle(c),
       );
   } else {
-    htmlInto("p", { class: "catan-muted" }, box, ck ? "No progress cards." : "No development cards.");
+    htmlInto("p", { class: "catan-muted" }, box, ck ? t("catan.no_progress") : t("catan.no_dev"));
   }
 }
 
 function statusLine(view, doc, ui) {
   if (doc.over || view.phase === "over") {
     return view.winner >= 0
-      ? `${ui.name(view.winner)} wins with ${view.players[view.winner].points} points.`
-      : "The game is over.";
+      ? t("catan.status_won", { name: ui.name(view.winner), count: view.players[view.winner].points })
+      : t("catan.log_over");
   }
   const who = ui.name(view.active);
   const p = view.pending;
   if (p) {
-    const waiting = listWords(p.awaiting.map((s) => (s === view.seat ? "you" : ui.name(s))));
-    const what =
-      {
-        discard: "to discard half their cards",
-        robber: "to move the robber",
-        free_roads: "to build free roads",
-        trade: "to answer the trade offer",
-        trade_confirm: "to pick a deal",
-        aqueduct: "to take a resource (Aqueduct)",
-        pillage: "to choose a city to lose",
-        defender_draw: "to pick a deck",
-        muster: "to muster knights",
-        retreat: "to move a displaced knight",
-        deserter: "to give up a knight",
-        deserter_strength: "to pick a strength",
-        deserter_place: "to place the deserting knight",
-        diplomat: "to place the road again",
-        spy: "to take a progress card",
-        gift: "to give 2 cards (Wedding)",
-        master_merchant: "to take cards (Master Merchant)",
-        harbor: "to give a commodity",
-        progress_discard: "to discard progress cards",
-      }[p.kind] || `to decide (${p.kind})`;
-    return `${who}'s turn — waiting for ${waiting} ${what}.`;
+    const mine = p.awaiting.includes(view.seat);
+    const others = listWords(p.awaiting.filter((s) => s !== view.seat).map((s) => ui.name(s)));
+    const what = waitingFor(p.kind);
+    if (mine && others) return t("catan.status_waiting_you_and", { name: who, names: others, what });
+    return mine
+      ? t("catan.status_waiting_you", { name: who, what })
+      : t("catan.status_waiting", { name: who, names: others, what });
   }
   if (view.phase === "setup") {
-    return view.setup_spot >= 0
-      ? `Set-up: ${who} places a road.`
-      : `Set-up: ${who} places a ${view.setup_queue.length <= view.players.length && isCK(view) ? "city" : "settlement"}.`;
+    if (view.setup_spot >= 0) return t("catan.status_setup_road", { name: who });
+    return view.setup_queue.length <= view.players.length && isCK(view)
+      ? t("catan.status_setup_city", { name: who })
+      : t("catan.status_setup_settlement", { name: who });
   }
-  if (view.phase === "roll") return `Turn ${view.turn}: ${who} rolls the dice.`;
-  return `Turn ${view.turn}: ${who} trades and builds.`;
+  if (view.phase === "roll") return t("catan.status_roll", { turn: String(view.turn), name: who });
+  return t("catan.status_main", { turn: String(view.turn), name: who });
+}
+
+// What a decision awaits, as the end of "waiting for Anna to ...".
+function waitingFor(kind) {
+  const what = {
+    discard: () => t("catan.wait_discard"),
+    robber: () => t("catan.wait_robber"),
+    free_roads: () => t("catan.wait_free_roads"),
+    trade: () => t("catan.wait_trade"),
+    trade_confirm: () => t("catan.wait_trade_confirm"),
+    aqueduct: () => t("catan.wait_aqueduct"),
+    pillage: () => t("catan.wait_pillage"),
+    defender_draw: () => t("catan.wait_defender_draw"),
+    muster: () => t("catan.wait_muster"),
+    retreat: () => t("catan.wait_retreat"),
+    deserter: () => t("catan.wait_deserter"),
+    deserter_strength: () => t("catan.wait_deserter_strength"),
+    deserter_place: () => t("catan.wait_deserter_place"),
+    diplomat: () => t("catan.wait_diplomat"),
+    spy: () => t("catan.wait_spy"),
+    gift: () => t("catan.wait_gift"),
+    master_merchant: () => t("catan.wait_master_merchant"),
+    harbor: () => t("catan.wait_harbor"),
+    progress_discard: () => t("catan.wait_progress_discard"),
+  }[kind];
+  return what ? what() : t("catan.wait_other");
 }
 
 // A card picker for discards, gifts and Master Merchant takes: the exact count
@@ -248,14 +290,18 @@ function drawPicker(box, view, ui, source, need, verb) {
     chip(row, k, source[k]);
     const minus = htmlInto(
       "button",
-      { type: "button", "aria-label": `one ${KIND[k]} fewer`, "data-key": `pick:${k}:minus` },
+      {
+        type: "button",
+        "aria-label": t("catan.one_fewer", { kind: KIND[k] }),
+        "data-key": `pick:${k}:minus`,
+      },
       row,
       "−",
     );
     htmlInto("output", {}, row, String(chosen[k]));
     const plus = htmlInto(
       "button",
-      { type: "button", "aria-label": `one ${KIND[k]} more`, "data-key": `pick:${k}:plus` },
+      { type: "button", "aria-label": t("catan.one_more", { kind: KIND[k] }), "data-key": `pick:${k}:plus` },
       row,
       "+",
     );
@@ -277,9 +323,9 @@ function drawPicker(box, view, ui, source, need, verb) {
     "button",
     { type: "button", class: "catan-link", "data-key": "pick:fill" },
     box,
-    "Fill for me",
+    t("catan.fill_for_me"),
   );
-  const b = ui.button(box, ok ? label(command, ui.ctx) : `${verb} ${need - total(chosen)} more`, command, {
+  const b = ui.button(box, ok ? label(command, ui.ctx) : verb(need - total(chosen)), command, {
     primary: true,
     key: "pick:send",
   });
@@ -310,11 +356,11 @@ function drawTradeComposer(box, view, ui) {
   det.addEventListener("toggle", () => {
     ui.local.offerOpen = det.open;
   });
-  htmlInto("summary", { "data-key": "offer-open" }, det, "Offer a trade to the other players");
+  htmlInto("summary", { "data-key": "offer-open" }, det, t("catan.offer_open"));
   const grid = htmlInto("div", { class: "catan-offer" }, det);
   htmlInto("span", {}, grid, "");
-  htmlInto("b", {}, grid, "give");
-  htmlInto("b", {}, grid, "get");
+  htmlInto("b", {}, grid, t("catan.give"));
+  htmlInto("b", {}, grid, t("catan.get"));
   for (const k of kinds) {
     chip(grid, k, hand[k]);
     for (const side of ["give", "get"]) {
@@ -323,7 +369,10 @@ function drawTradeComposer(box, view, ui) {
         "button",
         {
           type: "button",
-          "aria-label": `${side} one ${KIND[k]} fewer`,
+          "aria-label":
+            side === "give"
+              ? t("catan.give_one_fewer", { kind: KIND[k] })
+              : t("catan.get_one_fewer", { kind: KIND[k] }),
           "data-key": `offer:${side}:${k}:minus`,
         },
         cell,
@@ -334,7 +383,10 @@ function drawTradeComposer(box, view, ui) {
         "button",
         {
           type: "button",
-          "aria-label": `${side} one ${KIND[k]} more`,
+          "aria-label":
+            side === "give"
+              ? t("catan.give_one_more", { kind: KIND[k] })
+              : t("catan.get_one_more", { kind: KIND[k] }),
           "data-key": `offer:${side}:${k}:plus`,
         },
         cell,
@@ -354,10 +406,10 @@ function drawTradeComposer(box, view, ui) {
       });
     }
   }
-  const to = htmlInto("select", { "aria-label": "offer to", "data-key": "offer-to" }, det);
-  htmlInto("option", { value: -1 }, to, "to everyone");
+  const to = htmlInto("select", { "aria-label": t("catan.offer_to_label"), "data-key": "offer-to" }, det);
+  htmlInto("option", { value: -1 }, to, t("catan.offer_to_all"));
   view.players.forEach((_, s) => {
-    if (s !== view.seat) htmlInto("option", { value: s }, to, `to ${ui.name(s)}`);
+    if (s !== view.seat) htmlInto("option", { value: s }, to, t("catan.offer_to", { name: ui.name(s) }));
   });
   to.value = String(st.to);
   to.addEventListener("change", () => {
@@ -366,7 +418,7 @@ function drawTradeComposer(box, view, ui) {
   });
   const command = { type: "catan.offer_trade", give: st.give.slice(), get: st.get.slice(), to: st.to };
   const valid = total(st.give) > 0 && total(st.get) > 0;
-  const b = ui.button(det, valid ? label(command, ui.ctx) : "Choose cards to give and to get", command, {
+  const b = ui.button(det, valid ? label(command, ui.ctx) : t("catan.offer_choose"), command, {
     primary: true,
     key: "offer:send",
     live: () => ({ ...command, to: st.to }),
@@ -380,7 +432,7 @@ function drawBankTrades(box, view, ui, trades) {
   det.addEventListener("toggle", () => {
     ui.local.bankOpen = det.open;
   });
-  htmlInto("summary", { "data-key": "bank-open" }, det, "Trade with the bank");
+  htmlInto("summary", { "data-key": "bank-open" }, det, t("catan.bank_open"));
   const byGive = new Map();
   for (const c of trades) {
     if (!byGive.has(c.give)) byGive.set(c.give, []);
@@ -413,10 +465,18 @@ export function drawDecision(host, view, doc, ui) {
   if (p.kind === "trade" || p.kind === "trade_confirm") {
     if (p.kind === "trade") {
       const offer = htmlInto("p", { class: "catan-offer-line" }, box);
-      offer.textContent = `${ui.name(p.owner)} offers ${handWords(p.data.slice(0, 8))} and asks for ${handWords(p.data.slice(8, 16))}${p.seats.length === 1 ? ` (to ${ui.name(p.seats[0])})` : ""}.`;
+      const params = {
+        name: ui.name(p.owner),
+        give: handWords(p.data.slice(0, 8)),
+        get: handWords(p.data.slice(8, 16)),
+      };
+      offer.textContent =
+        p.seats.length === 1
+          ? t("catan.offer_line_to", { ...params, to: ui.name(p.seats[0]) })
+          : t("catan.offer_line", params);
     } else {
       const count = Math.floor(p.data.length / DEAL);
-      htmlInto("p", {}, box, `${plural(count, "answer")} to ${ui.name(p.owner)}'s offer:`);
+      htmlInto("p", {}, box, t("catan.answers_to", { count, name: ui.name(p.owner) }));
       const ul = htmlInto("ul", { class: "catan-deals" }, box);
       for (let i = 0; i < count; i++) {
         const d = p.data.slice(i * DEAL, (i + 1) * DEAL);
@@ -424,7 +484,11 @@ export function drawDecision(host, view, doc, ui) {
           "li",
           {},
           ul,
-          `${ui.name(d[0])}: gives ${handWords(d.slice(9, 17))} for ${handWords(d.slice(1, 9))}`,
+          t("catan.deal_line", {
+            name: ui.name(d[0]),
+            give: handWords(d.slice(9, 17)),
+            get: handWords(d.slice(1, 9)),
+          }),
         );
       }
     }
@@ -434,16 +498,20 @@ export function drawDecision(host, view, doc, ui) {
       "p",
       { class: "catan-muted" },
       box,
-      `Your answer is in: ${answerWords(p.mine, p.kind, ui.name, view)}.`,
+      t("catan.your_answer", { answer: answerWords(p.mine, p.kind, ui.name, view) }),
     );
   if (p.peek_cards)
     htmlInto(
       "p",
       {},
       box,
-      `${ui.name(p.data[0])}'s progress cards: ${p.peek_cards.length ? listWords(p.peek_cards.map(cardTitle)) : "none"}.`,
+      t("catan.peek_progress", {
+        name: ui.name(p.data[0]),
+        cards: p.peek_cards.length ? listWords(p.peek_cards.map(cardTitle)) : t("catan.none"),
+      }),
     );
-  if (p.peek_hand) htmlInto("p", {}, box, `${ui.name(p.data[0])}'s hand: ${handWords(p.peek_hand)}.`);
+  if (p.peek_hand)
+    htmlInto("p", {}, box, t("catan.peek_hand", { name: ui.name(p.data[0]), cards: handWords(p.peek_hand) }));
   if (mine && (p.kind === "discard" || p.kind === "gift")) {
     const need = awaitedAmount(me);
     htmlInto(
@@ -451,14 +519,18 @@ export function drawDecision(host, view, doc, ui) {
       {},
       box,
       p.kind === "discard"
-        ? `Discard ${plural(need, "card")} (half your hand).`
-        : `Give ${ui.name(p.owner)} ${plural(need, "card")} (Wedding).`,
+        ? t("catan.discard_half", { count: need })
+        : t("catan.give_wedding", { count: need, name: ui.name(p.owner) }),
     );
-    drawPicker(box, view, ui, view.hand, need, p.kind === "discard" ? "Discard" : "Give");
+    const more =
+      p.kind === "discard"
+        ? (n) => t("catan.discard_more", { count: n })
+        : (n) => t("catan.give_more", { count: n });
+    drawPicker(box, view, ui, view.hand, need, more);
   } else if (mine && p.kind === "master_merchant" && p.peek_hand) {
     const need = p.amounts[0] || 0;
-    htmlInto("p", {}, box, `Take ${plural(need, "card")} from ${ui.name(p.data[0])}.`);
-    drawPicker(box, view, ui, p.peek_hand, need, "Take");
+    htmlInto("p", {}, box, t("catan.take_from", { count: need, name: ui.name(p.data[0]) }));
+    drawPicker(box, view, ui, p.peek_hand, need, (n) => t("catan.take_more", { count: n }));
   }
   return box;
 }
@@ -512,14 +584,14 @@ export function drawActions(host, view, _doc, ui) {
 // The actions' heading: the moves, or the one being chosen.
 function actionsHeading(view, ui) {
   if (ui.filter) return filterTitle(ui.filter);
-  if (!ui.picked.length) return "Your moves";
+  if (!ui.picked.length) return t("catan.your_moves");
   const first = ui.picked[0];
   const k = first[0] === "s" && (view.knights || []).find((x) => x.spot === +first.slice(1));
   return k
-    ? `Your ${STRENGTH[k.strength]} knight at ${spotName(k.spot, view)}`
+    ? t("catan.your_knight_at", { strength: STRENGTH[k.strength], spot: spotName(k.spot, view) })
     : first[0] === "h"
-      ? `The robber to ${hexName(+first.slice(1), view)}`
-      : "Choose";
+      ? t("catan.robber_to", { hex: hexName(+first.slice(1), view) })
+      : t("catan.choose");
 }
 
 // A move in progress: the commands it can still become, and a way out.
@@ -530,19 +602,28 @@ function drawMoveInProgress(box, ui) {
       "p",
       { class: "catan-hint" },
       box,
-      `Pick a highlighted ${describeTargets(next)} on the board${complete.length ? ", or:" : "."}`,
+      complete.length
+        ? t("catan.pick_or", { what: describeTargets(next) })
+        : t("catan.pick", { what: describeTargets(next) }),
     );
   const multi = ui.picked.length >= 2 || (ui.filter && ui.picked.length >= 1);
   for (const c of complete)
-    ui.button(box, (multi && complete.length === 1 && !next.size ? "Confirm: " : "") + label(c, ui.ctx), c, {
-      primary: true,
-    });
-  if (!next.size && !complete.length) htmlInto("p", {}, box, "Nothing left to choose.");
+    ui.button(
+      box,
+      multi && complete.length === 1 && !next.size
+        ? t("catan.confirm", { move: label(c, ui.ctx) })
+        : label(c, ui.ctx),
+      c,
+      {
+        primary: true,
+      },
+    );
+  if (!next.size && !complete.length) htmlInto("p", {}, box, t("catan.nothing_left"));
   const cancel = htmlInto(
     "button",
     { type: "button", class: "catan-cancel", "data-key": "cancel" },
     box,
-    "Cancel",
+    t("moves.cancel"),
   );
   cancel.addEventListener("click", () => ui.reset());
 }
@@ -560,7 +641,10 @@ function drawBoardHints(box, view, legal) {
       "li",
       {},
       ul,
-      `${hints[type] || BOARD_HINT[type] || "Choose on the board"} (${count} highlighted)`,
+      t("catan.hint_count", {
+        hint: (hints[type] || BOARD_HINT[type] || (() => t("catan.hint_choose")))(),
+        count,
+      }),
     );
 }
 
@@ -615,32 +699,32 @@ function drawGroupButtons(box, view, ui, g, list) {
 }
 
 const BOARD_HINT = {
-  "catan.build_settlement": "Build a settlement: click a glowing corner",
-  "catan.build_city": "Build a city: click one of your glowing settlements",
-  "catan.build_road": "Build a road: click a glowing edge",
-  "catan.build_wall": "Build a city wall (2 brick): click a glowing city",
-  "catan.build_knight": "Recruit a knight (wool + ore): click a glowing corner",
-  "catan.activate_knight": "Activate a knight (grain): click it",
-  "catan.promote_knight": "Promote a knight (wool + ore): click it",
-  "catan.move_knight": "Move or displace with a knight: click it, then where it goes",
-  "catan.chase_robber": "Chase the robber: click your knight beside it, then a hex",
-  "catan.move_robber": "Move the robber: click a glowing hex",
-  "catan.choose": "Choose on the board",
+  "catan.build_settlement": () => t("catan.hint_settlement"),
+  "catan.build_city": () => t("catan.hint_city"),
+  "catan.build_road": () => t("catan.hint_road"),
+  "catan.build_wall": () => t("catan.hint_wall"),
+  "catan.build_knight": () => t("catan.hint_recruit"),
+  "catan.activate_knight": () => t("catan.hint_activate"),
+  "catan.promote_knight": () => t("catan.hint_promote"),
+  "catan.move_knight": () => t("catan.hint_move_knight"),
+  "catan.chase_robber": () => t("catan.hint_chase"),
+  "catan.move_robber": () => t("catan.hint_robber"),
+  "catan.choose": () => t("catan.hint_choose"),
 };
 
 const SETUP_HINT = {
-  "catan.build_settlement": "Place your starting settlement: click a glowing corner",
-  "catan.build_city": "Place your starting city: click a glowing corner",
-  "catan.build_road": "Place its road: click a glowing edge",
+  "catan.build_settlement": () => t("catan.hint_setup_settlement"),
+  "catan.build_city": () => t("catan.hint_setup_city"),
+  "catan.build_road": () => t("catan.hint_setup_road"),
 };
 
 function describeTargets(next) {
   const kinds = new Set([...next.keys()].map((k) => k[0]));
   const words = [];
-  if (kinds.has("s")) words.push("corner");
-  if (kinds.has("p")) words.push("edge");
-  if (kinds.has("h")) words.push("hex");
-  return words.join(" or ");
+  if (kinds.has("s")) words.push(t("catan.target_corner"));
+  if (kinds.has("p")) words.push(t("catan.target_edge"));
+  if (kinds.has("h")) words.push(t("catan.target_hex"));
+  return listWords(words, "disjunction");
 }
 
 function legendIcon(parent, draw, text) {
@@ -652,30 +736,32 @@ function legendIcon(parent, draw, text) {
 
 export function drawLegend(host, view) {
   const ck = isCK(view);
-  const box = htmlInto("div", { class: "catan-legend", "aria-label": "Legend" }, host);
+  const box = htmlInto("div", { class: "catan-legend", "aria-label": t("tigris.legend") }, host);
   const ul = htmlInto("ul", {}, box);
-  TERRAIN.forEach((t, i) => {
+  TERRAIN.forEach((terrain, i) => {
     const li = htmlInto("li", {}, ul);
     htmlInto("i", { style: `background:${TERRAIN_FILL[i]}` }, li);
-    const extra = ck ? { 1: " + paper", 2: " + cloth", 4: " + coin" }[i] || "" : "";
-    htmlInto(
-      "span",
-      {},
-      li,
-      `${t}${TERRAIN_RESOURCE[i] >= 0 ? `: ${KIND[TERRAIN_RESOURCE[i]]}${extra ? ` (city${extra})` : ""}` : ""}`,
-    );
+    const commodity = ck ? { 1: 5, 2: 6, 4: 7 }[i] : undefined;
+    const kind = KIND[TERRAIN_RESOURCE[i]];
+    const text =
+      TERRAIN_RESOURCE[i] < 0
+        ? terrain
+        : commodity !== undefined
+          ? t("catan.legend_terrain_city", { terrain, kind, commodity: KIND[commodity] })
+          : t("catan.legend_terrain", { terrain, kind });
+    htmlInto("span", {}, li, text);
   });
   const pieces = htmlInto("ul", {}, box);
   const ink = "#777";
   legendIcon(
     pieces,
     (g) => svgInto("path", { d: settlementPath(0, 0, 1), fill: ink, stroke: "#111" }, g),
-    "settlement 1",
+    t("catan.legend_settlement"),
   );
   legendIcon(
     pieces,
     (g) => svgInto("path", { d: cityPath(0, 0, 1), fill: ink, stroke: "#111" }, g),
-    "city 2",
+    t("catan.legend_city"),
   );
   if (ck) knightsLegend(pieces, ink);
   legendIcon(
@@ -684,7 +770,7 @@ export function drawLegend(host, view) {
       svgInto("path", { d: "M-6,10 Q-6,-1 -2,-4 Q0,-6 2,-4 Q6,-1 6,10 Z", fill: "#3b3b3f" }, g);
       svgInto("circle", { cy: -8, r: 4.5, fill: "#3b3b3f" }, g);
     },
-    "robber",
+    t("catan.legend_robber"),
   );
   if (ck) {
     legendIcon(
@@ -693,7 +779,7 @@ export function drawLegend(host, view) {
         svgInto("path", { d: "M-6,10 L0,-5 L6,10 Z", fill: "#f2dfb0", stroke: "#5b4526" }, g);
         svgInto("circle", { cy: -8, r: 4, fill: "#f2dfb0", stroke: "#5b4526" }, g);
       },
-      "merchant 1",
+      t("catan.legend_merchant"),
     );
   }
   legendIcon(
@@ -706,7 +792,7 @@ export function drawLegend(host, view) {
         g,
       ).textContent = "8";
     },
-    "6 and 8 come up most; dots show the odds",
+    t("catan.legend_numbers"),
   );
 }
 
@@ -718,7 +804,7 @@ function knightsLegend(pieces, ink) {
       svgInto("rect", { x: -13, y: -10, width: 26, height: 20, rx: 4, fill: "#6b645a" }, g);
       svgInto("path", { d: cityPath(0, 0, 0.8), fill: ink, stroke: "#111" }, g);
     },
-    "wall",
+    t("catan.legend_wall"),
   );
   legendIcon(
     pieces,
@@ -730,7 +816,7 @@ function knightsLegend(pieces, ink) {
         g,
       );
     },
-    "metropolis 4",
+    t("catan.legend_metropolis"),
   );
   legendIcon(
     pieces,
@@ -740,7 +826,7 @@ function knightsLegend(pieces, ink) {
       for (let i = 0; i < 2; i++)
         svgInto("rect", { x: -4 + i * 3.6, y: 2, width: 2.6, height: 4, fill: "#fff" }, g);
     },
-    "active knight (bars: strength)",
+    t("catan.legend_active"),
   );
   legendIcon(
     pieces,
@@ -757,6 +843,6 @@ function knightsLegend(pieces, ink) {
         },
         g,
       ),
-    "inactive knight",
+    t("catan.legend_inactive"),
   );
 }
