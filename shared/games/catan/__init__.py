@@ -12,7 +12,7 @@ from shared.games.catan.options import Options
 from shared.games.catan.rules.victory import result
 from shared.games.catan.secrets import conceal, reveals, sample_hidden
 from shared.games.catan.setup import create
-from shared.games.catan.state import State
+from shared.games.catan.state import MAX_SEATS, MIN_SEATS, State
 from shared.games.catan.views import view, visibility
 from shared.kernel.contract import GameModule, Secrets
 from shared.kernel.search import SearchBot
@@ -24,8 +24,8 @@ def _module(
     game: GameModule[State, CatanCommand, CatanEvent, Options] = GameModule(
         key=key,
         title=title,
-        min_seats=3,
-        max_seats=4,
+        min_seats=MIN_SEATS,
+        max_seats=MAX_SEATS,
         options_type=Options,
         command_type=CatanCommand,
         event_type=CatanEvent,

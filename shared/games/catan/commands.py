@@ -158,3 +158,12 @@ CatanCommand = (
     | ActivateKnight | PromoteKnight | MoveKnight | ChaseRobber | BuyImprovement | PlayProgress
     | DiscardProgress | TakeCard | HarborExchange
 )  # fmt: skip
+
+# The commands the listings hand out at nearly every state, built once: commands are frozen, so one
+# object serves every listing, and building a struct costs more than handing one out.
+ROLL_DICE = RollDice()
+END_TURN = EndTurn()
+BUY_DEV_CARD = BuyDevCard()
+BUILD_ROAD = tuple(BuildRoad(path=p) for p in range(N_PATHS))
+BUILD_SETTLEMENT = tuple(BuildSettlement(spot=s) for s in range(N_SPOTS))
+BUILD_CITY = tuple(BuildCity(spot=s) for s in range(N_SPOTS))

@@ -7,7 +7,7 @@ from typing import NoReturn
 from shared.games.catan import commands as cmd
 from shared.games.catan import setup
 from shared.games.catan.events import CatanEvent
-from shared.games.catan.evolve import evolve
+from shared.games.catan.evolve import Folded, apply, remember
 from shared.games.catan.legal import actors
 from shared.games.catan.rules import actions, domestic, tasks, turn
 from shared.games.catan.rules.flow import CatanFold
@@ -15,7 +15,7 @@ from shared.games.catan.rules.longest_road import settle
 from shared.games.catan.rules.victory import check_win
 from shared.games.catan.state import State
 from shared.kernel.fold import Fold
-from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, RuleViolation, require
+from shared.kernel.rejection import GAME_OVER, ILLEGAL_MOVE, NOT_YOUR_TURN, RuleViolation
 from shared.kernel.rng import Rng
 
 
@@ -24,9 +24,19 @@ def _illegal(command: cmd.CatanCommand) -> NoReturn:
 
 
 def decide(state: State, seat: int, command: cmd.CatanCommand, rng: Rng) -> list[CatanEvent]:
-    require(state.phase != "over", GAME_OVER, "The game is over.")
-    require(seat in actors(state), NOT_YOUR_TURN, "Nothing is awaited from you now.", seat=seat)
-    f: CatanFold = Fold(state, evolve, rng)
+    # ``require`` written out: its keyword details would be built at every accepted command.
+    if state.phase == "over":
+        raise RuleViolation(GAME_OVER, "The game is over.")
+    if seat not in actors(state):
+        raise RuleViolation(NOT_YOUR_TURN, "Nothing is awaited from you now.", seat=seat)
+    steps: Folded = {}
+
+    def step(before: State, event: CatanEvent) -> State:
+        after = apply(before, event)
+        steps[id(event)] = (before, event, after)
+        return after
+
+    f: CatanFold = Fold(state, step, rng)
     if state.task is not None:
         if not tasks.valid(command, state, seat):
             _illegal(command)
@@ -49,4 +59,6 @@ def decide(state: State, seat: int, command: cmd.CatanCommand, rng: Rng) -> list
     settle(f, state)
     turn.advance(f)
     check_win(f)
+    # The caller folds these very events into ``state`` next: ``evolve`` answers from the steps.
+    remember(steps)
     return f.events

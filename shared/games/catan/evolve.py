@@ -118,7 +118,32 @@ def _task_answered(state: State, e: ev.Answered) -> State:
     return replace(state, task=replace(state.task, answers=(*state.task.answers, e.answer)))
 
 
+# The steps of the last ``decide``, by the event's id: (state before, event, state after). ``decide``
+# folds every event it emits (``decide.Fold``), and its caller (self-play, the search bots, the
+# reducer's in-process path) folds the same event objects into the same state object again; that
+# second fold is then a dictionary lookup. The entry holds the state and the event themselves, so
+# their ids stay theirs while it exists, and a hit needs both to be the very objects folded, whose
+# result is fixed: they are frozen. Anything else (decoded events, another state) is folded anew.
+Folded = dict[int, tuple[State, ev.CatanEvent, State]]
+_folded: Folded = {}
+
+
+def remember(steps: Folded) -> None:
+    """Keep one decision's steps for :func:`evolve` (replacing the previous decision's, in one
+    assignment: a concurrent reader sees one decision's steps or the other's)."""
+    global _folded
+    _folded = steps
+
+
 def evolve(state: State | None, event: ev.CatanEvent) -> State:
+    step = _folded.get(id(event))
+    if step is not None and step[1] is event and step[0] is state:
+        return step[2]
+    return apply(state, event)
+
+
+def apply(state: State | None, event: ev.CatanEvent) -> State:
+    """``evolve`` itself, without looking at the last decision's steps."""
     if isinstance(event, ev.Started):
         return _started(event)
     assert state is not None

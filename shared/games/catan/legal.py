@@ -12,15 +12,20 @@ from shared.games.catan import setup
 from shared.games.catan.commands import CatanCommand
 from shared.games.catan.rules import actions, tasks
 from shared.games.catan.rules.flow import awaited
-from shared.games.catan.state import State
+from shared.games.catan.state import MAX_SEATS, State
+
+# Asked several times a command (by decide, legal and the caller choosing who moves): the usual
+# answer, one seat, is built once per seat rather than at every call.
+_NOBODY: frozenset[int] = frozenset()
+_ALONE = tuple(frozenset((seat,)) for seat in range(MAX_SEATS))
 
 
 def actors(state: State) -> frozenset[int]:
     if state.phase == "over":
-        return frozenset()
+        return _NOBODY
     if state.task is not None:
         return frozenset(awaited(state.task))
-    return frozenset((state.active,))
+    return _ALONE[state.active]
 
 
 def legal(state: State, seat: int) -> list[CatanCommand]:

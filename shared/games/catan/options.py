@@ -4,6 +4,7 @@ official and reported variants, house rules."""
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Literal
 
 from shared.kernel.bounds import Count
@@ -16,7 +17,9 @@ from shared.kernel.messages import Record
 # Irrigation and Mining take what the bank has left. Card names are a view concern.
 
 
-class Options(Record, frozen=True, forbid_unknown_fields=True):
+# ``dict=True`` gives each instance a ``__dict__`` for the cached properties below (not encoded, not
+# compared): the rules ask ``ck`` several times a command, and a cached value is read like a field.
+class Options(Record, frozen=True, forbid_unknown_fields=True, dict=True):
     # "ck" plays Cities & Knights; "none" is the base game (registered as `catan`).
     expansion: Literal["ck", "none"] = "ck"
     # Beginner map of the chosen game, or the variable set-up. The base rulebook's beginner map
@@ -62,10 +65,10 @@ class Options(Record, frozen=True, forbid_unknown_fields=True):
     # Victory points needed; 0 means the game's own (10 base, 13 C&K).
     points_to_win: Count = 0
 
-    @property
+    @cached_property
     def ck(self) -> bool:
         return self.expansion == "ck"
 
-    @property
+    @cached_property
     def target(self) -> int:
         return self.points_to_win or (13 if self.ck else 10)

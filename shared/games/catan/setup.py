@@ -73,11 +73,11 @@ SetupCommand = cmd.BuildSettlement | cmd.BuildCity | cmd.BuildRoad
 
 def options(state: State, seat: int) -> list[SetupCommand]:
     if state.setup_spot >= 0:
-        return [cmd.BuildRoad(path=p) for p in road_spots(state, seat)]
+        return [cmd.BUILD_ROAD[p] for p in road_spots(state, seat)]
     spots = settlement_spots(state, seat, setup=True)
     if second_round(state) and state.options.ck:
-        return [cmd.BuildCity(spot=s) for s in spots]
-    return [cmd.BuildSettlement(spot=s) for s in spots]
+        return [cmd.BUILD_CITY[s] for s in spots]
+    return [cmd.BUILD_SETTLEMENT[s] for s in spots]
 
 
 def accepts(command: cmd.CatanCommand, state: State, seat: int) -> TypeGuard[SetupCommand]:

@@ -6,6 +6,9 @@ from shared.games.catan.cards import EMPTY, Hand
 from shared.games.catan.options import Options
 from shared.kernel.messages import Record
 
+#: Seats at a table: the registrations' bounds.
+MIN_SEATS, MAX_SEATS = 3, 4
+
 
 class Knight(Record, frozen=True):
     spot: int

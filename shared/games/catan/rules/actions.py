@@ -8,12 +8,13 @@ accepted command is then applied by an exhaustive match over its type.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from typing import TypeGuard, assert_never
 
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
-from shared.games.catan.cards import CITY, ROAD, SETTLEMENT, WALL, covers
+from shared.games.catan.cards import CITY, ROAD, SETTLEMENT, WALL
 from shared.games.catan.rules import development, domestic, improvements, knights, progress, trade, turn
 from shared.games.catan.rules.building import city_spots, road_spots, settlement_spots, wall_spots
 from shared.games.catan.rules.flow import CatanFold, set_effects
@@ -25,21 +26,22 @@ Options = Callable[[State, int], Sequence[cmd.CatanCommand]]
 
 
 def _afford(state: State, seat: int, cost: tuple[int, ...]) -> bool:
-    return covers(state.players[seat].hand, cost)
+    # ``cards.covers`` without its length check: a stored hand and a cost both name every kind.
+    return all(map(operator.ge, state.players[seat].hand, cost))
 
 
 def _roads(state: State, seat: int) -> list[cmd.BuildRoad]:
-    return [cmd.BuildRoad(path=p) for p in road_spots(state, seat)] if _afford(state, seat, ROAD) else []
+    return [cmd.BUILD_ROAD[p] for p in road_spots(state, seat)] if _afford(state, seat, ROAD) else []
 
 
 def _settlements(state: State, seat: int) -> list[cmd.BuildSettlement]:
     if not _afford(state, seat, SETTLEMENT):
         return []
-    return [cmd.BuildSettlement(spot=s) for s in settlement_spots(state, seat)]
+    return [cmd.BUILD_SETTLEMENT[s] for s in settlement_spots(state, seat)]
 
 
 def _cities(state: State, seat: int) -> list[cmd.BuildCity]:
-    return [cmd.BuildCity(spot=s) for s in city_spots(state, seat)] if _afford(state, seat, CITY) else []
+    return [cmd.BUILD_CITY[s] for s in city_spots(state, seat)] if _afford(state, seat, CITY) else []
 
 
 def _walls(state: State, seat: int) -> list[cmd.BuildWall]:
@@ -49,7 +51,7 @@ def _walls(state: State, seat: int) -> list[cmd.BuildWall]:
 
 
 def _end(state: State, seat: int) -> list[cmd.EndTurn]:
-    return [] if state.options.ck and draws.excess(state, seat) else [cmd.EndTurn()]
+    return [] if state.options.ck and draws.excess(state, seat) else [cmd.END_TURN]
 
 
 def _discard_progress(state: State, seat: int) -> list[cmd.DiscardProgress]:
@@ -63,7 +65,7 @@ def _knight_options(kind: type[knights.KnightCommand]) -> Options:
 
 
 def _buy_dev_card(state: State, seat: int) -> list[cmd.BuyDevCard]:
-    return [cmd.BuyDevCard()] if development.can_buy(state, seat) else []
+    return [cmd.BUY_DEV_CARD] if development.can_buy(state, seat) else []
 
 
 #: Every command type of the action phase (offers aside), with its legal instances now.
@@ -156,7 +158,7 @@ RollCommand = cmd.RollDice | cmd.PlayProgress | cmd.ChaseRobber | cmd.PlayDevCar
 
 
 def roll_options(state: State, seat: int) -> list[RollCommand]:
-    out: list[RollCommand] = [cmd.RollDice()]
+    out: list[RollCommand] = [cmd.ROLL_DICE]
     if state.options.ck:
         out += science.alchemist_options(state, seat)
         if state.options.knight_errant_variant and not state.effects.errant:

@@ -117,7 +117,12 @@ def _network_paths(
 
 def settlement_spots(state: State, seat: int, setup: bool = False) -> list[int]:
     if setup:
-        return [s for s in range(board.N_SPOTS) if can_settle(state, seat, s, setup)]
+        # ``can_settle`` at every spot, from the few buildings: the distance rule excludes exactly
+        # the spots next to one, so the set-up's listings need not look at every spot's neighbours.
+        owner, neighbours = state.owner, board.SPOT_NEIGHBOURS
+        near = {n for s, o in enumerate(owner) if o != -1 for n in neighbours[s]}
+        free = [s for s in range(board.N_SPOTS) if owner[s] == -1 and s not in near]
+        return [s for s in free if knight_at(state, s) is None] if state.knights else free
     if settlements_built(state, seat) >= SETTLEMENTS or seat not in state.roads:
         return []
     spots = _settlement_candidates(state.roads, state.owner, seat)

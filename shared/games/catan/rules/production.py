@@ -18,12 +18,13 @@ TERRAIN_COMMODITY = {board.FOREST: PAPER, board.PASTURE: CLOTH, board.MOUNTAINS:
 
 def owed(state: State, total: int) -> list[Hand]:
     due = [[0] * len(KINDS) for _ in range(state.seats)]
-    owner, level = state.owner, state.level
+    owner, level, ck = state.owner, state.level, state.options.ck
     for h in hexes_numbered(state.numbers).get(total, ()):
         if h == state.robber:
             continue
-        kind = board.TERRAIN_RESOURCE[state.terrain[h]]
-        commodity = TERRAIN_COMMODITY.get(state.terrain[h], -1) if state.options.ck else -1
+        terrain = state.terrain[h]
+        kind = board.TERRAIN_RESOURCE[terrain]
+        commodity = TERRAIN_COMMODITY.get(terrain, -1) if ck else -1
         for spot in board.HEX_CORNERS[h]:
             seat = owner[spot]
             if seat < 0:
@@ -36,7 +37,7 @@ def owed(state: State, total: int) -> list[Hand]:
                 cards[commodity] += 1
             else:
                 cards[kind] += 2
-    return [tuple(cards) for cards in due]
+    return list(map(tuple, due))
 
 
 # A pure function of the number tokens (laid once; swapped by the Inventor), remembered: every roll
@@ -52,7 +53,7 @@ def hexes_numbered(numbers: tuple[int, ...]) -> Mapping[int, tuple[int, ...]]:
 
 def settle(state: State, due: list[Hand]) -> list[Hand]:
     """Per card kind: everybody is paid, or (short bank) nobody, unless one lone recipient takes the rest."""
-    demands = [sum(column) for column in zip(*due, strict=True)]
+    demands = list(map(sum, zip(*due, strict=True)))
     if all(map(operator.le, demands, state.bank)):
         return list(due)
     paid = [list(h) for h in due]

@@ -136,7 +136,7 @@ def options(state: State, seat: int) -> Sequence[TaskAnswer]:
         case "robber":
             return [cmd.MoveRobber(hex=h, victim=v) for h, v in robber.moves(state, seat)]
         case "free_roads":
-            return [cmd.BuildRoad(path=p) for p in road_spots(state, seat)]
+            return [cmd.BUILD_ROAD[p] for p in road_spots(state, seat)]
         case "trade":
             return domestic.answer_options(state, seat)
         case "progress_discard":

@@ -3,10 +3,13 @@ Merchant Fleet) (docs/rules/catan.md §6)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Set
+
 from shared.games.catan import board
 from shared.games.catan import commands as cmd
 from shared.games.catan import events as ev
 from shared.games.catan.cards import COMMODITIES, KINDS, RESOURCES, TRADE, one
+from shared.games.catan.memo import last_by_identity
 from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
 
@@ -15,12 +18,25 @@ def kinds(state: State) -> tuple[int, ...]:
     return KINDS if state.options.ck else RESOURCES
 
 
-def _harbors(state: State, seat: int) -> set[int]:
-    harbors, owner = state.harbors, state.owner
-    return {harbors[i] for spot, i in board.HARBOR_SPOT_INDEX if owner[spot] == seat}
+_NO_HARBOR: frozenset[int] = frozenset()
 
 
-def rate(state: State, seat: int, kind: int, harbors: set[int] | None = None) -> int:
+def _harbors(state: State, seat: int) -> Set[int]:
+    return _harbors_by_seat(state.owner, state.harbors).get(seat, _NO_HARBOR)
+
+
+# Every listing of bank trades asks; the buildings change a few dozen times a game.
+@last_by_identity
+def _harbors_by_seat(owner: tuple[int, ...], harbors: tuple[int, ...]) -> Mapping[int, Set[int]]:
+    """Each seat's harbor kinds, from the spots at a harbor (read-only: the mapping is shared)."""
+    out: dict[int, set[int]] = {}
+    for spot, i in board.HARBOR_SPOT_INDEX:
+        if owner[spot] >= 0:
+            out.setdefault(owner[spot], set()).add(harbors[i])
+    return {seat: frozenset(kinds) for seat, kinds in out.items()}
+
+
+def rate(state: State, seat: int, kind: int, harbors: Set[int] | None = None) -> int:
     harbors = _harbors(state, seat) if harbors is None else harbors
     best = 3 if board.GENERIC in harbors else 4
     if kind in RESOURCES and kind in harbors:
@@ -40,18 +56,24 @@ def rate(state: State, seat: int, kind: int, harbors: set[int] | None = None) ->
 BEST_RATE = 2
 
 
+# Every trade there can be, built once: commands are frozen, and listing trades is frequent.
+_TRADES = tuple(tuple(cmd.TradeBank(give=give, get=get) for get in KINDS) for give in KINDS)
+
+
 def bank_options(state: State, seat: int) -> list[cmd.TradeBank]:
     hand = state.players[seat].hand
     ks = kinds(state)
+    gives = [k for k in ks if hand[k] >= BEST_RATE]
+    if not gives:
+        return []
+    harbors = _harbors(state, seat)
+    bank = state.bank
+    gets = [k for k in ks if bank[k] > 0]
     out: list[cmd.TradeBank] = []
-    harbors: set[int] | None = None  # looked up only once some kind is held twice
-    for give in ks:
-        if hand[give] >= BEST_RATE:
-            if harbors is None:
-                harbors = _harbors(state, seat)
-            if hand[give] >= rate(state, seat, give, harbors):
-                bank = state.bank
-                out.extend(cmd.TradeBank(give=give, get=get) for get in ks if get != give and bank[get] > 0)
+    for give in gives:
+        if hand[give] >= rate(state, seat, give, harbors):
+            trades = _TRADES[give]
+            out.extend(trades[get] for get in gets if get != give)
     return out
 
 

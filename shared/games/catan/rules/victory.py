@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 
 from shared.games.catan import events as ev
+from shared.games.catan.memo import last_by_identity
 from shared.games.catan.rules.flow import CatanFold
 from shared.games.catan.state import State
 from shared.kernel.contract import Result, Standing
@@ -14,12 +15,9 @@ from shared.kernel.contract import Result, Standing
 NO_METROPOLIS = (-1, -1, -1)
 
 
-def _building_points(state: State, seat: int) -> int:
-    """A point per settlement or city, and a second per city."""
-    return _building_points_by_seat(state.owner, state.level).get(seat, 0)
-
-
-# Asked at every command, a pure function of the buildings, which change a few dozen times a game.
+# Asked at every command (the win check), a pure function of the buildings, which change a few dozen
+# times a game: the last answer by identity, else remembered per tuple.
+@last_by_identity
 @lru_cache(maxsize=256)
 def _building_points_by_seat(owner: tuple[int, ...], level: tuple[int, ...]) -> Mapping[int, int]:
     """Each owning seat's building points (read-only: the mapping is shared)."""
@@ -32,7 +30,8 @@ def _building_points_by_seat(owner: tuple[int, ...], level: tuple[int, ...]) -> 
 
 def public_points(state: State, seat: int) -> int:
     p = state.players[seat]
-    pts = _building_points(state, seat)
+    # A point per settlement or city, and a second per city.
+    pts = _building_points_by_seat(state.owner, state.level).get(seat, 0)
     if state.metropolis != NO_METROPOLIS:
         pts += 2 * sum(1 for spot in state.metropolis if spot >= 0 and state.owner[spot] == seat)
     pts += 2 * (state.longest == seat) + 2 * (state.largest_army == seat)
@@ -42,8 +41,9 @@ def public_points(state: State, seat: int) -> int:
 
 def points(state: State, seat: int) -> int:
     """Including hidden base-game Victory Point cards."""
-    hidden = state.players[seat].cards.count("victory_point") if not state.options.ck else 0
-    return public_points(state, seat) + hidden
+    # Only the base game deals "victory_point" cards (no progress card bears the name), so the count
+    # needs no edition check.
+    return public_points(state, seat) + state.players[seat].cards.count("victory_point")
 
 
 def all_points(state: State) -> tuple[int, ...]:
