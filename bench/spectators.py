@@ -37,7 +37,17 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import OUT_DIR, ensure_extra_games, fmt, machine, make_console, quantile, write_json
+from bench.common import (
+    OUT_DIR,
+    Samples,
+    ensure_extra_games,
+    fmt,
+    machine,
+    make_console,
+    quantile,
+    scrape,
+    write_json,
+)
 from shared.infra.settings import UNTHROTTLED
 
 console = make_console()
@@ -242,6 +252,8 @@ async def _open_table(api: str) -> dict[str, Any]:
 
 def run_one(feeds: int, moves: int) -> dict[str, Any]:
     """A fresh stack, ``feeds`` spectator feeds of one table, ``moves`` moves."""
+    import psutil
+
     from shared.infra.launcher import Stack
 
     load = os.getloadavg()
@@ -261,9 +273,14 @@ def run_one(feeds: int, moves: int) -> dict[str, Any]:
             opened = ours.recv()
             time.sleep(1.0)
             rss_open = rss_mb(gateway)
+            metrics_url = stack.metrics_urls()["gateway"]
+            scraped = scrape(metrics_url)
+            cpu = psutil.Process(gateway).cpu_times()
             ours.send("go")
             result = ours.recv()
+            cpu_after = psutil.Process(gateway).cpu_times()
             rss_after = rss_mb(gateway)
+            pauses = _pauses(scraped, scrape(metrics_url))
             proc.join(timeout=30)
         finally:
             stack.stop()
@@ -277,7 +294,25 @@ def run_one(feeds: int, moves: int) -> dict[str, Any]:
         "load_after": os.getloadavg(),
         "rss_mb": {"before": rss_before, "open": rss_open, "after_moves": rss_after},
         "kib_per_feed": (rss_open - rss_before) * 1024 / held if held else float("nan"),
+        "gateway_pauses": pauses,
+        "gateway_cpu_s": cpu_after.user + cpu_after.system - cpu.user - cpu.system,
         **result,
+    }
+
+
+def _pauses(before: Samples, after: Samples) -> dict[str, float]:
+    """The gateway's full collections and its event loop's lag while the moves were made."""
+    full = (("generation", "2"),)
+    loop: tuple[tuple[str, str], ...] = ()
+
+    def grew(name: str, labels: tuple[tuple[str, str], ...]) -> float:
+        return after.get((name, labels), 0.0) - before.get((name, labels), 0.0)
+
+    return {
+        "full_gc_count": grew("ziggurat_gc_pause_seconds_count", full),
+        "full_gc_ms": grew("ziggurat_gc_pause_seconds_sum", full) * 1e3,
+        "loop_lag_over_100ms": grew("ziggurat_event_loop_lag_seconds_count", loop)
+        - grew("ziggurat_event_loop_lag_seconds_bucket", (("le", "0.1"), *loop)),
     }
 
 
@@ -301,7 +336,12 @@ def summarize(run: dict[str, Any]) -> dict[str, float]:
         "rss_open_mb": run["rss_mb"]["open"],
         "load": run["load_before"][0],
         "client_cpu_ms_per_move": run["client_cpu_s"] * 1e3 / max(1, len(run["moves"])),
+        "gateway_cpu_ms_per_move": run["gateway_cpu_s"] * 1e3 / max(1, len(run["moves"])),
+        "gateway_cpu_us_per_feed": run["gateway_cpu_s"] * 1e6 / max(1, len(run["moves"]) * run["opened"]),
         "missing": sum(run["opened"] - m["reached"] for m in run["moves"]),
+        "full_gc_count": run["gateway_pauses"]["full_gc_count"],
+        "full_gc_ms": run["gateway_pauses"]["full_gc_ms"],
+        "loop_lag_over_100ms": run["gateway_pauses"]["loop_lag_over_100ms"],
     }
 
 
@@ -333,8 +373,13 @@ def report(results: dict[int, list[dict[str, Any]]]) -> dict[int, dict[str, floa
         ("gateway RSS before feeds (MB)", "rss_before_mb", 1),
         ("gateway RSS with the feeds open (MB)", "rss_open_mb", 1),
         ("gateway memory per feed (KiB)", "kib_per_feed", 1),
+        ("gateway CPU per move (ms; the moves' own requests included)", "gateway_cpu_ms_per_move", 1),
+        ("... per feed (µs)", "gateway_cpu_us_per_feed", 2),
         ("client CPU per move (ms)", "client_cpu_ms_per_move", 1),
         ("feeds that missed a move", "missing", 0),
+        ("gateway's full GC passes during the moves", "full_gc_count", 0),
+        ("... their time in all (ms)", "full_gc_ms", 1),
+        ("gateway event loop lags over 100 ms during the moves", "loop_lag_over_100ms", 0),
         ("load average (1 min) before", "load", 2),
     ]
     for label, key, digits in rows:

@@ -5,9 +5,20 @@ Subscribers of the same feed (a table's audience, or a tournament) share a
 pub/sub connection for the whole gateway, see ``Changes``), the hub reads the
 new entries of each channel that has subscribers once, through the gateway's
 ``Coalescer`` (so the reads of every channel a notice names share one
-pipeline), and hands them to each subscriber's queue. No subscriber holds a
-Redis connection or runs a loop of reads of its own: a gateway holds as many
-subscribers as it has sockets.
+pipeline), and fans them out. No subscriber holds a Redis connection or runs
+a loop of reads of its own: a gateway holds as many subscribers as it has
+sockets.
+
+**One write per move, shared.** A read's entries are encoded once per channel,
+as one chunk of the chunked response, and the hub writes that one bytes object
+straight to the socket of every subscriber that is *idle*: live, nothing in its
+queue, no write of its own under way, and a socket buffer under
+``WRITE_HIGH_WATER``. Per subscriber that is a few checks and a socket write:
+its own task is not woken and nothing is formatted for it (docs/performance.md,
+"Round 3: spectators"). Any other subscriber gets the entries in its queue, which its own task
+writes in order, so a subscriber never gets an entry twice or out of order, and
+a chunk is only ever the one channel's (one table's audience): what a seat may
+see never reaches another audience's socket.
 
 Every game event's SSE ``id`` is its version. A subscriber starts after the
 larger of ``?after=N`` and its ``Last-Event-ID`` header, reads what it
@@ -20,7 +31,8 @@ last id: no repeat, no gap.
 (``SEND_BUFFER``) and write buffer (``WRITE_HIGH_WATER``), so a client that
 stops reading is noticed after tens of kilobytes rather than megabytes. Past
 that, new entries wait in the subscriber's own queue and nowhere else: the
-hub never waits for a subscriber, so a slow one delays no other. A subscriber
+hub never waits for a subscriber (it writes only to sockets that take the write
+at once), so a slow one delays no other. A subscriber
 is cut off when
 
 * its queue would hold more than ``MAX_QUEUED`` entries, or
@@ -410,9 +422,7 @@ class FeedHub:
                     return
                 if page.frames:
                     channel.cursor = page.frames[-1][0]
-                    for sub in list(channel.subscribers):
-                        if not sub.push(page.frames):
-                            self.cut(sub, "slow")
+                    self._fan_out(channel, page.frames)
                 if page.more:
                     channel.dirty = True
                 elif page.finished:
@@ -427,6 +437,31 @@ class FeedHub:
                     )
         finally:
             channel.task = None
+
+    def _fan_out(self, channel: Channel, frames: list[tuple[int, bytes]]) -> None:
+        """Hand one read's frames to every subscriber of the channel.
+
+        The frames are encoded once, as one chunk of the response, and that one
+        bytes object is written to the socket of every subscriber that is idle
+        (nothing queued, no write of its own under way) and whose socket takes
+        it (under ``WRITE_HIGH_WATER``): no task of its own wakes, nothing is
+        formatted for it. Any other subscriber gets them in its queue, as before,
+        where its own task writes them in order or the bound cuts it off.
+        """
+        first, last = frames[0][0], frames[-1][0]
+        chunk: bytes | None = None
+        now = asyncio.get_running_loop().time()
+        for sub in list(channel.subscribers):
+            if sub.state is not State.LIVE:
+                continue
+            if sub.high < first and _idle(sub):
+                if chunk is None:
+                    chunk = _chunk(b"".join(frame for _, frame in frames))
+                sub.transport.write(chunk)
+                sub.high = sub.sent = last
+                sub.last_write = now
+            elif not sub.push(frames):
+                self.cut(sub, "slow")
 
     def _timer_elapsed(self, channel: Channel) -> None:
         channel.timer = None
@@ -443,8 +478,12 @@ class FeedHub:
                     if sub.sending_since is not None and now - sub.sending_since > STALL_S:
                         self.cut(sub, "stalled")
                     elif sub.state is State.LIVE and not sub.queue and now - sub.last_write >= HEARTBEAT_S:
-                        sub.queue.append((-1, HEARTBEAT))
-                        sub.wake.set()
+                        sub.last_write = now
+                        if _idle(sub):
+                            sub.transport.write(HEARTBEAT_CHUNK)
+                        else:
+                            sub.queue.append((-1, HEARTBEAT))
+                            sub.wake.set()
                 if now - swept >= HEARTBEAT_S:
                     # A notice lost on the way (a pub/sub reconnect) delays a feed by
                     # one sweep at most, as each subscriber's own timeout did before.
@@ -452,6 +491,27 @@ class FeedHub:
                     self.notify(None)
         finally:
             self._ticker = None
+
+
+def _chunk(body: bytes) -> bytes:
+    """``body`` as one chunk of a chunked response (what uvicorn's ``send`` would write)."""
+    return b"%x\r\n%s\r\n" % (len(body), body)
+
+
+HEARTBEAT_CHUNK = _chunk(HEARTBEAT)
+
+
+def _idle(sub: Subscriber) -> bool:
+    """The hub may write to ``sub``'s socket itself: a connection it holds, nothing
+    waiting before what it would write, and a socket that takes it now."""
+    transport = sub.transport
+    return (
+        transport is not None
+        and not sub.queue
+        and sub.sending_since is None
+        and not transport.is_closing()
+        and transport.get_write_buffer_size() < WRITE_HIGH_WATER
+    )
 
 
 def _farewell(sub: Subscriber) -> bytes:

@@ -395,6 +395,12 @@ class _Connection:
     def write(self, data: bytes) -> None:
         self.written += data
 
+    def is_closing(self) -> bool:
+        return self.closed.is_set()
+
+    def get_write_buffer_size(self) -> int:
+        return feeds.WRITE_HIGH_WATER  # nothing written to it goes out
+
     def close(self) -> None:
         self.closed.set()
 
