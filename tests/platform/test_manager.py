@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 import pytest
+import redis as sync_redis
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from services.platform import manager as manager_module
@@ -25,6 +26,9 @@ from shared.eventstore import game_index
 from shared.eventstore.envelope import EventEnvelope
 from shared.eventstore.keys import GameKeys, partition_feed, partition_of
 from shared.eventstore.store import EventStore, encode_envelope
+from shared.infra.durability import Confirmation, Unconfirmed
+from shared.infra.redis_client import connect
+from shared.infra.valkey_cluster import ValkeyCluster
 from shared.kernel.auth import token_hash
 from shared.kernel.contract import Result, Standing
 from shared.kernel.table import TableFinished
@@ -139,10 +143,15 @@ def finished_entry(game_id: str, version: int, places: list[int]) -> tuple[bytes
     return b"0-0", {b"g": game_id.encode(), b"v": str(version).encode(), b"e": encode_envelope(env)}
 
 
-async def deliver(redis: Any, m: Manager, game_id: str, places: list[int]) -> None:
-    """As the feed would: add the entry, read it through the group, hand it over."""
+async def deliver(redis: Any, m: Manager, game_id: str, places: list[int], logged: bool = True) -> None:
+    """As the feed would: add the entry (with the event in the game's log, as an
+    append writes both, unless not ``logged``), read it through the group,
+    hand it over."""
     _, fields = finished_entry(game_id, 40, places)
     p = partition_of(game_id, PARTITIONS)
+    events = GameKeys(game_id, p).events
+    if logged and not await redis.xrange(events, "0-40", "0-40"):
+        await redis.xadd(events, {b"e": fields[b"e"]}, id="0-40")
     await redis.xadd(partition_feed(p), fields)
     reply = await redis.xreadgroup(GROUP, "test", {partition_feed(p): ">"}, count=100)
     await m.handle(Batch([(partition_feed(p), entry_id, fields) for entry_id, fields in reply[0][1]]))
@@ -371,3 +380,61 @@ async def test_read_models_left_behind_are_rewritten(service: Any, redis: Any) -
     assert await fresh_manager(fresh, redis, broker).advance("cup")
     assert int(await redis.get(keys.checkpoint)) == version
     assert json.loads(await redis.get(keys.view("standings")))["status"] == "running"
+
+
+async def test_an_end_the_log_does_not_hold_is_not_recorded(service: Any, redis: Any) -> None:
+    """The feed showed an end its primary then lost (read before a replica had
+    it, then a failover): the log holds another history, and the game's real
+    end comes later. The tournament must not stand on the lost one."""
+    t, m, _ = service
+    state = await started(t, m)
+    g1 = state.rounds[0].tables[0].game_id
+    feed = partition_feed(partition_of(g1, PARTITIONS))
+    await deliver(redis, m, g1, [1, 2], logged=False)
+    assert (await redis.xpending(feed, GROUP))["pending"] == 0, "read, and let go"
+    _, state = await t.current("cup")
+    assert state.rounds[0].tables[0].placings is None
+    # The end the log holds, when it comes, is recorded.
+    await redis.delete(feed)
+    await redis.xgroup_create(feed, GROUP, id="0", mkstream=True)
+    await deliver(redis, m, g1, [2, 1])
+    _, state = await t.current("cup")
+    assert state.rounds[0].tables[0].placings is not None
+
+
+async def test_under_a_replicated_level_an_end_is_recorded_once_a_replica_holds_it(
+    one_shard: ValkeyCluster,
+) -> None:
+    """The feed shows an append before its replicas hold it. While none does,
+    the end is not recorded and its entry stays pending (read again); once one
+    does, it is."""
+    (shard,) = one_shard.shards()
+    replica = shard.replicas[0]
+    client = connect(one_shard.url, cluster=True)
+    try:
+        t = Tournaments(
+            EventStore(client, durable=Confirmation(level="replicated", replicas=1, timeout_ms=300)),
+            PARTITIONS,
+        )
+        broker = FakePipeline(FakeReplies(), client)
+        m = fresh_manager(t, client, broker)
+        feeds = tuple(partition_feed(p) for p in range(PARTITIONS))
+        await StreamReader(client, GROUP, "test", feeds, 100, 1000, start_id="$").ensure_groups()
+        state = await started(t, m)
+        g1 = state.rounds[0].tables[0].game_id
+        feed = partition_feed(partition_of(g1, PARTITIONS))
+        one_shard.cut_link(replica)
+        sync_redis.Redis(port=shard.primary.port).config_set("min-replicas-to-write", 0)
+        with pytest.raises(Unconfirmed):
+            await deliver(client, m, g1, [1, 2])
+        assert (await client.xpending(feed, GROUP))["pending"] == 1
+        assert (await t.current("cup"))[1].rounds[0].tables[0].placings is None
+        one_shard.heal_link(replica)
+        t.store.durable = Confirmation(level="replicated", replicas=1, timeout_ms=30_000)
+        reply = await client.xreadgroup(GROUP, "test", {feed: "0"}, count=100)
+        await m.handle(Batch([(feed, entry_id, fields) for entry_id, fields in reply[0][1]]))
+        await m.idle()
+        assert (await client.xpending(feed, GROUP))["pending"] == 0
+        assert (await t.current("cup"))[1].rounds[0].tables[0].placings is not None
+    finally:
+        await client.aclose()
