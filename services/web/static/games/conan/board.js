@@ -3,8 +3,9 @@
 // and which legal moves are on the map.
 
 import { h, s, title } from "../../dom.js";
-import { listWords, plural, seatName } from "../../words.js";
-import { bare, FACE, FATE, humanize, kname, label, memo, pname } from "./words.js";
+import { t as tr } from "../../i18n.js";
+import { listWords, seatName } from "../../words.js";
+import { bare, FACE, FATE, humanize, kname, label, memo, pname, terrainName } from "./words.js";
 
 // ---- colours ----
 
@@ -210,7 +211,11 @@ export function fateDie(face, size = 30) {
   else if (face === "COURT_CONAN")
     parts.push(place(glyph("crown", "#fff"), 6.5, 6.8, 9.5), place(glyph("helm", "#ffd76a"), 13.3, 13.3, 10));
   else parts.push(place(glyph(FATE_GLYPH[face] || "star", face === "WILD" ? "#ffd76a" : "#fff"), 10, 10, 13));
-  return h("span", { class: "zc-die", title: `${FATE[face] || face} die` }, mini(size, ...parts));
+  return h(
+    "span",
+    { class: "zc-die", title: tr("conan.fate_die", { face: FATE[face] || face }) },
+    mini(size, ...parts),
+  );
 }
 
 export function contestDie(face, size = 26) {
@@ -415,20 +420,22 @@ export function analyse(legal, view) {
 }
 
 export const FROM = {
-  army: (p) => `Move units from ${p}…`,
-  withdraw: (p) => `Withdraw the army from ${p}…`,
-  emissary: (p) => `Move an emissary from ${p}…`,
-  raise: (p) => `Raise troops in ${p} and in one more province…`,
+  army: (p) => tr("conan.from_army", { province: p }),
+  withdraw: (p) => tr("conan.from_withdraw", { province: p }),
+  emissary: (p) => tr("conan.from_emissary", { province: p }),
+  raise: (p) => tr("conan.from_raise", { province: p }),
   conan_act: (p) =>
-    p === pname(memo.conanAt) ? `Conan stays in ${p}, then the raid…` : `Conan goes to ${p}, then the raid…`,
+    p === pname(memo.conanAt)
+      ? tr("conan.from_conan_stays", { province: p })
+      : tr("conan.from_conan_goes", { province: p }),
 };
 
 export const GOAL = {
-  army: "where the units go",
-  withdraw: "where the army withdraws",
-  emissary: "where the emissary goes",
-  raise: "the second province",
-  conan_act: "where the raiders land",
+  army: () => tr("conan.goal_army"),
+  withdraw: () => tr("conan.goal_withdraw"),
+  emissary: () => tr("conan.goal_emissary"),
+  raise: () => tr("conan.goal_raise"),
+  conan_act: () => tr("conan.goal_conan_act"),
 };
 
 // What the map offers now: targets (province -> commands) and sources
@@ -492,8 +499,12 @@ export function standoffs(view) {
 export function standoffWords(id, f, ctx) {
   const who = (seat) => seatName(ctx, seat);
   return f.kind === "siege"
-    ? `Siege of ${pname(id)}: ${listWords(f.attackers.map(who))} against ${who(f.defender)}`
-    : `Battle in ${pname(id)}: ${listWords(f.armies.map(who))}`;
+    ? tr("conan.siege_of", {
+        province: pname(id),
+        attackers: listWords(f.attackers.map(who)),
+        defender: who(f.defender),
+      })
+    : tr("conan.battle_in", { province: pname(id), armies: listWords(f.armies.map(who)) });
 }
 
 function defs() {
@@ -629,7 +640,7 @@ function markerToken(x, y, col, marker, label) {
 
 function raiderToken(x, y, n) {
   return token(
-    `${plural(n, "raider token")}: they help the province defend and cost its owner EP at the change of age`,
+    tr("conan.raiders_title", { count: n }),
     s("circle", { cx: x, cy: y, r: 13, fill: "#2a1f1a", stroke: "#c7301f", "stroke-width": 2.4 }),
     place(glyph("axe", "#f1d3c8"), x, y, 17),
     countMark(x + 15, y + 6, "#5e120d", n),
@@ -637,11 +648,10 @@ function raiderToken(x, y, n) {
 }
 
 function conanToken(x, y, player, ctx) {
-  const who = player >= 0 ? `; ${seatName(ctx, player)} is the Conan player` : "";
   return s(
     "g",
     { class: "zc-piece zc-conan", filter: "url(#zc-shadow)" },
-    title(`Conan${who}`),
+    title(player >= 0 ? tr("conan.conan_title_player", { name: seatName(ctx, player) }) : "Conan"),
     s("circle", { cx: x, cy: y, r: 19, fill: "#3a2a14", stroke: "#e7b94a", "stroke-width": 3 }),
     place(glyph("helm", "#f3d27a"), x, y - 1, 27),
   );
@@ -663,7 +673,14 @@ function trackRow(x, y, p, st, ctx, live) {
         "g",
         {},
         title(
-          `Campaign track, space ${i + 1} of ${n}: ${t}${here ? ` — ${seatName(ctx, owner)}'s campaign stands here` : ""}`,
+          here
+            ? tr("conan.track_space_here", {
+                n: String(i + 1),
+                count: n,
+                terrain: terrainName(t),
+                name: seatName(ctx, owner),
+              })
+            : tr("conan.track_space", { n: String(i + 1), count: n, terrain: terrainName(t) }),
         ),
         s("rect", {
           x: cx,
@@ -726,7 +743,7 @@ function mapSvg(W, H, ui) {
     class: `zc-board${ui.src ? " zc-picking" : ""}`,
     viewBox: `0 0 ${W} ${H}`,
     role: "group",
-    "aria-label": "The map of Hyboria: provinces, armies, Conan and the campaigns",
+    "aria-label": tr("conan.map_label"),
     preserveAspectRatio: "xMidYMid meet",
   });
   svg.append(
@@ -822,11 +839,7 @@ function drawTerrain(map, geo) {
       s(
         "path",
         { d: f.d, fill, stroke: "none" },
-        title(
-          f.kind === "mountains"
-            ? "Mountains: no province, nobody enters"
-            : "Desert: no province, nobody enters",
-        ),
+        title(f.kind === "mountains" ? tr("conan.mountains_title") : tr("conan.desert_title")),
       ),
     );
   }
@@ -912,7 +925,7 @@ function drawLandLabels(map) {
       s(
         "text",
         { x: z.x, y: z.y, "text-anchor": "middle", class: "zc-zone-label" },
-        `${humanize(z.id)}: out of play`,
+        tr("conan.zone_out", { zone: humanize(z.id) }),
       ),
     );
   }
@@ -985,7 +998,7 @@ function drawPasses(map) {
       s(
         "g",
         {},
-        title(`${pname(a)} and ${pname(b)} are adjacent (a pass)`),
+        title(tr("conan.pass_title", { a: pname(a), b: pname(b) })),
         s("path", {
           d,
           fill: "none",
@@ -1095,14 +1108,16 @@ function provinceIcons(view, p, home) {
       s(
         "g",
         {},
-        title(`The home of ${kname(p.home_of)}`),
+        title(tr("conan.home_title", { kingdom: kname(p.home_of) })),
         place(glyph("crown", colourOf(home).dark), right + 9, 0, 19),
       ),
     );
     right += 21;
   }
   if (p.savage) {
-    icons.append(s("g", {}, title("A savage province"), place(glyph("skull", "#4b3a1e"), right + 8, 0, 17)));
+    icons.append(
+      s("g", {}, title(tr("conan.savage_title")), place(glyph("skull", "#4b3a1e"), right + 8, 0, 17)),
+    );
     right += 20;
   }
   if (view.destination === p.id)
@@ -1128,7 +1143,7 @@ function contestTokens(map, p) {
         s(
           "g",
           {},
-          title("A contest is being fought here"),
+          title(tr("conan.contest_title")),
           s("circle", {
             cx,
             cy,
@@ -1148,7 +1163,7 @@ function contestTokens(map, p) {
         s(
           "g",
           {},
-          title("The Military action must fight here"),
+          title(tr("conan.must_fight_title")),
           s("circle", { cx, cy, r: 13, fill: "#7a3b0c", stroke: "#fff", "stroke-width": 2 }),
           place(glyph("swords", "#fff"), cx, cy, 16),
         ),
@@ -1161,7 +1176,7 @@ function contestTokens(map, p) {
         s(
           "g",
           {},
-          title(`${standoffWords(p.id, f, ctx)} (goes on from turn to turn)`),
+          title(tr("conan.standoff_title", { standoff: standoffWords(p.id, f, ctx) })),
           s("rect", {
             x: cx - 13,
             y: cy - 13,
@@ -1198,7 +1213,13 @@ function pieceTokens(map, p, st) {
       tokens.push({
         w: 31,
         draw: (cx, cy) =>
-          shieldToken(cx, cy, colourOf(seat), n, `${plural(n, "unit")} of ${seatName(ctx, seat)}`),
+          shieldToken(
+            cx,
+            cy,
+            colourOf(seat),
+            n,
+            tr("conan.units_of", { count: n, name: seatName(ctx, seat) }),
+          ),
       });
   });
   return tokens;
@@ -1218,7 +1239,7 @@ function secondTokens(map, st) {
             cy + 1,
             colourOf(seat),
             n,
-            `${plural(n, "emissary", "emissaries")} of ${seatName(ctx, seat)}`,
+            tr("conan.emissaries_of", { count: n, name: seatName(ctx, seat) }),
           ),
       });
   });
@@ -1271,10 +1292,13 @@ function drawHighlight(map, p) {
   const text = cmds
     ? cmds.length === 1
       ? label(cmds[0], ctx)
-      : `${pname(p.id)}: ${plural(cmds.length, "move")}`
+      : tr("conan.province_moves", { province: pname(p.id), count: cmds.length })
     : selected
-      ? `${pname(p.id)} (chosen; press to choose again)`
-      : [...kinds].map((k) => FROM[k](pname(p.id))).join(" or ");
+      ? tr("conan.province_chosen", { province: pname(p.id) })
+      : listWords(
+          [...kinds].map((k) => FROM[k](pname(p.id))),
+          "disjunction",
+        );
   const el = s(
     "path",
     {

@@ -13,8 +13,9 @@
 // Enter or Space activates it.
 
 import { h } from "../../dom.js";
+import { t as tr } from "../../i18n.js";
 import { submitted } from "../../moves.js";
-import { capital, listWords, refusalWords } from "../../words.js";
+import { listWords, refusalWords } from "../../words.js";
 import { analyse, drawMap, FROM, GOAL, offers, sourceExtras } from "./board.js";
 import {
   biddingBox,
@@ -60,19 +61,28 @@ function uiFor(doc, seat) {
 }
 
 const KIND_WORDS = {
-  army: "move units",
-  withdraw: "withdraw",
-  emissary: "move an emissary",
-  raise: "raise troops",
-  conan_act: "move Conan and raid",
-  conan: "move Conan",
-  attack: "fight",
-  intrigue: "start an intrigue",
-  gold: "collect gold",
-  build: "build an emissary",
-  garrison: "place troops or a city",
-  buy: "place what you buy",
+  army: () => tr("conan.what_army"),
+  withdraw: () => tr("conan.what_withdraw"),
+  emissary: () => tr("conan.what_emissary"),
+  raise: () => tr("conan.what_raise"),
+  conan_act: () => tr("conan.what_conan_act"),
+  conan: () => tr("conan.what_conan"),
+  attack: () => tr("conan.what_attack"),
+  intrigue: () => tr("conan.what_intrigue"),
+  gold: () => tr("conan.what_gold"),
+  build: () => tr("conan.what_build"),
+  garrison: () => tr("conan.what_garrison"),
+  buy: () => tr("conan.what_buy"),
 };
+
+// What the map offers, as a hint above the panel's moves.
+function onMapWords(kinds, moves) {
+  const what = listWords(
+    kinds.map((k) => (KIND_WORDS[k] ? KIND_WORDS[k]() : humanize(k))),
+    "disjunction",
+  );
+  return moves.onMap.some((m) => m.src) ? tr("conan.on_map_dashed", { what }) : tr("conan.on_map", { what });
+}
 
 // Append, skipping null and false (DOM append would write "null").
 function put(el, ...kids) {
@@ -108,11 +118,7 @@ function bidPicker(cmds, u, act, ctx) {
           "data-command": JSON.stringify(match),
           "data-key": "bid-go",
         })
-      : h(
-          "div",
-          { class: "zc-sub" },
-          "Choose a token and a card; they stay face down until every bid is in.",
-        ),
+      : h("div", { class: "zc-sub" }, tr("conan.bid_hint")),
   );
   return box;
 }
@@ -168,27 +174,20 @@ function bidCardButtons(cmds, cards, u, act) {
 }
 
 function movesBox(_view, _doc, ctx, moves, u, act) {
-  const box = section("Your move", { "data-zc": "moves", class: "zc-sec zc-moves", "aria-live": "polite" });
+  const box = section(tr("table.your_move"), { "data-zc": "moves", class: "zc-sec zc-moves", "aria-live": "polite" });
   if (u.msg) put(box, h("p", { class: "zc-msg", role: "alert" }, u.msg));
   if (u.pending) return pendingMove(box, ctx, u, act);
   if (u.choose) return choiceAtProvince(box, ctx, u, act);
   if (u.src) return moveFromProvince(box, ctx, moves, u, act);
   const kinds = [...new Set(moves.onMap.map((m) => m.kind))];
   if (kinds.length) {
-    put(
-      box,
-      h(
-        "p",
-        { class: "zc-step" },
-        `On the map: click a highlighted province to ${listWords(kinds.map((k) => KIND_WORDS[k] || humanize(k)))}${moves.onMap.some((m) => m.src) ? " (a dashed one starts a move)" : ""}.`,
-      ),
-    );
+    put(box, h("p", { class: "zc-step" }, onMapWords(kinds, moves)));
   }
   const bids = moves.panel.filter((c) => bare(c.type) === "place_bid");
   if (bids.length) put(box, bidPicker(bids, u, act, ctx));
   const rest = moves.panel.filter((c) => bare(c.type) !== "place_bid");
   if (rest.length) put(box, panelMoves(rest, ctx, u, act));
-  if (!kinds.length && !moves.panel.length) put(box, h("p", { class: "zc-sub" }, "Nothing to do."));
+  if (!kinds.length && !moves.panel.length) put(box, h("p", { class: "zc-sub" }, tr("conan.nothing_to_do")));
   return box;
 }
 
@@ -201,17 +200,15 @@ function pendingMove(box, ctx, u, act) {
     h(
       "div",
       { class: "zc-row" },
-      btn("Confirm", () => act.send(u.pending.cmd), {
+      btn(tr("moves.confirm"), () => act.send(u.pending.cmd), {
         class: "zc-btn zc-primary",
         "data-confirm": "1",
         "data-key": "confirm",
         disabled,
       }),
-      btn("Cancel", () => act.cancel(), { "data-key": "cancel" }),
+      btn(tr("moves.cancel"), () => act.cancel(), { "data-key": "cancel" }),
     ),
-    u.pending.province
-      ? h("p", { class: "zc-hint" }, "Press the highlighted province again to confirm, Escape to cancel.")
-      : null,
+    u.pending.province ? h("p", { class: "zc-hint" }, tr("conan.confirm_hint")) : null,
   );
   return box;
 }
@@ -238,7 +235,7 @@ function choiceAtProvince(box, ctx, u, act) {
             }),
       ),
     ),
-    btn("Cancel", () => act.cancel(), { "data-key": "cancel" }),
+    btn(tr("moves.cancel"), () => act.cancel(), { "data-key": "cancel" }),
   );
   return box;
 }
@@ -251,7 +248,7 @@ function moveFromProvince(box, ctx, moves, u, act) {
     h(
       "p",
       { class: "zc-step" },
-      `${FROM[u.src.kind](pname(u.src.province))} Click ${GOAL[u.src.kind]} on the map.`,
+      tr("conan.from_goal", { from: FROM[u.src.kind](pname(u.src.province)), goal: GOAL[u.src.kind]() }),
     ),
     extras.length
       ? h(
@@ -265,7 +262,7 @@ function moveFromProvince(box, ctx, moves, u, act) {
           ),
         )
       : null,
-    btn("Choose another province", () => act.cancel(), { "data-key": "cancel" }),
+    btn(tr("conan.another_province"), () => act.cancel(), { "data-key": "cancel" }),
   );
   return box;
 }
@@ -280,7 +277,7 @@ function panelMoves(rest, ctx, u, act) {
     byType.get(t).push(c);
   }
   const list = h("div", { class: "zc-actions" });
-  for (const [t, cs] of byType) {
+  for (const cs of byType.values()) {
     const buttons = cs.map((c) =>
       btn(label(c, ctx), () => act.send(c), {
         "data-command": JSON.stringify(c),
@@ -295,7 +292,7 @@ function panelMoves(rest, ctx, u, act) {
         h(
           "details",
           { class: "zc-more" },
-          h("summary", {}, `${capital(humanize(t))}: ${cs.length} choices`),
+          h("summary", {}, tr("conan.choices", { count: cs.length })),
           h("div", { class: "zc-actions" }, buttons),
         ),
       );
@@ -369,7 +366,7 @@ export function ready(doc) {
     const url = `/v1/games/conan/packs/${encodeURIComponent(view.pack)}/board?digest=${encodeURIComponent(view.board_digest)}`;
     const loading = fetch(url, { headers: { accept: "application/json" } })
       .then((r) => {
-        if (!r.ok) throw new Error(`The map of the ${view.pack} pack could not be read (${r.status}).`);
+        if (!r.ok) throw new Error(tr("conan.map_failed", { pack: view.pack, status: String(r.status) }));
         return r.json();
       })
       .then(
@@ -399,7 +396,7 @@ export function render(root, doc, ctx) {
   ensureStyle();
   ensureEscape();
   if (!doc?.view) {
-    root.replaceChildren(h("p", {}, "The table is being set up…"));
+    root.replaceChildren(h("p", {}, tr("tigris.setting_up")));
     return;
   }
   const view = withBoard(doc.view);
@@ -425,7 +422,7 @@ export function render(root, doc, ctx) {
 // A map not fetched yet (a view naming another digest than the page started
 // with): draw when it comes, unless a newer document came first.
 function waitForBoard(root, doc, ctx) {
-  root.replaceChildren(h("p", { class: "zc-sub" }, "Loading the map…"));
+  root.replaceChildren(h("p", { class: "zc-sub" }, tr("conan.loading_map")));
   last = { root, doc, ctx };
   ready(doc).then(
     () => {

@@ -2,7 +2,8 @@
 // players and their public scores, the seat's own hand, whose turn and the moves).
 
 import { h, s } from "../../dom.js";
-import { capital, listWords, plural, seatName } from "../../words.js";
+import { t } from "../../i18n.js";
+import { capital, listWords, seatName } from "../../words.js";
 import {
   colourOf,
   contestDie,
@@ -25,6 +26,7 @@ import {
   pname,
   provinceState,
   ROMAN,
+  terrainName,
   topPhase,
 } from "./words.js";
 
@@ -71,23 +73,25 @@ function cardChip(id, extra = {}) {
     bid,
     cname(id),
     extra.count > 1 ? h("b", {}, ` ×${extra.count}`) : null,
-    extra.exhausted ? h("span", { class: "zc-small" }, " (used)") : null,
+    extra.exhausted ? h("span", { class: "zc-small" }, " ", t("conan.used")) : null,
   );
 }
 
 function nowWords(view, doc, ctx) {
-  if (doc.over) return "The game is over.";
+  if (doc.over) return t("conan.phase_over");
   const top = topPhase(view);
   const waiting = (doc.actors || []).map((x) => seatName(ctx, x));
   const you = ctx.seat !== null && ctx.seat !== undefined && (doc.actors || []).includes(ctx.seat);
   let text = top ? phaseSentence(top, ctx, false) : "";
   if (top && top.phase === "bidding" && top.step === "sealed")
-    text = `Bidding for Conan: ${listWords(waiting) || "nobody"} still to bid.`;
+    text = waiting.length
+      ? t("conan.now_bidding", { names: listWords(waiting) })
+      : t("conan.now_bidding_done");
   if (top && top.phase === "age_change" && waiting.length)
-    text = `${phaseSentence(top, ctx, false)} Waiting for ${listWords(waiting)}.`;
+    text = t("conan.now_waiting", { text: phaseSentence(top, ctx, false), names: listWords(waiting) });
   if (top && top.phase === "turn" && top.step === "conan")
-    text = `${seatName(ctx, top.seat)}'s turn: Conan's free move.`;
-  return you ? `${text} It is your move.` : text;
+    text = t("conan.now_free_move", { name: seatName(ctx, top.seat) });
+  return you ? t("conan.now_yours", { text }) : text;
 }
 
 export function statusBox(view, doc, ctx) {
@@ -111,8 +115,13 @@ export function statusBox(view, doc, ctx) {
     h(
       "div",
       { class: "zc-age" },
-      `Age ${ROMAN[view.age] || view.age}`,
-      h("span", { class: "zc-sub" }, ` · ${plural(view.adventures_left_in_age, "more adventure")} this age`),
+      t("conan.age", { age: ROMAN[view.age] || String(view.age) }),
+      h(
+        "span",
+        { class: "zc-sub" },
+        " · ",
+        t("conan.adventures_left", { count: view.adventures_left_in_age }),
+      ),
     ),
     view.adventure
       ? h(
@@ -123,25 +132,28 @@ export function statusBox(view, doc, ctx) {
           h("b", {}, adv ? adv.name : humanize(view.adventure)),
           ` → ${pname(view.destination)}`,
         )
-      : h("div", { class: "zc-adv zc-sub" }, "No adventure under way."),
+      : h("div", { class: "zc-adv zc-sub" }, t("conan.no_adventure")),
     h(
       "div",
       {
         class: "zc-row zc-sub",
-        title: "Adventure tokens on the track, face down; Conan's moves take or discard the leftmost",
+        title: t("conan.track_tip"),
       },
-      "Track: ",
-      track.length ? track : "empty",
-      ` · ${view.container} in the container`,
+      t("conan.track"),
+      " ",
+      track.length ? track : t("conan.empty"),
+      " · ",
+      t("conan.in_container", { count: view.container }),
     ),
     h(
       "div",
       { class: "zc-sub" },
       view.conan_player >= 0
-        ? `Conan player: ${seatName(ctx, view.conan_player)} · `
-        : "No Conan player yet · ",
-      `first player: ${seatName(ctx, view.first_player)}`,
-      view.crowned >= 0 ? ` · Conan was crowned by ${seatName(ctx, view.crowned)}` : "",
+        ? t("conan.conan_player", { name: seatName(ctx, view.conan_player) })
+        : t("conan.no_conan_player"),
+      " · ",
+      t("conan.first_player", { name: seatName(ctx, view.first_player) }),
+      view.crowned >= 0 ? ` · ${t("conan.crowned_by", { name: seatName(ctx, view.crowned) })}` : "",
     ),
     standing(view, ctx),
     h("p", { class: "zc-now", "aria-live": "polite" }, nowWords(view, doc, ctx)),
@@ -154,23 +166,19 @@ function standing(view, ctx) {
   return h(
     "div",
     { class: "zc-small", "data-zc": "standoffs" },
-    h("b", {}, "Sieges and battles: "),
-    fights.map(([id, f]) => standoffWords(id, f, ctx)).join("; "),
-    ".",
+    h("b", {}, t("conan.standoffs")),
+    " ",
+    t("conan.sentence", { text: fights.map(([id, f]) => standoffWords(id, f, ctx)).join("; ") }),
   );
 }
 
 export function fateBox(view) {
   const dice = (view.fate_pool || []).map((f) => fateDie(f, 30));
   return section(
-    "Fate pool",
+    t("conan.fate_pool"),
     { "data-zc": "fate" },
-    h(
-      "div",
-      { class: "zc-row" },
-      dice.length ? dice : h("span", { class: "zc-sub" }, "Empty: the next player rerolls all seven dice."),
-    ),
-    h("div", { class: "zc-sub" }, `${plural(dice.length, "die", "dice")} left this round`),
+    h("div", { class: "zc-row" }, dice.length ? dice : h("span", { class: "zc-sub" }, t("conan.fate_empty"))),
+    h("div", { class: "zc-sub" }, t("conan.dice_left", { count: dice.length })),
   );
 }
 
@@ -182,19 +190,20 @@ function sideRow(side, _phase, _ctx, who) {
       h(
         "span",
         {},
-        "cards: ",
+        t("conan.cards_label"),
+        " ",
         side.cards.map((c) => cardChip(c)),
       ),
     );
-  if (side.extra_dice) bits.push(chip(`+${plural(side.extra_dice, "die", "dice")}`));
+  if (side.extra_dice) bits.push(chip(t("conan.extra_dice", { count: side.extra_dice })));
   if (side.conan)
     bits.push(
-      chip("Conan helps", {
+      chip(t("conan.conan_helps"), {
         class: "zc-chip zc-conan-chip",
-        title: "one more die, and each hit-and-sword counts twice",
+        title: t("conan.conan_helps_tip"),
       }),
     );
-  if (side.rerolled) bits.push(chip("rerolled"));
+  if (side.rerolled) bits.push(chip(t("conan.rerolled")));
   return h(
     "div",
     { class: "zc-side" },
@@ -202,10 +211,20 @@ function sideRow(side, _phase, _ctx, who) {
     h(
       "div",
       { class: "zc-row" },
-      dice.length ? dice : h("span", { class: "zc-sub" }, "not rolled yet"),
+      dice.length ? dice : h("span", { class: "zc-sub" }, t("conan.not_rolled")),
       bits,
     ),
   );
+}
+
+// After a contest: its winner or loser may march on, withdraw or stop.
+function afterWords(after, ctx) {
+  const params = {
+    name: seatName(ctx, after.seat),
+    kind: (KIND[after.kind] || after.kind).toLowerCase(),
+    province: pname(after.province),
+  };
+  return after.won ? t("conan.after_won", params) : t("conan.after_lost", params);
 }
 
 export function contestBox(view, ctx) {
@@ -216,10 +235,10 @@ export function contestBox(view, ctx) {
   if (!c) {
     const text =
       after.phase === "retreat"
-        ? `${seatName(ctx, after.seat)} may fall back from ${pname(after.province)} after the battle.`
-        : `${seatName(ctx, after.seat)} ${after.won ? "won" : "lost"} the ${after.kind} in ${pname(after.province)}: a forced march, a withdrawal, or stop.`;
+        ? t("conan.after_retreat", { name: seatName(ctx, after.seat), province: pname(after.province) })
+        : afterWords(after, ctx);
     return section(
-      "After the contest",
+      t("conan.after_contest"),
       { "data-zc": "contest", class: "zc-sec zc-contest" },
       h("p", {}, text),
     );
@@ -230,22 +249,31 @@ export function contestBox(view, ctx) {
   const defender =
     c.defender.seat >= 0
       ? seatName(ctx, c.defender.seat)
-      : `${pname(c.province)} (value ${p ? p.value : "?"}${provinceState(view, c.province)?.raiders ? ", with raiders" : ""})`;
+      : provinceState(view, c.province)?.raiders
+        ? t("conan.province_value_raiders", { province: pname(c.province), value: p ? String(p.value) : "?" })
+        : t("conan.province_value", { province: pname(c.province), value: p ? String(p.value) : "?" });
   const committed = (view.seats || [])
     .map((x, i) => (x.contest_card_committed ? seatName(ctx, i) : null))
     .filter(Boolean);
   return section(
-    `${KIND[c.kind] || capital(c.kind)} in ${pname(c.province)}`,
+    t("conan.kind_in", { kind: KIND[c.kind] || capital(c.kind), province: pname(c.province) }),
     { "data-zc": "contest", class: "zc-sec zc-contest" },
     h(
       "div",
       { class: "zc-sub" },
-      `Terrain: ${c.terrain}${pos >= 0 && track.length > 1 ? ` (campaign space ${pos + 1} of ${track.length})` : ""}${c.split ? " · split attack: no forced march" : ""}`,
+      pos >= 0 && track.length > 1
+        ? t("conan.terrain_space", {
+            terrain: terrainName(c.terrain),
+            n: String(pos + 1),
+            count: track.length,
+          })
+        : t("conan.terrain", { terrain: terrainName(c.terrain) }),
+      c.split ? ` · ${t("conan.split_attack")}` : "",
     ),
-    sideRow(c.attacker, c, ctx, `Attacker: ${seatName(ctx, c.attacker.seat)}`),
-    sideRow(c.defender, c, ctx, `Defender: ${defender}`),
+    sideRow(c.attacker, c, ctx, t("conan.attacker", { name: seatName(ctx, c.attacker.seat) })),
+    sideRow(c.defender, c, ctx, t("conan.defender", { name: defender })),
     committed.length && c.step.endsWith("_card")
-      ? h("div", { class: "zc-sub" }, `Cards committed face down: ${listWords(committed)}`)
+      ? h("div", { class: "zc-sub" }, t("conan.committed_by", { names: listWords(committed) }))
       : null,
     h("p", { class: "zc-now" }, phaseSentence(c, ctx, false)),
   );
@@ -261,13 +289,13 @@ export function biddingBox(view, doc, ctx) {
           "span",
           {},
           `${shown.token}`,
-          shown.card ? [" + ", cardChip(shown.card)] : " + no card",
+          shown.card ? [" + ", cardChip(shown.card)] : ` + ${t("conan.no_card")}`,
           h("b", {}, ` = ${shown.value}`),
         )
       : x.bid_placed
-        ? h("span", { class: "zc-good" }, "bid laid face down")
+        ? h("span", { class: "zc-good" }, t("conan.bid_laid_face_down"))
         : (doc.actors || []).includes(i)
-          ? h("span", { class: "zc-sub" }, "choosing…")
+          ? h("span", { class: "zc-sub" }, t("conan.choosing"))
           : h("span", { class: "zc-sub" }, "—");
     return h(
       "div",
@@ -278,14 +306,10 @@ export function biddingBox(view, doc, ctx) {
     );
   });
   return section(
-    "Bidding for Conan",
+    t("conan.bidding"),
     { "data-zc": "bidding" },
     rows,
-    h(
-      "div",
-      { class: "zc-sub" },
-      "Highest token + card value wins; ties go to fewer adventure tokens, then the kingdom closest to Conan.",
-    ),
+    h("div", { class: "zc-sub" }, t("conan.bidding_rule")),
   );
 }
 
@@ -295,9 +319,9 @@ export function playersBox(view, doc, ctx) {
     const k = memo.kingdoms.get(x.kingdom);
     const badges = playerBadges(view, ctx, x, i);
     const secret = [];
-    if (x.bid_placed) secret.push("bid laid");
-    if (x.contest_card_committed) secret.push("contest card committed");
-    if (x.category_chosen) secret.push("category chosen");
+    if (x.bid_placed) secret.push(t("conan.bid_laid"));
+    if (x.contest_card_committed) secret.push(t("conan.card_committed"));
+    if (x.category_chosen) secret.push(t("conan.category_chosen"));
     return h(
       "div",
       { class: `zc-player${toMove ? " zc-turn" : ""}`, "data-seat": i },
@@ -307,7 +331,7 @@ export function playersBox(view, doc, ctx) {
         swatch(i, 18),
         h("span", { class: "zc-pname" }, seatName(ctx, i)),
         h("span", { class: "zc-sub" }, ` ${k ? k.name : humanize(x.kingdom)}`),
-        h("span", { class: "zc-ep", title: "empire points" }, `${x.ep} EP`),
+        h("span", { class: "zc-ep", title: t("conan.ep_tip") }, t("conan.ep_n", { count: x.ep })),
       ),
       badges.length ? h("div", { class: "zc-row" }, badges) : null,
       playerStats(view, x, i),
@@ -315,16 +339,17 @@ export function playersBox(view, doc, ctx) {
       secret.length ? h("div", { class: "zc-small zc-sub" }, secret.join(" · ")) : null,
     );
   });
-  return section("Players", { "data-zc": "players" }, rows);
+  return section(t("tigris.players"), { "data-zc": "players" }, rows);
 }
 
 // A player's roles: the Conan player, the first player, killed by Conan, you.
 function playerBadges(view, ctx, x, i) {
   const badges = [];
-  if (view.conan_player === i) badges.push(chip("Conan player", { class: "zc-chip zc-conan-chip" }));
-  if (view.first_player === i) badges.push(chip("1st player"));
-  if (x.dead) badges.push(chip("killed by Conan", { class: "zc-chip zc-bad" }));
-  if (ctx.seat === i) badges.push(chip("you", { class: "zc-chip zc-you" }));
+  if (view.conan_player === i)
+    badges.push(chip(t("conan.badge_conan_player"), { class: "zc-chip zc-conan-chip" }));
+  if (view.first_player === i) badges.push(chip(t("conan.badge_first_player")));
+  if (x.dead) badges.push(chip(t("conan.badge_dead"), { class: "zc-chip zc-bad" }));
+  if (ctx.seat === i) badges.push(chip(t("conan.badge_you"), { class: "zc-chip zc-you" }));
   return badges;
 }
 
@@ -336,30 +361,30 @@ function playerStats(view, x, i) {
   return h(
     "div",
     { class: "zc-stats" },
-    h("span", { title: "gold" }, mini(14, glyph("coin")), ` ${x.gold}`),
-    h("span", { title: "sorcery tokens" }, mini(14, glyph("flame", "#7b2fb3")), ` ${x.sorcery}`),
-    h("span", { title: "Crom! Count the dead! tokens" }, mini(14, glyph("skull", "#3b3b3b")), ` ${x.crom}`),
+    h("span", { title: t("conan.gold_tip") }, mini(14, glyph("coin")), ` ${x.gold}`),
+    h("span", { title: t("conan.sorcery_tip") }, mini(14, glyph("flame", "#7b2fb3")), ` ${x.sorcery}`),
+    h("span", { title: t("conan.crom_tip") }, mini(14, glyph("skull", "#3b3b3b")), ` ${x.crom}`),
     h(
       "span",
-      { title: "units on the map" },
+      { title: t("conan.units_tip") },
       mini(14, glyph("shield", colourOf(i).fill)),
       ` ${onMap("units", i)}`,
     ),
     h(
       "span",
-      { title: "emissaries on the map" },
+      { title: t("conan.emissaries_tip") },
       mini(14, glyph("pawn", colourOf(i).fill)),
       ` ${onMap("emissaries", i)}`,
     ),
     h(
       "span",
-      { title: "strategy cards / kingdom cards in hand" },
+      { title: t("conan.cards_tip") },
       mini(14, glyph("scroll", "#5b4a2a")),
       ` ${x.strategy_cards}/${x.kingdom_cards}`,
     ),
     h(
       "span",
-      { title: "adventure tokens (face down)" },
+      { title: t("conan.adventure_tokens_tip") },
       mini(14, glyph("star", "#b07d12")),
       ` ${x.adventure_tokens}${x.token_pending ? "+1" : ""}`,
     ),
@@ -370,17 +395,19 @@ function playerStats(view, x, i) {
 function playerHoldings(x) {
   const bids = h(
     "div",
-    { class: "zc-row zc-small", title: "bidding tokens: at hand, and set aside" },
-    "Bids: ",
-    (x.bid_available || []).map((t) => h("span", { class: "zc-tok" }, String(t))),
-    (x.bid_spent || []).map((t) => h("span", { class: "zc-tok zc-spent" }, String(t))),
+    { class: "zc-row zc-small", title: t("conan.bids_tip") },
+    t("conan.bids"),
+    " ",
+    (x.bid_available || []).map((n) => h("span", { class: "zc-tok" }, String(n))),
+    (x.bid_spent || []).map((n) => h("span", { class: "zc-tok zc-spent" }, String(n))),
   );
   const table = (x.table || []).length
     ? h(
         "div",
         { class: "zc-row zc-small" },
-        "Table: ",
-        x.table.map((t) => cardChip(t.card, { exhausted: t.exhausted })),
+        t("conan.table"),
+        " ",
+        x.table.map((c) => cardChip(c.card, { exhausted: c.exhausted })),
       )
     : null;
   const arts = [...(x.artifacts || []), ...(x.bonus ? ["conan_bonus"] : [])];
@@ -388,7 +415,8 @@ function playerHoldings(x) {
     ? h(
         "div",
         { class: "zc-row zc-small" },
-        "Artifacts: ",
+        t("conan.artifacts"),
+        " ",
         arts.map((a) => cardChip(a)),
       )
     : null;
@@ -413,32 +441,45 @@ export function handBox(view) {
   const strategy = [...(me.strategy_hand || [])];
   const kingdom = [...(me.kingdom_hand || [])];
   return section(
-    "Your hand",
+    t("conan.your_hand"),
     { "data-zc": "hand" },
-    h("div", { class: "zc-label" }, `Strategy cards (${strategy.length})`),
+    h("div", { class: "zc-label" }, t("conan.strategy_cards", { n: strategy.length })),
     h(
       "div",
       { class: "zc-row" },
-      strategy.length ? grouped(strategy) : h("span", { class: "zc-sub" }, "none"),
+      strategy.length ? grouped(strategy) : h("span", { class: "zc-sub" }, t("conan.none")),
     ),
-    h("div", { class: "zc-label" }, `Kingdom cards (${kingdom.length})`),
-    h("div", { class: "zc-row" }, kingdom.length ? grouped(kingdom) : h("span", { class: "zc-sub" }, "none")),
-    h("div", { class: "zc-label" }, "Adventure tokens"),
+    h("div", { class: "zc-label" }, t("conan.kingdom_cards", { n: kingdom.length })),
+    h(
+      "div",
+      { class: "zc-row" },
+      kingdom.length ? grouped(kingdom) : h("span", { class: "zc-sub" }, t("conan.none")),
+    ),
+    h("div", { class: "zc-label" }, t("conan.adventure_tokens")),
     h(
       "div",
       { class: "zc-row" },
       tokens.size
         ? [...tokens].map(([cat, vs]) =>
-            chip(`${CATEGORY[cat] || cat}: ${vs.join(", ")} (${vs.reduce((a, b) => a + b, 0)})`),
+            chip(
+              t("conan.tokens_line", {
+                category: CATEGORY[cat] || cat,
+                values: vs.join(", "),
+                total: vs.reduce((a, b) => a + b, 0),
+              }),
+            ),
           )
-        : h("span", { class: "zc-sub" }, "none"),
+        : h("span", { class: "zc-sub" }, t("conan.none")),
     ),
     me.pending_token
       ? h(
           "div",
           { class: "zc-row" },
           chip(
-            `just received: ${CATEGORY[me.pending_token[0]] || me.pending_token[0]} ${me.pending_token[1]}`,
+            t("conan.just_received", {
+              category: CATEGORY[me.pending_token[0]] || me.pending_token[0],
+              value: String(me.pending_token[1]),
+            }),
             { class: "zc-chip zc-you" },
           ),
         )
@@ -447,17 +488,26 @@ export function handBox(view) {
       ? h(
           "div",
           { class: "zc-small" },
-          `Your sealed bid: the ${me.sealed_bid.token} token${me.sealed_bid.card ? ` with ${cname(me.sealed_bid.card)}` : ""}`,
+          me.sealed_bid.card
+            ? t("conan.sealed_bid_card", {
+                token: String(me.sealed_bid.token),
+                card: cname(me.sealed_bid.card),
+              })
+            : t("conan.sealed_bid", { token: String(me.sealed_bid.token) }),
         )
       : null,
     me.sealed_cards?.length
-      ? h("div", { class: "zc-small" }, `Committed face down: ${listWords(me.sealed_cards.map(cname))}`)
+      ? h(
+          "div",
+          { class: "zc-small" },
+          t("conan.committed_face_down", { cards: listWords(me.sealed_cards.map(cname)) }),
+        )
       : null,
     me.sealed_category
       ? h(
           "div",
           { class: "zc-small" },
-          `Your secret category: ${CATEGORY[me.sealed_category] || me.sealed_category}`,
+          t("conan.secret_category", { category: CATEGORY[me.sealed_category] || me.sealed_category }),
         )
       : null,
   );
@@ -474,13 +524,13 @@ export function objectivesBox(view) {
     );
   });
   return section(
-    "Objectives",
+    t("conan.objectives"),
     { "data-zc": "objectives" },
-    objs.length ? h("ul", { class: "zc-list" }, objs) : h("span", { class: "zc-sub" }, "none"),
+    objs.length ? h("ul", { class: "zc-list" }, objs) : h("span", { class: "zc-sub" }, t("conan.none")),
     h(
       "div",
       { class: "zc-sub zc-small" },
-      `Strategy deck ${view.strategy_deck} · discards ${(view.strategy_discard || []).length}`,
+      t("conan.strategy_deck", { n: view.strategy_deck, discards: (view.strategy_discard || []).length }),
     ),
   );
 }
@@ -491,7 +541,7 @@ export function legend() {
   return h(
     "details",
     { class: "zc-legend", open: true, "data-zc": "legend" },
-    h("summary", {}, "Legend"),
+    h("summary", {}, t("tigris.legend")),
     h(
       "div",
       { class: "zc-legend-grid" },
@@ -516,19 +566,19 @@ function legendPieces(item, col) {
           "3",
         ),
       ),
-      "army (units)",
+      t("conan.legend_army"),
     ),
-    item(mini(20, glyph("pawn", col.fill)), "emissary"),
-    item(mini(20, glyph("tower", col.fill)), "tower (alliance)"),
-    item(mini(20, glyph("fort", col.fill)), "fort (subjugated)"),
-    item(mini(20, glyph("city", col.fill)), "city"),
+    item(mini(20, glyph("pawn", col.fill)), t("conan.legend_emissary")),
+    item(mini(20, glyph("tower", col.fill)), t("conan.legend_tower")),
+    item(mini(20, glyph("fort", col.fill)), t("conan.legend_fort")),
+    item(mini(20, glyph("city", col.fill)), t("conan.terrain_city")),
     item(
       mini(
         20,
         s("circle", { cx: 10, cy: 10, r: 9, fill: "#2a1f1a", stroke: "#c7301f", "stroke-width": 2 }),
         place(glyph("axe", "#f1d3c8"), 10, 10, 12),
       ),
-      "raiders",
+      t("conan.legend_raiders"),
     ),
     item(
       mini(
@@ -538,7 +588,7 @@ function legendPieces(item, col) {
       ),
       "Conan",
     ),
-    item(mini(20, glyph("flag", "#b3261e")), "his destination"),
+    item(mini(20, glyph("flag", "#b3261e")), t("conan.legend_destination")),
     item(
       mini(
         20,
@@ -549,7 +599,7 @@ function legendPieces(item, col) {
           "3",
         ),
       ),
-      "province value",
+      t("conan.legend_value"),
     ),
   ];
 }
@@ -557,8 +607,8 @@ function legendPieces(item, col) {
 // The map's places: homes, savage provinces, campaign tracks and markers.
 function legendPlaces(item, col) {
   return [
-    item(mini(20, glyph("crown", "#5e120d")), "a kingdom's home"),
-    item(mini(20, glyph("skull", "#4b3a1e")), "savage province"),
+    item(mini(20, glyph("crown", "#5e120d")), t("conan.legend_home")),
+    item(mini(20, glyph("skull", "#4b3a1e")), t("conan.legend_savage")),
     item(
       h(
         "span",
@@ -567,7 +617,9 @@ function legendPlaces(item, col) {
           h("span", { style: `background:${t.fill};color:${t.ink}` }, t.letter),
         ),
       ),
-      "campaign track: plains, hills, woods, city",
+      t("conan.legend_track", {
+        terrains: listWords(["plains", "hills", "woods", "city"].map(terrainName)),
+      }),
     ),
     item(
       mini(
@@ -575,7 +627,7 @@ function legendPlaces(item, col) {
         s("rect", { x: 2, y: 2, width: 16, height: 16, rx: 3, fill: "#c9dc8f", stroke: "#4b3a1e" }),
         s("circle", { cx: 10, cy: 10, r: 7.5, fill: "none", stroke: col.fill, "stroke-width": 3 }),
       ),
-      "campaign marker",
+      t("conan.legend_campaign"),
     ),
   ];
 }
@@ -589,7 +641,7 @@ function legendFights(item) {
         s("circle", { cx: 10, cy: 10, r: 9, fill: "#b3261e" }),
         place(glyph("swords", "#fff"), 10, 10, 12),
       ),
-      "contest being fought",
+      t("conan.legend_contest"),
     ),
     item(
       mini(
@@ -607,7 +659,7 @@ function legendFights(item) {
         }),
         place(glyph("fort", "#f6e3b0"), 10, 10, 8),
       ),
-      "siege or battle going on",
+      t("conan.legend_standoff"),
     ),
   ];
 }
@@ -629,7 +681,7 @@ function legendMarks(item) {
           "stroke-width": 3,
         }),
       ),
-      "you may move here",
+      t("conan.legend_target"),
     ),
     item(
       mini(
@@ -646,7 +698,7 @@ function legendMarks(item) {
           "stroke-dasharray": "4 2",
         }),
       ),
-      "a move may start here",
+      t("conan.legend_source"),
     ),
     item(
       mini(
@@ -662,11 +714,11 @@ function legendMarks(item) {
           "stroke-linecap": "round",
         }),
       ),
-      "pass between adjacent provinces",
+      t("conan.legend_pass"),
     ),
     item(
       mini(20, s("rect", { x: 1, y: 1, width: 18, height: 18, fill: "url(#zc-hatch)", stroke: "#888" })),
-      "out of play",
+      t("conan.legend_out"),
     ),
   ];
 }

@@ -1,6 +1,10 @@
 // Age of Conan in words: names learnt from the last view, commands, events, scores.
+// The content pack's names (provinces, kingdoms, cards) are its own; the game's
+// words go through the catalogue (the Finnish summary's: kohtalonnoppa, lähettiläs,
+// linnoitus, torni, seikkailumerkki, kruunaus, imperiumipisteet).
 
-import { article, capital, listWords, ordinal, plural, seatName } from "../../words.js";
+import { t } from "../../i18n.js";
+import { capital, listWords, ordinal, seatName } from "../../words.js";
 
 export const humanize = (id) =>
   String(id ?? "")
@@ -11,8 +15,6 @@ export const humanize = (id) =>
     .join(" ");
 
 export const ROMAN = ["", "I", "II", "III", "IV", "V"];
-
-const ORD = ["first", "second", "third", "fourth", "fifth", "sixth"];
 
 // What the last drawn view taught us: province, kingdom and card names, for
 // the sentences of events (which carry ids only) and for command labels.
@@ -39,67 +41,74 @@ export function learn(view, seat) {
   memo.conanAt = view.conan_at;
 }
 
-export const pname = (id) => (id ? (memo.provinces.get(id)?.name ?? humanize(id)) : "nowhere");
+export const pname = (id) => (id ? (memo.provinces.get(id)?.name ?? humanize(id)) : t("conan.nowhere"));
 
-export const cname = (id) => (id ? (memo.cards.get(id)?.name ?? humanize(id)) : "no card");
+export const cname = (id) => (id ? (memo.cards.get(id)?.name ?? humanize(id)) : t("conan.no_card"));
 
 export const kname = (id) => memo.kingdoms.get(id)?.name ?? humanize(id);
 
 export const ctext = (id) => memo.cards.get(id)?.text ?? "";
 
+// The language is fixed for a page's life (switching reloads): the names are read once.
 export const FATE = {
-  MILITARY: "Military",
-  INTRIGUE: "Intrigue",
-  MILITARY_INTRIGUE: "Military or Intrigue",
-  COURT_CONAN: "Court + Conan",
-  COURT: "Court",
-  WILD: "Wild",
+  MILITARY: t("conan.fate_military"),
+  INTRIGUE: t("conan.fate_intrigue"),
+  MILITARY_INTRIGUE: t("conan.fate_military_intrigue"),
+  COURT_CONAN: t("conan.fate_court_conan"),
+  COURT: t("conan.fate_court"),
+  WILD: t("conan.fate_wild"),
 };
 
 export const FACE = {
-  HIT: "hit",
-  ATTACKER_HIT: "attacker's hit",
-  HIT_CONAN: "hit and sword",
-  SHIELD: "shield",
-  AXE: "axe",
-  BLANK: "blank",
-};
-
-const FACES = {
-  HIT: "hits",
-  ATTACKER_HIT: "attacker's hits",
-  HIT_CONAN: "hits and swords",
-  SHIELD: "shields",
-  AXE: "axes",
-  BLANK: "blanks",
+  HIT: t("conan.face_hit"),
+  ATTACKER_HIT: t("conan.face_attacker_hit"),
+  HIT_CONAN: t("conan.face_hit_conan"),
+  SHIELD: t("conan.face_shield"),
+  AXE: t("conan.face_axe"),
+  BLANK: t("conan.face_blank"),
 };
 
 export const KIND = {
-  campaign: "Campaign",
-  siege: "Siege",
-  battle: "Battle",
-  alliance: "Alliance",
-  break: "Breaking an alliance",
+  campaign: t("conan.kind_campaign"),
+  siege: t("conan.kind_siege"),
+  battle: t("conan.kind_battle"),
+  alliance: t("conan.kind_alliance"),
+  break: t("conan.kind_break"),
 };
 
-export const CATEGORY = { monsters: "monsters", treasures: "treasures", women: "women" };
+export const CATEGORY = {
+  monsters: t("conan.monsters"),
+  treasures: t("conan.treasures"),
+  women: t("conan.women"),
+};
+
+// A terrain a contest is fought in, as the content pack names it.
+export const terrainName = (terrain) =>
+  ({
+    plains: t("conan.terrain_plains"),
+    woods: t("conan.terrain_woods"),
+    hills: t("conan.terrain_hills"),
+    city: t("conan.terrain_city"),
+  })[terrain] || humanize(terrain);
 
 const ITEM = {
-  emissary: "an emissary",
-  unit: "a unit",
-  kingdom_and_strategy: "a kingdom card and a strategy card",
-  strategy: "a strategy card",
+  emissary: () => t("conan.item_emissary"),
+  unit: () => t("conan.item_unit"),
+  kingdom_and_strategy: () => t("conan.item_kingdom_and_strategy"),
+  strategy: () => t("conan.item_strategy"),
 };
 
 const AGE_STEP = {
-  1: "raids",
-  2: "income and objectives",
-  3: "troops and cities",
-  4: "purchases",
-  5: "artifacts (a secret token category)",
-  6: "new adventures",
-  7: "table cards refreshed",
+  1: () => t("conan.age_step_1"),
+  2: () => t("conan.age_step_2"),
+  3: () => t("conan.age_step_3"),
+  4: () => t("conan.age_step_4"),
+  5: () => t("conan.age_step_5"),
+  6: () => t("conan.age_step_6"),
+  7: () => t("conan.age_step_7"),
 };
+
+const ageStep = (step) => (AGE_STEP[step] ? AGE_STEP[step]() : String(step));
 
 // ---- commands in words ----
 
@@ -113,151 +122,187 @@ export function bidValueOf(card) {
 export function label(command, ctx) {
   const c = command || {};
   const type = bare(c.type);
-  return mapLabel(type, c, ctx) ?? turnLabel(type, c) ?? capital(humanize(type));
+  return mapLabel(type, c, ctx) ?? turnLabel(type, c) ?? cardLabel(type, c) ?? capital(humanize(type));
+}
+
+function conanActLabel(c) {
+  const raid = c.raider ? pname(c.raider) : "";
+  if (c.to)
+    return raid
+      ? t("conan.do_conan_raid", { to: pname(c.to), raid })
+      : t("conan.do_conan_no_raid", { to: pname(c.to) });
+  return raid ? t("conan.do_conan_stays_raid", { raid }) : t("conan.do_conan_stays_no_raid");
+}
+
+function armyLabel(c) {
+  const params = { count: c.units, from: pname(c.frm), to: pname(c.to) };
+  return memo.view && targetAttacked(c.to) ? t("conan.do_army_attack", params) : t("conan.do_army", params);
 }
 
 // Moves on the map: Conan, armies, emissaries, fights and what follows them.
 function mapLabel(type, c, ctx) {
+  const province = c.province ? pname(c.province) : "";
   switch (type) {
     case "move_conan":
-      return c.to ? `Move Conan to ${pname(c.to)}` : `Conan stays in ${pname(memo.view?.conan_at)}`;
+      return c.to
+        ? t("conan.do_move_conan", { to: pname(c.to) })
+        : t("conan.do_conan_stays", { at: pname(memo.view?.conan_at) });
     case "raise_troops":
-      return `Raise troops in ${listWords((c.provinces || []).map(pname))}`;
-    case "move_army": {
-      const into = memo.view ? targetWord(c.to) : "";
-      return `Move ${plural(c.units, "unit")} from ${pname(c.frm)} ${into || "to"} ${pname(c.to)}`;
-    }
+      return t("conan.do_raise", { provinces: listWords((c.provinces || []).map(pname)) });
+    case "move_army":
+      return armyLabel(c);
     case "attack":
       return c.defender >= 0
-        ? `Fight in ${pname(c.province)} against ${seatName(ctx, c.defender)}`
-        : `Fight in ${pname(c.province)}`;
+        ? t("conan.do_fight_against", { province, name: seatName(ctx, c.defender) })
+        : t("conan.do_fight", { province });
     case "move_emissary":
-      return `Move an emissary from ${pname(c.frm)} to ${pname(c.to)}`;
+      return t("conan.do_move_emissary", { from: pname(c.frm), to: pname(c.to) });
     case "start_intrigue":
-      return `Intrigue in ${pname(c.province)}`;
+      return t("conan.do_intrigue", { province });
     case "collect_gold":
-      return `Collect gold in ${pname(c.province)}`;
+      return t("conan.do_collect", { province });
     case "build_emissary":
-      return `Build an emissary in ${pname(c.province)}`;
-    case "conan_act": {
-      const move = c.to ? `Move Conan to ${pname(c.to)}` : "Conan stays";
-      return c.raider ? `${move}, raid ${pname(c.raider)}` : `${move}, no raid`;
-    }
+      return t("conan.do_build_emissary", { province });
+    case "conan_act":
+      return conanActLabel(c);
+    default:
+      return afterFightLabel(type, c, ctx, province);
+  }
+}
+
+// What follows a fight: marching on, withdrawing; raids and garrisons.
+function afterFightLabel(type, c, ctx, province) {
+  switch (type) {
     case "forced_march":
       return c.defender >= 0
-        ? `Forced march: give up a unit, fight ${seatName(ctx, c.defender)} again`
-        : "Forced march: give up a unit and fight on";
+        ? t("conan.do_forced_march_against", { name: seatName(ctx, c.defender) })
+        : t("conan.do_forced_march");
     case "withdraw":
       return c.frm
-        ? `Withdraw the army from ${pname(c.frm)} to ${pname(c.to)}`
-        : `Withdraw to ${pname(c.to)}`;
+        ? t("conan.do_withdraw_from", { from: pname(c.frm), to: pname(c.to) })
+        : t("conan.do_withdraw", { to: pname(c.to) });
     case "resolve_raids":
       return c.sacrifice_in?.length
-        ? `Sacrifice a unit to clear the raiders in ${listWords(c.sacrifice_in.map(pname))}`
-        : "Keep your units; pay EP for the raiders";
+        ? t("conan.do_sacrifice", { provinces: listWords(c.sacrifice_in.map(pname)) })
+        : t("conan.do_keep_units");
     case "place_garrison":
-      return c.city
-        ? `Turn the fort in ${pname(c.province)} into a city`
-        : `Place a unit in ${pname(c.province)}`;
+      return c.city ? t("conan.do_city", { province }) : t("conan.do_garrison", { province });
     default:
       return undefined;
   }
 }
 
-// Moves of the turn's steps: bids, tokens, dice, cards, purchases and the crown.
+function bidLabel(c) {
+  if (!c.card) return t("conan.do_bid_no_card", { token: String(c.token) });
+  const v = bidValueOf(c.card);
+  const params = { token: String(c.token), card: cname(c.card) };
+  return v === null ? t("conan.do_bid", params) : t("conan.do_bid_total", { ...params, total: c.token + v });
+}
+
+// Moves of the turn's steps: bids, tokens, dice and the Court.
 function turnLabel(type, c) {
   switch (type) {
-    case "place_bid": {
-      if (!c.card) return `Bid the ${c.token} token without a card`;
-      const v = bidValueOf(c.card);
-      return `Bid the ${c.token} token with ${cname(c.card)}${v === null ? "" : ` (${c.token + v} in all)`}`;
-    }
+    case "place_bid":
+      return bidLabel(c);
     case "swap_bid_card":
-      return c.card ? `Swap your revealed card for ${cname(c.card)}` : "Keep the revealed card";
-    case "choose_token":
-      return (
-        {
-          keep: "Keep the adventure token face down",
-          gold: "Exchange the token for gold",
-          sorcery: "Exchange the token for sorcery",
-        }[c.keep] || `Token: ${c.keep}`
-      );
-    case "play_table_card":
-      return `Put ${cname(c.card)} on the table`;
-    case "refresh_table_card":
-      return `Refresh ${cname(c.card)}`;
-    case "take_die":
-      return (
-        {
-          military: "Take a die for a Military action",
-          intrigue: "Take a die for an Intrigue action",
-          court: "Take a die for the Court",
-        }[c.action] || `Take a die: ${c.action}`
-      );
+      return c.card ? t("conan.do_swap_bid", { card: cname(c.card) }) : t("conan.do_keep_bid");
+    case "choose_token": {
+      const words = {
+        keep: () => t("conan.do_token_keep"),
+        gold: () => t("conan.do_token_gold"),
+        sorcery: () => t("conan.do_token_sorcery"),
+      }[c.keep];
+      return words ? words() : humanize(c.keep);
+    }
+    case "take_die": {
+      const words = {
+        military: () => t("conan.do_die_military"),
+        intrigue: () => t("conan.do_die_intrigue"),
+        court: () => t("conan.do_die_court"),
+      }[c.action];
+      return words ? words() : humanize(c.action);
+    }
     case "end_action":
       return endWords();
-    case "court_draw":
-      return (
-        {
-          strategy_kingdom: "Draw a strategy card and a kingdom card",
-          two_strategy: "Draw two strategy cards",
-        }[c.option] || `Draw: ${humanize(c.option)}`
-      );
-    case "play_event":
-      return `Play the event ${cname(c.card)}`;
-    case "commit_card":
-      return c.cards?.length
-        ? `Commit ${listWords(c.cards.map(cname))} face down`
-        : "Commit no strategy card";
-    case "use_card":
-      return `Use ${cname(c.card)}`;
+    case "court_draw": {
+      const words = {
+        strategy_kingdom: () => t("conan.do_draw_strategy_kingdom"),
+        two_strategy: () => t("conan.do_draw_two_strategy"),
+      }[c.option];
+      return words ? words() : humanize(c.option);
+    }
     case "sorcery":
-      return "Spend a sorcery token to reroll all your dice";
+      return t("conan.do_sorcery");
     case "proceed":
       return proceedWords();
-    case "crown":
-      return c.category
-        ? `Try to crown Conan with your ${CATEGORY[c.category] || c.category}`
-        : "Do not try to crown Conan";
-    case "buy":
-      return `Buy ${ITEM[c.item] || humanize(c.item)}${c.province ? ` in ${pname(c.province)}` : ""}`;
-    case "choose_category":
-      return `Choose ${CATEGORY[c.category] || c.category} (secretly)`;
     default:
       return undefined;
   }
 }
 
-// "into" for an attack, "to" for a redeploy, from the last view drawn.
-function targetWord(to) {
+// Cards, the crown and purchases.
+function cardLabel(type, c) {
+  switch (type) {
+    case "play_table_card":
+      return t("conan.do_table_card", { card: cname(c.card) });
+    case "refresh_table_card":
+      return t("conan.do_refresh", { card: cname(c.card) });
+    case "play_event":
+      return t("conan.do_event", { card: cname(c.card) });
+    case "commit_card":
+      return c.cards?.length
+        ? t("conan.do_commit", { cards: listWords(c.cards.map(cname)) })
+        : t("conan.do_commit_none");
+    case "use_card":
+      return t("conan.do_use", { card: cname(c.card) });
+    case "crown":
+      return c.category
+        ? t("conan.do_crown", { category: CATEGORY[c.category] || c.category })
+        : t("conan.do_no_crown");
+    case "buy": {
+      const item = ITEM[c.item] ? ITEM[c.item]() : humanize(c.item);
+      return c.province
+        ? t("conan.do_buy_in", { item, province: pname(c.province) })
+        : t("conan.do_buy", { item });
+    }
+    case "choose_category":
+      return t("conan.do_category", { category: CATEGORY[c.category] || c.category });
+    default:
+      return undefined;
+  }
+}
+
+// Whether a move goes into a province to attack it (else a redeploy), from the last view drawn.
+function targetAttacked(to) {
   const view = memo.view;
   const seat = memo.seat;
-  if (!view || seat === null || seat === undefined) return "";
+  if (!view || seat === null || seat === undefined) return false;
   const p = provinceState(view, to);
   const info = memo.provinces.get(to);
-  if (!p || !info) return "";
-  const mine = info.home_of === view.seats[seat]?.kingdom || p.owner === seat;
-  return mine ? "to" : "to attack";
+  if (!p || !info) return false;
+  return !(info.home_of === view.seats[seat]?.kingdom || p.owner === seat);
 }
 
 function endWords() {
   const top = topPhase(memo.view);
-  if (top?.phase === "garrison" || top?.phase === "age_change") return "Done";
-  if (top?.phase === "military" && top.moved && top.moved.length) return "End the Military action";
-  return top?.phase === "military" || top?.phase === "intrigue" ? "Do nothing more with this action" : "Done";
+  if (top?.phase === "garrison" || top?.phase === "age_change") return t("conan.do_done");
+  if (top?.phase === "military" && top.moved && top.moved.length) return t("conan.do_end_military");
+  return top?.phase === "military" || top?.phase === "intrigue"
+    ? t("conan.do_nothing_more")
+    : t("conan.do_done");
 }
 
 function proceedWords() {
   const top = topPhase(memo.view);
-  if (!top) return "Go on";
+  if (!top) return t("conan.do_go_on");
   if (top.phase === "contest") {
-    if (top.step.startsWith("before")) return "Roll the dice";
-    if (top.step.startsWith("after")) return "Accept the roll";
-    return "Go on";
+    if (top.step.startsWith("before")) return t("conan.do_roll");
+    if (top.step.startsWith("after")) return t("conan.do_accept_roll");
+    return t("conan.do_go_on");
   }
-  if (top.phase === "after_contest") return "Stop fighting";
-  if (top.phase === "retreat") return "Stay and fight on";
-  return "Go on";
+  if (top.phase === "after_contest") return t("conan.do_stop");
+  if (top.phase === "retreat") return t("conan.do_stay");
+  return t("conan.do_go_on");
 }
 
 export function topPhase(view) {
@@ -273,52 +318,56 @@ export function provinceState(view, id) {
 // ---- events in words ----
 
 const REASON = {
-  setup: "to start with",
-  token_exchange: "for an adventure token",
-  crowned: "for crowning Conan",
-  raids: "for the raiders left in their provinces",
-  purchase: "for a purchase",
-  table_card: "for a table card",
-  refresh: "to refresh a table card",
-  event: "from an event card",
-  sorcery_reroll: "to reroll",
-  collect: "collecting gold with an emissary",
-  subjugation: "for subjugating a province",
-  alliance: "from an alliance",
-  income: "in income",
-  objective: "for an objective",
-  richest: "as the richest",
-  crom: "for the most Crom tokens",
-  final_markers: "for their forts and cities",
-  majority_monsters: "for the most monsters",
-  majority_treasures: "for the most treasures",
-  majority_women: "for the most women",
-};
-
-const RESOURCE = {
-  gold: ["gold", "gold"],
-  sorcery: ["sorcery token", "sorcery tokens"],
-  ep: ["EP", "EP"],
-  crom: ["Crom token", "Crom tokens"],
-};
-
-const ACTION = { military: "a Military action", intrigue: "an Intrigue action", court: "the Court" };
-
-const DECK = {
-  strategy: "strategy",
-  kingdom: "kingdom",
-  table: "table",
-  adventure: "adventure",
-  objectives: "objective",
+  setup: () => t("conan.why_setup"),
+  token_exchange: () => t("conan.why_token_exchange"),
+  crowned: () => t("conan.why_crowned"),
+  raids: () => t("conan.why_raids"),
+  purchase: () => t("conan.why_purchase"),
+  table_card: () => t("conan.why_table_card"),
+  refresh: () => t("conan.why_refresh"),
+  event: () => t("conan.why_event"),
+  sorcery_reroll: () => t("conan.why_sorcery_reroll"),
+  collect: () => t("conan.why_collect"),
+  subjugation: () => t("conan.why_subjugation"),
+  alliance: () => t("conan.why_alliance"),
+  income: () => t("conan.why_income"),
+  objective: () => t("conan.why_objective"),
+  richest: () => t("conan.why_richest"),
+  crom: () => t("conan.why_crom"),
+  final_markers: () => t("conan.why_final_markers"),
+  majority_monsters: () => t("conan.why_majority_monsters"),
+  majority_treasures: () => t("conan.why_majority_treasures"),
+  majority_women: () => t("conan.why_majority_women"),
 };
 
 function amount(n, key) {
-  const [one, many] = RESOURCE[key];
-  return `${n} ${n === 1 ? one : many}`;
+  const words = {
+    gold: () => t("conan.gold_n", { count: n }),
+    sorcery: () => t("conan.sorcery_n", { count: n }),
+    ep: () => t("conan.ep_n", { count: n }),
+    crom: () => t("conan.crom_n", { count: n }),
+  }[key];
+  return words ? words() : `${n} ${key}`;
 }
 
+const ACTION = {
+  military: () => t("conan.action_military"),
+  intrigue: () => t("conan.action_intrigue"),
+  court: () => t("conan.action_court"),
+};
+
+const DECK = {
+  strategy: () => t("conan.deck_strategy"),
+  kingdom: () => t("conan.deck_kingdom"),
+  table: () => t("conan.deck_table"),
+  adventure: () => t("conan.deck_adventure"),
+  objectives: () => t("conan.deck_objectives"),
+};
+
+const deckName = (deck) => (DECK[deck] ? DECK[deck]() : humanize(deck));
+
 function resourcesSentence(e, who) {
-  if (e.reason === "crom" && e.crom > 0 && !e.ep) return `${who} takes a Crom! Count the dead! token.`;
+  if (e.reason === "crom" && e.crom > 0 && !e.ep) return t("conan.log_crom", { name: who });
   const gains = [];
   const losses = [];
   for (const key of ["ep", "gold", "sorcery", "crom"]) {
@@ -326,100 +375,142 @@ function resourcesSentence(e, who) {
     if (n > 0) gains.push(amount(n, key));
     else if (n < 0) losses.push(amount(-n, key));
   }
-  const why = REASON[e.reason]
-    ? ` ${REASON[e.reason]}`
-    : e.reason
-      ? ` (${humanize(e.reason).toLowerCase()})`
-      : "";
+  const why = REASON[e.reason] ? REASON[e.reason]() : e.reason ? humanize(e.reason).toLowerCase() : "";
   const spend = ["purchase", "table_card", "refresh", "sorcery_reroll"].includes(e.reason);
   const parts = [];
-  if (gains.length)
-    parts.push(`${gains.length === 1 && gains[0].endsWith("EP") ? "scores" : "gains"} ${listWords(gains)}`);
-  if (losses.length) parts.push(`${spend ? "pays" : "loses"} ${listWords(losses)}`);
-  if (!parts.length) return `${who}'s treasury is unchanged${why}.`;
-  return `${who} ${parts.join(" and ")}${why}.`;
+  if (gains.length) parts.push(t("conan.log_gains", { what: listWords(gains) }));
+  if (losses.length)
+    parts.push(
+      spend
+        ? t("conan.log_pays", { what: listWords(losses) })
+        : t("conan.log_loses", { what: listWords(losses) }),
+    );
+  if (!parts.length)
+    return why
+      ? t("conan.log_treasury_same_why", { name: who, why })
+      : t("conan.log_treasury_same", { name: who });
+  const changes = listWords(parts);
+  return why
+    ? t("conan.log_resources_why", { name: who, changes, why })
+    : t("conan.log_resources", { name: who, changes });
 }
 
-function faceCounts(faces, words, many = words) {
+function faceCounts(faces, words) {
   const counts = new Map();
   for (const f of faces) counts.set(f, (counts.get(f) || 0) + 1);
   return listWords(
-    [...counts].map(([f, n]) => `${n} ${(n === 1 ? words[f] : many[f]) || humanize(f).toLowerCase()}`),
+    [...counts].map(([f, n]) =>
+      t("conan.face_count", { count: n, face: words[f] || humanize(f).toLowerCase() }),
+    ),
   );
+}
+
+function militarySentence(p, who, pushed) {
+  const name = who(p.seat);
+  if (pushed) return t("conan.phase_military", { name });
+  if (p.fought) return t("conan.phase_military_fought", { name });
+  return p.target
+    ? t("conan.phase_military_target", { name, province: pname(p.target), count: p.moves_left })
+    : t("conan.phase_military_moves", { name, count: p.moves_left });
+}
+
+function openingSentence(p, who) {
+  switch (p.phase) {
+    case "bidding":
+      if (p.step === "sealed") return t("conan.phase_bidding_sealed");
+      if (p.step === "swap") return t("conan.phase_bidding_swap");
+      return t("conan.phase_bidding_settled");
+    case "token_choice":
+      return t("conan.phase_token_choice", { name: who(p.seat) });
+    case "coronation":
+      return t("conan.phase_coronation", { name: who(p.seat) });
+    case "adventure_end":
+      return p.step === "reward"
+        ? t("conan.phase_adventure_ends")
+        : p.step === "coronation"
+          ? t("conan.phase_may_crown")
+          : t("conan.phase_next_adventure");
+    case "turn":
+      if (p.step === "conan") return t("conan.phase_turn", { name: who(p.seat) });
+      if (p.step === "cards") return t("conan.phase_turn_cards", { name: who(p.seat) });
+      return t("conan.phase_turn_die", { name: who(p.seat) });
+    default:
+      return undefined;
+  }
 }
 
 export function phaseSentence(p, ctx, pushed) {
   const who = (seat) => seatName(ctx, seat);
+  const opening = openingSentence(p, who);
+  if (opening !== undefined) return opening;
+  const name = p.seat !== undefined && p.seat !== null ? who(p.seat) : "";
   switch (p.phase) {
-    case "bidding":
-      if (p.step === "sealed")
-        return "Everyone bids for Conan: a bidding token and a strategy card, face down.";
-      if (p.step === "swap") return "The holder of Conan's Favour may swap the revealed card.";
-      return "The bids for Conan are settled.";
-    case "token_choice":
-      return `${who(p.seat)} keeps the adventure token face down or exchanges it for gold or sorcery.`;
-    case "coronation":
-      return `${who(p.seat)} may try to crown Conan.`;
-    case "adventure_end":
-      return p.step === "reward"
-        ? "The adventure ends."
-        : p.step === "coronation"
-          ? "Conan may be crowned."
-          : "The next adventure is coming.";
-    case "turn":
-      if (p.step === "conan") return `${who(p.seat)}'s turn begins.`;
-      if (p.step === "cards") return `${who(p.seat)} may play or refresh table cards.`;
-      return `${who(p.seat)} acts with the die.`;
     case "military":
-      if (pushed) return `${who(p.seat)} takes the Military action.`;
-      if (p.fought) return `${who(p.seat)} has fought this action's contest.`;
-      return p.target
-        ? `${who(p.seat)} must fight in ${pname(p.target)}; ${plural(p.moves_left, "movement")} left.`
-        : `${who(p.seat)} has ${plural(p.moves_left, "movement")} left.`;
+      return militarySentence(p, who, pushed);
     case "intrigue":
-      return pushed
-        ? `${who(p.seat)} takes the Intrigue action.`
-        : `${who(p.seat)} goes on with the Intrigue action.`;
+      return pushed ? t("conan.phase_intrigue", { name }) : t("conan.phase_intrigue_on", { name });
     case "conan_court":
-      return `${who(p.seat)} moves Conan once more and may raid (Court + Conan).`;
+      return t("conan.phase_conan_court", { name });
     case "court":
-      return `${who(p.seat)} holds Court: draws cards or plays an event.`;
+      return t("conan.phase_court", { name });
     case "contest":
       return contestSentence(p, who, pushed);
     case "after_contest":
-      return `${who(p.seat)} may march on, withdraw or stop in ${pname(p.province)}.`;
+      return t("conan.phase_after_contest", { name, province: pname(p.province) });
     case "retreat":
-      return `${who(p.seat)} may fall back from ${pname(p.province)}.`;
+      return t("conan.phase_retreat", { name, province: pname(p.province) });
     case "age_change":
       return p.final
-        ? `Final scoring: ${AGE_STEP[p.step] || `step ${p.step}`}.`
-        : `Change of age, step ${p.step}: ${AGE_STEP[p.step] || ""}.`;
+        ? t("conan.phase_final", { step: ageStep(p.step) })
+        : t("conan.phase_age_change", { n: String(p.step), step: ageStep(p.step) });
     case "garrison":
-      return `${who(p.seat)} places troops and raises cities.`;
+      return t("conan.phase_garrison", { name });
     case "game_over":
-      return "The game is over.";
+      return t("conan.phase_over");
     default:
-      return `${capital(humanize(p.phase))}.`;
+      return t("conan.sentence", { text: capital(humanize(p.phase)) });
+  }
+}
+
+function contestStep(p, who) {
+  const a = who(p.attacker.seat);
+  const d = p.defender.seat >= 0 ? who(p.defender.seat) : "";
+  const province = pname(p.province);
+  switch (p.step) {
+    case "attacker_card":
+      return t("conan.step_card", { name: a });
+    case "defender_card":
+      return d ? t("conan.step_card", { name: d }) : t("conan.step_defender_card");
+    case "before_attacker":
+      return t("conan.step_about_to_roll", { name: a });
+    case "after_attacker":
+      return t("conan.step_looks", { name: a });
+    case "before_defender":
+      return t("conan.step_about_to_roll", { name: d || province });
+    case "after_defender":
+      return d ? t("conan.step_looks", { name: d }) : t("conan.step_defender_looks");
+    case "resolve":
+      return t("conan.step_resolve");
+    default:
+      return String(p.step);
   }
 }
 
 // A contest: who fights whom where (when it starts), or the step it is at.
 function contestSentence(p, who, pushed) {
-  const a = p.attacker.seat;
   const d = p.defender.seat;
-  const against = d >= 0 ? who(d) : pname(p.province);
-  const what = `${KIND[p.kind] || capital(p.kind)} in ${pname(p.province)} (${p.terrain})`;
-  const step =
-    {
-      attacker_card: `${who(a)} chooses a strategy card`,
-      defender_card: `${d >= 0 ? who(d) : "the defender"} chooses a strategy card`,
-      before_attacker: `${who(a)} is about to roll`,
-      after_attacker: `${who(a)} looks at the roll`,
-      before_defender: `${d >= 0 ? who(d) : pname(p.province)} is about to roll`,
-      after_defender: `${d >= 0 ? who(d) : "the defender"} looks at the roll`,
-      resolve: "the roll is settled",
-    }[p.step] || p.step;
-  return pushed ? `${what}: ${who(a)} against ${against}.` : `${what}: ${step}.`;
+  const what = t("conan.contest_what", {
+    kind: KIND[p.kind] || capital(p.kind),
+    province: pname(p.province),
+    terrain: terrainName(p.terrain),
+  });
+  return pushed
+    ? t("conan.contest_begins", {
+        what,
+        attacker: who(p.attacker.seat),
+        defender: d >= 0 ? who(d) : pname(p.province),
+      })
+    : t("conan.contest_step", { what, step: contestStep(p, who) });
 }
 
 // The phases as the events describe them, in feed order, so that a phase's end
@@ -432,47 +523,48 @@ function follow(e, ctx) {
     shadow.key = key;
     shadow.stack = [];
   }
-  const t = bare(e.type);
-  if (t === "started") shadow.stack = [];
-  else if (t === "phase_pushed") shadow.stack.push(e.phase);
-  else if (t === "phase_replaced") {
+  const type = bare(e.type);
+  if (type === "started") shadow.stack = [];
+  else if (type === "phase_pushed") shadow.stack.push(e.phase);
+  else if (type === "phase_replaced") {
     if (shadow.stack.length) shadow.stack[shadow.stack.length - 1] = e.phase;
     else shadow.stack.push(e.phase);
-  } else if (t === "phase_popped") return shadow.stack.pop() || null;
+  } else if (type === "phase_popped") return shadow.stack.pop() || null;
   return null;
 }
 
 function endSentence(p, ctx) {
-  const who = (seat) => seatName(ctx, seat);
+  const name = p.seat !== undefined && p.seat !== null ? seatName(ctx, p.seat) : "";
+  const province = p.province ? pname(p.province) : "";
   switch (p.phase) {
     case "bidding":
-      return "The bidding for Conan is over.";
+      return t("conan.end_bidding");
     case "token_choice":
-      return `${who(p.seat)} has decided about the adventure token.`;
+      return t("conan.end_token_choice", { name });
     case "coronation":
-      return "The coronation is settled.";
+      return t("conan.end_coronation");
     case "adventure_end":
-      return "The end of the adventure is settled.";
+      return t("conan.end_adventure");
     case "turn":
-      return `${who(p.seat)}'s turn ends.`;
+      return t("conan.end_turn", { name });
     case "military":
-      return `${who(p.seat)}'s Military action ends.`;
+      return t("conan.end_military", { name });
     case "intrigue":
-      return `${who(p.seat)}'s Intrigue action ends.`;
+      return t("conan.end_intrigue", { name });
     case "conan_court":
-      return "Conan's extra move and raid are done.";
+      return t("conan.end_conan_court");
     case "court":
-      return `${who(p.seat)}'s Court is over.`;
+      return t("conan.end_court", { name });
     case "contest":
-      return `The ${(KIND[p.kind] || p.kind).toLowerCase()} contest in ${pname(p.province)} is over.`;
+      return t("conan.end_contest", { kind: KIND[p.kind] || p.kind, province });
     case "after_contest":
-      return `${who(p.seat)} fights no more in ${pname(p.province)} this action.`;
+      return t("conan.end_after_contest", { name, province });
     case "retreat":
-      return `${who(p.seat)} has chosen whether to fall back from ${pname(p.province)}.`;
+      return t("conan.end_retreat", { name, province });
     case "age_change":
-      return p.final ? "The final scoring is done." : "The change of age is complete.";
+      return p.final ? t("conan.end_final") : t("conan.end_age_change");
     case "garrison":
-      return `${who(p.seat)} has placed troops and cities.`;
+      return t("conan.end_garrison", { name });
     default:
       return null;
   }
@@ -484,26 +576,33 @@ export function describe(event, ctx) {
   const type = bare(e.type);
   return (
     courseWords(type, e, who, ctx) ??
+    ageWords(type, e, who) ??
     cardWords(type, e, who) ??
     mapWords(type, e, who) ??
     tokenWords(type, e, who) ??
+    bidWords(type, e, who) ??
     contestWords(type, e, who) ??
-    `${capital(humanize(type))}.`
+    t("conan.sentence", { text: capital(humanize(type)) })
   );
 }
 
-// The game's course: its start, phases, ages, objectives, the crown and the end.
+// The game's course: its start, the players' roles and the phases.
 function courseWords(type, e, who, ctx) {
   switch (type) {
     case "started": {
       follow(e, ctx);
-      const rulers = (e.kingdoms || []).map((k, i) => `${who(i)} rules ${kname(k)}`);
-      return `The game begins: ${listWords(rulers)}. In play: ${listWords((e.zones || []).map((z) => humanize(z).toLowerCase()))}.`;
+      const rulers = (e.kingdoms || []).map((k, i) => t("conan.rules", { name: who(i), kingdom: kname(k) }));
+      return t("conan.log_started", {
+        rulers: listWords(rulers),
+        zones: listWords((e.zones || []).map((z) => humanize(z))),
+      });
     }
     case "conan_player_set":
-      return e.seat >= 0 ? `${who(e.seat)} is the Conan player.` : "Nobody is the Conan player.";
+      return e.seat >= 0
+        ? t("conan.log_conan_player", { name: who(e.seat) })
+        : t("conan.log_no_conan_player");
     case "first_player_set":
-      return `${who(e.seat)} takes the first player token.`;
+      return t("conan.log_first_player", { name: who(e.seat) });
     case "phase_pushed":
       follow(e, ctx);
       return phaseSentence(e.phase || {}, ctx, true);
@@ -512,34 +611,49 @@ function courseWords(type, e, who, ctx) {
       return phaseSentence(e.phase || {}, ctx, false);
     case "phase_popped": {
       const ended = follow(e, ctx);
-      return (ended && endSentence(ended, ctx)) || "That step is done.";
+      return (ended && endSentence(ended, ctx)) || t("conan.log_step_done");
     }
+    default:
+      return undefined;
+  }
+}
+
+// Ages, objectives, the secret categories, the crown and the end.
+function ageWords(type, e, who) {
+  const category = e.category ? CATEGORY[e.category] || e.category : "";
+  switch (type) {
     case "category_chosen":
-      return `${who(e.seat)} secretly chooses ${CATEGORY[e.category] || e.category}.`;
+      return t("conan.log_category", { name: who(e.seat), category });
     case "category_choice_made":
-      return `${who(e.seat)} chooses a token category in secret.`;
+      return t("conan.log_category_secret", { name: who(e.seat) });
     case "tokens_revealed": {
       const values = e.values || [];
       const total = values.reduce((a, b) => a + b, 0);
-      return `${who(e.seat)} shows ${CATEGORY[e.category] || e.category}: ${values.length ? `${values.join(", ")} (${total} in all)` : "none"}.`;
+      return values.length
+        ? t("conan.log_tokens_shown", { name: who(e.seat), category, values: values.join(", "), total })
+        : t("conan.log_tokens_none", { name: who(e.seat), category });
     }
     case "objective_drawn":
-      return `A new objective is turned up: ${cname(e.objective)}${ctext(e.objective) ? ` (${ctext(e.objective)})` : ""}.`;
+      return ctext(e.objective)
+        ? t("conan.log_objective_text", { card: cname(e.objective), text: ctext(e.objective) })
+        : t("conan.log_objective", { card: cname(e.objective) });
     case "objective_met":
-      return `${listWords((e.seats || []).map(who)) || "Nobody"} ${(e.seats || []).length === 1 ? "meets" : "meet"} the objective ${cname(e.objective)}.`;
+      return (e.seats || []).length
+        ? t("conan.log_objective_met", { names: listWords(e.seats.map(who)), card: cname(e.objective) })
+        : t("conan.log_objective_nobody", { card: cname(e.objective) });
     case "age_started":
-      return `Age ${ROMAN[e.age] || e.age} begins.`;
+      return t("conan.log_age", { age: ROMAN[e.age] || String(e.age) });
     case "age_ending":
-      return "The age comes to an end.";
+      return t("conan.log_age_ending");
     case "crowned":
       return e.success
-        ? `${who(e.seat)} crowns Conan king with their ${CATEGORY[e.category] || e.category}, and scores 3 EP.`
-        : `${who(e.seat)} fails to crown Conan with their ${CATEGORY[e.category] || e.category}: Conan kills them.`;
+        ? t("conan.log_crowned", { name: who(e.seat), category })
+        : t("conan.log_crown_failed", { name: who(e.seat), category });
     case "game_ended": {
       const places = [...(e.standings || [])]
         .sort((a, b) => a.place - b.place)
-        .map((st) => `${who(st.seat)} ${ordinal(st.place)} (${st.score} EP)`);
-      return `The game ends after Age III: ${listWords(places)}.`;
+        .map((st) => t("conan.place", { name: who(st.seat), place: ordinal(st.place), score: st.score }));
+      return t("conan.log_ended", { places: listWords(places) });
     }
     default:
       return undefined;
@@ -548,104 +662,153 @@ function courseWords(type, e, who, ctx) {
 
 // Decks, cards, resources and artifacts.
 function cardWords(type, e, who) {
+  const name = e.seat !== undefined && e.seat >= 0 ? who(e.seat) : "";
+  const cards = () => listWords((e.cards || []).map(cname));
   switch (type) {
     case "deck_shuffled":
       return e.deck === "kingdom" && e.seat >= 0
-        ? `${who(e.seat)}'s kingdom deck is shuffled.`
-        : `The ${DECK[e.deck] || e.deck} deck is shuffled.`;
+        ? t("conan.log_kingdom_deck_shuffled", { name })
+        : t("conan.log_deck_shuffled", { deck: deckName(e.deck) });
     case "cards_drawn":
-      return `${who(e.seat)} draws ${listWords((e.cards || []).map(cname))} (${DECK[e.deck] || e.deck}).`;
+      return t("conan.log_cards_drawn", { name, cards: cards(), deck: deckName(e.deck) });
     case "cards_drawn_count":
-      return `${who(e.seat)} draws ${plural(e.count, `${DECK[e.deck] || e.deck} card`)}.`;
+      return t("conan.log_cards_drawn_count", { name, count: e.count, deck: deckName(e.deck) });
     case "cards_discarded":
       return e.deck === "table"
-        ? `${who(e.seat)} takes ${listWords((e.cards || []).map(cname))} off the table.`
-        : `${who(e.seat)} discards ${listWords((e.cards || []).map(cname))}.`;
+        ? t("conan.log_off_table", { name, cards: cards() })
+        : t("conan.log_discards", { name, cards: cards() });
     case "table_card_played":
-      return `${who(e.seat)} puts ${cname(e.card)} on the table.`;
+      return t("conan.log_table_card", { name, card: cname(e.card) });
     case "table_card_turned":
       return e.exhausted
-        ? `${who(e.seat)} uses ${cname(e.card)} (turned sideways).`
-        : `${who(e.seat)} refreshes ${cname(e.card)}.`;
+        ? t("conan.log_card_used", { name, card: cname(e.card) })
+        : t("conan.log_card_refreshed", { name, card: cname(e.card) });
     case "resources_changed":
-      return resourcesSentence(e, who(e.seat));
+      return resourcesSentence(e, name);
     case "artifacts_set": {
       const held = [...(e.artifacts || []).map(cname), ...(e.bonus ? [cname("conan_bonus")] : [])];
-      return held.length ? `${who(e.seat)} holds ${listWords(held)}.` : `${who(e.seat)} holds no artifact.`;
+      return held.length
+        ? t("conan.log_artifacts", { name, artifacts: listWords(held) })
+        : t("conan.log_no_artifact", { name });
     }
     default:
       return undefined;
   }
+}
+
+function campaignWords(e, who) {
+  const province = pname(e.province);
+  if (e.owner < 0) return t("conan.log_campaign_ends", { province });
+  const track = memo.provinces.get(e.province)?.track || [];
+  const params = { name: who(e.owner), province, nth: ordinal(e.pos + 1), count: track.length };
+  return track[e.pos]
+    ? t("conan.log_campaign_terrain", { ...params, terrain: terrainName(track[e.pos]) })
+    : t("conan.log_campaign", params);
+}
+
+function markerWords(e, who) {
+  const province = pname(e.province);
+  if (e.owner < 0 || !e.marker) return t("conan.log_neutral", { province });
+  if (e.marker === "fort") return t("conan.log_fort", { name: who(e.owner), province });
+  if (e.marker === "city") return t("conan.log_city", { name: who(e.owner), province });
+  return t("conan.log_tower", { name: who(e.owner), province });
 }
 
 // The map: units, emissaries, markers, raiders, campaigns and Conan.
 function mapWords(type, e, who) {
+  const province = e.province ? pname(e.province) : "";
+  const name = e.seat !== undefined && e.seat >= 0 ? who(e.seat) : "";
   switch (type) {
     case "units_changed":
       return e.delta > 0
-        ? `${plural(e.delta, "unit")} of ${who(e.seat)} ${e.delta === 1 ? "enters" : "enter"} ${pname(e.province)}.`
-        : `${who(e.seat)} has ${plural(-e.delta, "unit")} fewer in ${pname(e.province)}.`;
+        ? t("conan.log_units_in", { count: e.delta, name, province })
+        : t("conan.log_units_out", { count: -e.delta, name, province });
     case "emissaries_changed":
       return e.delta > 0
-        ? `${e.delta === 1 ? "An emissary" : `${e.delta} emissaries`} of ${who(e.seat)} ${e.delta === 1 ? "arrives" : "arrive"} in ${pname(e.province)}.`
-        : `${who(e.seat)} has ${plural(-e.delta, "emissary", "emissaries")} fewer in ${pname(e.province)}.`;
+        ? t("conan.log_emissaries_in", { count: e.delta, name, province })
+        : t("conan.log_emissaries_out", { count: -e.delta, name, province });
     case "marker_set":
-      if (e.owner < 0 || !e.marker) return `${pname(e.province)} is neutral again.`;
-      if (e.marker === "fort") return `${who(e.owner)} holds ${pname(e.province)} with a fort.`;
-      if (e.marker === "city") return `${who(e.owner)} raises a city in ${pname(e.province)}.`;
-      return `${who(e.owner)} places a tower in ${pname(e.province)}: an alliance.`;
+      return markerWords(e, who);
     case "raiders_changed":
       return e.delta > 0
-        ? `${e.delta === 1 ? "A raider token lands" : `${e.delta} raider tokens land`} in ${pname(e.province)}.`
-        : `${e.delta === -1 ? "A raider token leaves" : `${-e.delta} raider tokens leave`} ${pname(e.province)}.`;
-    case "campaign_set": {
-      if (e.owner < 0) return `The campaign in ${pname(e.province)} ends.`;
-      const track = memo.provinces.get(e.province)?.track || [];
-      const terrain = track[e.pos] ? ` (${track[e.pos]})` : "";
-      return `${who(e.owner)}'s campaign in ${pname(e.province)} stands on the ${ORD[e.pos] || `${e.pos + 1}th`} space of ${track.length || "its"}${terrain}.`;
-    }
+        ? t("conan.log_raiders_in", { count: e.delta, province })
+        : t("conan.log_raiders_out", { count: -e.delta, province });
+    case "campaign_set":
+      return campaignWords(e, who);
     case "conan_moved":
-      return `Conan goes to ${pname(e.to)}.`;
+      return t("conan.log_conan_moved", { to: pname(e.to) });
     case "adventure_revealed":
-      return `A new adventure: ${cname(e.card)}. Conan heads for ${pname(e.destination)}.`;
+      return t("conan.log_adventure", { card: cname(e.card), to: pname(e.destination) });
     default:
       return undefined;
   }
 }
 
-// Adventure tokens, the fate dice and the bids.
+// Adventure tokens and the fate dice.
 function tokenWords(type, e, who) {
+  const name = e.seat !== undefined && e.seat >= 0 ? who(e.seat) : "";
   switch (type) {
     case "tokens_shuffled":
-      return "The adventure tokens are mixed face down.";
+      return t("conan.log_tokens_mixed");
     case "fate_pool_rolled":
-      return `The fate pool is rolled: ${faceCounts(e.faces || [], FATE)}.`;
+      return t("conan.log_fate_rolled", { faces: faceCounts(e.faces || [], FATE) });
     case "fate_die_taken":
-      return `${who(e.seat)} takes ${article(FATE[e.face] || humanize(e.face))} die for ${ACTION[e.action] || humanize(e.action)}.`;
+      return t("conan.log_die_taken", {
+        name,
+        face: FATE[e.face] || humanize(e.face),
+        action: ACTION[e.action] ? ACTION[e.action]() : humanize(e.action),
+      });
     case "track_filled":
-      return `${plural(e.count, "adventure token")} ${e.count === 1 ? "is" : "are"} laid on the track.`;
+      return t("conan.log_track_filled", { count: e.count });
     case "token_taken":
     case "token_taken_count":
-      return `${who(e.seat)} takes an adventure token from the ${e.source === "container" ? "container" : "track"}.`;
+      return e.source === "container"
+        ? t("conan.log_token_container", { name })
+        : t("conan.log_token_track", { name });
     case "token_kept":
-      return `${who(e.seat)} keeps the adventure token face down.`;
+      return t("conan.log_token_kept", { name });
     case "token_exchanged":
-      return `${who(e.seat)} exchanges an adventure token for ${amount(e.amount, e.resource === "sorcery" ? "sorcery" : "gold")}.`;
+      return t("conan.log_token_exchanged", {
+        name,
+        what: amount(e.amount, e.resource === "sorcery" ? "sorcery" : "gold"),
+      });
     case "token_discarded":
-      return "The leftmost adventure token is discarded.";
+      return t("conan.log_token_discarded");
+    default:
+      return undefined;
+  }
+}
+
+// The bids for Conan.
+function bidWords(type, e, who) {
+  const name = e.seat !== undefined && e.seat >= 0 ? who(e.seat) : "";
+  switch (type) {
     case "bid_sealed":
-      return `${who(e.seat)} seals a bid: the ${e.token} token${e.card ? ` with ${cname(e.card)}` : " without a card"}.`;
+      return e.card
+        ? t("conan.log_bid_sealed", { name, token: String(e.token), card: cname(e.card) })
+        : t("conan.log_bid_sealed_no_card", { name, token: String(e.token) });
     case "bid_placed":
-      return `${who(e.seat)} lays down a bid face down.`;
+      return t("conan.log_bid_placed", { name });
     case "bids_revealed": {
       const bids = [...(e.bids || [])].sort((a, b) => b.value - a.value);
-      const parts = bids.map(
-        (b) => `${who(b.seat)} ${b.token}${b.card ? ` + ${cname(b.card)}` : ""} = ${b.value}`,
+      const parts = bids.map((b) =>
+        b.card
+          ? t("conan.bid_line_card", {
+              name: who(b.seat),
+              token: String(b.token),
+              card: cname(b.card),
+              value: b.value,
+            })
+          : t("conan.bid_line", { name: who(b.seat), token: String(b.token), value: b.value }),
       );
-      return `The bids are revealed: ${parts.join("; ")}.`;
+      return t("conan.log_bids_revealed", { bids: parts.join("; ") });
     }
-    case "bid_tokens_set":
-      return `${who(e.seat)}'s bidding tokens: ${(e.available || []).join(", ") || "none"} at hand${e.spent?.length ? `, ${e.spent.join(", ")} set aside` : ""}.`;
+    case "bid_tokens_set": {
+      const params = { name, tokens: (e.available || []).join(", ") || t("conan.none") };
+      return e.spent?.length
+        ? t("conan.log_bid_tokens_spent", { ...params, spent: e.spent.join(", ") })
+        : t("conan.log_bid_tokens", params);
+    }
     default:
       return undefined;
   }
@@ -653,30 +816,43 @@ function tokenWords(type, e, who) {
 
 // Contests: the cards committed, the dice and who wins.
 function contestWords(type, e, who) {
+  const name = e.seat !== undefined && e.seat >= 0 ? who(e.seat) : "";
   switch (type) {
     case "contest_card_committed":
       return e.cards?.length
-        ? `${who(e.seat)} commits ${listWords(e.cards.map(cname))} face down.`
-        : `${who(e.seat)} commits no strategy card.`;
+        ? t("conan.log_committed", { name, cards: listWords(e.cards.map(cname)) })
+        : t("conan.log_committed_none", { name });
     case "contest_card_declared":
       return e.count
-        ? `${who(e.seat)} commits ${plural(e.count, "strategy card")} face down.`
-        : `${who(e.seat)} commits no strategy card.`;
+        ? t("conan.log_committed_count", { name, count: e.count })
+        : t("conan.log_committed_none", { name });
     case "contest_cards_revealed": {
-      const parts = (e.seats || []).map(
-        (seat, i) =>
-          `${who(seat)} ${(e.cards?.[i] || []).length ? listWords(e.cards[i].map(cname)) : "none"}`,
+      const parts = (e.seats || []).map((seat, i) =>
+        t("conan.revealed_line", {
+          name: who(seat),
+          cards: (e.cards?.[i] || []).length ? listWords(e.cards[i].map(cname)) : t("conan.none"),
+        }),
       );
-      return `The contest cards are revealed: ${parts.join("; ")}.`;
+      return t("conan.log_cards_revealed", { cards: parts.join("; ") });
     }
     case "contest_rolled": {
       const faces = e.faces || [];
-      const side = e.seat >= 0 ? who(e.seat) : "The province";
-      return `${side} ${e.reroll ? "rerolls" : "rolls"} ${plural(faces.length, "die", "dice")}: ${faces.length ? faceCounts(faces, FACE, FACES) : "nothing"}.`;
+      const params = {
+        name: name || t("conan.the_province"),
+        count: faces.length,
+        faces: faceCounts(faces, FACE),
+      };
+      if (!faces.length) return t("conan.log_rolls_nothing", params);
+      return e.reroll ? t("conan.log_rerolls", params) : t("conan.log_rolls", params);
     }
     case "contest_resolved": {
-      const what = `${KIND[e.kind] || capital(e.kind)} in ${pname(e.province)}`;
-      return `${what}: ${e.attacker_successes} against ${e.defender_successes}; the ${e.attacker_won ? "attacker" : "defender"} wins.`;
+      const params = {
+        kind: KIND[e.kind] || capital(e.kind),
+        province: pname(e.province),
+        a: e.attacker_successes,
+        d: e.defender_successes,
+      };
+      return e.attacker_won ? t("conan.log_attacker_wins", params) : t("conan.log_defender_wins", params);
     }
     default:
       return undefined;
@@ -686,5 +862,7 @@ function contestWords(type, e, who) {
 // Public scores for the page's player list.
 export function summary(doc) {
   const seats = doc?.view?.seats || [];
-  return seats.map((x) => `${x.ep} EP${x.dead ? " · killed by Conan" : ""}`);
+  return seats.map((x) =>
+    x.dead ? t("conan.summary_dead", { count: x.ep }) : t("conan.ep_n", { count: x.ep }),
+  );
 }
