@@ -174,7 +174,11 @@ function bidCardButtons(cmds, cards, u, act) {
 }
 
 function movesBox(_view, _doc, ctx, moves, u, act) {
-  const box = section(tr("table.your_move"), { "data-zc": "moves", class: "zc-sec zc-moves", "aria-live": "polite" });
+  const box = section(tr("table.your_move"), {
+    "data-zc": "moves",
+    class: "zc-sec zc-moves",
+    "aria-live": "polite",
+  });
   if (u.msg) put(box, h("p", { class: "zc-msg", role: "alert" }, u.msg));
   if (u.pending) return pendingMove(box, ctx, u, act);
   if (u.choose) return choiceAtProvince(box, ctx, u, act);
