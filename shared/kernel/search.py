@@ -23,6 +23,13 @@ so the iterations go to moves worth trying and the bot falls back on
 of the seats it beats), and each move is credited with the reward of the seat
 that chose it, so opponents in the tree play for themselves.
 
+A game may instead spend the root's budget by sequential halving
+(``root="halving"``): no tree, each of the rating's candidates played on the
+same determinisations with the same chance and rollout draws, the worse half
+dropped round by round. With a few hundred playouts a move, comparing
+candidates on the same deals tells them apart where a tree's few visits each,
+on deals of their own, mostly measure the deals.
+
 Everything is drawn from the bot's own generator, and the true state is read
 only through the sampler and ``legal`` (which is part of the seat's own view):
 given the same view, the same generator and an iteration budget, the bot makes
@@ -36,7 +43,7 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
@@ -159,6 +166,10 @@ class SearchBot:
     #: The score lead that counts as most of a win at a rollout's cut (:func:`margin_rewards`);
     #: ``None``: only who is ahead counts (:func:`rank_rewards`).
     spread: float | None = None
+    #: How the root spends the budget: ``uct`` (one tree, UCT by availability) or
+    #: ``halving`` (sequential halving over the rated candidates, each judged on the
+    #: same determinisations and chance draws: see :meth:`_halving`).
+    root: Literal["uct", "halving"] = "uct"
     clock: Callable[[], float] = time.process_time
 
     def __post_init__(self) -> None:
@@ -176,6 +187,8 @@ class SearchBot:
         seed = b"".join(rng.below(1 << 64).to_bytes(8, "big") for _ in range(SEED_BYTES // 8))
         root = _Node()
         candidates = self._root_candidates(game, state, seat, legal, rng)
+        if self.root == "halving":
+            return self._halving(game, state, seat, list(candidates.values()), seed)
         if self.rate is not None:
             # The rating's order seeds the root's edges: its best move first and biased most.
             for rank, (key, command) in enumerate(candidates.items()):
@@ -218,6 +231,71 @@ class SearchBot:
         ranked = sorted(_shuffle(len(legal), rng), key=lambda i: keys[i], reverse=True)[: self.width]
         return {_encode(legal[i]): legal[i] for i in ranked}
 
+    def _halving(self, game: Game, state: Any, seat: int, candidates: list[Any], seed: bytes) -> Any:
+        """Sequential halving (Karnin, Koren and Somekh 2013) over the root's candidates,
+        best rated first: rounds of determinisations, each candidate played on every one
+        of them with the same chance draws and rollout generator (common random numbers,
+        so two candidates are told apart by what they do, not by the deal each drew), the
+        worse half dropped after each round. A round's share of the budget is planned from
+        the CPU an evaluation has cost so far. Only determinisations every survivor was
+        played on count, so the comparison stays paired when the budget cuts a round
+        short; with none complete the rating's best is the move."""
+        alive = list(range(len(candidates)))
+        totals = [0.0] * len(candidates)
+        started = self.clock()
+        spent = dealt = 0
+        while len(alive) > 1 and spent < self.budget.iterations:
+            rounds = math.ceil(math.log2(len(alive)))
+            left = self.budget.iterations - spent
+            if self.budget.cpu_ms is not None and spent:
+                per = (self.clock() - started) * 1000 / spent
+                left = min(left, int((self.budget.cpu_ms - (self.clock() - started) * 1000) / per))
+            deals = max(1, left // (rounds * len(alive)))
+            for _ in range(deals):
+                scored = []
+                for i in alive:
+                    if spent >= self.budget.iterations or self._out_of_time(started):
+                        break
+                    scored.append(self._played(game, state, seat, candidates[i], seed, dealt))
+                    spent += 1
+                if len(scored) < len(alive):
+                    break  # the budget cut this determinisation short: it does not count
+                for i, reward in zip(alive, scored, strict=True):
+                    totals[i] += reward
+                dealt += 1
+            else:
+                # Ties keep the rating's order (``alive`` is best rated first).
+                alive = sorted(alive, key=lambda i: -totals[i])[: (len(alive) + 1) // 2]
+                continue
+            break
+        return candidates[max(alive, key=lambda i: (totals[i], -i))]
+
+    def _out_of_time(self, started: float) -> bool:
+        return self.budget.cpu_ms is not None and (self.clock() - started) * 1000 >= self.budget.cpu_ms
+
+    def _played(self, game: Game, state: Any, seat: int, command: Any, seed: bytes, deal: int) -> float:
+        """``seat``'s reward for ``command`` on determinisation number ``deal``: its draws
+        (the sample, the chance, the rollout's choices) depend on ``deal`` alone."""
+        world = self.sample(state, seat, Rng(seed, 3 * deal))
+        sim, rng = Rng(seed, 3 * deal + 1), Rng(seed, 3 * deal + 2)
+        world = game.fold(game.decide(world, seat, command, sim), world)
+        return self._rollout(game, world, sim, rng)[seat]
+
+    def _rollout(self, game: Game, world: Any, sim: Rng, rng: Rng) -> tuple[float, ...]:
+        """Every seat's reward after ``depth`` moves of the rollout bot from ``world``."""
+        for _ in range(self.depth):
+            if game.is_over(world):
+                break
+            actor = min(game.actors(world))
+            world = game.fold(game.decide(world, actor, self.rollout(world, actor, rng), sim), world)
+        outcome = game.result(world)
+        seats = game.seat_count(world)
+        if outcome is not None:
+            return result_rewards(outcome, seats)
+        if self.spread is None:
+            return rank_rewards(self.score(world))
+        return margin_rewards(self.score(world), self.spread)
+
     def _iterate(
         self, game: Game, state: Any, seat: int, root: _Node, candidates: dict[bytes, Any], sim: Rng, rng: Rng
     ) -> None:
@@ -238,19 +316,7 @@ class SearchBot:
                 node = None
             else:
                 node = edge.child
-        for _ in range(self.depth):
-            if game.is_over(world):
-                break
-            actor = min(game.actors(world))
-            world = game.fold(game.decide(world, actor, self.rollout(world, actor, rng), sim), world)
-        outcome = game.result(world)
-        seats = game.seat_count(world)
-        if outcome is not None:
-            rewards = result_rewards(outcome, seats)
-        elif self.spread is None:
-            rewards = rank_rewards(self.score(world))
-        else:
-            rewards = margin_rewards(self.score(world), self.spread)
+        rewards = self._rollout(game, world, sim, rng)
         for edge, actor in path:
             edge.visits += 1
             edge.total += rewards[actor]

@@ -91,17 +91,43 @@ def test_margin_rewards_tell_a_large_lead_from_a_small_one() -> None:
     assert margin_rewards([2.0, 2.0, 2.0], 1.0) == (0.5, 0.5, 0.5)
 
 
+@pytest.mark.parametrize("root", ["uct", "halving"])
 @pytest.mark.parametrize("key", ["tigris", "tigris-cards", "conan"])
-def test_the_rating_leads_the_search(key: str) -> None:
+def test_the_rating_leads_the_search(key: str, root: str) -> None:
     """On one iteration the search has tried only the move the ``medium`` rating
-    puts first, so that is its move: the rating orders the root's candidates."""
+    puts first, so that is its move: the rating orders the root's candidates
+    (sequential halving, with no determinisation complete, falls back on it)."""
     game = registry.get(key)
     hard = game.bots["hard"]
     assert isinstance(hard, SearchBot) and hard.rate is not None
+    rate = hard.rate
+    hard = dataclasses.replace(hard, root=root)  # type: ignore[arg-type]  # a parametrised literal
     p = play(game, 2, b"\x24" * 32, bots=dict.fromkeys(range(2), game.bots["medium"]), max_steps=30)
     seat = min(game.actors(p.state))
     legal = game.legal(p.state, seat)
-    keys = hard.rate(p.state, seat, legal)
+    keys = rate(p.state, seat, legal)
     best = {harness.encode(c) for c, k in zip(legal, keys, strict=True) if k == max(keys)}
     for n in range(3):
         assert harness.encode(by_iterations(hard, 1)(p.state, seat, Rng(b"\x25" * 32, n))) in best
+
+
+@pytest.mark.parametrize("key", ["tigris", "tigris-cards", "conan", "catan"])
+def test_sequential_halving_is_repeatable_and_chooses_from_the_seats_view(key: str) -> None:
+    """The halving root draws everything from the move's own seed: the same
+    generator gives the same move, and (the secrecy check of tests/games/secrecy)
+    a state varied where the seat cannot see gives it too."""
+    game = registry.get(key)
+    hard = game.bots["hard"]
+    assert isinstance(hard, SearchBot)
+    halving = by_iterations(dataclasses.replace(hard, root="halving"), 60)
+    seed = b"\x26" * 32
+    for n, world in enumerate(harness.states(game, game.min_seats, seed, count=2)):
+        seat = min(game.actors(world.state))
+        chosen = harness.encode(halving(world.state, seat, Rng(seed, n)))
+        assert harness.encode(halving(world.state, seat, Rng(seed, n))) == chosen
+        for owner in harness.audiences(game.min_seats):
+            if owner != seat:
+                other = game.secrets.conceal(world.state, owner, Rng(seed, 100 + n))
+                assert harness.encode(halving(other, seat, Rng(seed, n))) == chosen, (
+                    f"{key}: peeks at {owner}"
+                )

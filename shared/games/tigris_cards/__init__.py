@@ -73,6 +73,9 @@ GAME: GameModule[State, TigrisCardsCommand, TigrisCardsEvent, Options] = GameMod
             prior=greedy_bot,
             rate=rating,
             spread=2.0,
+            # Each candidate judged on the same deals: 11 of 11 won against medium where the
+            # tree won 12 of 16 (docs/performance.md, "Bot levels").
+            root="halving",
         ),
     },
 )
