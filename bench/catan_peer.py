@@ -3,13 +3,17 @@
 Plays N four-player games with catanatron 3.2.1's ``RandomPlayer`` on every
 seat, then N of our ``catan`` (base game) with our ``random`` bot, N with our
 ``uniform`` bot (catanatron's policy) and N of ``catan-ck`` with ``random``, on
-every seat, back to back in this one process (one core), and repeats that
-``--reps`` times. Prints games/s and actions/s (medians over the repetitions)
-and each of ours as a ratio of catanatron, per repetition and as the median of
-those ratios, so background load hits both sides alike. Seconds are this
-process's CPU seconds, not wall time: on a shared machine, time spent
-preempted by other processes would otherwise count against whichever engine
-happened to be running.
+every seat, in this one process (one core), and repeats that ``--reps``
+times. The engines take turns game by game (catanatron's game 1, each of ours
+with seed 1, catanatron's game 2, ...), so a change in background load lasting
+seconds hits every engine alike rather than whichever ran its 20 games then.
+Prints games/s and actions/s (medians over the repetitions) and each of ours
+as a ratio of catanatron, per repetition and as the median of those ratios.
+Seconds are this process's CPU seconds, not wall time: on a shared machine,
+time spent preempted by other processes would otherwise count against
+whichever engine happened to be running. The last line gives the Cities &
+Knights figure on its own (random self-play with legal-move generation;
+catanatron has no counterpart).
 
 Like with like, and where it is not:
 
@@ -80,40 +84,49 @@ def catanatron_available() -> bool:
     return True
 
 
-def run_catanatron(games: int, seed0: int, kinds: Counter[str] | None = None) -> dict[str, float]:
+class Tally:
+    """One engine's games of a round: counts and CPU seconds, added to game by game."""
+
+    def __init__(self, kinds: Counter[str] | None) -> None:
+        self.games = self.actions = self.turns = self.unfinished = 0
+        self.seconds = 0.0
+        self.kinds = kinds
+
+    def figures(self) -> dict[str, float]:
+        return _figures(self.games, self.actions, self.turns, self.unfinished, self.seconds)
+
+
+def play_catanatron(seed: int, tally: Tally) -> None:
     from catanatron import Color, Game, RandomPlayer
 
     colors = (Color.RED, Color.BLUE, Color.WHITE, Color.ORANGE)
-    actions = unfinished = turns = 0
     started = time.process_time()
-    for i in range(games):
-        game = Game([RandomPlayer(c) for c in colors], seed=seed0 + i)
-        unfinished += game.play() is None
-        actions += len(game.state.actions)
-        turns += game.state.num_turns
-        if kinds is not None:
-            kinds.update(a.action_type.name for a in game.state.actions)
-    return _figures(games, actions, turns, unfinished, time.process_time() - started)
+    game = Game([RandomPlayer(c) for c in colors], seed=seed)
+    finished = game.play() is not None
+    tally.seconds += time.process_time() - started
+    tally.games += 1
+    tally.unfinished += not finished
+    tally.actions += len(game.state.actions)
+    tally.turns += game.state.num_turns
+    if tally.kinds is not None:
+        tally.kinds.update(a.action_type.name for a in game.state.actions)
 
 
-def run_ours(
-    key: str, bot: str, games: int, seed0: int, kinds: Counter[str] | None = None
-) -> dict[str, float]:
+def play_ours(key: str, bot: str, seed: int, tally: Tally) -> None:
     from shared.games import registry
     from shared.kernel.playout import play
 
     game = registry.get(key)
     bots = dict.fromkeys(range(SEATS), game.bots[bot])
-    actions = unfinished = turns = 0
     started = time.process_time()
-    for i in range(games):
-        p = play(game, SEATS, (seed0 + i).to_bytes(32, "big"), bots=bots)
-        actions += len(p.steps)
-        turns += p.state.turn
-        unfinished += not game.is_over(p.state)
-        if kinds is not None:
-            kinds.update(_kind(s.command) for s in p.steps)
-    return _figures(games, actions, turns, unfinished, time.process_time() - started)
+    p = play(game, SEATS, seed.to_bytes(32, "big"), bots=bots)
+    tally.seconds += time.process_time() - started
+    tally.games += 1
+    tally.unfinished += not game.is_over(p.state)
+    tally.actions += len(p.steps)
+    tally.turns += p.state.turn
+    if tally.kinds is not None:
+        tally.kinds.update(_kind(s.command) for s in p.steps)
 
 
 def _kind(command: Any) -> str:
@@ -135,19 +148,23 @@ def _figures(games: int, actions: int, turns: int, unfinished: int, seconds: flo
 
 
 def compare(games: int, reps: int, seed0: int = 1) -> dict[str, Any]:
-    """``reps`` rounds of catanatron then each of ``OURS``, ``games`` games each, same seeds every round.
+    """``reps`` rounds of ``games`` games of catanatron and of each of ``OURS``, taking turns game by
+    game, same seeds every round.
 
     The first round also counts actions by kind: a counter update per action in every engine alike,
-    about 0.1 µs against some 50 µs an action, so that round is kept in the medians.
+    about 0.1 µs against some 30 µs an action, so that round is kept in the medians.
     """
     rounds: list[dict[str, dict[str, float]]] = []
     kinds: dict[str, Counter[str]] = {name: Counter() for name in ("catanatron", *LABELS)}
     load_before = os.getloadavg()
     for r in range(reps):
         counting = r == 0
-        row = {"catanatron": run_catanatron(games, seed0, kinds["catanatron"] if counting else None)}
-        for label, key, bot in OURS:
-            row[label] = run_ours(key, bot, games, seed0, kinds[label] if counting else None)
+        tallies = {name: Tally(kinds[name] if counting else None) for name in ("catanatron", *LABELS)}
+        for i in range(games):
+            play_catanatron(seed0 + i, tallies["catanatron"])
+            for label, key, bot in OURS:
+                play_ours(key, bot, seed0 + i, tallies[label])
+        row = {name: tally.figures() for name, tally in tallies.items()}
         rounds.append(row)
         console.print(
             f"  round {r + 1}/{reps}: catanatron {row['catanatron']['games_per_s']:.2f} games/s, "
@@ -212,6 +229,12 @@ def report(out: dict[str, Any]) -> None:
         f"catan vs catanatron, games/s: raw (random bot, games ~1.9x as long) {raw['games_per_s']:.2f} x; "
         f"like for like (our uniform bot = catanatron's policy) {like['games_per_s']:.2f} x; "
         f"length-normalised (actions/s, uniform bot) {like['actions_per_s']:.2f} x"
+    )
+    ck = out["catan-ck"]
+    console.print(
+        f"Cities & Knights (catan-ck, random bot, 4 seats, legal moves generated at every decision): "
+        f"{ck['games_per_s']:.2f} games/s, {ck['actions_per_s']:,.0f} actions/s "
+        f"({ck['actions_per_game']:,.0f} actions a game)"
     )
     console.print(
         f"domestic trade (which catanatron's random play lacks): "
