@@ -65,7 +65,7 @@ format: $(STAMP) $(BIOME)
 	cd $(WEB) && ./node_modules/.bin/biome check --write .
 
 screenshots: $(STAMP)
-	ZIGGURAT_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/web/test_mid_game.py -k screenshot
+	ZIGGURAT_SCREENSHOTS=docs $(BIN)/python -m pytest -q tests/web/test_mid_game.py tests/web/test_languages_games.py -k "screenshot or photographed"
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.targets

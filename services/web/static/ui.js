@@ -25,8 +25,8 @@ export function short(hex, n = 12) {
 }
 
 // A message a person reads, from an API error (or a refusal's body) or anything
-// thrown: the client's own sentence for a platform code (services/gateway/errors.py;
-// the API's message stays English), else the message.
+// thrown: the client's own sentence for a platform code (services/gateway/errors.py)
+// or a game's rule code (the API's message stays English), else the message.
 export function reason(err) {
   if (err?.code && has(`error.${err.code}`)) return t(`error.${err.code}`);
   // A game's rule (shared/kernel/rejection.py, shared/games/*/rejections.py): the client's words too.

@@ -27,20 +27,10 @@ export function listWords(items) {
   return list(items);
 }
 
-// English nouns only: the games' words not yet in the catalogue use it (their
-// catalogue keys carry plural forms of their own, chosen by Intl.PluralRules).
-export function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many || `${one}s`}`;
-}
-
-// A refused move in words: the client's own sentence for a platform code, else
-// the server's message (a game's rule), else its code.
+// A refused move in words: the client's own sentence for a platform or a game's
+// rule code, else the server's message (a code the client does not know), else its code.
 export function refusalWords(reply, otherwise = t("refusal.refused")) {
   return t("refusal.not_accepted", { reason: (reply && reason(reply)) || otherwise });
-}
-
-export function article(word) {
-  return `${/^[AEIOU]/i.test(word) ? "an" : "a"} ${word}`;
 }
 
 // A seat's display name (a tournament's player), or "Seat 2" ("Player 2" for

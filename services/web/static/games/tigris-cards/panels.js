@@ -25,7 +25,7 @@ import {
   supplyChips,
 } from "../tigris-common.js";
 import { CH, CW, cardShape } from "./board.js";
-import { cardNoun, cards, findLeader, label, phaseWords, shipName } from "./words.js";
+import { cardNoun, cards, cardsKind, findLeader, label, phaseWords, shipName } from "./words.js";
 
 function selWords(sel) {
   if (sel === "catastrophe") return t("tcards.sel_catastrophe");
@@ -78,7 +78,7 @@ export function conflictSection(view, ctx) {
         : t("tcards.side_table_played", { count: base, added }),
     c.kind === "internal"
       ? t("tcards.support_internal")
-      : t("tcards.support_external", { support: cards(c.support, 2), colour: cards(c.colour, 2) }),
+      : t("tcards.support_external", { support: cardsKind(c.support), colour: cardsKind(c.colour) }),
   );
 }
 

@@ -36,6 +36,17 @@ export function cards(colour, n) {
   return words[colour] ? words[colour]() : String(n);
 }
 
+// "red cards": the cards of a colour as a kind, as support is named.
+export function cardsKind(colour) {
+  const kinds = {
+    red: () => t("tcards.kind_red"),
+    blue: () => t("tcards.kind_blue"),
+    green: () => t("tcards.kind_green"),
+    black: () => t("tcards.kind_black"),
+  };
+  return kinds[colour] ? kinds[colour]() : colour;
+}
+
 function cardWords(card) {
   if (card === "treasure") return t("tcards.a_treasure");
   if (isShip(card)) return shipName(card);
@@ -338,7 +349,7 @@ function conflictWords(kind, event, who) {
         a: c.attacker_base,
         defender: who(c.defender),
         d: c.defender_base,
-        colour: colourName(c.support),
+        cards: cardsKind(c.support),
       };
       return c.kind === "internal" ? t("tcards.log_internal", params) : t("tcards.log_external", params);
     }

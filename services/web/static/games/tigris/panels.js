@@ -39,6 +39,7 @@ import {
   leaderSquare,
   supporterColour,
   tileName,
+  tilesName,
   tileWords,
 } from "./words.js";
 
@@ -69,7 +70,7 @@ function awaitedWords(view, ctx, seat, actors) {
       const params = {
         conflict: capital(conflictName(phase.conflict)),
         colour: colourName(phase.colour),
-        tiles: tileName(supporterColour(phase), 2),
+        tiles: tilesName(supporterColour(phase)),
       };
       return mine(waiting)
         ? t("tigris.now_you_support", params)
@@ -138,8 +139,8 @@ export function conflictSection(view, ctx) {
         ? t("tigris.side_board", { count: base })
         : t("tigris.side_board_committed", { count: base, added }),
     phase.conflict === "revolt"
-      ? t("tigris.supporters_revolt", { tiles: tileName(supporterColour(phase), 2) })
-      : t("tigris.supporters_war", { tiles: tileName(supporterColour(phase), 2) }),
+      ? t("tigris.supporters_revolt", { tiles: tilesName(supporterColour(phase)) })
+      : t("tigris.supporters_war", { tiles: tilesName(supporterColour(phase)) }),
   );
 }
 

@@ -18,6 +18,17 @@ export function tileName(colour, n = 1) {
   return names[colour] ? names[colour]() : colour;
 }
 
+// "temples": the tiles of a colour as a kind, as supporters are named.
+export function tilesName(colour) {
+  const names = {
+    red: () => t("tigris.kind_red"),
+    blue: () => t("tigris.kind_blue"),
+    green: () => t("tigris.kind_green"),
+    black: () => t("tigris.kind_black"),
+  };
+  return names[colour] ? names[colour]() : colour;
+}
+
 // "a red temple", "3 red temples": a count of tiles of one colour.
 export function tileWords(colour, n) {
   const words = {
