@@ -131,7 +131,8 @@ def speaking(browser: Any, web: Stack) -> Iterator[Any]:
             extra_http_headers={"accept-language": f"{tag},{language};q=0.9"},
         )
         contexts.append(context)
-        context.set_default_timeout(20_000)
+        # A mid-game page on a shared, loaded machine: generous waits (no timing is asserted).
+        context.set_default_timeout(40_000)
         opened = context.new_page()
         opened.errors = []
         opened.on("pageerror", lambda exc: opened.errors.append(str(exc)))
@@ -217,6 +218,26 @@ def test_a_games_refusal_is_said_in_finnish(speaking: Any, api: httpx.Client) ->
     fi = catalogue("fi")
     expect(message).to_have_text(fi["refusal.not_accepted"].replace("{reason}", fi["rule.not_your_turn"]))
     assert body["message"] not in message.inner_text()
+    assert page.errors == []
+
+
+def test_the_switcher_turns_a_games_page_to_another_language(
+    speaking: Any, api: httpx.Client, tables: MidGame
+) -> None:
+    """On a game's page the shell's switcher reloads it in the language chosen: the
+    board's panels and log follow, and the choice is kept for the next page."""
+    table_id, tokens = tables["tigris-cards"]
+    page = speaking("fi")
+    seat_page(page, api, table_id, tokens)
+    fi, hu = catalogue("fi"), catalogue("hu")
+    expect(page.locator("[data-zt=status] h3")).to_have_text(fi["tigris.now"])
+    page.get_by_test_id("language").select_option("hu")
+    expect(page.locator("html")).to_have_attribute("lang", "hu")
+    expect(page.locator("[data-zt=status] h3")).to_have_text(hu["tigris.now"])
+    page.locator(".log-list li").first.wait_for()
+    assert english_left(shown(page), "hu") == []
+    page.goto("/#/")
+    expect(page.locator("h1")).to_have_text(hu["lobby.title"])
     assert page.errors == []
 
 
