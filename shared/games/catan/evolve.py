@@ -147,7 +147,8 @@ def apply(state: State | None, event: ev.CatanEvent) -> State:
     if isinstance(event, ev.Started):
         return _started(event)
     assert state is not None
-    # The most frequent events first: a match tries its cases in order.
+    # The most frequent events of both editions first (counted in self-play): a match tries its cases
+    # in order.
     match event:
         case ev.PhaseSet():
             # A new turn: last turn's purchases become playable.
@@ -177,14 +178,27 @@ def apply(state: State | None, event: ev.CatanEvent) -> State:
             | ev.CardDrawnShadow() | ev.CardDiscardedShadow() | ev.CardStolenShadow() | ev.StartRolled()
         ):  # fmt: skip
             return state
+        case ev.BarbarianMoved():
+            return replace(state, barbarian=event.position)
+        case ev.CardDrawn():
+            return _draw(state, event)
         case ev.RobberMoved():
             return replace(state, robber=event.hex)
         case ev.CardsPassed() | ev.CardsTaken():
             return _move_cards(state, event.src, event.dst, event.cards)
+        case ev.CardPlayed():
+            return _played(state, event)
         case ev.RoadPlaced():
             return replace(state, roads=_set(state.roads, event.path, event.seat))
         case ev.EffectsSet():
             return replace(state, effects=event.effects)
+        case ev.KnightSet():
+            return _put_knight(state, event.knight)
+        case ev.CardDiscarded():
+            state = _with_player(
+                state, event.seat, cards=_remove_card(state.players[event.seat].cards, event.card)
+            )
+            return _to_deck_bottom(state, event.card)
         case ev.BoardLaid():
             robber = event.terrain.index(board.DESERT)
             return replace(
@@ -205,8 +219,6 @@ def apply(state: State | None, event: ev.CatanEvent) -> State:
             return replace(state, roads=_set(state.roads, event.path, -1))
         case ev.WallPlaced():
             return replace(state, walls=tuple(sorted((*state.walls, event.spot))))
-        case ev.KnightSet():
-            return _put_knight(state, event.knight)
         case ev.KnightRemoved():
             return replace(state, knights=tuple(k for k in state.knights if k.spot != event.spot))
         case ev.MerchantMoved():
@@ -214,8 +226,6 @@ def apply(state: State | None, event: ev.CatanEvent) -> State:
         case ev.NumbersSwapped():
             n = state.numbers
             return replace(state, numbers=_set(_set(n, event.a, n[event.b]), event.b, n[event.a]))
-        case ev.BarbarianMoved():
-            return replace(state, barbarian=event.position)
         case ev.BarbariansAttacked():
             return _attacked(state, event.fighters)
         case ev.MetropolisPlaced():
@@ -231,20 +241,11 @@ def apply(state: State | None, event: ev.CatanEvent) -> State:
             return _with_player(
                 state, event.seat, levels=_set(state.players[event.seat].levels, event.track, event.level)
             )
-        case ev.CardDrawn():
-            return _draw(state, event)
         case ev.CardRevealed():
             p = state.players[event.seat]
             return _with_player(
                 state, event.seat, cards=_remove_card(p.cards, event.card), vp_cards=p.vp_cards + 1
             )
-        case ev.CardPlayed():
-            return _played(state, event)
-        case ev.CardDiscarded():
-            state = _with_player(
-                state, event.seat, cards=_remove_card(state.players[event.seat].cards, event.card)
-            )
-            return _to_deck_bottom(state, event.card)
         case ev.CardStolen():
             state = _with_player(
                 state, event.src, cards=_remove_card(state.players[event.src].cards, event.card)

@@ -43,3 +43,20 @@ def last_by_identity(fn: Callable[[A, B], R]) -> Callable[[A, B], R]:
         return value
 
     return remembered
+
+
+def last_by_identity1(fn: Callable[[A], R]) -> Callable[[A], R]:
+    """:func:`last_by_identity` for a function of one immutable argument."""
+    last: list[tuple[A, R]] = []  # at most one entry, replaced whole
+
+    @wraps(fn)
+    def remembered(a: A) -> R:
+        if last:
+            held = last[0]  # one read: the two belong together
+            if held[0] is a:
+                return held[1]
+        value = fn(a)
+        last[:] = ((a, value),)
+        return value
+
+    return remembered

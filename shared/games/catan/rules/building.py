@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
 
 from shared.games.catan import board
+from shared.games.catan.memo import last_by_identity1
 from shared.games.catan.state import State, knight_at
 
 SETTLEMENTS, CITIES, ROADS, WALLS = 5, 4, 15, 3
@@ -25,12 +27,21 @@ def roads_built(state: State, seat: int) -> int:
     return state.roads.count(seat)
 
 
-def _owned(state: State, seat: int) -> list[int]:
+def _owned(state: State, seat: int) -> tuple[int, ...]:
     """``seat``'s building spots, ascending."""
-    owner = state.owner
-    if seat not in owner:  # most seats own few spots: skip the scan when they own none
-        return []
-    return [s for s, o in enumerate(owner) if o == seat]
+    return _spots_by_seat(state.owner).get(seat, ())
+
+
+# Asked by every listing of cities, walls and knights, and by the piece counts; the buildings change
+# a few dozen times a game: one scan of the board per change, for every seat.
+@last_by_identity1
+def _spots_by_seat(owner: tuple[int, ...]) -> Mapping[int, tuple[int, ...]]:
+    """Each owning seat's building spots, ascending (read-only: the mapping is shared)."""
+    spots: dict[int, list[int]] = {}
+    for s, o in enumerate(owner):
+        if o >= 0:
+            spots.setdefault(o, []).append(s)
+    return {seat: tuple(owned) for seat, owned in spots.items()}
 
 
 def cities(state: State, seat: int) -> list[int]:
@@ -39,7 +50,7 @@ def cities(state: State, seat: int) -> list[int]:
 
 
 def buildings(state: State, seat: int) -> list[int]:
-    return _owned(state, seat)
+    return list(_owned(state, seat))
 
 
 def road_ends(state: State, seat: int) -> frozenset[int]:

@@ -17,6 +17,8 @@ DECK_MODULES = (trade_deck, politics, science)  # indexed like the tracks
 def options(state: State, seat: int) -> list[cmd.PlayProgress]:
     """Cards playable now in the action phase; cards with no possible effect are not offered."""
     out: list[cmd.PlayProgress] = []
+    if not state.players[seat].cards:  # every deck lists only cards held: none to ask about
+        return out
     for module in DECK_MODULES:
         out += module.options(state, seat)
     return out
