@@ -545,6 +545,9 @@ class FeedResponse:
     reading.
     """
 
+    #: What it answered: 200, or a refusal's status (for the latency histogram's label).
+    status_code = 200
+
     def __init__(self, hub: FeedHub, source: Source, after: int) -> None:
         self.hub = hub
         self.source = source
@@ -565,6 +568,7 @@ class FeedResponse:
             connections.take(kind, address)
         except Refusal as refusal:
             refused = error_response(refusal.code, refusal.message, headers={"Retry-After": "1"})
+            self.status_code = refused.status_code
             await refused(scope, receive, send)
             return
         try:

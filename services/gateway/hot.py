@@ -10,6 +10,13 @@ objects (their path pattern, methods and endpoint), matched by the routing
 table (:meth:`services.gateway.routing.Table.ahead`), are answered directly;
 every other request goes on to Starlette unchanged.
 
+A table's live feed (``GET /v1/tables/{id}/feed``) is served here too, for
+another reason: its request lasts for hours, and through Starlette each of the
+thousands a gateway holds would keep every layer's coroutine and wrapped
+``send`` alive, memory that each of the collector's full passes walks
+(docs/performance.md, "Round 3: spectators"). Its endpoint returns an answer
+that writes itself (:class:`Streaming`).
+
 What a request sees is the same either way: the endpoint is the same
 function, an exception gets the answer of the application's own exception
 handler (looked up as Starlette looks it up), a method the route does not
@@ -23,7 +30,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -38,6 +45,15 @@ ExceptionHandler = Callable[[Request, Exception], Any]
 #: what availability needs; the exact code of every refusal is in
 #: ``ziggurat_rejections_total{code}``.
 STATUS_CLASS = {n: f"{n}xx" for n in range(1, 6)}
+
+
+class Streaming(Protocol):
+    """An answer that writes itself (a live feed, ``services.gateway.feeds``): served
+    here, a feed held for hours keeps no middleware's frames and closures alive."""
+
+    status_code: int
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None: ...
 
 
 class HotRoutes:
@@ -74,7 +90,7 @@ class HotRoutes:
             try:
                 if route.methods and scope["method"] not in route.methods:
                     raise HTTPException(405, headers={"Allow": ", ".join(route.methods)})
-                response: Response = await route.endpoint(request)
+                response: Response | Streaming = await route.endpoint(request)
             except Exception as exc:
                 handler = _handler(app.exception_handlers, exc)
                 if handler is None:
@@ -83,9 +99,13 @@ class HotRoutes:
                 if handler is None:
                     raise
                 response = await handler(request, exc)
-            status = response.status_code
-            await send({"type": "http.response.start", "status": status, "headers": response.raw_headers})
-            await send({"type": "http.response.body", "body": response.body})
+            if isinstance(response, Response):
+                status = response.status_code
+                await send({"type": "http.response.start", "status": status, "headers": response.raw_headers})
+                await send({"type": "http.response.body", "body": response.body})
+            else:
+                await response(scope, receive, send)
+                status = response.status_code
             if unexpected is not None:
                 raise unexpected
         finally:

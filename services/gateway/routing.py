@@ -65,7 +65,8 @@ class Route:
     codes: Sequence[str] = ()
     #: A game's own rule codes answer 422 too: how the document names them.
     rules: str | None = None
-    #: Answered in plain ASGI ahead of Starlette (the moves and view reads of play).
+    #: Answered in plain ASGI ahead of Starlette (the moves and view reads of play, and
+    #: a table's live feed, which holds its request for hours).
     hot: bool = False
 
     def starlette(self) -> StarletteRoute:

@@ -174,6 +174,7 @@ routes = [
         "GET",
         "/v1/tables/{table_id}/feed",
         feed,
+        hot=True,
         summary="Live feed (server-sent events) of what your seat, or a spectator, may see",
         description="Resumes after the larger of `after` and `Last-Event-ID`. "
         "Rate limited: " + RATE_LIMIT_NOTE["reads"] + ".",
