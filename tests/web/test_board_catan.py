@@ -26,6 +26,7 @@ import random
 import threading
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -61,7 +62,10 @@ BUDGET_S = 540
 #: A rejection in words, on the board's panel or the page's.
 REJECTED = ".catan-error, [data-testid=move-message].error"
 #: A rejection that only says another seat moved first (simultaneous decisions).
-RACE = "You acted on version"
+#: A move on an older version refused: the client's own sentence for stale_version (the API's stays English).
+RACE = json.loads((Path(__file__).resolve().parents[2] / "services/web/static/locales/en.json").read_text())[
+    "error.stale_version"
+]
 
 #: What the page's seat prefers, most wanted first; the second number is how
 #: often it takes that move when it could also end its turn.

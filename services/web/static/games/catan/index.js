@@ -321,7 +321,7 @@ async function submit(root, st, ctx, command) {
   st.error = "";
   const res = await submitted(ctx, command);
   if (res && res.ok === false) {
-    st.error = refusalWords(res, "rejected");
+    st.error = refusalWords(res);
     st.errorVersion = st.doc.version;
     st.filter = null;
     st.picked = [];
