@@ -40,13 +40,13 @@ from typing import Any
 import msgspec
 import structlog
 
+from services.platform.ends import held
 from services.platform.opening import open_command
 from services.platform.writer import BUSY, Tournaments
 from shared.eventstore import game_index
 from shared.eventstore.envelope import EventEnvelope
-from shared.eventstore.keys import GameKeys, command_stream, partition_feed, partition_of
+from shared.eventstore.keys import GameKeys, command_stream, partition_of
 from shared.eventstore.store import decode_envelope
-from shared.infra.durability import Unconfirmed, confirm_at
 from shared.kernel import levels
 from shared.kernel.auth import new_token, token_hash
 from shared.kernel.table import TableFinished
@@ -146,7 +146,8 @@ class Manager:
             if _kind(env.payload).type == "table.finished":
                 ends.append((tid, env))
         metrics.TOURNAMENT_MOVES.inc(len(moves))
-        finished = [(tid, env.game_id, _finished(env.payload)) for tid, env in await self._held(ends)]
+        kept = {id(env) for env in await held(self.t.store, [env for _, env in ends])}
+        finished = [(tid, env.game_id, _finished(env.payload)) for tid, env in ends if id(env) in kept]
         for tid, game_id, event in finished:
             await self.game_over(tid, game_id, event)
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -154,35 +155,6 @@ class Manager:
             await pipe.execute()
         for tid in dict.fromkeys(tid for tid, _, _ in finished):
             self.kick(tid)
-
-    async def _held(self, ends: list[tuple[str, EventEnvelope]]) -> list[tuple[str, EventEnvelope]]:
-        """The games' ends the store holds for good.
-
-        The feed shows an append once its primary has run it, before a
-        replicated level's replicas hold it. A failover in between loses an
-        end the reducer never acknowledged, and the game may end otherwise
-        when its last move is sent again: recorded from the feed, the
-        tournament would stand on a result its table's log does not hold. So
-        each end's node is confirmed first (under a replicated level; raises
-        :class:`Unconfirmed` if its replicas do not answer, and the batch is
-        read again), then the end is read back from the game's log. An end the
-        log no longer holds is dropped: the game's real end comes in its turn.
-        """
-        if not ends:
-            return []
-        confirm = self.t.store.durable
-        if confirm is not None:
-            for partition in sorted({env.partition for _, env in ends}):
-                if not await confirm_at(self.redis, partition_feed(partition), confirm):
-                    raise Unconfirmed(f"partition {partition}: no replica holds its tables' ends yet")
-        held = []
-        for tid, env in ends:
-            logged = await self.t.store.read(GameKeys(env.game_id, env.partition), env.version - 1)
-            if logged and logged[0].command_id == env.command_id and logged[0].payload == env.payload:
-                held.append((tid, env))
-            else:
-                log.warning("finished_game_not_held", game_id=env.game_id, version=env.version)
-        return held
 
     async def _owners(self, game_ids: set[str]) -> dict[str, str | None]:
         unknown = sorted(g for g in game_ids if g not in self._owner)

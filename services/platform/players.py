@@ -38,6 +38,7 @@ import structlog
 from redis.exceptions import ResponseError
 
 from services.platform.arenas import ArenaRunner
+from services.platform.ends import held
 from services.platform.table_watch import TableWatch
 from services.platform.writer import Tournaments
 from shared.arenas.keys import ARENA_TABLES
@@ -155,6 +156,7 @@ class PlayerProcess:
 
     def __init__(self, store: EventStore, partitions: int, node: str) -> None:
         self.redis = redis = store.redis
+        self.store = store
         self.partitions = partitions
         # Its own cache of tournament states: it only reads them.
         self.tournaments = Tournaments(store, partitions)
@@ -194,12 +196,18 @@ class PlayerProcess:
                 for seat, pid in taken
             ],
         )
-        finished: dict[str, Result] = {}
+        ends = []
         for table in sorted(at):
             for _, raw in read[table]:
                 env = decode_envelope(raw)
                 if _kind(env.payload).type == "table.finished":
-                    finished[table] = _finished(env.payload).result
+                    ends.append(env)
+        kept = await held(self.store, ends)
+        if len(kept) < len(ends):
+            # Read from the log and gone from it since (a failover): the watch
+            # reads these tables again, from the versions it had handled.
+            raise RuntimeError("a table's end read from its log is no longer held: read again")
+        finished: dict[str, Result] = {env.game_id: _finished(env.payload).result for env in kept}
         if not finished:
             return
         ids = sorted(finished)
