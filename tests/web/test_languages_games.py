@@ -39,7 +39,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.ma
 LOCALES = Path(__file__).resolve().parents[2] / "services" / "web" / "static" / "locales"
 DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 #: Random moves to a position with pieces on the board, a hand and a log (as test_mid_game.py).
-MOVES = {"tigris": 40, "tigris-cards": 30, "catan-ck": 70, "conan": 40}
+MOVES = {"tigris": 40, "tigris-cards": 30, "catan": 70, "catan-ck": 70, "conan": 40}
 #: Letters only (ä, ő included), so "H4" and "12" hold no word.
 WORD = re.compile(r"[^\W\d_]{3,}")
 PLACEHOLDER = re.compile(r"\{\w+\}")
