@@ -10,8 +10,9 @@ avoids it, and no list of allowed strings is tuned to pass; digits and board
 coordinates (A1, H4) are no words. Names the API sends as data (a content
 pack's provinces, kingdoms and cards with their texts: the strings of the
 seat's view and of Conan's map that hold a capital letter or a space, unlike
-identifiers) are the pack's, not the client's, and are left out of the text
-first. A sentence a renderer forgot to put in the catalogue is still caught
+identifiers, and the ids of named things in words, as the log names a past
+adventure the view no longer holds) are the pack's, not the client's, and are
+left out of the text first. A sentence a renderer forgot to put in the catalogue is still caught
 when it shares a word with any English sentence (which every English sentence
 of three words or more does: "the", "and", "of")."""
 
@@ -74,7 +75,26 @@ def data_names(api: httpx.Client, table_id: str, token: str) -> list[str]:
         assert r.status_code == 200, r.text
         found |= strings(r.json()) | strings(msgspec.to_builtins(load_packs()[inner["pack"]]))
     named = {s for s in found if WORD.search(s) and (" " in s or s != s.lower())}
-    return sorted(named, key=len, reverse=True)
+    return sorted(named | named_ids(doc, inner), key=len, reverse=True)
+
+
+def named_ids(doc: Any, inner: dict[str, Any]) -> set[str]:
+    """A named thing's id in words, as a page names what its view no longer holds (a past
+    adventure in the log: ``tower_of_the_elephant``, its pack prefix dropped, as conan/words.js
+    ``humanize`` does): only ids of entries that have a name or title of their own."""
+    entries: list[Any] = [doc]
+    if inner.get("pack"):
+        entries.append(msgspec.to_builtins(load_packs()[inner["pack"]]))
+    ids: set[str] = set()
+    while entries:
+        node = entries.pop()
+        if isinstance(node, dict):
+            if isinstance(node.get("id"), str) and ("name" in node or "title" in node):
+                ids.add(re.sub(r"^(aq|tu|st|hy)_", "", node["id"]).replace("_", " "))
+            entries.extend(node.values())
+        elif isinstance(node, list):
+            entries.extend(node)
+    return {i for i in ids if " " in i}
 
 
 def english_left(text: str, language: str) -> list[str]:
