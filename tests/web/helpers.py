@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import random
 import time
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -203,6 +205,23 @@ def count_pointer_presses(page: Any) -> None:
 
 def pointer_presses(page: Any) -> int:
     return int(page.evaluate("window.pointerPresses"))
+
+
+#: Where ``make screenshots`` (``ZIGGURAT_SCREENSHOTS=docs``) puts the pictures.
+DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+
+
+def photograph(page: Any, tmp_path: Path, name: str) -> Path:
+    """The page, whole, as ``<name>.png``: in docs/screenshots under ``make
+    screenshots``, else beside the test's temporary files (a run leaves the
+    tree clean). It must show something, and the page must have met no error."""
+    folder = DOCS_SCREENSHOTS if os.environ.get("ZIGGURAT_SCREENSHOTS") == "docs" else tmp_path
+    folder.mkdir(parents=True, exist_ok=True)
+    shot = folder / f"{name}.png"
+    page.screenshot(path=str(shot), full_page=True)
+    assert shot.stat().st_size > 10_000, "the table drew nothing worth a picture"
+    assert page.errors == []
+    return shot
 
 
 def clicked(target: Any, **options: Any) -> bool:

@@ -19,7 +19,6 @@ of three words or more does: "the", "and", "of")."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Iterator
 from functools import cache
@@ -33,12 +32,11 @@ from playwright.sync_api import expect
 
 from shared.games.conan.loader import load_packs
 from shared.infra.launcher import Stack
-from tests.web.helpers import HOSTED, auth, open_table, play_random, strings, view
+from tests.web.helpers import HOSTED, auth, open_table, photograph, play_random, strings, view
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(180)]
 
 LOCALES = Path(__file__).resolve().parents[2] / "services" / "web" / "static" / "locales"
-DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 #: Random moves to a position with pieces on the board, a hand and a log (as test_mid_game.py).
 MOVES = {"tigris": 40, "tigris-cards": 30, "catan": 70, "catan-ck": 70, "conan": 40}
 #: Letters only (ä, ő included), so "H4" and "12" hold no word.
@@ -270,9 +268,4 @@ def test_one_board_per_language_is_photographed(
     table_id, tokens = tables["tigris"]
     page = speaking(language)
     seat_page(page, api, table_id, tokens)
-    folder = DOCS_SCREENSHOTS if os.environ.get("ZIGGURAT_SCREENSHOTS") == "docs" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    shot = folder / f"tigris-{language}.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 10_000, "the table drew nothing worth a picture"
-    assert page.errors == []
+    photograph(page, tmp_path, f"tigris-{language}")

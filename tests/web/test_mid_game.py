@@ -18,7 +18,6 @@ API), seen in the browser:
 from __future__ import annotations
 
 import json
-import os
 import re
 import time
 from pathlib import Path
@@ -27,11 +26,10 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.web.helpers import HOSTED, auth, names, open_table, play_random, view
+from tests.web.helpers import HOSTED, auth, names, open_table, photograph, play_random, view
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
 
-DOCS_SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 #: Random moves to a position with something on the board and in every hand.
 MOVES = {"tigris": 40, "tigris-cards": 30, "catan": 70, "catan-ck": 70, "conan": 40}
 
@@ -186,9 +184,4 @@ def test_a_mid_game_screenshot_of_every_game(
     seat = doc["actors"][0] if doc["actors"] else 0
     page.goto(f"/#/table/{table_id}/seat/{seat}?token={tokens[seat]}")
     settle(page)
-    folder = DOCS_SCREENSHOTS if os.environ.get("ZIGGURAT_SCREENSHOTS") == "docs" else tmp_path
-    folder.mkdir(parents=True, exist_ok=True)
-    shot = folder / f"{game}.png"
-    page.screenshot(path=str(shot), full_page=True)
-    assert shot.stat().st_size > 10_000, "the table drew nothing worth a picture"
-    assert page.errors == []
+    photograph(page, tmp_path, game)
