@@ -5,7 +5,18 @@
 import { h, s, title } from "../../dom.js";
 import { t as tr } from "../../i18n.js";
 import { listWords, seatName } from "../../words.js";
-import { bare, FACE, FATE, humanize, kname, label, memo, pname, terrainName } from "./words.js";
+import {
+  bare,
+  FACE,
+  FATE,
+  humanize,
+  kname,
+  label,
+  memo,
+  pname,
+  terrainLetter,
+  terrainName,
+} from "./words.js";
 
 // ---- colours ----
 
@@ -31,10 +42,10 @@ export function colourOf(seat) {
 const ZONE_FILL = { central: "#e9dbb3", north: "#dfe2d6", east: "#eed6a2", south: "#e6cb92" };
 
 export const TERRAIN = {
-  plains: { letter: "P", fill: "#c9dc8f", ink: "#2d3a0c" },
-  hills: { letter: "H", fill: "#c79d66", ink: "#3a2508" },
-  woods: { letter: "W", fill: "#5f8f4e", ink: "#fff" },
-  city: { letter: "C", fill: "#a8a39a", ink: "#1d1a14" },
+  plains: { fill: "#c9dc8f", ink: "#2d3a0c" },
+  hills: { fill: "#c79d66", ink: "#3a2508" },
+  woods: { fill: "#5f8f4e", ink: "#fff" },
+  city: { fill: "#a8a39a", ink: "#1d1a14" },
 };
 
 // ---- small symbols, drawn in a 20x20 box around (10, 10) ----
@@ -665,7 +676,7 @@ function trackRow(x, y, p, st, ctx, live) {
   const g = s("g", { class: "zc-track" });
   const owner = st.campaign_owner;
   p.track.forEach((t, i) => {
-    const terr = TERRAIN[t] || { letter: t[0].toUpperCase(), fill: "#ccc", ink: "#000" };
+    const terr = TERRAIN[t] || { fill: "#ccc", ink: "#000" };
     const cx = x0 + i * (size + gap);
     const here = owner >= 0 && st.campaign_pos === i;
     g.append(
@@ -702,7 +713,7 @@ function trackRow(x, y, p, st, ctx, live) {
             "font-weight": 700,
             fill: terr.ink,
           },
-          terr.letter,
+          terrainLetter(t),
         ),
       ),
     );

@@ -26,6 +26,7 @@ import {
   pname,
   provinceState,
   ROMAN,
+  terrainLetter,
   terrainName,
   topPhase,
 } from "./words.js";
@@ -613,8 +614,8 @@ function legendPlaces(item, col) {
       h(
         "span",
         { class: "zc-terrains" },
-        Object.values(TERRAIN).map((t) =>
-          h("span", { style: `background:${t.fill};color:${t.ink}` }, t.letter),
+        Object.entries(TERRAIN).map(([kind, t]) =>
+          h("span", { style: `background:${t.fill};color:${t.ink}` }, terrainLetter(kind)),
         ),
       ),
       t("conan.legend_track", {

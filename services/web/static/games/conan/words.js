@@ -82,6 +82,15 @@ export const CATEGORY = {
   women: t("conan.women"),
 };
 
+// A terrain's initial on a campaign track's space and in the legend.
+export const terrainLetter = (terrain) =>
+  ({
+    plains: t("conan.terrain_letter_plains"),
+    woods: t("conan.terrain_letter_woods"),
+    hills: t("conan.terrain_letter_hills"),
+    city: t("conan.terrain_letter_city"),
+  })[terrain] || terrain.slice(0, 1).toUpperCase();
+
 // A terrain a contest is fought in, as the content pack names it.
 export const terrainName = (terrain) =>
   ({
