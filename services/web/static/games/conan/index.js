@@ -108,9 +108,9 @@ function bidPicker(cmds, u, act, ctx) {
   const box = h(
     "div",
     { class: "zc-bid", "data-zc": "bid" },
-    h("div", { class: "zc-label" }, "1. A bidding token"),
+    h("div", { class: "zc-label" }, tr("conan.bid_step_token")),
     h("div", { class: "zc-row" }, bidTokenButtons(cmds, tokens, u, act)),
-    h("div", { class: "zc-label" }, "2. A strategy card"),
+    h("div", { class: "zc-label" }, tr("conan.bid_step_card")),
     h("div", { class: "zc-row" }, bidCardButtons(cmds, cards, u, act)),
     match
       ? btn(`${label(match, ctx)}…`, () => act.pick(match, null), {
@@ -152,7 +152,9 @@ function bidTokenButtons(cmds, tokens, u, act) {
 function bidCardButtons(cmds, cards, u, act) {
   return cards.map((k) =>
     btn(
-      k ? h("span", {}, cname(k), h("span", { class: "zc-bidv" }, String(bidValueOf(k) ?? "?"))) : "No card",
+      k
+        ? h("span", {}, cname(k), h("span", { class: "zc-bidv" }, String(bidValueOf(k) ?? "?")))
+        : tr("conan.bid_no_card"),
       () => {
         u.bid.card = k;
         act.redraw();
