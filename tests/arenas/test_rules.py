@@ -3,6 +3,8 @@ first served, queue players again after their table, and stop at the window's en
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -51,18 +53,15 @@ def steps(draw: st.DrawFn) -> list[tuple[str, str, int]]:
     ]
 
 
-@given(st.integers(2, 4), steps())
-def test_every_player_is_in_one_place_and_tables_are_full(
-    seats: int, plan: list[tuple[str, str, int]]
-) -> None:
-    state = created(seats)
+def played(state: ArenaState, plan: list[tuple[str, str, int]]) -> Iterator[tuple[ArenaState, int]]:
+    """The states a plan's steps lead to, in time order, each with its step's
+    time: a refused command is skipped, a finish scores the oldest live table."""
     for kind, pid, at in sorted(plan, key=lambda s: s[2]):
-        command: ArenaCommandUnion
         if kind == "finish":
             live = [t for t in state.tables if t.placings is None]
-            if not live:
-                continue
-            state = finish(state, live[0].table_id, at)
+            if live:
+                state = finish(state, live[0].table_id, at)
+                yield state, at
             continue
         commands: dict[str, ArenaCommandUnion] = {
             "join": Join(player_id=pid, at_ms=at),
@@ -70,13 +69,22 @@ def test_every_player_is_in_one_place_and_tables_are_full(
             "pair": Pair(at_ms=at),
             "close": Close(at_ms=at),
         }
-        command = commands[kind]
         try:
-            after = run(state, command)
+            after = run(state, commands[kind])
         except RuleViolation:
             continue
         assert after is not None
         state = after
+        yield state, at
+
+
+@given(st.integers(2, 4), steps())
+def test_every_player_is_in_one_place_and_tables_are_full(
+    seats: int, plan: list[tuple[str, str, int]]
+) -> None:
+    state = created(seats)
+    for step, _ in played(state, plan):
+        state = step
         busy = [p for t in state.tables if t.placings is None for p in t.players]
         assert len(busy) == len(set(busy)), "a player at two live tables"
         assert not set(state.waiting) & set(busy), "a player waiting while playing"
@@ -236,25 +244,7 @@ def test_an_arena_refuses_too_many_bots_or_a_level_that_is_none(bots: tuple[Leve
 def test_with_bots_every_table_is_full_has_a_person_and_everyone_is_in_one_place(
     seats: int, bots: list[Level], plan: list[tuple[str, str, int]]
 ) -> None:
-    state = with_bots(seats, tuple(bots))
-    for kind, pid, at in sorted(plan, key=lambda s: s[2]):
-        if kind == "finish":
-            live = [t for t in state.tables if t.placings is None]
-            if live:
-                state = finish(state, live[0].table_id, at)
-            continue
-        commands: dict[str, ArenaCommandUnion] = {
-            "join": Join(player_id=pid, at_ms=at),
-            "leave": Leave(player_id=pid, at_ms=at),
-            "pair": Pair(at_ms=at),
-            "close": Close(at_ms=at),
-        }
-        try:
-            after = run(state, commands[kind])
-        except RuleViolation:
-            continue
-        assert after is not None
-        state = after
+    for state, at in played(with_bots(seats, tuple(bots)), plan):
         entrants = bot_levels(state)
         for t in state.tables:
             assert len(t.players) == seats, "a table not full"
