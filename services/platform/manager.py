@@ -146,8 +146,11 @@ class Manager:
             if _kind(env.payload).type == "table.finished":
                 ends.append((tid, env))
         metrics.TOURNAMENT_MOVES.inc(len(moves))
-        kept = {id(env) for env in await held(self.t.store, [env for _, env in ends])}
-        finished = [(tid, env.game_id, _finished(env.payload)) for tid, env in ends if id(env) in kept]
+        tournament_of = {env.game_id: tid for tid, env in ends}
+        finished = [
+            (tournament_of[env.game_id], env.game_id, _finished(env.payload))
+            for env in await held(self.t.store, [env for _, env in ends])
+        ]
         for tid, game_id, event in finished:
             await self.game_over(tid, game_id, event)
         async with self.redis.pipeline(transaction=False) as pipe:

@@ -121,6 +121,21 @@ def connect(hub: FeedHub, feed: Feed, after: int = 0) -> tuple[Subscriber, Socke
     return sub, socket, asyncio.create_task(hub.serve(sub, send))
 
 
+def one_table() -> tuple[Store, Changes, FeedHub]:
+    """A hub over a store whose table ``t`` has one spectator entry."""
+    store = Store()
+    store.append("t", "spectator", 1, b"{}")
+    changes = Changes()
+    return store, changes, FeedHub(changes)
+
+
+async def leave(hub: FeedHub, clients: list[tuple[Subscriber, Any, asyncio.Task[None]]]) -> None:
+    """Each client gone, its task ended."""
+    for sub, _, task in clients:
+        hub.client_left(sub)
+        await asyncio.wait_for(task, 1)
+
+
 async def settle(condition: Any, what: str) -> None:
     async def holds() -> bool:
         return bool(condition())
@@ -178,16 +193,11 @@ async def test_one_chunk_per_audience_reaches_its_own_subscribers_and_no_one_els
                 assert b"drew-for-1" not in text, key
             assert (b"u-" in text) == (key[0] == "u"), key
     for subs in clients.values():
-        for sub, _, task in subs:
-            hub.client_left(sub)
-            await asyncio.wait_for(task, 1)
+        await leave(hub, subs)
 
 
 async def test_a_subscriber_that_stops_reading_is_cut_alone_and_the_others_get_every_move() -> None:
-    store = Store()
-    store.append("t", "spectator", 1, b"{}")
-    changes = Changes()
-    hub = FeedHub(changes)
+    store, changes, hub = one_table()
     readers = [connect(hub, store.feed("t", "spectator")) for _ in range(10)]
     slow, slow_socket, slow_task = connect(hub, store.feed("t", "spectator"))
     everyone = [*readers, (slow, slow_socket, slow_task)]
@@ -221,18 +231,11 @@ async def test_a_subscriber_that_stops_reading_is_cut_alone_and_the_others_get_e
         b'event: reconnect\ndata: {"reason":"slow","last_event_id":%d}\n\n' % got[-1]
     )
     assert slow_socket.closed
-    hub.client_left(slow)
-    await asyncio.wait_for(slow_task, 1)
-    for sub, _, task in readers:
-        hub.client_left(sub)
-        await asyncio.wait_for(task, 1)
+    await leave(hub, [(slow, slow_socket, slow_task), *readers])
 
 
 async def test_a_subscriber_whose_socket_is_full_for_a_while_gets_every_entry_once_and_in_order() -> None:
-    store = Store()
-    store.append("t", "spectator", 1, b"{}")
-    changes = Changes()
-    hub = FeedHub(changes)
+    store, changes, hub = one_table()
     sub, socket, task = connect(hub, store.feed("t", "spectator"))
     other, other_socket, other_task = connect(hub, store.feed("t", "spectator"))
     await settle(lambda: sub.state is State.LIVE and other.state is State.LIVE, "joined")
@@ -254,9 +257,7 @@ async def test_a_subscriber_whose_socket_is_full_for_a_while_gets_every_entry_on
     await settle(lambda: socket.versions()[-1:] == [version], "the queued entries went out")
     assert socket.versions() == list(range(1, version + 1)), "a repeat, a gap or out of order"
     assert sub.state is State.LIVE
-    for s, t in ((sub, task), (other, other_task)):
-        hub.client_left(s)
-        await asyncio.wait_for(t, 1)
+    await leave(hub, [(sub, socket, task), (other, other_socket, other_task)])
 
 
 @pytest.fixture(autouse=True)

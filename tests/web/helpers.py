@@ -224,6 +224,18 @@ def photograph(page: Any, tmp_path: Path, name: str) -> Path:
     return shot
 
 
+def move_behind_its_back(api: httpx.Client, table_id: str, token: str) -> None:
+    """Play the seat's first legal move through the API, past a page that keeps
+    offering it (its feed cut): the page's own press of it is then refused."""
+    mine = view(api, table_id, token)
+    r = api.post(
+        f"/v1/tables/{table_id}/commands",
+        json={"command": expand(mine["legal"])[0], "expected_version": mine["version"]},
+        headers=auth(token),
+    )
+    assert r.status_code == 200, r.text
+
+
 def clicked(target: Any, **options: Any) -> bool:
     """Click ``target``, or False once it has stayed away for 10 s: a move of
     another seat redrew the panel (a bot's bid laid at the same time as ours)

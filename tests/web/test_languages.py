@@ -13,8 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from shared.infra.launcher import Stack
-from shared.kernel.legal_groups import expand
-from tests.web.helpers import auth, open_table, view
+from tests.web.helpers import move_behind_its_back, open_table
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(120)]
 
@@ -129,13 +128,7 @@ def test_a_seat_plays_in_finnish(finnish: Any, api: Any) -> None:
     page.locator(MOVE).first.wait_for()
     assert english_left(page.inner_text("body"), "fi", ("nav.", "table.", "moves.")) == []
 
-    mine = view(api, table_id, tokens[0])
-    r = api.post(
-        f"/v1/tables/{table_id}/commands",
-        json={"command": expand(mine["legal"])[0], "expected_version": mine["version"]},
-        headers=auth(tokens[0]),
-    )
-    assert r.status_code == 200, r.text
+    move_behind_its_back(api, table_id, tokens[0])
     refused: list[Any] = []
     page.on("response", lambda r: refused.append(r) if r.url.endswith("/commands") else None)
     page.locator(MOVE).last.click()

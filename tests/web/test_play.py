@@ -11,8 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from shared.kernel.legal_groups import expand
-from tests.web.helpers import auth, give_to_bots, open_table, view
+from tests.web.helpers import give_to_bots, move_behind_its_back, open_table, view
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(180)]
 
@@ -92,13 +91,7 @@ def test_a_rejected_move_is_shown_in_words(page: Any, api: httpx.Client) -> None
     page.route("**/feed*", lambda route: route.abort())
     page.goto(f"/#/table/{table_id}/seat/0?token={tokens[0]}")
     page.locator(MOVE).first.wait_for()
-    mine = view(api, table_id, tokens[0])
-    r = api.post(
-        f"/v1/tables/{table_id}/commands",
-        json={"command": expand(mine["legal"])[0], "expected_version": mine["version"]},
-        headers=auth(tokens[0]),
-    )
-    assert r.status_code == 200, r.text
+    move_behind_its_back(api, table_id, tokens[0])
     page.locator(MOVE).last.click()
     message = page.get_by_test_id("move-message")
     page.wait_for_function(

@@ -115,46 +115,23 @@ function drawPlayerTop(card, view, doc, ui, p, s, awaited) {
   }
 }
 
-// A player's cards in hand (counts only), knights and longest road.
+// A player's cards in hand (counts only), knights and longest road: each a
+// figure with its explanation on hover.
 function drawPlayerCounts(card, view, p, s, ck) {
   const line = htmlInto("div", { class: "line" }, card);
-  htmlInto("span", { title: t("catan.resources_tip") }, line, t("catan.resources_n", { count: p.resources }));
-  if (ck)
-    htmlInto(
-      "span",
-      { title: t("catan.commodities_tip") },
-      line,
-      t("catan.commodities_n", { count: p.commodities }),
-    );
-  htmlInto(
-    "span",
-    { title: ck ? t("catan.progress_tip") : t("catan.dev_tip") },
-    line,
-    ck ? t("catan.progress_n", { count: p.progress }) : t("catan.dev_n", { count: p.progress }),
-  );
+  const figure = (tip, text) => htmlInto("span", { title: tip }, line, text);
+  figure(t("catan.resources_tip"), t("catan.resources_n", { count: p.resources }));
+  if (ck) figure(t("catan.commodities_tip"), t("catan.commodities_n", { count: p.commodities }));
+  if (ck) figure(t("catan.progress_tip"), t("catan.progress_n", { count: p.progress }));
+  else figure(t("catan.dev_tip"), t("catan.dev_n", { count: p.progress }));
   if (ck) {
     const mine = (view.knights || []).filter((k) => k.owner === s);
     const act = mine.filter((k) => k.active).reduce((a, k) => a + k.strength, 0);
-    htmlInto(
-      "span",
-      { title: t("catan.knights_tip") },
-      line,
-      t("catan.knights_line", { active: act, count: mine.length }),
-    );
+    figure(t("catan.knights_tip"), t("catan.knights_line", { active: act, count: mine.length }));
   } else {
-    htmlInto(
-      "span",
-      { title: t("catan.knights_played_tip") },
-      line,
-      t("catan.knights_played", { count: p.knights_played }),
-    );
+    figure(t("catan.knights_played_tip"), t("catan.knights_played", { count: p.knights_played }));
   }
-  htmlInto(
-    "span",
-    { title: t("catan.road_tip") },
-    line,
-    t("catan.road_line", { count: view.road_lengths[s] ?? 0 }),
-  );
+  figure(t("catan.road_tip"), t("catan.road_line", { count: view.road_lengths[s] ?? 0 }));
 }
 
 // Cities & Knights: a player's level on each city improvement track.
