@@ -100,9 +100,38 @@ def spoken(text: str) -> str:
     return text.replace("_", " ").replace("-", " ").lower()
 
 
-def known(api: httpx.Client, table_id: str, token: str | None, version: int = 0) -> set[str]:
-    doc = view(api, table_id, token, version)
-    return {spoken(s) for s in names(doc) | names(feed(api, table_id, token, doc["version"]))}
+class Known:
+    """What each audience's documents say, and which name each id stands for."""
+
+    def __init__(self) -> None:
+        #: An id and the name some document gives it are one fact: a seat whose feed
+        #: says it drew ``whispers`` knows the card its page calls "Whispers at Court",
+        #: though no document of its own (the card left its hand) writes the name.
+        self.named: dict[str, str] = {}
+
+    def of(self, api: httpx.Client, table_id: str, token: str | None, version: int = 0) -> set[str]:
+        doc = view(api, table_id, token, version)
+        documents = [doc, feed(api, table_id, token, doc["version"])]
+        for document in documents:
+            self.named.update(pairs(document))
+        return {spoken(s) for s in set().union(*(names(d) for d in documents))}
+
+    def widened(self, facts: set[str]) -> set[str]:
+        return facts | {self.named[f] for f in facts if f in self.named}
+
+
+def pairs(node: Any) -> dict[str, str]:
+    """The ``{"id": ..., "name": ...}`` objects of a document, spoken."""
+    found: dict[str, str] = {}
+    if isinstance(node, dict):
+        if isinstance(node.get("id"), str) and isinstance(node.get("name"), str):
+            found[spoken(node["id"])] = spoken(node["name"])
+        for v in node.values():
+            found.update(pairs(v))
+    elif isinstance(node, list):
+        for v in node:
+            found.update(pairs(v))
+    return found
 
 
 def unknown(facts: set[str], known_to: set[str]) -> set[str]:
@@ -149,8 +178,10 @@ def test_no_page_holds_another_audiences_hidden_facts(
     page: Any, api: httpx.Client, tables: MidGame, game: str
 ) -> None:
     table_id, tokens = tables[game]
-    public = known(api, table_id, None, tables.version[game])
-    seats = [known(api, table_id, t, tables.version[game]) for t in tokens]
+    known = Known()
+    public = known.of(api, table_id, None, tables.version[game])
+    seats = [known.of(api, table_id, t, tables.version[game]) for t in tokens]
+    public, seats = known.widened(public), [known.widened(s) for s in seats]
     secret = [unknown(mine, public) for mine in seats]
     assert any(secret), f"{game}: the seats' views hold nothing the spectator's does not"
 
