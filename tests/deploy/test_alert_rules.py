@@ -22,15 +22,8 @@ from typing import Any
 import yaml
 
 from shared.infra.launcher import Stack
-from tests.deploy.test_deploy_files import (
-    DEPLOY,
-    K8S,
-    REPO,
-    compose,
-    exported_series,
-    k8s_docs,
-    promql_metric_names,
-)
+from tests.deploy.deploy_tree import DEPLOY, K8S, REPO, compose, k8s_docs
+from tests.deploy.metric_names import exported_series, promql_metric_names
 
 RULES = DEPLOY / "prometheus" / "alerts.yml"
 RULE_TESTS = DEPLOY / "prometheus" / "alerts_test.yml"

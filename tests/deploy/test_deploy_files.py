@@ -12,7 +12,6 @@ numbers.
 
 from __future__ import annotations
 
-import functools
 import ipaddress
 import json
 import re
@@ -31,10 +30,9 @@ from services.gateway.tables.play_socket import SocketLimits
 from shared.cli.main import main as cli_main
 from shared.infra.settings import Settings
 from shared.observability import metrics
+from tests.deploy.deploy_tree import DEPLOY, K8S, REPO, compose, k8s_docs
+from tests.deploy.metric_names import exported_series, promql_metric_names
 
-REPO = Path(__file__).resolve().parents[2]
-DEPLOY = REPO / "deploy"
-K8S = DEPLOY / "k8s"
 DASHBOARDS = DEPLOY / "grafana" / "dashboards"
 WORKLOAD_KINDS = {"Deployment", "StatefulSet", "DaemonSet", "Job", "CronJob"}
 MODULE_RE = re.compile(r"(?<![\w.])services\.([A-Za-z_]\w*)")
@@ -56,19 +54,6 @@ def deploy_files(*suffixes: str) -> list[Path]:
 
 def text_files() -> list[Path]:
     return sorted(p for p in DEPLOY.rglob("*") if p.is_file())
-
-
-@functools.cache
-def compose() -> dict[str, Any]:
-    return yaml.safe_load((DEPLOY / "compose.yaml").read_text())
-
-
-@functools.cache
-def k8s_docs() -> list[dict[str, Any]]:
-    docs: list[dict[str, Any]] = []
-    for path in sorted(K8S.glob("*.yaml")):
-        docs += [d for d in yaml.safe_load_all(path.read_text()) if d]
-    return docs
 
 
 def image_default_argv() -> tuple[list[str], list[str]]:
@@ -497,44 +482,6 @@ def test_servicemonitors_select_a_service_of_every_workload() -> None:
 
 
 # --------------------------------------------------------------------- grafana
-
-PROMQL_WORDS = {"by", "without", "on", "ignoring", "group_left", "group_right", "and", "or", "unless", "bool"}
-
-
-def promql_metric_names(expr: str) -> set[str]:
-    """Metric names a PromQL expression selects (not functions, labels or keywords)."""
-    text = re.sub(r'"(?:[^"\\]|\\.)*"|\'(?:[^\'\\]|\\.)*\'', '""', expr)
-    text = re.sub(r"\{[^}]*\}", " ", text)  # label matchers
-    text = re.sub(r"\[[^\]]*\]", " ", text)  # ranges and subqueries
-    text = re.sub(r"\b(?:by|without|on|ignoring|group_left|group_right)\s*\([^)]*\)", " ", text)
-    text = re.sub(r"\boffset\s+-?\S+", " ", text)
-    text = re.sub(r"\$\{?\w+\}?", " ", text)  # Grafana variables
-    names = set()
-    for match in re.finditer(r"(?<![\w.:$])([A-Za-z_:][\w:]*)(\s*\()?", text):
-        if match.group(2) or match.group(1).lower() in PROMQL_WORDS | {"inf", "nan"}:
-            continue
-        names.add(match.group(1))
-    return names
-
-
-def exported_series() -> dict[str, str]:
-    """Every series name some process exports -> the metric it belongs to (its
-    own registry: the metrics it owns and the process's CPU, memory and GC)."""
-    suffixes = {
-        "counter": ["_total"],
-        "gauge": [""],
-        "histogram": ["_bucket", "_sum", "_count"],
-        "summary": ["", "_sum", "_count"],
-        "info": ["_info"],
-        "stateset": [""],
-        "enum": [""],
-    }
-    series: dict[str, str] = {}
-    for service in metrics.SERVICES:
-        for family in metrics.registry(service).collect():
-            for suffix in suffixes[family.type]:
-                series[family.name + suffix] = family.name
-    return series
 
 
 def dashboard_queries() -> dict[str, list[str]]:

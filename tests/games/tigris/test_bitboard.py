@@ -18,7 +18,7 @@ from shared.games.tigris.board import NEIGHBOURS, RIVER, SQUARES, block
 from shared.games.tigris.rules import treasures
 from shared.games.tigris.rules.kingdoms import Regions, flipped, leader_squares
 from tests.games.tigris.boards import at, build
-from tests.games.tigris.test_legal import sampled_states
+from tests.games.tigris.positions import sampled_states
 
 
 def squares(m: int) -> list[int]:

@@ -13,7 +13,6 @@ from shared.games.tigris import GAME
 from shared.games.tigris import events as ev
 from shared.games.tigris.options import Options
 from shared.games.tigris.state import State
-from shared.kernel.playout import Playout
 from shared.kernel.rng import Rng
 from shared.kernel.search import by_iterations
 from tests.games.contract_checks import (
@@ -25,16 +24,8 @@ from tests.games.contract_checks import (
     check_visibility_total,
 )
 from tests.games.tigris.invariants import check
+from tests.games.tigris.positions import playouts
 from tests.games.tigris.samples import EVERY_COMMAND, EVERY_EVENT
-
-_cache: dict[int, list[Playout]] = {}
-
-
-def playouts(seats: int) -> list[Playout]:
-    # 30 games by default: 10 for each table size, shared by the tests below.
-    if seats not in _cache:
-        _cache[seats] = check_playouts(GAME, seats, 10, invariant=check)
-    return _cache[seats]
 
 
 def test_registered_under_its_key() -> None:

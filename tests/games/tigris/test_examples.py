@@ -32,18 +32,9 @@ from shared.games.tigris.state import Acting, ChooseWar, Over, Support
 from shared.games.tigris_common.colours import Colour, Leader
 from shared.kernel.rng import Rng
 from tests.games.tigris.boards import at, build, counts, of_type, points, run
+from tests.games.tigris.positions import b1_state
 
 RED, BLUE, GREEN, BLACK = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.BLACK
-
-B1_BOARD = """
-K1 r .
-.  . r
-"""
-
-
-def b1_state():
-    # Pot (seat 0) attacks with a king next to 2 temples; Bull's king has 1.
-    return build(B1_BOARD, origin="E4", hands={0: "rrkkkk", 1: "rrrkkk"})
 
 
 def test_b1_revolt_tie_goes_to_the_defender() -> None:

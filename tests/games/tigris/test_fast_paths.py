@@ -32,7 +32,7 @@ from shared.games.tigris.legal import _listed, actions, only_pass, pick_action
 from shared.games.tigris.state import Acting, State
 from shared.games.tigris_common.colours import Colour
 from shared.kernel.rng import Rng
-from tests.games.tigris.test_legal_equivalence import CASES, playout, states
+from tests.games.tigris.positions import CASES, playout, states
 
 _CASES = CASES[::2]
 

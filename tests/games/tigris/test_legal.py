@@ -7,12 +7,11 @@ import msgspec
 from shared.games.tigris import GAME
 from shared.games.tigris import commands as cmd
 from shared.games.tigris.board import SQUARES, Monument
-from shared.games.tigris.state import State
 from shared.games.tigris_common.colours import COLOURS, LEADERS
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
 from shared.kernel.visibility import may_see
-from tests.games.tigris.test_contract import playouts
+from tests.games.tigris.positions import playouts, sampled_states
 
 
 def random_command(rng: Rng) -> cmd.TigrisCommand:
@@ -31,17 +30,6 @@ def random_command(rng: Rng) -> cmd.TigrisCommand:
         cmd.TakeTreasures(squares=tuple(sorted({rng.below(SQUARES) for _ in range(rng.below(3))}))),
     ]
     return rng.choice(options)
-
-
-def sampled_states() -> list[State]:
-    out = []
-    for p in playouts(2)[:2] + playouts(4)[:1]:
-        state = None
-        for i, event in enumerate(p.events):
-            state = GAME.evolve(state, event)
-            if i % 23 == 0:
-                out.append(state)
-    return out
 
 
 def test_random_commands_are_accepted_exactly_when_legal() -> None:

@@ -1,11 +1,11 @@
 """``legal`` and ``decide`` keep their exact behaviour while they are made faster.
 
 Two locks. The digests were recorded from the engine before its legal-move
-generation was optimised: each covers a seeded self-play game (every event,
-the exact legal list of every seat at every state, order included, since the
-bots pick by index) and what ``decide`` answers to a sample of the listed
-commands. The oracle test compares ``legal`` with the slow reference in
-``reference_legal`` on states of those games.
+generation was optimised: each covers a seeded self-play game (``CASES``,
+played in positions.py: every event, the exact legal list of every seat at
+every state, order included, since the bots pick by index) and what ``decide``
+answers to a sample of the listed commands. The oracle test compares ``legal``
+with the slow reference in ``reference_legal`` on states of those games.
 
 Re-record (only for an intended change of the rules) with
 ``python -m tests.games.tigris.test_legal_equivalence``.
@@ -14,7 +14,6 @@ Re-record (only for an intended change of the rules) with
 from __future__ import annotations
 
 import hashlib
-from functools import cache
 from typing import Any
 
 import msgspec
@@ -22,35 +21,12 @@ import pytest
 
 from shared.games.tigris import GAME
 from shared.games.tigris.state import Acting, State
-from shared.kernel.playout import Playout, play
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
+from tests.games.tigris.positions import CASES, OPTION_SETS, Case, playout, states
 from tests.games.tigris.reference_legal import reference_actions
 
 _enc = msgspec.msgpack.Encoder()
-
-#: Option sets that change which commands are legal or how actions unfold.
-OPTION_SETS: dict[str, dict[str, Any]] = {
-    "default": {},
-    "no_pass": {"allow_pass": False, "empty_swap_is_pass": False},
-    "stay_unlifted": {"allow_move_in_place": True, "judge_move_with_leader_lifted": False},
-    "stay_lifted": {"allow_move_in_place": True, "treasure_timing": "turn", "support_variant": "english"},
-    "orders": {
-        "treasures_before_monument": True,
-        "treasure_end_check": "end_of_action",
-        "choose_monument_square": False,
-        "monument_new_square_new_chance": True,
-        "refill_order": "table_order",
-        "end_when_bag_emptied": True,
-        "shared_full_ties": False,
-    },
-}
-
-Case = tuple[int, str, int, str]  # seats, option set, seed, bot
-CASES: list[Case] = [
-    (seats, name, 10 * seats + i, "random") for seats in (2, 3, 4) for i, name in enumerate(OPTION_SETS)
-]
-CASES += [(2, "default", 2, "greedy"), (3, "no_pass", 3, "greedy"), (4, "stay_unlifted", 4, "greedy")]
 
 #: Recorded before the optimisation; see the module docstring. Re-recorded for issue 13:
 #: every game's events are unchanged but for ``TurnStarted.quiet`` and the options in
@@ -81,23 +57,6 @@ DIGESTS: dict[str, str] = {
 def case_id(case: Case) -> str:
     seats, name, seed, bot = case
     return f"{seats}-{name}-{seed}-{bot}"
-
-
-@cache
-def playout(case: Case) -> Playout:
-    seats, name, seed, bot = case
-    bots = {s: GAME.bots[bot] for s in range(seats)}
-    return play(GAME, seats, seed.to_bytes(32, "big"), bots=bots, options=OPTION_SETS[name])
-
-
-def states(p: Playout) -> list[tuple[int, State]]:
-    """(version, state) at every decision of the game, and the final state."""
-    state: Any = GAME.fold(p.opening)
-    out = [(len(p.opening), state)]
-    for step in p.steps:
-        state = GAME.fold(step.events, state)
-        out.append((step.version + len(step.events), state))
-    return out
 
 
 def digest(case: Case) -> str:

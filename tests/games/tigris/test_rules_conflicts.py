@@ -9,7 +9,7 @@ from shared.games.tigris.legal import legal
 from shared.games.tigris.state import ChooseWar, Support
 from shared.games.tigris_common.colours import Colour, Leader
 from tests.games.tigris.boards import at, build, of_type, points, run, with_options
-from tests.games.tigris.test_examples import b1_state
+from tests.games.tigris.positions import b1_state
 
 RED_WAR = """
 r  P0 r  .  r  P1 r*

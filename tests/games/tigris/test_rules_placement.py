@@ -15,6 +15,7 @@ from shared.games.tigris_common.colours import LEADERS, Colour, Leader
 from shared.kernel.rejection import RuleViolation
 from shared.kernel.rng import Rng
 from tests.games.tigris.boards import at, build, of_type, points, run, with_options
+from tests.games.tigris.positions import sampled_states
 
 RED, BLUE, GREEN, BLACK = Colour.RED, Colour.BLUE, Colour.GREEN, Colour.BLACK
 
@@ -156,8 +157,6 @@ def test_uniting_without_a_shared_colour_scores_nothing_and_lifts_the_marker() -
 
 
 def test_kingdoms_next_to_a_square_match_the_full_labelling() -> None:
-    from tests.games.tigris.test_legal import sampled_states
-
     for state in sampled_states()[::3]:
         for lifted in (None, *leader_squares(state)):
             full, local = Regions(state, lifted=lifted), LocalKingdoms(state, lifted=lifted)
