@@ -40,7 +40,7 @@ from shared.infra.settings import UNTHROTTLED
 from shared.infra.valkey_server import free_port
 from shared.kernel.auth import token_hash
 from shared.players.keys import credential_notice, inbox_counter, player_doc
-from tests.gateway.test_play_socket import first_legal, refused, ws_url
+from tests.gateway.play_sockets import first_legal, refused, ws_url
 from tests.support.accounts import bearer, register
 
 pytestmark = [pytest.mark.xdist_group("credentials"), pytest.mark.timeout(240)]

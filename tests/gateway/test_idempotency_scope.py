@@ -25,8 +25,8 @@ from shared.cli import botclient
 from shared.infra.launcher import Stack
 from shared.kernel.legal_groups import expand
 from tests.gateway.clients import async_client, fresh_address
-from tests.reducer.test_clocks import open_clocked, until_over
 from tests.support.accounts import bearer, register
+from tests.support.clocked_tables import open_clocked, until_over
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 

@@ -12,7 +12,6 @@ against the same Valkey and stages.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import socket
 import uuid
 from collections.abc import AsyncIterator
@@ -22,39 +21,19 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from services.gateway.errors import status_of
-from services.gateway.tables.play_socket import CLOSE_BASE, SocketLimits
+from services.gateway.tables.play_socket import SocketLimits
 from shared.infra.launcher import Stack
 from shared.infra.settings import Settings
-from shared.kernel.legal_groups import expand
+from tests.gateway.play_sockets import first_legal, open_table, refused, sit, ws_url
 from tests.support.stacks import served_gateway
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(180)]
 
 _decode = msgspec.json.decode
-
-
-def first_legal(doc: dict[str, Any]) -> Any:
-    return expand(doc["legal"])[0]
-
-
-def ws_url(api: str, table_id: str) -> str:
-    return api.replace("http://", "ws://") + f"/v1/tables/{table_id}/play"
-
-
-async def open_table(
-    api: str, seats: int = 2, options: dict[str, Any] | None = None
-) -> tuple[str, list[str]]:
-    async with httpx.AsyncClient(base_url=api, timeout=30) as client:
-        r = await client.post(
-            "/v1/tables", json={"game": "highcard", "seats": seats, "options": options or {}}
-        )
-        assert r.status_code == 201, r.text
-        body = r.json()
-        return body["table_id"], [t["token"] for t in body["tokens"]]
 
 
 async def http_view(api: str, table_id: str, token: str, min_version: int = 0) -> bytes:
@@ -66,65 +45,6 @@ async def http_view(api: str, table_id: str, token: str, min_version: int = 0) -
         )
         assert r.status_code == 200, r.text
         return r.content
-
-
-class Seat:
-    """One seat's connection; every frame it receives is kept, in order."""
-
-    def __init__(self, ws: ClientConnection) -> None:
-        self.ws = ws
-        self.frames: asyncio.Queue[bytes] = asyncio.Queue()
-        self.views: list[bytes] = []  # every view received, as its exact bytes
-        self._reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        with contextlib.suppress(ConnectionClosed):
-            async for frame in self.ws:
-                raw = frame.encode() if isinstance(frame, str) else frame
-                self.frames.put_nowait(raw)
-
-    async def next(self, within_s: float = 15.0) -> dict[str, Any]:
-        raw = await asyncio.wait_for(self.frames.get(), within_s)
-        frame: dict[str, Any] = _decode(raw)
-        if frame.get("view") is not None:
-            self.views.append(_raw_view(raw))
-        elif frame.get("answer", {}).get("view") is not None:
-            self.views.append(_raw_view(raw, "answer"))
-        return frame
-
-    async def reply(self, body: dict[str, Any]) -> dict[str, Any]:
-        """Send a command; its reply (the pushes before it are kept in ``views``)."""
-        await self.ws.send(msgspec.json.encode(body).decode())
-        while True:
-            frame = await self.next()
-            if frame["type"] != "view":
-                return frame
-
-    async def close(self) -> None:
-        await self.ws.close()
-        self._reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._reader
-
-
-class _Frame(msgspec.Struct):
-    view: msgspec.Raw = msgspec.Raw()
-
-
-class _Replied(msgspec.Struct):
-    answer: _Frame
-
-
-def _raw_view(raw: bytes, where: str = "") -> bytes:
-    return bytes(_decode(raw, type=_Replied).answer.view if where else _decode(raw, type=_Frame).view)
-
-
-async def sit(api: str, table_id: str, token: str) -> tuple[Seat, dict[str, Any]]:
-    seat = Seat(await connect(ws_url(api, table_id), max_size=None))
-    await seat.ws.send(msgspec.json.encode({"token": token}).decode())
-    ready = await seat.next()
-    assert ready["type"] == "ready", ready
-    return seat, ready
 
 
 async def test_a_whole_game_over_two_seats_sockets_with_pushes_equal_to_http_views(stack: Stack) -> None:
@@ -222,17 +142,6 @@ async def own_gateway(stack: Stack, limits: SocketLimits, **settings: Any) -> As
     }
     async with served_gateway(Settings(**values), socket_limits=limits) as api:
         yield api
-
-
-async def refused(ws: ClientConnection, code: str) -> dict[str, Any]:
-    """The last message and the close of a refusal with ``code``."""
-    frame: dict[str, Any] = _decode(await asyncio.wait_for(ws.recv(), 15))
-    assert frame["type"] == "error" and frame["answer"]["code"] == code, frame
-    assert frame["http_status"] == status_of(code) and frame["answer"]["message"]
-    with pytest.raises(ConnectionClosed):
-        await asyncio.wait_for(ws.recv(), 15)
-    assert ws.close_code == CLOSE_BASE + status_of(code) and ws.close_reason == code
-    return frame
 
 
 async def test_tokens_are_checked_before_anything_is_played(stack: Stack) -> None:

@@ -22,7 +22,7 @@ from shared.eventstore.tables import fold_all
 from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.readmodels.build import audience_name, view_doc
-from tests.gateway.test_play_socket import first_legal, open_table, sit
+from tests.gateway.play_sockets import first_legal, open_table, sit
 from tests.support.stacks import running_stack
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(180)]

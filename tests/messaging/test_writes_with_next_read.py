@@ -23,7 +23,7 @@ from shared.eventstore.tables import TableCache
 from shared.messaging.streams import Batch, StreamReader
 from shared.observability import metrics
 from tests.messaging.readers import run_until
-from tests.projector.test_projector_batches import KEYS, forget_read_models, play, read_models
+from tests.support.played_table import KEYS, forget_read_models, play, read_models
 from tests.support.waiting import until
 
 pytestmark = pytest.mark.integration

@@ -5,81 +5,22 @@ whatever the batches, the read models are byte for byte the same.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import msgspec
 import pytest
 
 from services.projector.handlers import GROUP, Projector
-from services.reducer.handlers import Reducer
-from shared.eventstore.keys import GameKeys, partition_feed
+from shared.eventstore.keys import partition_feed
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache
-from shared.games import registry
 from shared.infra.redis_client import connect
 from shared.infra.valkey_cluster import ValkeyCluster
-from shared.kernel.auth import token_hash
-from shared.messaging.messages import MoveMsg, OpenMsg, OpenTable
 from shared.messaging.streams import Batch
 from shared.observability import metrics
-from shared.readmodels.build import HISTORY
+from tests.support.played_table import KEYS, forget_read_models, play, read_models
 
 pytestmark = pytest.mark.integration
-KEYS = GameKeys("g", 0)
-TOKENS = ("seat-0", "seat-1")
-NAMES = ("spectator", "seat0", "seat1", HISTORY)
-
-
-async def play(store: EventStore, moves: int, first: int = 0) -> None:
-    """Open the table (once: a repeat is a duplicate) and play ``moves`` more, numbered from ``first``."""
-    reducer = Reducer(store, TableCache(store))
-    hashes = tuple(token_hash(t) for t in TOKENS)
-    await reducer.process(
-        [
-            OpenMsg(
-                game_id="g",
-                partition=0,
-                command_id="open-g",
-                correlation_id="c",
-                reply_to="",
-                received_ns=0,
-                open=OpenTable(game="tigris", seats=2, token_hashes=hashes),
-            )
-        ]
-    )
-    game, rng = registry.get("tigris"), random.Random(4 + first)
-    for i in range(moves):
-        table = (await TableCache(store).refresh([KEYS]))["g"]
-        assert table is not None and not table.over
-        seat = min(game.actors(table.state))
-        command = rng.choice(game.legal(table.state, seat))
-        msg = MoveMsg(
-            game_id="g",
-            partition=0,
-            command_id=f"m{first + i}",
-            correlation_id="c",
-            reply_to="",
-            received_ns=0,
-            token_hash=token_hash(TOKENS[seat]),
-            command=msgspec.Raw(msgspec.json.encode(command)),
-        )
-        (outcome,) = await reducer.process([msg])
-        assert outcome.status == "accepted"
-
-
-async def read_models(redis: Any) -> dict[str, Any]:
-    return {
-        **{f"view:{n}": await redis.get(KEYS.view(n)) for n in NAMES[:3]},
-        # The history holds one entry per projected batch: it follows the batches by design.
-        **{f"feed:{n}": [f for _, f in await redis.xrange(KEYS.audience_feed(n))] for n in NAMES[:3]},
-    }
-
-
-async def forget_read_models(redis: Any) -> None:
-    await redis.delete(
-        KEYS.checkpoint, *(KEYS.view(n) for n in NAMES), *(KEYS.audience_feed(n) for n in NAMES)
-    )
 
 
 async def project(

@@ -26,7 +26,7 @@ from shared.messaging.streams import Batch
 from shared.readmodels.build import HISTORY
 from shared.readmodels.server import missing, ready_marker
 from tests.conftest import emptied, served
-from tests.projector.test_projector_batches import KEYS, NAMES, play
+from tests.support.played_table import KEYS, NAMES, play
 
 pytestmark = pytest.mark.integration
 FEED = partition_feed(0)

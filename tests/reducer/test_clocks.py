@@ -4,7 +4,6 @@ plays (bot policy) or forfeits (forfeit policy) every seat in turn."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import httpx
 import pytest
@@ -14,34 +13,9 @@ from shared.infra.launcher import Stack
 from shared.infra.redis_client import connect
 from shared.kernel.legal_groups import expand
 from tests.support.checks import check_finished_table
-from tests.support.waiting import eventually
+from tests.support.clocked_tables import open_clocked, until_over
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
-
-
-async def open_clocked(api: httpx.AsyncClient, policy: str) -> botclient.Table:
-    r = await api.post(
-        "/v1/tables",
-        json={
-            "game": "highcard",
-            "seats": 2,
-            "options": {"hand_size": 2},
-            "clock": {"per_move_ms": 150, "policy": policy},
-        },
-    )
-    assert r.status_code == 201, r.text
-    body = r.json()
-    return botclient.Table(body["table_id"], "highcard", [t["token"] for t in body["tokens"]])
-
-
-async def until_over(api: httpx.AsyncClient, table: botclient.Table) -> dict[str, Any]:
-    async def final() -> dict[str, Any] | None:
-        doc = await botclient.view(api, table, None)
-        return doc if doc["over"] else None
-
-    doc = await eventually(final, 20, every_s=0.05)
-    assert doc is not None, "the clocks did not finish the game"
-    return doc
 
 
 def timeouts(text: str, policy: str) -> float:

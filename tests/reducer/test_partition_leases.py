@@ -29,7 +29,7 @@ from shared.infra.valkey_cluster import start_cluster
 from shared.messaging.messages import encode
 from shared.messaging.streams import Batch
 from shared.observability import metrics
-from tests.reducer.test_stage_faults import GAME, TOKENS, a_move, assert_linear
+from tests.reducer.highcard_table import GAME, TOKENS, a_move, assert_linear
 from tests.support.messages import open_msg
 from tests.support.waiting import until
 

@@ -20,29 +20,14 @@ from services.reducer.handlers import Reducer
 from shared.eventstore.keys import GameKeys, partition_feed, validated_stream
 from shared.eventstore.store import EventStore
 from shared.eventstore.tables import TableCache, fold_all
-from shared.games import registry
-from shared.messaging.messages import CommandMsg, encode
+from shared.messaging.messages import encode
 from shared.messaging.streams import Batch
 from shared.observability import metrics
 from shared.readmodels.audit import AuditLog, verify_log
-from tests.support.messages import move_msg, open_msg
+from tests.reducer.highcard_table import GAME, TOKENS, a_move, assert_linear
+from tests.support.messages import open_msg
 
 pytestmark = pytest.mark.integration
-GAME = "highcard"
-TOKENS = ("seat-0", "seat-1")
-
-
-def a_move(table: Any, command_id: str, rng: random.Random) -> CommandMsg:
-    game = registry.get(GAME)
-    seat = rng.choice(sorted(game.actors(table.state)))
-    command = rng.choice(game.legal(table.state, seat))
-    return move_msg(TOKENS[seat], command, command_id, seat=seat)
-
-
-def assert_linear(envelopes: list[Any], commands: list[Any]) -> None:
-    assert [e.version for e in envelopes] == list(range(1, len(envelopes) + 1)), "a gap or a fork"
-    ids = [c.command_id for c in commands]
-    assert len(ids) == len(set(ids)), "a command applied twice"
 
 
 async def test_two_reducers_claiming_one_partition_keep_each_game_linear(redis: Any) -> None:
