@@ -32,7 +32,9 @@ from shared.tournaments.evolve import fold
 from shared.tournaments.keys import tournament_keys
 from shared.tournaments.ratings import tournament_ratings
 from shared.tournaments.views import pairings_view, standings_view
+from tests.support.accounts import bearer
 from tests.support.waiting import eventually, until
+from tests.tournaments.organiser_api import create, finished, register, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 
@@ -43,45 +45,8 @@ def _to_builtins(value: Any) -> Any:
     return json.loads(msgspec.json.encode(value))
 
 
-def organiser(token: str) -> dict[str, str]:
-    return {"authorization": f"Bearer {token}"}
-
-
-async def create(api: httpx.AsyncClient, **settings: Any) -> tuple[str, str]:
-    r = await api.post("/v1/tournaments", json=settings)
-    assert r.status_code == 201, r.text
-    body = r.json()
-    return body["tournament_id"], body["organiser_token"]
-
-
-async def register(
-    api: httpx.AsyncClient, tid: str, token: str, name: str, kind: str = "bot"
-) -> dict[str, Any]:
-    r = await api.post(
-        f"/v1/tournaments/{tid}/players", json={"name": name, "kind": kind}, headers=organiser(token)
-    )
-    assert r.status_code == 201, r.text
-    return r.json()
-
-
-async def wait_for(api: httpx.AsyncClient, tid: str, done: Any, within: float = 90.0) -> dict[str, Any]:
-    seen: list[dict[str, Any]] = []
-
-    async def there() -> dict[str, Any] | None:
-        seen.append((await api.get(f"/v1/tournaments/{tid}/pairings")).json())
-        return seen[-1] if done(seen[-1]) else None
-
-    doc = await eventually(there, within, every_s=0.1)
-    assert doc is not None, f"{tid}: not there in {within}s: {seen[-1]}"
-    return doc
-
-
 async def collect_feed(api: httpx.AsyncClient, tid: str) -> list[dict[str, Any]]:
     return [entry async for entry in follow_path(api, f"/v1/tournaments/{tid}/feed")]
-
-
-def finished(doc: dict[str, Any]) -> bool:
-    return bool(doc["status"] == "finished")
 
 
 async def test_sixteen_bots_play_three_swiss_rounds_to_the_end(stack: Stack) -> None:
@@ -92,7 +57,7 @@ async def test_sixteen_bots_play_three_swiss_rounds_to_the_end(stack: Stack) -> 
         )
         players = [await register(api, tid, token, f"Bot {i:02d}") for i in range(16)]
         feed = asyncio.create_task(collect_feed(api, tid))
-        r = await api.post(f"/v1/tournaments/{tid}/start", headers=organiser(token))
+        r = await api.post(f"/v1/tournaments/{tid}/start", headers=bearer(token))
         assert r.status_code == 200, r.text
 
         # A restart of the platform process while round 2 is under way.
@@ -100,9 +65,7 @@ async def test_sixteen_bots_play_three_swiss_rounds_to_the_end(stack: Stack) -> 
         await asyncio.to_thread(stack.restart, "platform")
 
         # A player's token finds their table and seat token.
-        me = (
-            await api.get(f"/v1/tournaments/{tid}/me", headers=organiser(players[0]["player_token"]))
-        ).json()
+        me = (await api.get(f"/v1/tournaments/{tid}/me", headers=bearer(players[0]["player_token"]))).json()
         assert me["player_id"] == players[0]["player_id"] and me["round"] >= 2
         if me["table_id"] is not None:
             game_keys = GameKeys(me["table_id"], partition_of(me["table_id"], stack.partitions))
@@ -214,10 +177,10 @@ async def test_a_human_fetches_their_seat_and_plays_it(stack: Stack) -> None:
         human = await register(api, tid, token, "Ada", kind="human")
         for i in range(3):
             await register(api, tid, token, f"Bot {i}")
-        assert (await api.post(f"/v1/tournaments/{tid}/start", headers=organiser(token))).status_code == 200
+        assert (await api.post(f"/v1/tournaments/{tid}/start", headers=bearer(token))).status_code == 200
 
         async def seated() -> dict[str, Any] | None:
-            me = (await api.get(f"/v1/tournaments/{tid}/me", headers=organiser(human["player_token"]))).json()
+            me = (await api.get(f"/v1/tournaments/{tid}/me", headers=bearer(human["player_token"]))).json()
             return me if me["seat_token"] else None
 
         me = await eventually(seated, 10, every_s=0.1)
@@ -260,7 +223,7 @@ async def test_organiser_and_public_errors(stack: Stack) -> None:
     async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
         r = await api.get("/v1/tournaments/nope-none/standings")
         assert (r.status_code, r.json()["code"]) == (404, "unknown_tournament")
-        r = await api.post("/v1/tournaments/nope-none/start", headers=organiser("x"))
+        r = await api.post("/v1/tournaments/nope-none/start", headers=bearer("x"))
         assert (r.status_code, r.json()["code"]) == (404, "unknown_tournament")
         r = await api.post("/v1/tournaments", json={"game": "highcard", "seats_per_table": 4, "rounds": 0})
         assert (r.status_code, r.json()["code"]) == (422, "invalid_settings")
@@ -268,17 +231,17 @@ async def test_organiser_and_public_errors(stack: Stack) -> None:
         assert (r.status_code, r.json()["code"]) == (404, "unknown_game")
 
         tid, token = await create(api, game="highcard", seats_per_table=2, rounds=1)
-        r = await api.post(f"/v1/tournaments/{tid}/start", headers=organiser("wrong"))
+        r = await api.post(f"/v1/tournaments/{tid}/start", headers=bearer("wrong"))
         assert (r.status_code, r.json()["code"]) == (403, "bad_token")
         r = await api.post(f"/v1/tournaments/{tid}/start")
         assert (r.status_code, r.json()["code"]) == (401, "missing_token")
-        r = await api.post(f"/v1/tournaments/{tid}/start", headers=organiser(token))
+        r = await api.post(f"/v1/tournaments/{tid}/start", headers=bearer(token))
         assert (r.status_code, r.json()["code"]) == (422, "not_enough_players")
-        r = await api.post(f"/v1/tournaments/{tid}/rounds", headers=organiser(token))
+        r = await api.post(f"/v1/tournaments/{tid}/rounds", headers=bearer(token))
         assert (r.status_code, r.json()["code"]) == (422, "not_started")
         r = await api.post("/v1/tournaments", json={"tournament_id": tid, "game": "highcard", "rounds": 1})
         assert (r.status_code, r.json()["code"]) == (422, "already_created")
-        r = await api.get(f"/v1/tournaments/{tid}/me", headers=organiser("not-a-player"))
+        r = await api.get(f"/v1/tournaments/{tid}/me", headers=bearer("not-a-player"))
         assert (r.status_code, r.json()["code"]) == (403, "bad_token")
         standings = (await api.get(f"/v1/tournaments/{tid}/standings")).json()
         assert standings["status"] == "registering" and standings["lines"] == []

@@ -21,8 +21,8 @@ import pytest
 
 from shared.infra.launcher import Stack
 from shared.infra.settings import UNTHROTTLED
+from tests.support.accounts import bearer
 from tests.support.waiting import eventually, until
-from tests.tournaments.test_tournament import organiser
 
 pytestmark = [pytest.mark.e2e, pytest.mark.chaos, pytest.mark.timeout(300)]
 ENV = {**UNTHROTTLED, "ZIGGURAT_RECLAIM_IDLE_MS": "1000", "ZIGGURAT_REPLY_TIMEOUT_S": "3"}
@@ -86,11 +86,11 @@ async def create(api: httpx.AsyncClient, rounds: int, options: dict[str, int]) -
 
 async def start_bots(api: httpx.AsyncClient, tid: str, token: str, bots: int) -> None:
     for i in range(bots):
-        headers = {**organiser(token), "idempotency-key": f"reg-{i}"}
+        headers = {**bearer(token), "idempotency-key": f"reg-{i}"}
         body = {"player_id": f"bot{i}", "name": f"Bot {i}", "kind": "bot"}
         r = await call(api, "POST", f"/v1/tournaments/{tid}/players", json=body, headers=headers)
         assert r.status_code == 201, r.text
-    headers = {**organiser(token), "idempotency-key": "start"}
+    headers = {**bearer(token), "idempotency-key": "start"}
     r = await call(api, "POST", f"/v1/tournaments/{tid}/start", headers=headers)
     assert r.status_code == 200, r.text
 

@@ -12,7 +12,8 @@ import pytest
 from shared.cli import botclient
 from shared.cli.main import main as ziggurat
 from shared.infra.launcher import Stack
-from tests.tournaments.test_tournament import create, finished, organiser, register, wait_for
+from tests.support.accounts import bearer
+from tests.tournaments.organiser_api import create, finished, register, wait_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.xdist_group("stack"), pytest.mark.timeout(300)]
 
@@ -23,7 +24,7 @@ async def run_tournament(api: httpx.AsyncClient, players: int, **settings: objec
     )
     for i in range(players):
         await register(api, tid, token, f"Bot {i}")
-    r = await api.post(f"/v1/tournaments/{tid}/start", headers=organiser(token))
+    r = await api.post(f"/v1/tournaments/{tid}/start", headers=bearer(token))
     assert r.status_code == 200, r.text
     return await wait_for(api, tid, finished, within=120)
 
