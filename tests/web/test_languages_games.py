@@ -7,14 +7,16 @@ catalogue: its words are the English catalogue's words that the page's own
 catalogue never uses. So a proper noun or a word the languages share (Ziggurat,
 Tigris, a name of the content pack) counts only if the translation itself
 avoids it, and no list of allowed strings is tuned to pass; digits and board
-coordinates (A1, H4) are no words. Names the API sends as data (a content
-pack's provinces, kingdoms and cards with their texts: the strings of the
-seat's view and of Conan's map that hold a capital letter or a space, unlike
-identifiers, and the ids of named things in words, as the log names a past
-adventure the view no longer holds) are the pack's, not the client's, and are
-left out of the text first. A sentence a renderer forgot to put in the catalogue is still caught
-when it shares a word with any English sentence (which every English sentence
-of three words or more does: "the", "and", "of")."""
+coordinates (A1, H4) are no words. A content pack's words (Conan's provinces,
+kingdoms, cards and their texts, adventures, objectives, map labels) are a
+vocabulary of their own in each language (the pack's ``i18n/<code>.yaml``,
+English its own files), so a pack word left in English on a Finnish page is
+English left like any other. Names the view sends as data (the strings of
+the seat's view that hold a capital letter or a space, unlike identifiers: a
+seat's name) are left out of the text first. A sentence a renderer forgot to
+put in the catalogue is still caught when it shares a word with any English
+sentence (which every English sentence of three words or more does: "the",
+"and", "of")."""
 
 from __future__ import annotations
 
@@ -41,6 +43,8 @@ LOCALES = Path(__file__).resolve().parents[2] / "services" / "web" / "static" / 
 MOVES = {"tigris": 40, "tigris-cards": 30, "catan": 70, "catan-ck": 70, "conan": 40}
 #: Letters only (ä, ő included), so "H4" and "12" hold no word.
 WORD = re.compile(r"[^\W\d_]{3,}")
+#: An identifier in capitals (a die face, a fate: ``HIT_CONAN``), not a name.
+CODE = re.compile(r"[A-Z][A-Z_]*")
 PLACEHOLDER = re.compile(r"\{\w+\}")
 LANGUAGE_TAG = {"en": "en-GB", "fi": "fi-FI", "hu": "hu-HU"}
 
@@ -53,46 +57,34 @@ def catalogue(language: str) -> dict[str, Any]:
 
 @cache
 def vocabulary(language: str) -> frozenset[str]:
-    """Every word (three letters or more, placeholders aside) the catalogue's sentences use."""
-    found: set[str] = set()
+    """Every word (three letters or more, placeholders aside) the catalogue's sentences use,
+    and the content packs' words in that language."""
+    found: set[str] = set(pack_vocabulary(language))
     for entry in catalogue(language).values():
         for text in [entry] if isinstance(entry, str) else entry.values():
             found |= {w.lower() for w in WORD.findall(PLACEHOLDER.sub(" ", text))}
     return frozenset(found)
 
 
+@cache
+def pack_vocabulary(language: str) -> frozenset[str]:
+    """Every word of Conan's bundled packs' words in ``language`` (``en``: the packs' own
+    names and texts): the page names the pack's things in these, as the map asset serves them."""
+    found: set[str] = set()
+    for pack in load_packs().values():
+        words = pack.words.get(language)
+        found |= {w.lower() for s in strings(msgspec.to_builtins(words)) for w in WORD.findall(s)}
+    return frozenset(found)
+
+
 def data_names(api: httpx.Client, table_id: str, token: str) -> list[str]:
-    """The display names the seat's view carries, and those of the content pack a view
-    names (Conan's map, adventures and cards: the log names past ones by id, which the
-    view no longer holds): strings with a capital letter or a space, longest first."""
-    doc = view(api, table_id, token)
-    found = strings(doc)
-    inner = doc.get("view") or {}
-    if inner.get("board_digest"):
-        r = api.get(f"/v1/games/conan/packs/{inner['pack']}/board", params={"digest": inner["board_digest"]})
-        assert r.status_code == 200, r.text
-        found |= strings(r.json()) | strings(msgspec.to_builtins(load_packs()[inner["pack"]]))
-    named = {s for s in found if WORD.search(s) and (" " in s or s != s.lower())}
-    return sorted(named | named_ids(doc, inner), key=len, reverse=True)
-
-
-def named_ids(doc: Any, inner: dict[str, Any]) -> set[str]:
-    """A named thing's id in words, as a page names what its view no longer holds (a past
-    adventure in the log: ``tower_of_the_elephant``, its pack prefix dropped, as conan/words.js
-    ``humanize`` does): only ids of entries that have a name or title of their own."""
-    entries: list[Any] = [doc]
-    if inner.get("pack"):
-        entries.append(msgspec.to_builtins(load_packs()[inner["pack"]]))
-    ids: set[str] = set()
-    while entries:
-        node = entries.pop()
-        if isinstance(node, dict):
-            if isinstance(node.get("id"), str) and ("name" in node or "title" in node):
-                ids.add(re.sub(r"^(aq|tu|st|hy)_", "", node["id"]).replace("_", " "))
-            entries.extend(node.values())
-        elif isinstance(node, list):
-            entries.extend(node)
-    return {i for i in ids if " " in i}
+    """The display names the seat's view carries (a seat's name): strings with a capital
+    letter or a space, longest first. A code in capitals (a die face, ``SHIELD``) is no
+    name: the page words it. Conan's content pack sends no names in its views: its
+    words are the pack's, in every language (:func:`pack_vocabulary`)."""
+    found = strings(view(api, table_id, token))
+    named = {s for s in found if WORD.search(s) and (" " in s or s != s.lower()) and not CODE.fullmatch(s)}
+    return sorted(named, key=len, reverse=True)
 
 
 def english_left(text: str, language: str) -> list[str]:
@@ -113,6 +105,10 @@ def test_the_rule_finds_english_and_spares_the_translation() -> None:
     assert english_left(en["tigris.hint_pick"], "hu")
     assert english_left(fi["tigris.hint_pick"] + " " + fi["tigris.now_over"], "fi") == []
     assert english_left(hu["tigris.hint_pick"] + " H4 12", "hu") == []
+    # A content pack's words count as the language's, and its English ones as English.
+    assert english_left("The Tower of the Elephant", "fi") and english_left("Shield Wall", "hu")
+    assert english_left("Norsun torni · Kilpimuuri · Läntinen valtameri", "fi") == []
+    assert english_left("Az elefánt tornya · Pajzsfal · Nyugati-óceán", "hu") == []
 
 
 class MidGame:

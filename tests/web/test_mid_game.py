@@ -24,8 +24,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import msgspec
 import pytest
 
+from shared.games.conan.loader import load_packs
 from tests.web.helpers import HOSTED, auth, names, open_table, photograph, play_random, view
 
 pytestmark = [pytest.mark.browser, pytest.mark.xdist_group("browser"), pytest.mark.timeout(240)]
@@ -107,7 +109,8 @@ class Known:
         #: An id and the name some document gives it are one fact: a seat whose feed
         #: says it drew ``whispers`` knows the card its page calls "Whispers at Court",
         #: though no document of its own (the card left its hand) writes the name.
-        self.named: dict[str, str] = {}
+        #: Conan's views name cards by id only: their names are the pack's words.
+        self.named: dict[str, str] = pack_names()
 
     def of(self, api: httpx.Client, table_id: str, token: str | None, version: int = 0) -> set[str]:
         doc = view(api, table_id, token, version)
@@ -118,6 +121,16 @@ class Known:
 
     def widened(self, facts: set[str]) -> set[str]:
         return facts | {self.named[f] for f in facts if f in self.named}
+
+
+def pack_names() -> dict[str, str]:
+    """Every id of Conan's bundled packs with its English name (as the page names it), spoken."""
+    found: dict[str, str] = {}
+    for pack in load_packs().values():
+        for section in msgspec.to_builtins(pack.words["en"]).values():
+            for key, said in section.items():
+                found[spoken(key)] = spoken(said if isinstance(said, str) else said["name"])
+    return found
 
 
 def pairs(node: Any) -> dict[str, str]:

@@ -7,7 +7,10 @@ in one :class:`Pack`. The loader (``loader.py``) fills them from YAML and
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Annotated
+
+import msgspec
 
 from shared.kernel.messages import Record
 
@@ -228,6 +231,42 @@ class Dice(Record, frozen=True, forbid_unknown_fields=True):
     max_per_roll: int
 
 
+#: A name in a pack's words: a card's title, a province on the map.
+WordName = Annotated[str, msgspec.Meta(min_length=1, max_length=60)]
+#: A kingdom card's rule text.
+WordText = Annotated[str, msgspec.Meta(min_length=1, max_length=300)]
+#: A language's code, as its words file is named (``i18n/fi.yaml``).
+LANGUAGE = r"^[a-z]{2,3}$"
+#: Bounds a translation file cannot outgrow: a pack has far fewer entries.
+_MAX_ENTRIES = 256
+Names = Annotated[dict[str, WordName], msgspec.Meta(max_length=_MAX_ENTRIES)]
+
+
+class CardWords(Record, frozen=True, forbid_unknown_fields=True):
+    name: WordName
+    text: WordText
+
+
+class PackWords(Record, frozen=True, forbid_unknown_fields=True):
+    """A pack's words in one language, keyed by the pack's own ids (a map label,
+    which has none, by its English name). English is the pack's own files;
+    every other language is ``i18n/<code>.yaml`` beside them, where a missing
+    entry falls back to English and an id the pack lacks is refused."""
+
+    provinces: Names = {}
+    kingdoms: Names = {}
+    zones: Names = {}
+    #: intrigue regions (a strategy card's, an objective's)
+    regions: Names = {}
+    strategy_cards: Names = {}
+    kingdom_cards: Annotated[dict[str, CardWords], msgspec.Meta(max_length=_MAX_ENTRIES)] = {}
+    #: the artifacts and the bonus card
+    artifacts: Names = {}
+    adventures: Names = {}
+    objectives: Names = {}
+    labels: Names = {}
+
+
 class PackError(ValueError):
     """A pack that cannot be played, named by file, entry and field: pack
     authors are not Python programmers."""
@@ -256,6 +295,8 @@ class Pack:
     distance: tuple[tuple[int, ...], ...]
     #: where a client draws the map (``layout.yaml``); optional, the rules never read it
     layout: Layout | None = None
+    #: the pack's words by language (``en`` from the pack's own files): for clients only
+    words: dict[str, PackWords] = field(default_factory=dict)
 
     def province(self, pid: str) -> Province:
         return self.provinces[self.index[pid]]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import deque
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -17,8 +18,10 @@ import msgspec
 import yaml  # type: ignore[import-untyped]  # PyYAML ships no types and the project pins no stubs
 
 from shared.games.conan.content import (
+    LANGUAGE,
     AdventureCard,
     Artifact,
+    CardWords,
     Dice,
     Header,
     Kingdom,
@@ -27,9 +30,11 @@ from shared.games.conan.content import (
     Objective,
     Pack,
     PackError,
+    PackWords,
     Province,
     StrategyCard,
     TokenKind,
+    WordName,
 )
 from shared.games.conan.validate import validate_pack
 
@@ -109,7 +114,63 @@ def load_pack(directory: Path) -> Pack:
         artifacts, bonus, index, _distances(provinces, index), _load_layout(directory, provinces),
     )  # fmt: skip
     validate_pack(pack, kinds)
-    return pack
+    return replace(pack, words=_load_words(directory, pack))
+
+
+def english_words(pack: Pack) -> PackWords:
+    """The pack's own words: the names in its files (zones and regions, which
+    have no name there, by their ids in words)."""
+    layout = pack.layout
+    return PackWords(
+        provinces={p.id: p.name for p in pack.provinces},
+        kingdoms={k.id: k.name for k in pack.kingdoms.values()},
+        zones={z: z.replace("_", " ") for z in sorted({p.zone for p in pack.provinces})},
+        regions={r: r.replace("_", " ") for r in sorted({p.region for p in pack.provinces})},
+        strategy_cards={c.id: c.name for c in pack.strategy.values()},
+        kingdom_cards={c.id: CardWords(name=c.name, text=c.text) for c in pack.kingdom_cards.values()},
+        artifacts={a.id: a.name for a in (*pack.artifacts.values(), pack.bonus)},
+        adventures={a.id: a.title for a in pack.adventures.values()},
+        objectives={o.id: o.name for o in pack.objectives.values()},
+        labels={lb.name: lb.name for lb in layout.labels} if layout else {},
+    )
+
+
+def _load_words(directory: Path, pack: Pack) -> dict[str, PackWords]:
+    """English from the pack's files, and each ``i18n/<code>.yaml``: an entry may be
+    missing (the client falls back to English) but never name an id the pack lacks,
+    so a renamed or removed card cannot leave stale words behind."""
+    english = english_words(pack)
+    words = {"en": english}
+    folder = directory / "i18n"
+    for path in sorted(folder.glob("*.yaml")) if folder.is_dir() else []:
+        file = f"i18n/{path.name}"
+        if not re.fullmatch(LANGUAGE, path.stem) or path.stem == "en":
+            raise PackError(file, "-", "-", "name it by a language's code (fi.yaml); English is the pack")
+        raw = _read(folder, path.name)
+        _check_words(file, {} if raw is None else raw, english)
+        words[path.stem] = _convert(file, {} if raw is None else raw, PackWords, path.stem)
+    return words
+
+
+def _check_words(file: str, raw: Any, english: PackWords) -> None:
+    """Entry by entry, so an error names the id and the section it is under."""
+    if not isinstance(raw, dict):
+        raise PackError(file, "-", "-", f"expected sections: {', '.join(PackWords.__struct_fields__)}")
+    for section, entries in raw.items():
+        if section not in PackWords.__struct_fields__:
+            raise PackError(file, "-", str(section), "no such section")
+        if not isinstance(entries, dict):
+            raise PackError(file, "-", section, "expected entries 'id: words'")
+        known = getattr(english, section)
+        kind: Any = CardWords if section == "kingdom_cards" else WordName
+        for key, said in entries.items():
+            if key not in known:
+                raise PackError(file, str(key), section, f"the pack has no {section} entry {key!r}")
+            try:
+                _convert(file, said, kind, str(key))
+            except PackError as exc:
+                field = section if exc.field == "-" else f"{section}.{exc.field}"
+                raise PackError(file, str(key), field, str(exc).rsplit(": ", 1)[-1]) from exc
 
 
 def _load_layout(directory: Path, provinces: tuple[Province, ...]) -> Layout | None:

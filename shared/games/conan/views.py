@@ -5,13 +5,14 @@ bytes. A seat sees its own hand, tokens and sealed choices; everyone sees the
 board, counts, and that a sealed choice was made, never its content.
 
 Every view also carries what a client needs to draw the table without a copy
-of the content pack: the names and texts of the cards, adventure and
-objectives the view itself names (``cards``), so it tells nothing the view
-does not already hold; and the map by reference. The map (``Board``: each
-province's printed facts, its outline and anchor from the pack's
-``layout.yaml``, the kingdoms' colours) is public and a function of the pack
-alone, the same in every view and every history entry of every table that
-plays it, and about twice the size of the rest of a view: the gateway serves
+of the content pack: the facts of the cards, adventure and objectives the view
+itself names (``cards``, as data the client words in its own language), so it
+tells nothing the view does not already hold; and the map by reference. The
+map (``Board``: each province's printed facts, its outline and anchor from the
+pack's ``layout.yaml``, the kingdoms' colours, and the pack's words in every
+language it has, keyed by id) is public and a function of the pack alone,
+the same in every view and every history entry of every table that plays it,
+and larger than the rest of a view: the gateway serves
 it once per pack (``GET /v1/games/conan/packs/{pack}/board``: the game's
 :func:`board_asset`, through the contract's ``assets``) and a view names it by
 ``board_digest``, a hash of exactly the bytes served.
@@ -26,7 +27,17 @@ from typing import assert_never
 import msgspec
 
 from shared.games.conan import events as ev
-from shared.games.conan.content import Artifact, KingdomCard, Objective, Pack, ProvinceLayout, StrategyCard
+from shared.games.conan.content import (
+    Artifact,
+    Condition,
+    Effect,
+    KingdomCard,
+    Objective,
+    Pack,
+    PackWords,
+    ProvinceLayout,
+    StrategyCard,
+)
 from shared.games.conan.rules.adventure import age_deck_left
 from shared.games.conan.state import (
     AnyPhase,
@@ -82,10 +93,10 @@ class ProvinceView(Record, frozen=True):
 
 
 class MapProvince(Record, frozen=True, omit_defaults=True):
-    """A province as printed (provinces.yaml) and where it is drawn (layout.yaml)."""
+    """A province as printed (provinces.yaml) and where it is drawn (layout.yaml);
+    its name is in the board's ``words``."""
 
     id: str
-    name: str
     zone: str
     region: str
     value: int
@@ -102,7 +113,6 @@ class MapProvince(Record, frozen=True, omit_defaults=True):
 
 class MapKingdom(Record, frozen=True):
     id: str
-    name: str
     colour: str
     home: str
 
@@ -114,6 +124,7 @@ class MapFeature(Record, frozen=True):
 
 class MapLabel(Record, frozen=True, omit_defaults=True):
     kind: str
+    #: in English, and the key of its words in other languages
     name: str
     x: int
     y: int
@@ -141,17 +152,37 @@ class Board(Record, frozen=True):
     features: tuple[MapFeature, ...] = ()
     labels: tuple[MapLabel, ...] = ()
     zones: tuple[MapZone, ...] = ()
+    #: the pack's words by language code (``en``: the pack's own names), keyed by
+    #: its ids: every name a page shows of the pack, and kingdom cards' texts.
+    #: Static, so a page holds every card's words and the views decide which
+    #: cards it names; a language may lack an entry, which a page then shows in
+    #: English
+    words: dict[str, PackWords] = {}
 
 
-class CardInfo(Record, frozen=True):
-    """Words for an item the view names: a strategy or kingdom card, an artifact,
-    the adventure or an objective. ``value``: bid value, cost, tokens or EP."""
+class CardInfo(Record, frozen=True, omit_defaults=True):
+    """What a client needs to word an item the view names (a strategy or kingdom
+    card, an artifact, the adventure or an objective), as data: its name and a
+    kingdom card's text are the pack's words (:class:`Board` ``words``, by id and
+    language), its sentence the client's catalogue. ``value``: bid value, cost,
+    tokens or EP."""
 
     id: str
     kind: str  # strategy | kingdom | artifact | adventure | objective
-    name: str
-    text: str
     value: int = 0
+    #: strategy: the faces that count as successes, where it helps a military
+    #: contest (terrains) and an intrigue (regions, for this table's seat count)
+    faces: tuple[str, ...] = ()
+    terrains: tuple[str, ...] = ()
+    regions: tuple[str, ...] = ()
+    #: kingdom: table | instant | event
+    type: str = ""
+    #: artifact: its lasting effects
+    effects: tuple[Effect, ...] = ()
+    #: adventure: the province Conan heads for
+    destination: str = ""
+    #: objective: what meets it
+    condition: Condition | None = None
 
 
 class View(Record, frozen=True):
@@ -247,7 +278,6 @@ def board(pack: Pack) -> Board:
         provinces.append(
             MapProvince(
                 id=p.id,
-                name=p.name,
                 zone=p.zone,
                 region=p.region,
                 value=p.value,
@@ -260,17 +290,18 @@ def board(pack: Pack) -> Board:
                 shape=place.shape,
             )
         )
-    kingdoms = tuple(
-        MapKingdom(id=k.id, name=k.name, colour=k.colour, home=k.home) for k in pack.kingdoms.values()
-    )
+    kingdoms = tuple(MapKingdom(id=k.id, colour=k.colour, home=k.home) for k in pack.kingdoms.values())
     routes = tuple(
         (p.id, n)
         for p in pack.provinces
         for n in p.adjacent
         if p.id < n and not _share_border(places.get(p.id), places.get(n))
     )
+    words = dict(sorted(pack.words.items()))
     if layout is None:
-        return Board(width=0, height=0, provinces=tuple(provinces), kingdoms=kingdoms, routes=routes)
+        return Board(
+            width=0, height=0, provinces=tuple(provinces), kingdoms=kingdoms, routes=routes, words=words
+        )
     return Board(
         width=layout.width,
         height=layout.height,
@@ -282,6 +313,7 @@ def board(pack: Pack) -> Board:
             MapLabel(kind=lb.kind, name=lb.name, x=lb.x, y=lb.y, angle=lb.angle) for lb in layout.labels
         ),
         zones=tuple(MapZone(id=z, x=pt.x, y=pt.y) for z, pt in sorted(layout.zones.items())),
+        words=words,
     )
 
 
@@ -311,64 +343,28 @@ def _share_border(a: ProvinceLayout | None, b: ProvinceLayout | None) -> bool:
     return any(frozenset((b.shape[i - 1], b.shape[i])) in sides for i in range(len(b.shape)))
 
 
-_FACES = {"HIT": "hits", "ATTACKER_HIT": "attacker's hits", "HIT_CONAN": "Conan's hits", "SHIELD": "shields",
-          "AXE": "axes", "BLANK": "blanks"}  # fmt: skip
-
-
-def _words(items: tuple[str, ...], empty: str) -> str:
-    return ", ".join(items) if items else empty
-
-
 def _strategy_info(card: StrategyCard, seats: int) -> CardInfo:
     regions = card.regions_full if seats >= 4 else card.regions_small
-    faces = " and ".join(_FACES.get(f, f.lower()) for f in card.success_faces)
-    text = (
-        f"{faces[:1].upper()}{faces[1:]} count as successes for one roll. "
-        f"Military: {_words(card.military_terrains, 'never')}. Intrigue: {_words(regions, 'never')}. "
-        f"Bid value {card.bid_value}."
+    return CardInfo(
+        id=card.id,
+        kind="strategy",
+        value=card.bid_value,
+        faces=card.success_faces,
+        terrains=card.military_terrains,
+        regions=regions,
     )
-    return CardInfo(id=card.id, kind="strategy", name=card.name, text=text, value=card.bid_value)
 
 
 def _kingdom_info(card: KingdomCard) -> CardInfo:
-    kind = {"table": f"Table card, cost {card.cost}", "instant": "Instant", "event": "Event (Court)"}
-    text = f"{kind.get(card.type, card.type)}. {card.text}"
-    return CardInfo(id=card.id, kind="kingdom", name=card.name, text=text, value=card.cost)
-
-
-_EFFECTS = {
-    "win_ties": "wins tied {contest} contests",
-    "add_dice": "one more die in {contest} contests",
-    "gold_bonus": "{n} more gold for {trigger}",
-    "cost_modifier": "{card_type} cards cost {delta} (at least {min})",
-    "bid_swap": "may swap the card of a revealed bid",
-}
+    return CardInfo(id=card.id, kind="kingdom", value=card.cost, type=card.type)
 
 
 def _artifact_info(art: Artifact) -> CardInfo:
-    parts: list[str] = []
-    for e in art.effects:
-        words = _EFFECTS.get(e.op, e.op.replace("_", " "))
-        parts.append(words.format(contest=e.contest or "all", n=e.n, trigger=e.trigger or "it",
-                                  card_type=e.card_type, delta=f"{e.delta:+d}", min=e.min))  # fmt: skip
-    text = "; ".join(parts).capitalize() + "."
-    return CardInfo(id=art.id, kind="artifact", name=art.name, text=text)
-
-
-_CONDITIONS = {
-    "forts_at_least": "{n} forts", "towers_at_least": "{n} towers", "cities_at_least": "{n} cities",
-    "gold_at_least": "{n} gold", "crom_at_least": "{n} Crom tokens", "provinces_at_least": "{n} provinces",
-    "units_at_least": "{n} units on the map", "emissaries_at_least": "{n} emissaries on the map",
-    "provinces_in_region_at_least": "{n} provinces in the {region}",
-    "adventure_tokens_at_least": "{n} adventure tokens", "sorcery_at_least": "{n} sorcery tokens",
-}  # fmt: skip
+    return CardInfo(id=art.id, kind="artifact", effects=art.effects)
 
 
 def _objective_info(obj: Objective) -> CardInfo:
-    c = obj.condition
-    goal = _CONDITIONS.get(c.type, c.type.replace("_", " ")).format(n=c.n, region=c.region)
-    text = f"At least {goal}: {obj.ep} EP."
-    return CardInfo(id=obj.id, kind="objective", name=obj.name, text=text, value=obj.ep)
+    return CardInfo(id=obj.id, kind="objective", value=obj.ep, condition=obj.condition)
 
 
 def _cards(state: State, pack: Pack, me: Private | None) -> tuple[CardInfo, ...]:
@@ -398,9 +394,7 @@ def _cards(state: State, pack: Pack, me: Private | None) -> tuple[CardInfo, ...]
     out += [_artifact_info(arts[a]) for a in sorted(artifacts) if a in arts]
     if state.adventure in pack.adventures:
         adv = pack.adventures[state.adventure]
-        where = pack.province(adv.destination).name
-        text = f"Conan's adventure; its destination is {where}, with {adv.tokens} tokens on the track."
-        out.append(CardInfo(id=adv.id, kind="adventure", name=adv.title, text=text, value=adv.tokens))
+        out.append(CardInfo(id=adv.id, kind="adventure", value=adv.tokens, destination=adv.destination))
     out += [_objective_info(pack.objectives[o]) for o in state.objectives if o in pack.objectives]
     return tuple(out)
 

@@ -120,8 +120,8 @@ def test_cards_name_what_the_view_shows_and_nothing_of_another_hand():
     state = edit_seat(state, 0, strategy_hand=("whispers",), kingdom_hand=("aq_envoys",))
     mine = {c.id: c for c in GAME.view(state, 1).cards}
     assert {"sappers", "tu_spies"} <= set(mine) and not {"whispers", "aq_envoys"} & set(mine)
-    assert mine["sappers"].name == "Sappers" and mine["sappers"].value == 2
-    assert "Intrigue" in mine["sappers"].text and mine["tu_spies"].text.startswith("Instant")
+    assert mine["sappers"].value == 2 and mine["sappers"].faces == ("AXE",)
+    assert mine["sappers"].regions == ("west", "east") and mine["tu_spies"].type == "instant"
     spectator = {c.id for c in GAME.view(state, None).cards}
     assert not {"sappers", "tu_spies", "whispers", "aq_envoys"} & spectator
     assert state.adventure in spectator and set(state.objectives) <= spectator

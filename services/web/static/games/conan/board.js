@@ -9,13 +9,14 @@ import {
   bare,
   FACE,
   FATE,
-  humanize,
   kname,
   label,
+  labelName,
   memo,
   pname,
   terrainLetter,
   terrainName,
+  zoneName,
 } from "./words.js";
 
 // ---- colours ----
@@ -926,7 +927,7 @@ function drawLandLabels(map) {
           class: sea ? "zc-sea-label" : "zc-wild-label",
           transform: lb.angle ? `rotate(${lb.angle} ${lb.x} ${lb.y})` : null,
         },
-        lb.name,
+        labelName(lb.name),
       ),
     );
   }
@@ -936,7 +937,7 @@ function drawLandLabels(map) {
       s(
         "text",
         { x: z.x, y: z.y, "text-anchor": "middle", class: "zc-zone-label" },
-        tr("conan.zone_out", { zone: humanize(z.id) }),
+        tr("conan.zone_out", { zone: zoneName(z.id) }),
       ),
     );
   }
@@ -1060,7 +1061,7 @@ function drawProvince(map, p) {
 // width is known.
 function drawProvinceName(map, p, x, y, playing, home) {
   const { labels, fixups } = map;
-  const name = p.name.toUpperCase();
+  const name = pname(p.id).toUpperCase();
   const lines =
     name.length > 12 && name.includes(" ")
       ? [name.slice(0, name.indexOf(" ")), name.slice(name.indexOf(" ") + 1)]
@@ -1100,7 +1101,7 @@ function provinceCoin(p) {
   return s(
     "g",
     {},
-    title(`${p.name}: value ${p.value}`),
+    title(tr("conan.province_value", { province: pname(p.id), value: String(p.value) })),
     s("circle", { cx: 0, cy: 0, r: 11.5, fill: "#f6e7b0", stroke: "#6b4f12", "stroke-width": 1.6 }),
     s(
       "text",

@@ -1,9 +1,10 @@
 // Age of Conan: the map (board.js) beside the side panel (panels.js), with words
 // for every command and event (words.js). Drawn only from the view document the
-// page holds (a spectator's or one seat's): the words for cards come from the
-// view itself (view.cards), the map from the content pack the view names
-// (view.pack, view.board_digest; fetched once per pack, see ready()), and
-// nothing hidden is ever inferred.
+// page holds (a spectator's or one seat's): which cards it names and their
+// facts come from the view itself (view.cards), the map and the pack's words in
+// every language from the content pack the view names (view.pack,
+// view.board_digest; fetched once per pack, see ready()), and nothing hidden is
+// ever inferred.
 //
 // Legal moves on the map: a highlighted province (class "legal", with the
 // command in data-command) is a target; a dashed one is where a two-step move

@@ -19,8 +19,9 @@ import {
 import {
   CATEGORY,
   cname,
-  humanize,
+  ctext,
   KIND,
+  kname,
   memo,
   phaseSentence,
   pname,
@@ -60,10 +61,10 @@ function swatch(seat, size = 16) {
 
 function cardChip(id, extra = {}) {
   const info = memo.cards.get(id);
-  const text = info ? info.text : "";
+  const text = ctext(id);
   const bid =
     info && info.kind === "strategy"
-      ? h("span", { class: "zc-bidv", title: "bid value" }, String(info.value))
+      ? h("span", { class: "zc-bidv", title: t("conan.card_bid_value") }, String(info.value))
       : null;
   return h(
     "span",
@@ -96,7 +97,6 @@ function nowWords(view, doc, ctx) {
 }
 
 export function statusBox(view, doc, ctx) {
-  const adv = memo.cards.get(view.adventure);
   const track = [];
   for (let i = 0; i < view.track; i++)
     track.push(
@@ -127,10 +127,10 @@ export function statusBox(view, doc, ctx) {
     view.adventure
       ? h(
           "div",
-          { class: "zc-adv", title: adv ? adv.text : "" },
+          { class: "zc-adv", title: ctext(view.adventure) },
           mini(18, glyph("flag", "#b3261e")),
           " ",
-          h("b", {}, adv ? adv.name : humanize(view.adventure)),
+          h("b", {}, cname(view.adventure)),
           ` → ${pname(view.destination)}`,
         )
       : h("div", { class: "zc-adv zc-sub" }, t("conan.no_adventure")),
@@ -317,7 +317,6 @@ export function biddingBox(view, doc, ctx) {
 export function playersBox(view, doc, ctx) {
   const rows = (view.seats || []).map((x, i) => {
     const toMove = !doc.over && (doc.actors || []).includes(i);
-    const k = memo.kingdoms.get(x.kingdom);
     const badges = playerBadges(view, ctx, x, i);
     const secret = [];
     if (x.bid_placed) secret.push(t("conan.bid_laid"));
@@ -331,7 +330,7 @@ export function playersBox(view, doc, ctx) {
         { class: "zc-phead" },
         swatch(i, 18),
         h("span", { class: "zc-pname" }, seatName(ctx, i)),
-        h("span", { class: "zc-sub" }, ` ${k ? k.name : humanize(x.kingdom)}`),
+        h("span", { class: "zc-sub" }, ` ${kname(x.kingdom)}`),
         h("span", { class: "zc-ep", title: t("conan.ep_tip") }, t("conan.ep_n", { count: x.ep })),
       ),
       badges.length ? h("div", { class: "zc-row" }, badges) : null,
@@ -516,13 +515,8 @@ export function handBox(view) {
 
 export function objectivesBox(view) {
   const objs = (view.objectives || []).map((o) => {
-    const info = memo.cards.get(o);
-    return h(
-      "li",
-      { title: info ? info.text : "" },
-      h("b", {}, info ? info.name : humanize(o)),
-      info ? ` — ${info.text}` : "",
-    );
+    const text = ctext(o);
+    return h("li", { title: text }, h("b", {}, cname(o)), text ? ` — ${text}` : "");
   });
   return section(
     t("conan.objectives"),

@@ -3,7 +3,7 @@
 // words go through the catalogue (the Finnish summary's: kohtalonnoppa, lähettiläs,
 // linnoitus, torni, seikkailumerkki, kruunaus, imperiumipisteet).
 
-import { t } from "../../i18n.js";
+import { language, number, t } from "../../i18n.js";
 import { capital, listWords, ordinal, seatName } from "../../words.js";
 
 export const humanize = (id) =>
@@ -28,6 +28,25 @@ export const memo = {
   seat: null,
 };
 
+// The content pack's words (the map's `words`: by language, then section, then
+// the pack's id), in the page's language where the pack has them, else in the
+// pack's English, else the id in words. The map is public and the same for every
+// table of the pack: a page holds every card's words, and its view decides which
+// cards it names.
+const packWords = { mine: null, english: null };
+// Where a card's words are, by the kind a view's `cards` gives it.
+const SECTION = {
+  strategy: "strategy_cards",
+  kingdom: "kingdom_cards",
+  artifact: "artifacts",
+  adventure: "adventures",
+  objective: "objectives",
+};
+
+function said(section, id) {
+  return packWords.mine?.[section]?.[id] ?? packWords.english?.[section]?.[id];
+}
+
 export function learn(view, seat) {
   memo.view = view;
   memo.seat = seat;
@@ -35,19 +54,139 @@ export function learn(view, seat) {
   if (board) {
     for (const p of board.provinces) memo.provinces.set(p.id, p);
     for (const k of board.kingdoms) memo.kingdoms.set(k.id, k);
+    packWords.mine = board.words?.[language] ?? null;
+    packWords.english = board.words?.en ?? null;
   }
   for (const c of view.cards || []) memo.cards.set(c.id, c);
   memo.seats = (view.seats || []).map((x) => x.kingdom);
   memo.conanAt = view.conan_at;
 }
 
-export const pname = (id) => (id ? (memo.provinces.get(id)?.name ?? humanize(id)) : t("conan.nowhere"));
+export const pname = (id) => (id ? (said("provinces", id) ?? humanize(id)) : t("conan.nowhere"));
 
-export const cname = (id) => (id ? (memo.cards.get(id)?.name ?? humanize(id)) : t("conan.no_card"));
+// A card, artifact, adventure or objective: under the kind its view gives it, else
+// wherever the pack has the id (a card the view no longer holds, named by the log).
+function packCard(id) {
+  const kind = memo.cards.get(id)?.kind;
+  if (SECTION[kind]) return said(SECTION[kind], id);
+  for (const section of Object.values(SECTION)) {
+    const found = said(section, id);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
 
-export const kname = (id) => memo.kingdoms.get(id)?.name ?? humanize(id);
+export function cname(id) {
+  if (!id) return t("conan.no_card");
+  const found = packCard(id);
+  return (typeof found === "string" ? found : found?.name) ?? humanize(id);
+}
 
-export const ctext = (id) => memo.cards.get(id)?.text ?? "";
+export const kname = (id) => said("kingdoms", id) ?? humanize(id);
+
+export const zoneName = (id) => said("zones", id) ?? humanize(id);
+
+export const regionName = (id) => said("regions", id) ?? humanize(id);
+
+// A map label's words: its English name is its key.
+export const labelName = (name) => said("labels", name) ?? name;
+
+// What a card does, worded from its facts (the view's `cards`) and, for a kingdom
+// card, the pack's text; "" for an item the view does not describe.
+export function ctext(id) {
+  const info = memo.cards.get(id);
+  if (!info) return "";
+  switch (info.kind) {
+    case "strategy":
+      return strategyText(info);
+    case "kingdom": {
+      const text = packCard(id)?.text ?? "";
+      if (info.type === "table") return t("conan.card_table", { cost: info.value ?? 0, text });
+      if (info.type === "instant") return t("conan.card_instant", { text });
+      if (info.type === "event") return t("conan.card_event", { text });
+      return text;
+    }
+    case "artifact":
+      return artifactText(info);
+    case "adventure":
+      return t("conan.card_adventure", { province: pname(info.destination), count: info.value ?? 0 });
+    case "objective":
+      return objectiveText(info);
+    default:
+      return "";
+  }
+}
+
+function strategyText(info) {
+  const never = t("conan.card_never");
+  const terrains = info.terrains || [];
+  const regions = info.regions || [];
+  return t("conan.card_strategy", {
+    faces: listWords((info.faces || []).map((f) => FACE[f] || humanize(f).toLowerCase())),
+    military: terrains.length ? listWords(terrains.map(terrainName)) : never,
+    intrigue: regions.length ? listWords(regions.map(regionName)) : never,
+    value: info.value ?? 0,
+  });
+}
+
+// An artifact's lasting effects, each in the catalogue's words.
+const EFFECT = {
+  win_ties: (e) =>
+    e.contest === "military"
+      ? t("conan.effect_win_ties_military")
+      : e.contest === "intrigue"
+        ? t("conan.effect_win_ties_intrigue")
+        : t("conan.effect_win_ties"),
+  add_dice: (e) =>
+    e.contest === "military"
+      ? t("conan.effect_add_dice_military", { count: e.n })
+      : e.contest === "intrigue"
+        ? t("conan.effect_add_dice_intrigue", { count: e.n })
+        : t("conan.effect_add_dice", { count: e.n }),
+  gold_bonus: (e) =>
+    e.trigger === "alliance"
+      ? t("conan.effect_gold_alliance", { count: e.n })
+      : e.trigger === "collect"
+        ? t("conan.effect_gold_collect", { count: e.n })
+        : t("conan.effect_gold", { count: e.n }),
+  cost_modifier: (e) => {
+    const params = { delta: e.delta > 0 ? `+${number(e.delta)}` : number(e.delta), min: e.min };
+    if (e.card_type === "instant") return t("conan.effect_cost_instant", params);
+    if (e.card_type === "event") return t("conan.effect_cost_event", params);
+    return t("conan.effect_cost_table", params);
+  },
+  bid_swap: () => t("conan.effect_bid_swap"),
+};
+
+function artifactText(info) {
+  const parts = (info.effects || []).map((e) => (EFFECT[e.op] ? EFFECT[e.op](e) : humanize(e.op)));
+  return parts.length ? t("conan.sentence", { text: capital(parts.join("; ")) }) : "";
+}
+
+// An objective's condition and its empire points.
+const GOAL = {
+  forts_at_least: (p) => t("conan.objective_forts", p),
+  towers_at_least: (p) => t("conan.objective_towers", p),
+  cities_at_least: (p) => t("conan.objective_cities", p),
+  gold_at_least: (p) => t("conan.objective_gold", p),
+  crom_at_least: (p) => t("conan.objective_crom", p),
+  provinces_at_least: (p) => t("conan.objective_provinces", p),
+  units_at_least: (p) => t("conan.objective_units", p),
+  emissaries_at_least: (p) => t("conan.objective_emissaries", p),
+  provinces_in_region_at_least: (p) => t("conan.objective_provinces_in_region", p),
+  adventure_tokens_at_least: (p) => t("conan.objective_adventure_tokens", p),
+  sorcery_at_least: (p) => t("conan.objective_sorcery", p),
+};
+
+function objectiveText(info) {
+  const c = info.condition || {};
+  const params = {
+    count: c.n ?? 0,
+    region: c.region ? regionName(c.region) : "",
+    ep: t("conan.ep_n", { count: info.value ?? 0 }),
+  };
+  return GOAL[c.type] ? GOAL[c.type](params) : `${humanize(c.type)}: ${params.count}`;
+}
 
 // The language is fixed for a page's life (switching reloads): the names are read once.
 export const FATE = {
@@ -603,7 +742,7 @@ function courseWords(type, e, who, ctx) {
       const rulers = (e.kingdoms || []).map((k, i) => t("conan.rules", { name: who(i), kingdom: kname(k) }));
       return t("conan.log_started", {
         rulers: listWords(rulers),
-        zones: listWords((e.zones || []).map((z) => humanize(z))),
+        zones: listWords((e.zones || []).map(zoneName)),
       });
     }
     case "conan_player_set":
