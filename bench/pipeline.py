@@ -25,6 +25,7 @@ and to ``var/bench/<name>.json``. It never asserts a timing.
     python -m bench.pipeline --fsync always --duration 30 --games 64
     python -m bench.pipeline --rate 0,300        # flat out, then paced at 300 commands/s
     python -m bench.pipeline --partitions-sweep --fsync everysec
+    python -m bench.pipeline --fsync everysec --layout separate,together   # the stages' layouts
 """
 
 from __future__ import annotations
@@ -99,6 +100,8 @@ class RunConfig:
     #: the durability level (bench/durability.py).
     replicas: int = 0
     durability: str = "local"
+    #: "separate": a process per stage; "together": the stages in one (services/stages).
+    layout: str = "separate"
 
 
 def _busy_cpu() -> float:
@@ -108,8 +111,14 @@ def _busy_cpu() -> float:
     return float(t.user + t.nice + t.system + getattr(t, "irq", 0) + getattr(t, "softirq", 0))
 
 
+def _processes(cfg: RunConfig) -> str:
+    if cfg.layout == "together":
+        return f"{cfg.reducers} process(es) hosting validator, reducer and projector"
+    return f"{cfg.validators}v/{cfg.reducers}r/{cfg.projectors}p"
+
+
 def run_once(cfg: RunConfig) -> dict[str, Any]:
-    from shared.infra.launcher import Stack
+    from shared.infra.launcher import Layout, Stack
 
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     root = Path(tempfile.mkdtemp(prefix=f"run-{cfg.label}-", dir=OUT_DIR))
@@ -137,10 +146,11 @@ def run_once(cfg: RunConfig) -> dict[str, Any]:
         read_models="start" if cfg.read_models == "separate" else None,
         replicas=cfg.replicas,
         durability=cast(Level, cfg.durability),
+        layout=cast(Layout, cfg.layout),
     )
     console.rule(
         f"[bold]{cfg.label}[/]: {cfg.game}, {cfg.games} games, fsync {cfg.fsync}, "
-        f"{cfg.partitions} partitions, {cfg.validators}v/{cfg.reducers}r/{cfg.projectors}p, "
+        f"{cfg.partitions} partitions, {_processes(cfg)}, "
         f"read models on {'their own Valkey (no AOF)' if cfg.read_models == 'separate' else 'the store'}, "
         f"{'flat out' if cfg.rate <= 0 else f'{cfg.rate:g} commands/s'}"
         + (f", store with {cfg.replicas} replica(s), durability {cfg.durability}" if cfg.replicas else "")
@@ -374,6 +384,7 @@ def _summarise(
     counts = [a - b for a, b in zip(end_counts, start_counts, strict=True)]
     ours = sum(cpu.values())
     valkey = sum(s for name, s in cpu.items() if name.startswith("valkey"))
+    servers = sum(s for name, s in cpu.items() if not name.startswith(("driver", "bench")))
     stages = {s: histogram_quantiles(d, "ziggurat_stage_seconds", {"stage": s}) for s in STAGES}
     http = {
         route: histogram_quantiles(d, "ziggurat_http_request_seconds", {"route": route})
@@ -414,6 +425,8 @@ def _summarise(
         },
         # Valkey's CPU: every server's (the read models', replicas') (each is in cpu_s too).
         "valkey_ms_per_command": (1e3 * valkey / accepted) if accepted else math.nan,
+        # Every server process's and Valkey's, not the load's: the figure the targets name.
+        "server_ms_per_command": (1e3 * servers / accepted) if accepted else math.nan,
         "cpu_other_pct": 100 * max(0.0, busy - ours) / wall,
         "machine_busy_pct": 100 * busy / wall,
         "loadavg": os.getloadavg(),
@@ -607,6 +620,7 @@ def print_comparison(runs: list[dict[str, Any]]) -> None:
         "visible p50/p99 ms",
         "ref serial/batched cmd/s",
         "ratio",
+        "server CPU ms/cmd",
         "busy %",
     ):
         table.add_column(col, justify="right" if col not in ("run", "fsync") else "left")
@@ -623,6 +637,7 @@ def print_comparison(runs: list[dict[str, Any]]) -> None:
             f"{fmt(ref.get('serial', {}).get('commands_per_s'), 0)}/"
             f"{fmt(ref.get('batched', {}).get('commands_per_s'), 0)}",
             f"{fmt(r.get('ratio', {}).get('serial'), 2)}/{fmt(r.get('ratio', {}).get('batched'), 2)}",
+            fmt(r["server_ms_per_command"], 3),
             fmt(r["machine_busy_pct"], 0),
         )
     console.print(table)
@@ -667,7 +682,16 @@ def main(argv: list[str] | None = None) -> int:
         help="how the bots play, comma-separated to alternate run by run: http (a POST per "
         "command; default, as every figure before 2026-11-24 part 12) or ws (a play connection per seat)",
     )
+    ap.add_argument(
+        "--layout",
+        default="separate",
+        help="how the stages run, comma-separated to alternate run by run: separate (a process "
+        "each; default) or together (validator, reducer and projector in one process, services/stages)",
+    )
     args = ap.parse_args(argv)
+    stage_layouts = [x.strip() for x in args.layout.split(",") if x.strip()]
+    if not stage_layouts or any(x not in ("separate", "together") for x in stage_layouts):
+        ap.error("--layout takes separate, together, or both comma-separated")
     transports = [t.strip() for t in args.transport.split(",") if t.strip()]
     if not transports or any(t not in ("http", "ws") for t in transports):
         ap.error("--transport takes http, ws, or both comma-separated")
@@ -696,19 +720,22 @@ def main(argv: list[str] | None = None) -> int:
     layouts = [r.strip() for r in args.read_models.split(",") if r.strip()]
     if not layouts or any(r not in ("same", "separate") for r in layouts):
         ap.error("--read-models takes same, separate, or both comma-separated")
-    for fsync, rate, transport, layout in [
-        (f.strip(), rate, t, r)
+    for fsync, rate, transport, layout, stage_layout in [
+        (f.strip(), rate, t, r, x)
         for f in args.fsync.split(",")
         if f.strip()
         for rate in rates
         for t in transports
         for r in layouts
+        for x in stage_layouts
     ]:
         base["transport"] = transport
         base["read_models"] = layout
+        base["layout"] = stage_layout
         paced = f"-{rate:g}per-s" if rate else ""
         paced += f"-{transport}" if len(transports) > 1 or transport != "http" else ""
         paced += f"-{layout}" if len(layouts) > 1 else ""
+        paced += f"-{stage_layout}" if len(stage_layouts) > 1 or stage_layout != "separate" else ""
         if args.partitions_sweep:
             for p in (1, 2, 4):
                 configs.append(

@@ -17,12 +17,15 @@ import time
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from shared.infra.durability import Level, appendfsync
 from shared.infra.valkey_cluster import ValkeyCluster, start_cluster
 from shared.infra.valkey_server import ValkeyServer, free_port, spawn
 
 REPO = Path(__file__).resolve().parents[2]
+#: How the pipeline's stages are spread over processes (services/stages).
+Layout = Literal["separate", "together"]
 
 
 @dataclass
@@ -92,6 +95,10 @@ class Stack:
     validators: int = 1
     reducers: int = 1
     projectors: int = 1
+    #: "separate": a process per stage (``validators``, ``reducers`` and
+    #: ``projectors`` of them); "together": the three stages hosted in each of
+    #: ``reducers`` processes named ``stages-<i>`` (services/stages).
+    layout: Layout = "separate"
     fsync: str = "everysec"
     #: The services use the cluster client. Without ``redis_url`` the stack
     #: starts a cluster of ``primaries`` primaries (default 3).
@@ -169,11 +176,13 @@ class Stack:
 
     def _plan(self) -> list[Proc]:
         plan = [self._proc("gateway", "services.gateway", self.http_port, {})]
-        for i in range(self.validators):
+        for i in range(self.reducers if self.layout == "together" else 0):
+            plan.append(self._proc(f"stages-{i}", "services.stages", free_port(), {}))
+        for i in range(self.validators if self.layout == "separate" else 0):
             plan.append(self._proc(f"validator-{i}", "services.validator", free_port(), {}))
-        for i in range(self.reducers):  # alike: they share the partitions through leases
+        for i in range(self.reducers if self.layout == "separate" else 0):  # alike: leases share them out
             plan.append(self._proc(f"reducer-{i}", "services.reducer", free_port(), {}))
-        for i in range(self.projectors):
+        for i in range(self.projectors if self.layout == "separate" else 0):
             plan.append(self._proc(f"projector-{i}", "services.projector", free_port(), {}))
         plan.append(self._proc("platform", "services.platform", free_port(), {"ZIGGURAT_API_URL": self.api}))
         return plan

@@ -170,6 +170,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     #: would hold the whole partition; hard plays only in the platform's bot runner.
     takeover_level: Takeover = DEFAULT_TAKEOVER
 
+    # --- Stages hosted together (services/stages; docs/architecture.md, "Layouts") ---
+    #: The stages ``python -m services.stages`` hosts in its one process,
+    #: comma-separated: any of validator, reducer, projector.
+    stages: Annotated[str, msgspec.Meta(max_length=64)] = "validator,reducer,projector"
+
     def __post_init__(self) -> None:
         if self.store_silent_s <= self.store_ping_every_s:
             # A listener would count its node silent before it had pinged it.

@@ -3,7 +3,11 @@
 The validator, the reducer, the projector and the platform process differ
 only in the jobs they build (a stream reader each, the reducer's clock watch,
 the platform's readers, runners and control-plane broker); everything else
-about being a service lives here once. Services run on uvloop: every Redis
+about being a service lives here once. :func:`host` runs several stages in
+one process (``python -m services.stages``): each builds the same jobs as on
+its own (its streams, its consumer group, its leases), logs and counts under
+its own name, and only the process, its connections and its health endpoint
+are shared. Services run on uvloop: every Redis
 round trip is a trip through the event loop, and uvloop makes that trip
 cheaper (see docs/performance.md).
 """
@@ -13,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,15 +59,25 @@ RESTART_MAX_S = 30.0
 
 def run(service: str, setup: Setup, *, label: str | None = None) -> None:
     """``label``: the ``service`` label of its metrics, when not its name."""
-    uvloop.run(_main(service, setup, label or service))
+    uvloop.run(_main(service, {label or service: setup}))
 
 
-async def _main(service: str, setup: Setup, label: str) -> None:
+def host(process: str, stages: Mapping[str, Setup]) -> None:
+    """Several stages (``{service: setup}``) in one process named ``process``."""
+    uvloop.run(_main(process, stages))
+
+
+async def _main(process: str, stages: Mapping[str, Setup]) -> None:
     settings = load()
-    log = configure(service, settings.node, settings.log_level)
+    log = configure(process, settings.node, settings.log_level)
     redis = store_client(settings)
-    built = await setup(settings, redis)
-    jobs, closes = (built.jobs, built.closes) if isinstance(built, Jobs) else (built, [])
+    labelled: list[tuple[str, Job]] = []
+    closes: list[Close] = []
+    for label, setup in stages.items():
+        built = await setup(settings, redis)
+        jobs = built.jobs if isinstance(built, Jobs) else built
+        labelled += [(label, job) for job in jobs]
+        closes += built.closes if isinstance(built, Jobs) else []
     stopping = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):
@@ -73,10 +87,13 @@ async def _main(service: str, setup: Setup, label: str) -> None:
         settings.metrics_port,
         lambda: not stopping.is_set(),
         health.store_readiness(redis),
-        metrics.registry(label),
+        metrics.registry(*stages),
     )
     freeze_startup_objects()
-    tasks = [asyncio.create_task(supervised(job, stopping, label)) for job in jobs]
+    tasks = [
+        asyncio.create_task(supervised(job, stopping, label, named=len(stages) > 1))
+        for label, job in labelled
+    ]
     log.info("started", metrics_port=settings.metrics_port, partitions=settings.partitions)
     await stopping.wait()
     log.info("stopping")
@@ -92,8 +109,11 @@ async def _main(service: str, setup: Setup, label: str) -> None:
     await redis.aclose()
 
 
-async def supervised(job: Job, stopping: asyncio.Event, label: str) -> None:
+async def supervised(job: Job, stopping: asyncio.Event, label: str, *, named: bool = False) -> None:
     """Run ``job`` until the stop, starting it again whenever it ends before.
+
+    ``named``: the job's log lines say ``label`` as their service (a stage
+    hosted beside others), so each reads as it would from a process of its own.
 
     A job is a loop meant to run until the stop (a stream reader, a watch):
     one that ends early, by an error that escaped it or by returning, would
@@ -101,6 +121,8 @@ async def supervised(job: Job, stopping: asyncio.Event, label: str) -> None:
     entries pending for nobody). It is logged, counted and started again; a
     reader starts by re-reading its own pending entries, so nothing is lost.
     """
+    if named:  # the task's own context: what the job logs, and the tasks it starts
+        structlog.contextvars.bind_contextvars(service=label)
     log = structlog.get_logger()
     pause = RESTART_S
     while not stopping.is_set():

@@ -440,21 +440,24 @@ GATEWAY_OUTCOMES = ("accepted", "rejected", "unknown")
 FEED_AUDIENCES = ("spectator", "seat", "tournament")
 
 
-def registry(service: str, rejection_codes: Iterable[str] = ()) -> CollectorRegistry:
-    """The metrics ``service`` exports, with the process's own (CPU, memory, GC).
+def registry(*services: str, rejection_codes: Iterable[str] = ()) -> CollectorRegistry:
+    """The metrics the process of ``services`` exports (one, or the stages it
+    hosts together), with the process's own (CPU, memory, GC).
 
     ``rejection_codes``: codes the service answers besides :data:`PIPELINE_CODES`.
     """
-    if service not in SERVICES:
-        raise ValueError(f"unknown service {service!r}; one of {SERVICES}")
+    unknown = [s for s in services if s not in SERVICES]
+    if unknown or not services:
+        raise ValueError(f"unknown services {unknown!r}; name one or more of {SERVICES}")
     reg = CollectorRegistry()
     for metric, owners in OWNERS.items():
-        if service in owners:
+        if any(s in owners for s in services):
             reg.register(metric)
     ProcessCollector(registry=reg)
     PlatformCollector(registry=reg)
     GCCollector(registry=reg)
-    _create_known(service, rejection_codes)
+    for service in services:
+        _create_known(service, rejection_codes)
     return reg
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+import structlog
 
 from shared.messaging import service
 from shared.observability import metrics
@@ -63,3 +64,64 @@ async def test_a_stop_during_the_pause_ends_it_at_once() -> None:
         raise RuntimeError("failed as the stop came")
 
     await asyncio.wait_for(service.supervised(job, stopping, "validator"), 1)
+
+
+async def test_stages_hosted_together_each_log_and_count_under_their_own_name() -> None:
+    """A stage beside others (services/stages) logs as its own service, and so does
+    every task it starts; its restarts are counted under its own name."""
+    stopping = asyncio.Event()
+    seen: dict[str, list[str]] = {"reducer": [], "projector": []}
+    started = asyncio.Event()
+
+    def stage(name: str) -> service.Job:
+        async def job(stopping: asyncio.Event) -> None:
+            async def child() -> str:
+                return str(structlog.contextvars.get_contextvars().get("service"))
+
+            seen[name] += [
+                str(structlog.contextvars.get_contextvars().get("service")),
+                await asyncio.create_task(child()),
+            ]
+            if len(seen[name]) < 4:
+                raise RuntimeError("fails once, then runs")
+            if all(len(v) == 4 for v in seen.values()):
+                started.set()
+            await stopping.wait()
+
+        return job
+
+    structlog.contextvars.bind_contextvars(service="stages")
+    before = metrics.ERRORS.labels("reducer", "job")._value.get()
+    tasks = [asyncio.create_task(service.supervised(stage(n), stopping, n, named=True)) for n in seen]
+    await asyncio.wait_for(started.wait(), 2)
+    stopping.set()
+    await asyncio.gather(*tasks)
+    assert seen == {"reducer": ["reducer"] * 4, "projector": ["projector"] * 4}
+    assert metrics.ERRORS.labels("reducer", "job")._value.get() - before == 1
+    assert structlog.contextvars.get_contextvars()["service"] == "stages", (
+        "the process's own name is untouched"
+    )
+    structlog.contextvars.clear_contextvars()
+
+
+def test_the_stage_host_exports_every_hosted_stages_metrics() -> None:
+    hosted = ("validator", "reducer", "projector")
+    families = {m.name for m in metrics.registry(*hosted).collect()}
+    for stage in hosted:
+        missing = {n.removesuffix("_total") for n in metrics.owned(stage)} - families
+        assert not missing, f"{stage}: {missing}"
+    with pytest.raises(ValueError, match="unknown services"):
+        metrics.registry("validator", "stages")
+    with pytest.raises(ValueError):
+        metrics.registry()
+
+
+def test_the_stage_host_hosts_the_stages_it_is_told_in_the_pipelines_order() -> None:
+    from services.stages.__main__ import chosen
+
+    assert list(chosen("projector, validator")) == ["validator", "projector"]
+    assert list(chosen("validator,reducer,projector")) == ["validator", "reducer", "projector"]
+    with pytest.raises(SystemExit, match="no stage called gateway"):
+        chosen("validator,gateway")
+    with pytest.raises(SystemExit, match="names no stage"):
+        chosen(" , ")

@@ -17,7 +17,7 @@ import pytest
 from shared.cli import botclient
 from shared.eventstore.keys import GameKeys, partition_of
 from shared.eventstore.store import EventStore
-from shared.infra.launcher import Stack
+from shared.infra.launcher import Layout, Stack
 from shared.infra.redis_client import connect
 from shared.messaging.messages import client_key
 from tests.support.checks import check_finished_table
@@ -27,8 +27,10 @@ from tests.support.waiting import until
 pytestmark = [pytest.mark.e2e, pytest.mark.chaos, pytest.mark.timeout(900)]
 
 
-async def run_with_faults(root: Path, workers: int, victims: list[str], pause_s: float) -> None:
-    stack = Stack(root, partitions=2, fsync="always", env=FAST_RECLAIM).start()
+async def run_with_faults(
+    root: Path, workers: int, victims: list[str], pause_s: float, layout: Layout = "separate"
+) -> None:
+    stack = Stack(root, partitions=2, fsync="always", env=FAST_RECLAIM, layout=layout).start()
     try:
         async with httpx.AsyncClient(base_url=stack.api, timeout=30) as api:
             tables: list[botclient.Table] = []
@@ -85,6 +87,14 @@ async def _check(
 async def test_killing_each_process_in_turn_loses_and_duplicates_nothing(tmp_path: Path) -> None:
     victims = ["validator-0", "reducer-0", "projector-0", "gateway", "valkey"]
     await run_with_faults(tmp_path, workers=4, victims=victims, pause_s=0.7)
+
+
+async def test_killing_the_process_hosting_every_stage_loses_and_duplicates_nothing(tmp_path: Path) -> None:
+    """The stages hosted together (services/stages) die together: each one's
+    pending entries, leases and in-memory tables are lost at once, twice."""
+    await run_with_faults(
+        tmp_path, workers=4, victims=["stages-0", "gateway", "stages-0"], pause_s=0.7, layout="together"
+    )
 
 
 @pytest.mark.slow
