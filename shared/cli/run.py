@@ -22,7 +22,7 @@ import time
 from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast, get_args
 
 import httpx
 from rich.console import Console
@@ -30,7 +30,7 @@ from rich.markup import escape
 
 from shared.cli import discovery
 from shared.cli.tournament_demo import run_tournaments
-from shared.infra.launcher import Stack
+from shared.infra.launcher import Layout, Stack
 from shared.infra.valkey_server import free_port
 
 #: The tournament demo's games: random bots finish these in a few hundred
@@ -222,7 +222,15 @@ def _stack(console: Console, root: Path) -> Stack:
         partitions=int(os.environ.get("ZIGGURAT_PARTITIONS", "4")),
         # "start": a second Valkey without AOF for the read models (optional).
         read_models=os.environ.get("ZIGGURAT_READ_MODEL_URL") or None,
+        layout=_layout(os.environ.get("ZIGGURAT_LAYOUT", "separate")),
     )
+
+
+def _layout(name: str) -> Layout:
+    """How ``ziggurat run`` spreads the stages over processes (``ZIGGURAT_LAYOUT``)."""
+    if name not in get_args(Layout):
+        raise RuntimeError(f"ZIGGURAT_LAYOUT={name!r}: use one of {', '.join(get_args(Layout))}")
+    return cast(Layout, name)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from shared.infra.launcher import Stack
+from shared.infra.launcher import Layout, Stack
 from tests.deploy.deploy_tree import DEPLOY, K8S, REPO, compose, k8s_docs
 from tests.deploy.metric_names import exported_series, promql_metric_names
 
@@ -33,6 +33,9 @@ RELIABILITY = REPO / "docs" / "reliability.md"
 #: Series Prometheus makes itself.
 SYNTHETIC = {"up"}
 JOBS = {"gateway", "validator", "reducer", "projector", "platform"}
+#: The job of the process hosting the three stages together (services/stages),
+#: which a stack started with ``layout="together"`` runs instead of the three.
+STAGE_HOST = "stages"
 
 HEADER = """\
 # Generated from deploy/prometheus/alerts.yml: edit that file, then run
@@ -126,7 +129,7 @@ def test_the_rules_select_the_jobs_every_deployment_names() -> None:
     for rule in all_rules():
         for match in re.finditer(r'job=~?"([^"]+)"', rule["expr"]):
             selected |= set(match.group(1).split("|"))
-    assert selected == JOBS
+    assert selected == JOBS | {STAGE_HOST}
 
 
 def compose_jobs() -> set[str]:
@@ -134,14 +137,14 @@ def compose_jobs() -> set[str]:
     return {job["job_name"] for job in config["scrape_configs"]}
 
 
-def local_jobs() -> set[str]:
+def local_jobs(layout: Layout = "separate") -> set[str]:
     """The jobs local.yml's relabelling makes of the targets ``ziggurat run`` writes."""
     config = yaml.safe_load(LOCAL.read_text())
     (job,) = [j for j in config["scrape_configs"] if "file_sd_configs" in j]
     (rule,) = [r for r in job["relabel_configs"] if r.get("target_label") == "job"]
     regex = re.compile(rule["regex"])
     # The processes a stack starts (several of each stage, to see the suffixes go).
-    stack = Stack(REPO / "var" / "unused", validators=2, reducers=2, projectors=2)
+    stack = Stack(REPO / "var" / "unused", validators=2, reducers=2, projectors=2, layout=layout)
     names = [proc.name for proc in stack._plan()]
     out = set()
     for name in names:
@@ -170,6 +173,7 @@ def k8s_jobs() -> set[str]:
 
 def test_compose_local_and_kubernetes_name_the_same_jobs() -> None:
     assert local_jobs() == JOBS
+    assert local_jobs("together") == JOBS - {"validator", "reducer", "projector"} | {STAGE_HOST}
     assert compose_jobs() - {"prometheus", "valkey"} == JOBS
     assert k8s_jobs() - {"valkey"} == JOBS
 

@@ -41,6 +41,10 @@ ENV_RE = re.compile(r"\bZIGGURAT_[A-Z0-9_]+\b")
 #: Serves the web client's files only: the proxy's metrics count its requests
 #: (haproxy_backend_* of the `web` backend), so it has nothing of its own to scrape.
 UNSCRAPED = {"web"}
+#: A process hosting other services' stages together (a layout a deployment
+#: may choose when they share a machine): compose and Kubernetes run the
+#: stages apart, each scaled and scraped on its own.
+HOSTS = {"stages"}
 
 
 def service_modules() -> list[str]:
@@ -207,8 +211,14 @@ def test_the_subcommand_check_rejects_unknown_commands(capsys: pytest.CaptureFix
 def test_compose_and_k8s_run_every_service() -> None:
     in_compose = set().union(*(programs(compose_argv(s))[0] for s in compose_ziggurat_services().values()))
     in_k8s = set().union(*(programs(k8s_argv(c))[0] for _, _, c in k8s_ziggurat_containers()))
-    assert in_compose == set(service_modules())
-    assert in_k8s == set(service_modules())
+    assert in_compose == set(service_modules()) - HOSTS
+    assert in_k8s == set(service_modules()) - HOSTS
+
+
+def test_the_stages_a_host_runs_together_the_deployments_run_apart() -> None:
+    from services.stages.__main__ import STAGES
+
+    assert set(STAGES) <= set(service_modules()) - HOSTS
 
 
 def test_compose_services_have_replica_counts_and_build_from_the_dockerfile() -> None:
@@ -436,7 +446,7 @@ def test_prometheus_scrapes_every_compose_service_on_its_metrics_port() -> None:
 
 def test_prometheus_has_a_job_for_every_service() -> None:
     jobs = scrape_targets()
-    for module in set(service_modules()) - UNSCRAPED:
+    for module in set(service_modules()) - UNSCRAPED - HOSTS:
         assert module in jobs, f"no scrape job for {module}"
 
 
