@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from shared.games.conan import PACKS
 from tests.web.helpers import (
     FOCUSED,
     TABS,
@@ -226,14 +227,16 @@ def _no_foreign_hand(page: Any, docs: list[dict[str, Any]], api: Any, table_id: 
     # The hand on the page is this seat's own, as its last view says.
     mine = docs[-1]["view"]["me"]
     hand = page.locator("[data-zc=hand]").inner_text()
-    names = {c["id"]: c["name"] for c in docs[-1]["view"]["cards"]}
+    # Views name cards by id; their names are the pack's words (the page is English).
+    words = PACKS[docs[-1]["view"]["pack"]].words["en"]
+    names = {**words.strategy_cards, **{k: c.name for k, c in words.kingdom_cards.items()}}
+    shown = {c["id"] for c in docs[-1]["view"]["cards"]}
     for card in {*mine["strategy_hand"], *mine["kingdom_hand"]}:
         assert names[card] in hand
     # Cards only the other seat holds are never named in this seat's hand panel.
     theirs = view(api, table_id, other)["view"]
-    their_names = {c["id"]: c["name"] for c in theirs["cards"]}
-    for card in {*theirs["me"]["strategy_hand"], *theirs["me"]["kingdom_hand"]} - set(names):
-        assert their_names[card] not in hand, card
+    for card in {*theirs["me"]["strategy_hand"], *theirs["me"]["kingdom_hand"]} - shown:
+        assert names[card] not in hand, card
 
 
 def test_playing_a_seat_of_conan_by_clicking_legal_moves(page: Any, api: Any) -> None:

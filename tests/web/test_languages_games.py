@@ -256,12 +256,14 @@ def test_the_switcher_turns_a_games_page_to_another_language(
 
 
 @pytest.mark.parametrize("language", ["en", "fi", "hu"])
+@pytest.mark.parametrize("game", ["tigris", "conan"])
 def test_one_board_per_language_is_photographed(
-    speaking: Any, api: httpx.Client, tables: MidGame, language: str, tmp_path: Path
+    speaking: Any, api: httpx.Client, tables: MidGame, game: str, language: str, tmp_path: Path
 ) -> None:
-    """docs/screenshots/tigris-<language>.png when ZIGGURAT_SCREENSHOTS=docs (make
-    screenshots), else beside the test's temporary files, so a run leaves the tree clean."""
-    table_id, tokens = tables["tigris"]
+    """docs/screenshots/<game>-<language>.png when ZIGGURAT_SCREENSHOTS=docs (make
+    screenshots), else beside the test's temporary files, so a run leaves the tree clean:
+    Tigris, and Conan, whose content pack has its own words in each language."""
+    table_id, tokens = tables[game]
     page = speaking(language)
     seat_page(page, api, table_id, tokens)
-    photograph(page, tmp_path, f"tigris-{language}")
+    photograph(page, tmp_path, f"{game}-{language}")
