@@ -170,7 +170,8 @@ def _check_words(file: str, raw: Any, english: PackWords) -> None:
                 _convert(file, said, kind, str(key))
             except PackError as exc:
                 field = section if exc.field == "-" else f"{section}.{exc.field}"
-                raise PackError(file, str(key), field, str(exc).rsplit(": ", 1)[-1]) from exc
+                said_wrong = str(exc).removeprefix(f"{file}: entry {exc.entry!r}, field {exc.field!r}: ")
+                raise PackError(file, str(key), field, said_wrong) from exc
 
 
 def _load_layout(directory: Path, provinces: tuple[Province, ...]) -> Layout | None:
