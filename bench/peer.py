@@ -121,8 +121,8 @@ def _busy() -> float:
     return float(t.user + t.nice + t.system + getattr(t, "irq", 0) + getattr(t, "softirq", 0))
 
 
-def run_ours(args: argparse.Namespace, transport: str) -> dict[str, Any]:
-    name = f"peer-ziggurat-{transport}"
+def run_ours(args: argparse.Namespace, transport: str, layout: str) -> dict[str, Any]:
+    name = f"peer-ziggurat-{transport}-{layout}"
     cmd = [
         sys.executable,
         "-m",
@@ -147,12 +147,14 @@ def run_ours(args: argparse.Namespace, transport: str) -> dict[str, Any]:
         name,
         "--transport",
         transport,
+        "--layout",
+        layout,
     ]
     subprocess.run(cmd, check=True, stdout=None if args.verbose else subprocess.DEVNULL)
     run = json.loads((OUT_DIR / f"{name}.json").read_text())["runs"][0]
     visible = run["latency"]["visible"]
     return {
-        "label": f"ziggurat (everysec, {transport})",
+        "label": f"ziggurat (everysec, {transport}" + (", stages together)" if layout == "together" else ")"),
         "moves_per_s": run["throughput"]["commands_per_s"],
         "p50_ms": visible.get("p50_ms"),
         "p99_ms": visible.get("p99_ms"),
@@ -194,7 +196,15 @@ def main(argv: list[str] | None = None) -> int:
         default=TRANSPORT,
         help="how our bots play: ws (a play connection per seat; default), http, or ws,http (both)",
     )
+    ap.add_argument(
+        "--layout",
+        default="separate",
+        help="our stages: separate (a process each; default), together (one process), or both",
+    )
     args = ap.parse_args(argv)
+    layouts = [x.strip() for x in args.layout.split(",") if x.strip()]
+    if not layouts or any(x not in ("separate", "together") for x in layouts):
+        ap.error("--layout takes separate, together, or both comma-separated")
     transports = [t.strip() for t in args.transport.split(",") if t.strip()]
     if not transports or any(t not in ("http", "ws") for t in transports):
         ap.error("--transport takes ws, http, or both comma-separated")
@@ -203,8 +213,9 @@ def main(argv: list[str] | None = None) -> int:
     peers = [run_peer("memory", args), run_peer("flatfile", args)]
     mine = []
     for transport in transports:
-        with console.status(f"ziggurat ({transport}): the whole pipeline on the same game"):
-            mine.append(run_ours(args, transport))
+        for layout in layouts:
+            with console.status(f"ziggurat ({transport}, {layout}): the whole pipeline on the same game"):
+                mine.append(run_ours(args, transport, layout))
     runs = [*peers, *mine]
     console.print(
         f"\n[bold]highcard, {args.games} concurrent games of {args.seats} seats, {args.options}, "
