@@ -13,7 +13,7 @@ import re
 from typing import Annotated, Any, TypeVar
 
 import msgspec
-from starlette.requests import Request
+from starlette.requests import HTTPConnection, Request
 
 from services.gateway.errors import ApiError, Code
 from shared.kernel.bounds import MAX_OPTIONS, MAX_SEATS, Name
@@ -26,13 +26,25 @@ MAX_DEPTH_HINT = "JSON nested too deeply"
 #: event: printable ASCII, at most this long.
 MAX_HEADER_ID = 128
 _HEADER_ID = re.compile(rf"^[\x21-\x7e]{{1,{MAX_HEADER_ID}}}$")
+#: The id headers' names as a request carries them (encoded once, not per request).
+_HEADER_NAMES = {name: name.encode() for name in ("idempotency-key", "x-correlation-id")}
 #: A game command at the edge: an object with a short ``type`` tag. The game's
 #: own types (with their bounds) decode the rest in the validator.
 MAX_VERSION = 2**53  # far beyond any game, and exact in every JSON reader
 
 
+def header(request: HTTPConnection, name: bytes) -> str | None:
+    """A request header's first value (``name`` lower-case, as the server hands names
+    over), as Starlette's ``request.headers`` reads it: a scan of the request's few
+    headers, without the mapping that object builds for every request."""
+    for key, value in request.scope["headers"]:
+        if key == name:
+            return value.decode("latin-1")
+    return None
+
+
 async def read_body(request: Request, limit: int) -> bytes:
-    declared = request.headers.get("content-length")
+    declared = header(request, b"content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise ApiError("body_too_large", f"The body is larger than {limit} bytes.", limit=limit)
     chunks: list[bytes] = []
@@ -104,17 +116,16 @@ def decode_json(raw: bytes, schema: type[T]) -> T:
         raise ApiError("bad_json", MAX_DEPTH_HINT) from exc
 
 
-def bearer(request: Request) -> str | None:
-    header = request.headers.get("authorization", "")
-    scheme, _, token = header.partition(" ")
+def bearer(request: HTTPConnection) -> str | None:
+    scheme, _, token = (header(request, b"authorization") or "").partition(" ")
     if scheme.lower() == "bearer" and token.strip():
         return token.strip()
     return None
 
 
-def header_id(request: Request, name: str) -> str | None:
+def header_id(request: HTTPConnection, name: str) -> str | None:
     """A stored id header (Idempotency-Key, X-Correlation-ID), checked; None if absent."""
-    value = request.headers.get(name)
+    value = header(request, _HEADER_NAMES.get(name) or name.lower().encode("latin-1"))
     if value is None:
         return None
     if not _HEADER_ID.match(value):
@@ -126,7 +137,7 @@ def header_id(request: Request, name: str) -> str | None:
     return value
 
 
-def correlation_id(request: Request) -> str:
+def correlation_id(request: HTTPConnection) -> str:
     return header_id(request, "x-correlation-id") or made_up_id()
 
 

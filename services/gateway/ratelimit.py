@@ -43,10 +43,18 @@ class RateLimiter:
 
     def take(self, key: str, now: float | None = None) -> float:
         """Spend one unit: 0.0 if allowed, else the seconds until one is available."""
+        # _level and _store written out: every request spends one to three units.
         now = time.monotonic() if now is None else now
-        level = self._level(key, now)
+        buckets = self._buckets
+        stored = buckets.get(key)
+        level = self.burst if stored is None else min(self.burst, stored[0] + (now - stored[1]) * self.rate)
         allowed = level >= 1.0
-        self._store(key, level - 1.0 if allowed else level, now)
+        buckets[key] = (level - 1.0 if allowed else level, now)
+        if stored is None:
+            if len(buckets) > self.max_keys:
+                buckets.popitem(last=False)
+        else:
+            buckets.move_to_end(key)
         return 0.0 if allowed else (1.0 - level) / self.rate
 
     def wait(self, key: str, now: float | None = None) -> float:

@@ -1,0 +1,187 @@
+"""The gateway's own per-request work on a move and a view read, in one process.
+
+The pipeline bench measures the gateway among five processes on a machine shared
+with other work; this times, with ``process_time`` (this process's CPU alone), the
+work the two hot routes do per request that involves no store: matching the route
+(as ``GatewayApp`` does ahead of Starlette), reading the request's headers (token,
+client address, Idempotency-Key, correlation id, the body's declared length),
+reading and decoding the body, the rate limits a move with ``view: true`` spends,
+scoping the command id, building the message, encoding the answer and counting
+its latency. So a change to the edge can be judged before and after under any load
+(run it in a worktree of the previous commit and in this one, alternately).
+
+``python -m bench.gateway_edge [--requests 20000] [--rounds 5]``; prints the median
+and the fastest of the rounds in microseconds per request (on a shared machine the
+fastest is the steadier: other work only ever adds), and the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import statistics
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import msgspec
+from starlette.requests import Request
+from starlette.responses import Response
+
+from services.gateway.app import create_app
+from services.gateway.body import Move, bearer, check_command, correlation_id, header_id, read_json
+from services.gateway.context import Changes, client_address
+from services.gateway.hot import HotRoutes
+from services.gateway.mounts import TABLE
+from services.gateway.ratelimit import Limits
+from shared.infra.settings import Settings
+from shared.kernel.auth import token_hash
+from shared.messaging.messages import MoveMsg, encode, scoped_command_id
+
+TABLE_ID = "0123456789abcdef0123"
+TOKEN = "t" * 43
+BODY = b'{"command":{"type":"place","tile":"red","at":[3,4]},"expected_version":17,"view":true}'
+
+
+def _scope(method: str, path: str, headers: list[tuple[bytes, bytes]], query: bytes = b"") -> dict[str, Any]:
+    """A request as uvicorn's httptools protocol hands it over (names lower-cased)."""
+    return {
+        "type": "http",
+        "asgi": {"version": "3.0", "spec_version": "2.4"},
+        "http_version": "1.1",
+        "server": ("127.0.0.1", 8000),
+        "client": ("127.0.0.1", 51234),
+        "scheme": "http",
+        "method": method,
+        "root_path": "",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": query,
+        "headers": headers,
+        "state": {},
+    }
+
+
+def _run(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """A coroutine that never suspends (the body is already there), run without a loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as done:
+        return done.value
+    raise RuntimeError("suspended")
+
+
+def workload() -> tuple[Callable[[], None], Callable[[], None]]:
+    """(one move's edge work, one view read's edge work)."""
+    # Budgets no run spends: the limits' work is timed, never a refusal.
+    settings = Settings(rate_per_s=1e9, read_rate_per_s=1e9, rate_burst=10**9, read_burst=10**9)
+    app: Any = create_app(settings)
+    hot = HotRoutes(TABLE.hot)
+    limits = Limits.from_settings(settings)
+    changes = Changes(subscriber=None)  # type: ignore[arg-type]  # waiters only: nothing is heard
+    move_headers = [
+        (b"host", b"127.0.0.1:8000"),
+        (b"content-type", b"application/json"),
+        (b"content-length", b"%d" % len(BODY)),
+        (b"authorization", b"Bearer " + TOKEN.encode()),
+        (b"idempotency-key", b"k-0123456789"),
+    ]
+    view_headers = [(b"host", b"127.0.0.1:8000"), (b"authorization", b"Bearer " + TOKEN.encode())]
+    move_path = f"/v1/tables/{TABLE_ID}/commands"
+    view_path = f"/v1/tables/{TABLE_ID}/view"
+    latency = hot._latency
+    hashed = token_hash(TOKEN)
+    answer = msgspec.json.encode({"status": "accepted", "version": 18, "events": [], "view": {"v": 1}})
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": BODY, "more_body": False}
+
+    def move() -> None:
+        scope = _scope("POST", move_path, move_headers)
+        started = time.perf_counter()
+        found = TABLE.ahead(scope)
+        assert found is not None
+        scope["app"] = app
+        scope["path_params"] = found.params
+        scope["route"] = found.route
+        request = Request(scope, receive)
+        token = bearer(request)
+        assert token is not None
+        address = client_address(request)
+        limits.check_tokens(address)
+        limits.command(hashed)
+        body = _run(read_json(request, Move, 65536))
+        check_command(body.command)
+        key = header_id(request, "idempotency-key")
+        assert key is not None
+        limits.read(hashed)
+        changes.waiter(TABLE_ID)  # the move's notice, then the view read's
+        changes.waiter(TABLE_ID)
+        msg = MoveMsg(
+            game_id=found.params["table_id"],
+            partition=1,
+            command_id=scoped_command_id(hashed, key),
+            correlation_id=correlation_id(request),
+            reply_to="gw",
+            received_ns=time.time_ns(),
+            token_hash=hashed,
+            command=body.command,
+            expected_version=body.expected_version,
+        )
+        encode(msg)
+        response = Response(answer, status_code=200, media_type="application/json")
+        assert response.raw_headers
+        latency[found.route.path, "2xx"].observe(time.perf_counter() - started)
+
+    def view() -> None:
+        scope = _scope("GET", view_path, view_headers, b"min_version=18")
+        started = time.perf_counter()
+        found = TABLE.ahead(scope)
+        assert found is not None
+        scope["app"] = app
+        scope["path_params"] = found.params
+        scope["route"] = found.route
+        request = Request(scope, receive)
+        token = bearer(request)
+        assert token is not None
+        limits.check_tokens(client_address(request))
+        limits.read(hashed)
+        response = Response(answer, media_type="application/json")
+        assert response.raw_headers
+        latency[found.route.path, "2xx"].observe(time.perf_counter() - started)
+
+    return move, view
+
+
+def timed(fn: Callable[[], None], n: int) -> float:
+    """Microseconds of this process's CPU per call, over ``n`` calls."""
+    started = time.process_time()
+    for _ in range(n):
+        fn()
+    return (time.process_time() - started) / n * 1e6
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=20_000)
+    parser.add_argument("--rounds", type=int, default=5)
+    args = parser.parse_args()
+    asyncio.set_event_loop(asyncio.new_event_loop())
+    move, view = workload()
+    for fn in (move, view):
+        timed(fn, 1000)  # warm: caches, the first observations
+    moves = [timed(move, args.requests) for _ in range(args.rounds)]
+    views = [timed(view, args.requests) for _ in range(args.rounds)]
+    load = os.getloadavg()
+    for name, rounds in (("move", moves), ("view", views)):
+        listed = ", ".join(f"{r:.2f}" for r in rounds)
+        print(
+            f"{name} edge work: median {statistics.median(rounds):.2f}, fastest {min(rounds):.2f} "
+            f"us/request (rounds {listed})"
+        )
+    print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
