@@ -27,12 +27,11 @@ from typing import Any
 
 import msgspec
 from starlette.requests import Request
-from starlette.responses import Response
 
 from services.gateway.app import create_app
 from services.gateway.body import Move, bearer, check_command, correlation_id, header_id, read_json
 from services.gateway.context import Changes, client_address
-from services.gateway.hot import HotRoutes
+from services.gateway.hot import HotRoutes, JsonAnswer
 from services.gateway.mounts import TABLE
 from services.gateway.ratelimit import Limits
 from shared.infra.settings import Settings
@@ -130,7 +129,7 @@ def workload() -> tuple[Callable[[], None], Callable[[], None]]:
             expected_version=body.expected_version,
         )
         encode(msg)
-        response = Response(answer, status_code=200, media_type="application/json")
+        response = JsonAnswer(answer, 200)
         assert response.raw_headers
         latency[found.route.path, "2xx"].observe(time.perf_counter() - started)
 
@@ -147,7 +146,7 @@ def workload() -> tuple[Callable[[], None], Callable[[], None]]:
         assert token is not None
         limits.check_tokens(client_address(request))
         limits.read(hashed)
-        response = Response(answer, media_type="application/json")
+        response = JsonAnswer(answer)
         assert response.raw_headers
         latency[found.route.path, "2xx"].observe(time.perf_counter() - started)
 

@@ -61,7 +61,12 @@ class Changes:
         self._task: asyncio.Task[None] | None = None
 
     def waiter(self, game_id: str) -> asyncio.Event:
-        return self._events.setdefault(game_id, asyncio.Event())
+        # Not setdefault: that builds an Event on every call (two or three a move)
+        # only to drop it when the game already has one.
+        event = self._events.get(game_id)
+        if event is None:
+            event = self._events[game_id] = asyncio.Event()
+        return event
 
     def listen(self, listener: Listener) -> None:
         """``listener`` gets the ids of each notice, or ``None`` when notices may have been missed."""

@@ -40,6 +40,7 @@ from services.gateway.body import (
 from services.gateway.callers import seat_token_hash
 from services.gateway.context import Gateway, client_address
 from services.gateway.errors import ApiError, error_body, error_response, status_of
+from services.gateway.hot import JsonAnswer
 from services.gateway.reads import view_at
 from services.gateway.routing import Answer, Route
 from services.gateway.writes import Chosen, asked, checked_options, forget, message, remember, submit
@@ -180,7 +181,7 @@ async def submit_command(request: Request) -> Response:
         lambda: header_id(request, "idempotency-key"),
         lambda: correlation_id(request),
     )
-    return Response(played.body, status_code=played.status, media_type="application/json")
+    return JsonAnswer(played.body, played.status)
 
 
 async def checked_token(gw: Gateway, game_id: str, token: str, address: str) -> str:

@@ -24,6 +24,7 @@ from services.gateway.apidoc import (
 from services.gateway.context import Gateway
 from services.gateway.errors import ApiError
 from services.gateway.feeds import FeedResponse, Page, resume_after
+from services.gateway.hot import JsonAnswer
 from services.gateway.reads import (
     anonymous_read,
     audience,
@@ -60,7 +61,7 @@ async def view(request: Request) -> Response:
         doc = await spectator_doc(gw, keys, doc)
     if wanted and doc_status(doc).version < wanted:
         doc = await view_at(gw, keys, name, wanted)
-    return Response(doc, media_type="application/json")
+    return JsonAnswer(doc)
 
 
 async def feed(request: Request) -> FeedResponse:
