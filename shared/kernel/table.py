@@ -180,19 +180,25 @@ def evolve(game: GameModule[Any, Any, Any, Any], table: Table | None, event: Any
             spectator_delay=event.spectator_delay,
         )
     assert table is not None
-    bumped = msgspec.structs.replace(table, version=table.version + 1)
+    version = table.version + 1
+    # One copy of the table per event: the game's events (nearly all of them)
+    # are not the platform's, so they are tried first.
+    if not isinstance(event, TableEvent):
+        return msgspec.structs.replace(table, version=version, state=game.evolve(table.state, event))
     match event:
         case TableSealed(seed=seed, token_hashes=hashes):
-            return msgspec.structs.replace(bumped, seed=seed, token_hashes=hashes)
+            return msgspec.structs.replace(table, version=version, seed=seed, token_hashes=hashes)
         case TableFinished(result=result):
-            return msgspec.structs.replace(bumped, result=result)
+            return msgspec.structs.replace(table, version=version, result=result)
         case TableClocked(remaining=remaining, since=since):
-            return msgspec.structs.replace(bumped, remaining=remaining, since=since)
+            return msgspec.structs.replace(table, version=version, remaining=remaining, since=since)
         case TableTimedOut():
-            return bumped
+            return msgspec.structs.replace(table, version=version)
         case SeatForfeited(seat=seat):
-            return msgspec.structs.replace(bumped, forfeited=tuple(sorted({*table.forfeited, seat})))
-    return msgspec.structs.replace(bumped, state=game.evolve(table.state, event))
+            forfeited = tuple(sorted({*table.forfeited, seat}))
+            return msgspec.structs.replace(table, version=version, forfeited=forfeited)
+        case TableOpened():
+            raise AssertionError("a table opens once")  # answered above
 
 
 def fold(game: GameModule[Any, Any, Any, Any], events: list[Any], table: Table | None = None) -> Table:
