@@ -103,12 +103,21 @@ class _Node:
     edges: dict[bytes, _Edge] = field(default_factory=dict)
 
 
-def rank_rewards(scores: Sequence[float]) -> tuple[float, ...]:
+#: Whom a seat's reward measures it against: ``each`` other seat (its share of
+#: them) or only the ``best`` of them (a win's measure: at four seats, beating
+#: two of three is worth nothing when the third wins).
+Versus = Literal["each", "best"]
+
+
+def rank_rewards(scores: Sequence[float], versus: Versus = "each") -> tuple[float, ...]:
     """Each seat's share of the other seats it is ahead of (a tie counts half):
-    1 for a lone leader, 0 for the last, the same scale at any seat count."""
+    1 for a lone leader, 0 for the last, the same scale at any seat count.
+    ``best``: 1 ahead of every other seat, 1/2 level with the best of them, else 0."""
     n = len(scores)
     if n < 2:
         return (1.0,) * n
+    if versus == "best":
+        return tuple(_against_best(scores, lambda lead: 1.0 if lead > 0 else 0.5 if lead == 0 else 0.0))
     return tuple(
         sum(
             1.0 if mine > other else 0.5 if mine == other else 0.0 for j, other in enumerate(scores) if j != i
@@ -118,13 +127,16 @@ def rank_rewards(scores: Sequence[float]) -> tuple[float, ...]:
     )
 
 
-def margin_rewards(scores: Sequence[float], spread: float) -> tuple[float, ...]:
+def margin_rewards(scores: Sequence[float], spread: float, versus: Versus = "each") -> tuple[float, ...]:
     """As :func:`rank_rewards`, but by how far ahead or behind: each other seat
-    counts ``(1 + tanh(lead / spread)) / 2``, so a rollout cut short tells a
-    small lead from a large one and a level position still leans the right way."""
+    (or only the best of them) counts ``(1 + tanh(lead / spread)) / 2``, so a
+    rollout cut short tells a small lead from a large one and a level position
+    still leans the right way."""
     n = len(scores)
     if n < 2:
         return (1.0,) * n
+    if versus == "best":
+        return tuple(_against_best(scores, lambda lead: 0.5 + 0.5 * math.tanh(lead / spread)))
     return tuple(
         sum(0.5 + 0.5 * math.tanh((mine - other) / spread) for j, other in enumerate(scores) if j != i)
         / (n - 1)
@@ -132,11 +144,18 @@ def margin_rewards(scores: Sequence[float], spread: float) -> tuple[float, ...]:
     )
 
 
-def result_rewards(result: Result, seats: int) -> tuple[float, ...]:
+def _against_best(scores: Sequence[float], reward: Callable[[float], float]) -> list[float]:
+    """``reward(lead)`` of each seat over the best of the other seats."""
+    order = sorted(range(len(scores)), key=lambda i: scores[i], reverse=True)
+    first, second = scores[order[0]], scores[order[1]]
+    return [reward(mine - (second if i == order[0] else first)) for i, mine in enumerate(scores)]
+
+
+def result_rewards(result: Result, seats: int, versus: Versus = "each") -> tuple[float, ...]:
     places = [0] * seats
     for standing in result.standings:
         places[standing.seat] = standing.place
-    return rank_rewards([-p for p in places])
+    return rank_rewards([-p for p in places], versus)
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +189,13 @@ class SearchBot:
     #: ``halving`` (sequential halving over the rated candidates, each judged on the
     #: same determinisations and chance draws: see :meth:`_halving`).
     root: Literal["uct", "halving"] = "uct"
+    #: Whom each seat's reward measures it against (:data:`Versus`); the same at two seats.
+    versus: Versus = "each"
+    #: How the other seats move inside the tree: ``tree`` (UCT for themselves over a sample
+    #: of their moves) or ``rollout`` (the rollout bot's move, not a node: the tree
+    #: branches on the seat's own moves only, its opponents modelled by the bot they
+    #: most likely are, at no share of the budget).
+    opponents: Literal["tree", "rollout"] = "tree"
     clock: Callable[[], float] = time.process_time
 
     def __post_init__(self) -> None:
@@ -291,10 +317,10 @@ class SearchBot:
         outcome = game.result(world)
         seats = game.seat_count(world)
         if outcome is not None:
-            return result_rewards(outcome, seats)
+            return result_rewards(outcome, seats, self.versus)
         if self.spread is None:
-            return rank_rewards(self.score(world))
-        return margin_rewards(self.score(world), self.spread)
+            return rank_rewards(self.score(world), self.versus)
+        return margin_rewards(self.score(world), self.spread, self.versus)
 
     def _iterate(
         self, game: Game, state: Any, seat: int, root: _Node, candidates: dict[bytes, Any], sim: Rng, rng: Rng
@@ -307,6 +333,9 @@ class SearchBot:
                 actor, moves = seat, candidates
             else:
                 actor = min(game.actors(world))
+                if actor != seat and self.opponents == "rollout":
+                    world = game.fold(game.decide(world, actor, self.rollout(world, actor, rng), sim), world)
+                    continue
                 moves = _some(game.legal(world, actor), self.width, rng)
             edge = self._select(node, moves, rng)
             world = game.fold(game.decide(world, actor, edge.command, sim), world)

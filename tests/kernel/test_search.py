@@ -91,6 +91,37 @@ def test_margin_rewards_tell_a_large_lead_from_a_small_one() -> None:
     assert margin_rewards([2.0, 2.0, 2.0], 1.0) == (0.5, 0.5, 0.5)
 
 
+def test_rewards_against_the_best_count_only_a_win() -> None:
+    """At four seats, beating two of three is worth nothing when the third leads."""
+    assert rank_rewards([3.0, 5.0, 1.0, 0.0], "best") == (0.0, 1.0, 0.0, 0.0)
+    assert rank_rewards([5.0, 5.0, 1.0], "best") == (0.5, 0.5, 0.0)
+    second, first, last = margin_rewards([4.0, 5.0, 0.0], 2.0, "best")
+    assert last < second < 0.5 < first
+    assert second + first == pytest.approx(1.0)  # the two leaders measured against each other
+    # At two seats the best other seat is the other seat.
+    assert margin_rewards([1.0, 3.0], 2.0, "best") == margin_rewards([1.0, 3.0], 2.0)
+
+
+@pytest.mark.parametrize("key", ["tigris", "conan", "catan"])
+def test_opponents_played_by_the_rollout_bot_keep_the_search_repeatable_and_blind(key: str) -> None:
+    """With the other seats moved by the rollout bot inside the tree, every draw is
+    still the bot's own: the same generator gives the same move, and a state varied
+    where the seat cannot see gives it too (the check of tests/games/secrecy)."""
+    game = registry.get(key)
+    hard = game.bots["hard"]
+    assert isinstance(hard, SearchBot)
+    bot = by_iterations(dataclasses.replace(hard, opponents="rollout", versus="best"), 40)
+    seed = b"\x27" * 32
+    for n, world in enumerate(harness.states(game, 4, seed, count=2)):
+        seat = min(game.actors(world.state))
+        chosen = harness.encode(bot(world.state, seat, Rng(seed, n)))
+        assert harness.encode(bot(world.state, seat, Rng(seed, n))) == chosen
+        for owner in harness.audiences(4):
+            if owner != seat:
+                other = game.secrets.conceal(world.state, owner, Rng(seed, 100 + n))
+                assert harness.encode(bot(other, seat, Rng(seed, n))) == chosen, f"{key}: peeks at {owner}"
+
+
 @pytest.mark.parametrize("root", ["uct", "halving"])
 @pytest.mark.parametrize("key", ["tigris", "tigris-cards", "conan"])
 def test_the_rating_leads_the_search(key: str, root: str) -> None:

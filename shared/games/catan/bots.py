@@ -82,6 +82,17 @@ def greedy_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
     return ends[0] if ends else rng.choice(options)
 
 
+def rating(state: State, seat: int, commands: list[cmd.CatanCommand]) -> list[int]:
+    """The greedy bot's order of preference as a rating (its kinds first to last, then a
+    bank trade, then ending the turn): the search's bias."""
+    return [_RANK.get(type(c), 0) for c in commands]
+
+
+_RANK: dict[type, int] = {
+    kind: len(_PRIORITY) + 2 - i for i, kind in enumerate((*_PRIORITY, cmd.TradeBank, cmd.EndTurn))
+}
+
+
 def zombie_bot(state: State, seat: int, rng: Rng) -> cmd.CatanCommand:
     """For a seat whose clock ran out: roll, end the turn, decline, else the first listed answer."""
     options = legal(state, seat)

@@ -146,6 +146,23 @@ def greedy_bot(state: State, seat: int, rng: Rng) -> TigrisCommand:
     return rng.choice([c for r, c in rated if r == best])
 
 
+#: Commands a rollout's greedy move chooses among: rating all ~300-560 costs ~1.2 ms
+#: a move, a tenth of a search's budget; a sample keeps most of the greedy play.
+ROLLOUT_SAMPLE = 12
+
+
+def rollout_bot(state: State, seat: int, rng: Rng) -> TigrisCommand:
+    """The greedy bot's choice among a random sample of the legal commands: the
+    search's rollouts, about as cheap a move as the random bot's and playing for points."""
+    if isinstance(state.phase, Support):
+        return _support(state, seat, state.phase)
+    options = legal(state, seat)
+    if len(options) > ROLLOUT_SAMPLE:
+        options = [options[rng.below(len(options))] for _ in range(ROLLOUT_SAMPLE)]
+    rater = _Rater(state, seat)
+    return max(options, key=rater.rate)
+
+
 def rating(state: State, seat: int, commands: list[TigrisCommand]) -> list[tuple[tuple[int, ...], float]]:
     """The greedy bot's rating of each of ``commands``: the search's bias. In a
     conflict's support the greedy bot's own choice is rated first."""
