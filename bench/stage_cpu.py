@@ -6,9 +6,8 @@ stages make per command, timed with ``process_time`` (the CPU of this process
 alone), so a change to the rules or the read models can be judged before and
 after under any load:
 
-* validator: ``table.decide`` (the dry run, with its fold of the decided
-  events), the events packed for the reducer, then the same events read back
-  from the log (decoded and folded again, as its table cache does);
+* validator: its checks (the dry run of ``decide``, the events packed for the
+  reducer), then the same events read back from the log into its table cache;
 * projector: the events decoded and folded, then ``build`` (every audience's
   view document, the awaited seat's legal commands, the feeds).
 
@@ -23,13 +22,13 @@ import os
 import statistics
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import msgspec
 
-from services.validator.checks import check_move
+from services.validator.checks import judge
 from shared.eventstore.envelope import EventEnvelope
-from shared.eventstore.tables import fold_envelope
+from shared.eventstore.tables import Foreseen, TableCache, fold_envelope
 from shared.games import registry
 from shared.kernel import table as tables
 from shared.kernel.codec import codec_for
@@ -61,9 +60,9 @@ def record(game_key: str, games: int, seats: int) -> list[Step]:
     return steps
 
 
-def _fold_packed(table: Table, packed: list[tuple[int, bytes]], command_id: str) -> Table:
-    for version, raw in packed:
-        env = EventEnvelope(
+def _envelopes(packed: list[tuple[int, bytes]], command_id: str) -> list[EventEnvelope]:
+    return [
+        EventEnvelope(
             game_id="g",
             partition=0,
             version=version,
@@ -74,12 +73,20 @@ def _fold_packed(table: Table, packed: list[tuple[int, bytes]], command_id: str)
             seat=None,
             payload=raw,
         )
+        for version, raw in packed
+    ]
+
+
+def _fold_packed(table: Table, packed: list[tuple[int, bytes]], command_id: str) -> Table:
+    for env in _envelopes(packed, command_id):
         table = fold_envelope(table, env)
     return table
 
 
 def validator(steps: list[Step]) -> None:
     codec = codec_for(registry.get(steps[0][0].game))
+    # Only the cache's in-memory side is used: tables put, decisions foreseen, tails applied.
+    cache = TableCache(cast(Any, None))
     for n, (table, seat, command, packed) in enumerate(steps):
         msg = MoveMsg(
             command_id=f"c{n}",
@@ -91,9 +98,11 @@ def validator(steps: list[Step]) -> None:
             token_hash=f"t{seat}",
             command=msgspec.Raw(codec.json(command)),
         )
-        verdict = check_move(msg, table, False)
-        assert isinstance(verdict, MoveMsg) and verdict.decided is not None, verdict
-        _fold_packed(table, packed, f"c{n}")
+        cache.put("g", table)
+        verdict, after = judge(msg, table, False)
+        assert isinstance(verdict, MoveMsg) and verdict.decided is not None and after is not None, verdict
+        cache.foresee("g", Foreseen(table, msg.command_id, verdict.decided.events, after))
+        cache.apply("g", _envelopes(packed, msg.command_id))
 
 
 def projector(steps: list[Step]) -> None:

@@ -40,11 +40,18 @@ Verdict = CommandMsg | RejectedOutcome  # passed on (with the seat), or rejected
 
 
 def check(msg: CommandMsg, table: Table | None, already_applied: bool) -> Verdict:
+    return judge(msg, table, already_applied)[0]
+
+
+def judge(msg: CommandMsg, table: Table | None, already_applied: bool) -> tuple[Verdict, Table | None]:
+    """:func:`check`, with the table a passed move's decision leads to (the move
+    counted) when the verdict carries that decision: were the reducer to append
+    it verbatim, that is the table the log's next events fold to."""
     if isinstance(msg, OpenMsg):
-        return check_open(msg, table, already_applied)
+        return check_open(msg, table, already_applied), None
     if isinstance(msg, MoveMsg):
-        return check_move(msg, table, already_applied)
-    return rejected(msg, "bad_request", "A timeout is issued by the reducer's clock watch, never sent.")
+        return _check_move(msg, table, already_applied)
+    return rejected(msg, "bad_request", "A timeout is issued by the reducer's clock watch, never sent."), None
 
 
 def check_open(msg: OpenMsg, table: Table | None, already_applied: bool = False) -> Verdict:
@@ -75,18 +82,24 @@ def check_open(msg: OpenMsg, table: Table | None, already_applied: bool = False)
 
 
 def check_move(msg: MoveMsg, table: Table | None, already_applied: bool) -> Verdict:
+    return _check_move(msg, table, already_applied)[0]
+
+
+def _check_move(msg: MoveMsg, table: Table | None, already_applied: bool) -> tuple[Verdict, Table | None]:
     # A retry the store has applied is answered by the reducer: only who sent it is checked.
     command = None if already_applied else msg.command
     expected = None if already_applied else msg.expected_version
     try:
         admitted = admit(msg.game_id, table, msg.token_hash, registry.get, command, expected)
         if already_applied:
-            return _passed(msg, admitted.seat)
-        events = tables.decide(admitted.game, admitted.table, admitted.seat, admitted.command)
+            return _passed(msg, admitted.seat), None
+        events, after = tables.decided(admitted.game, admitted.table, admitted.seat, admitted.command)
     except RuleViolation as exc:
-        return rejected(msg, exc.code, exc.message, **exc.details)
+        return rejected(msg, exc.code, exc.message, **exc.details), None
     codec = codec_for(admitted.game)
-    return _passed(msg, admitted.seat, _decided(admitted.table, codec, admitted.command, events))
+    decided = _decided(admitted.table, codec, admitted.command, events)
+    counted = tables.count_move(after, msg.command_id) if decided is not None else None
+    return _passed(msg, admitted.seat, decided), counted
 
 
 def _decided(table: Table, codec: Any, command: Any, events: list[Any]) -> Decided | None:

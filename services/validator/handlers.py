@@ -14,14 +14,15 @@ from typing import Any
 import msgspec
 import structlog
 
-from services.validator.checks import Verdict, check
+from services.validator.checks import Verdict, judge
 from shared.eventstore.keys import GameKeys, validated_stream
-from shared.eventstore.tables import TableCache
+from shared.eventstore.tables import Foreseen, TableCache
 from shared.infra.redis_client import Publisher
 from shared.kernel.table import Table
 from shared.messaging import streams
 from shared.messaging.messages import (
     CommandMsg,
+    MoveMsg,
     Outcome,
     RejectedOutcome,
     dead_letter_replies,
@@ -51,10 +52,16 @@ class Validator:
                 pipe.hexists(k.dedup, m.command_id)
 
         tables_, applied = await self.cache.refresh_and_read(keys, dedup)
-        verdicts = [
-            _with_game(check(m, tables_[m.game_id], bool(applied[i])), tables_[m.game_id])
-            for i, m in enumerate(msgs)
-        ]
+        verdicts: list[Verdict] = []
+        for i, m in enumerate(msgs):
+            table = tables_[m.game_id]
+            verdict, after = judge(m, table, bool(applied[i]))
+            verdicts.append(_with_game(verdict, table))
+            if after is not None and table is not None and isinstance(verdict, MoveMsg) and verdict.decided:
+                # The reducer appends these very events while the table is at this
+                # version: the next read then adopts ``after`` instead of folding them again.
+                foreseen = Foreseen(table, m.command_id, verdict.decided.events, after)
+                self.cache.foresee(m.game_id, foreseen)
         await self._emit(batch, msgs, verdicts)
         return verdicts
 

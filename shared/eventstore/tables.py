@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 from shared.eventstore import snapshots
 from shared.eventstore.envelope import EventEnvelope
@@ -49,6 +49,9 @@ class TableCache:
         #: Told the tables found further on here than in the store (None: nobody is told).
         self.noticed = noticed
         self._tables: OrderedDict[str, Table] = OrderedDict()
+        #: Decisions whose events the next read may find appended verbatim, per
+        #: game and command id (see :meth:`foresee`); dropped at that read.
+        self._foreseen: dict[str, dict[str, Foreseen]] = {}
 
     def get(self, game_id: str) -> Table | None:
         table = self._tables.get(game_id)
@@ -60,15 +63,25 @@ class TableCache:
         self._tables[game_id] = table
         self._tables.move_to_end(game_id)
         while len(self._tables) > self.capacity:
-            self._tables.popitem(last=False)
+            self._foreseen.pop(self._tables.popitem(last=False)[0], None)
 
     def forget(self, game_id: str) -> None:
         self._tables.pop(game_id, None)
+        self._foreseen.pop(game_id, None)
+
+    def foresee(self, game_id: str, foreseen: Foreseen) -> None:
+        """A decision made against the held table (the validator's dry run): when the
+        next read finds its events appended right after that version, under its
+        command id, byte for byte, the table becomes ``foreseen.after`` instead of
+        the events being decoded and folded again. Anything else is folded as read."""
+        if self._tables.get(game_id) is foreseen.before:
+            self._foreseen.setdefault(game_id, {})[foreseen.command_id] = foreseen
 
     def forget_where(self, doomed: Callable[[str], bool]) -> None:
         """Forget every table whose game id ``doomed`` picks (a partition another may have written)."""
         for game_id in [g for g in self._tables if doomed(g)]:
             del self._tables[game_id]
+            self._foreseen.pop(game_id, None)
 
     def ids_where(self, picked: Callable[[str], bool]) -> list[str]:
         """The ids of the tables held whose game id ``picked`` picks."""
@@ -145,8 +158,19 @@ class TableCache:
         feeds) does not decode them a second time.
         """
         table = self.get(game_id)
-        for env in envelopes:
+        # Kept while the log holds nothing new (the decision may not be appended yet).
+        grows = table is None or (bool(envelopes) and envelopes[-1].version > table.version)
+        foreseen = self._foreseen.pop(game_id, None) if grows else None
+        at = 0
+        while at < len(envelopes):
+            env = envelopes[at]
+            at += 1
             if table is not None and env.version <= table.version:
+                continue
+            hit = foreseen.get(env.command_id) if foreseen and folded is None else None
+            if hit is not None and table is not None and hit.follows(table, envelopes, at - 1):
+                table = hit.after
+                at += len(hit.payloads) - 1
                 continue
             table, event = _fold_decoding(table, env)
             if folded is not None:
@@ -220,6 +244,30 @@ class _ColdLoad:
 
 #: An event as folded: (version, server time, the decoded event).
 Folded = tuple[int, int, Any]
+
+
+class Foreseen(NamedTuple):
+    """A decision made against the table ``before``: its command, its events as the
+    log would hold them, and the table they lead to, the move counted."""
+
+    before: Table
+    command_id: str
+    payloads: tuple[bytes, ...]
+    after: Table
+
+    def follows(self, table: Table, envelopes: list[EventEnvelope], at: int) -> bool:
+        """Whether ``table`` is the very table decided against and ``envelopes`` from
+        ``at`` on start with exactly these events, right after its version."""
+        run = envelopes[at : at + len(self.payloads)]
+        version = table.version
+        return (
+            table is self.before
+            and len(run) == len(self.payloads)
+            and all(
+                env.version == version + 1 + k and env.command_id == self.command_id and env.payload == raw
+                for k, (env, raw) in enumerate(zip(run, self.payloads, strict=True))
+            )
+        )
 
 
 def continues(held: Table, tail: list[EventEnvelope]) -> bool:

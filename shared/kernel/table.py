@@ -219,6 +219,14 @@ def decide(
     game: GameModule[Any, Any, Any, Any], table: Table, seat: int, command: Any, now_ms: int = 0
 ) -> list[Any]:
     """The events ``command`` from ``seat`` causes, ending the table if the game ends."""
+    return decided(game, table, seat, command, now_ms)[0]
+
+
+def decided(
+    game: GameModule[Any, Any, Any, Any], table: Table, seat: int, command: Any, now_ms: int = 0
+) -> tuple[list[Any], Table]:
+    """:func:`decide`, with the table its events lead to (folded on the way: the
+    move not counted, which is the shell's business, see :func:`count_move`)."""
     if table.over:
         raise RuleViolation(GAME_OVER, "This game is over; no more moves are accepted.")
     if not 0 <= seat < table.seats:
@@ -248,7 +256,7 @@ def timeout(game: GameModule[Any, Any, Any, Any], table: Table, seat: int, now_m
     else:
         state = fold(game, events, table)
         events += _zombie_move(game, state, seat)
-    return _conclude(game, table, events, now_ms, mover=None)
+    return _conclude(game, table, events, now_ms, mover=None)[0]
 
 
 def deadline(game: GameModule[Any, Any, Any, Any], table: Table) -> tuple[int, int] | None:
@@ -277,8 +285,9 @@ def _zombie_move(game: GameModule[Any, Any, Any, Any], table: Table, seat: int) 
 
 def _conclude(
     game: GameModule[Any, Any, Any, Any], before: Table, events: list[Any], now_ms: int, mover: int | None
-) -> list[Any]:
-    """Play forfeited seats, run the clocks, and finish the table if the game ended."""
+) -> tuple[list[Any], Table]:
+    """Play forfeited seats, run the clocks, and finish the table if the game ended:
+    every event, and the table they lead to."""
     after = fold(game, events, before)
     for _ in range(100_000):  # a forfeited seat is played by its bot whenever awaited
         waiting = sorted(set(after.forfeited) & game.actors(after.state))
@@ -301,8 +310,10 @@ def _conclude(
     if result is None and _deserted(after):
         result = _abandoned(after.seats)
     if result is not None:
-        events.append(TableFinished(result=_forfeits_last(result, after.forfeited), seed=before.seed))
-    return events
+        finished = TableFinished(result=_forfeits_last(result, after.forfeited), seed=before.seed)
+        events.append(finished)
+        after = evolve(game, after, finished)
+    return events, after
 
 
 def _deserted(table: Table) -> bool:
