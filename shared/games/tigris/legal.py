@@ -120,7 +120,7 @@ def legal_groups(state: State, seat: int) -> list[LegalGroup]:
         if m is None:
             out += _groups_of(table)
         elif m:
-            out.append(LegalGroup(command=_WITHOUT_SQUARE[id(table)], each="square", values=_squares(m)))
+            out.append(_square_group(table, m))
     return out
 
 
@@ -141,6 +141,28 @@ def actions(state: State, seat: int) -> list[TigrisCommand]:
 #: Each table over squares (by identity: the tables live as long as the module)
 #: -> its command without the square, as JSON.
 _WITHOUT_SQUARE = {id(table): without(table[0], "square") for table in (*_POSITION, *_PLACE, _CATASTROPHE)}
+
+
+#: The groups over squares met lately, by (table, squares): a table's mask rarely
+#: changes from one version of a game to the next (a leader's squares until a tile
+#: lands near it, the catastrophe squares...), and the view document is built anew
+#: at every version. The tables live as long as the module, so their ids stay theirs.
+_SQUARE_GROUPS: dict[tuple[int, int], LegalGroup] = {}
+#: Enough for the groups of the games a projector serves at once (a few dozen each,
+#: a few KB at most each); past it the memo starts over rather than grow.
+_SQUARE_GROUPS_SIZE = 4096
+
+
+def _square_group(table: tuple[TigrisCommand, ...], m: int) -> LegalGroup:
+    key = (id(table), m)
+    group = _SQUARE_GROUPS.get(key)
+    if group is None:
+        if len(_SQUARE_GROUPS) >= _SQUARE_GROUPS_SIZE:
+            _SQUARE_GROUPS.clear()
+        group = _SQUARE_GROUPS[key] = LegalGroup(
+            command=_WITHOUT_SQUARE[id(table)], each="square", values=_squares(m)
+        )
+    return group
 
 
 def _squares(m: int) -> tuple[int, ...]:
