@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import assert_never
 
+from msgspec.structs import replace
+
 from shared.games.tigris import events as ev
 from shared.games.tigris.state import AnyPhase, BuiltMonument, Counts, State
 from shared.games.tigris_common.colours import Colour
@@ -52,7 +54,27 @@ def _scores(state: State, audience: Audience) -> tuple[Score, ...]:
     return tuple(Score(seat=s, points=state.points[s], treasures=state.treasures_won[s]) for s in shown)
 
 
+#: The last state's public view: the projector asks for every audience's view of a
+#: state in a row, and a seat's differs from the spectator's in three fields only.
+#: It holds the state, so the identity checked cannot be another's; both are frozen.
+_last: tuple[State, TigrisView] | None = None
+
+
 def view(state: State, audience: Audience) -> TigrisView:
+    global _last
+    last = _last
+    if last is not None and last[0] is state:
+        public = last[1]
+    else:
+        public = _public(state)
+        _last = (state, public)
+    if audience is None:
+        return public
+    return replace(public, seat=audience, hand=state.hands[audience], scores=_scores(state, audience))
+
+
+def _public(state: State) -> TigrisView:
+    """The spectator's view."""
     return TigrisView(
         seats=state.seats,
         active=state.active,
@@ -67,9 +89,7 @@ def view(state: State, audience: Audience) -> TigrisView:
         catastrophes_left=state.catastrophes_left,
         hand_counts=tuple(sum(h) for h in state.hands),
         bag_count=len(state.bag),
-        seat=audience,
-        hand=None if audience is None else state.hands[audience],
-        scores=_scores(state, audience),
+        scores=_scores(state, None),
     )
 
 
