@@ -226,6 +226,7 @@ async def test_two_thousand_subscribers_each_get_a_new_move_and_only_their_audie
                 assert await sse.head() == 200
                 return sse
 
+        clients_before = len(await redis.client_list())
         started = time.perf_counter()
         subscribers = await asyncio.gather(*(subscribe(t, s) for t, s in plan))
         connected_s = time.perf_counter() - started
@@ -251,8 +252,10 @@ async def test_two_thousand_subscribers_each_get_a_new_move_and_only_their_audie
             f"{delivered * 1000:.0f} ms; Redis clients: {redis_clients}"
         )
 
-        # No subscriber holds a Redis connection: the store sees the services' few.
-        assert redis_clients < 100, redis_clients
+        # No subscriber holds a Redis connection: the store sees the services' few. Their
+        # pools may grow while the subscribers' first reads run (up to 200 at once, more of
+        # them in flight on a loaded machine), never by one connection a subscriber.
+        assert redis_clients - clients_before < SUBSCRIBERS // 10, (clients_before, redis_clients)
         expected = {(t.table_id, s): await stored(redis, stack, t, s) for t in tables for s in (None, 0, 1)}
         for sse, (table, seat) in zip(subscribers, plan, strict=True):
             got = sse.events()
