@@ -119,3 +119,16 @@ def test_a_rebuild_refuses_a_worker_count_out_of_bounds(
         ziggurat(["rebuild", "--write", "--workers", workers, "g"])
     assert stopped.value.code == 2
     assert "--workers" in capsys.readouterr().err
+
+
+def test_make_runs_layout_is_one_the_launcher_knows(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from rich.console import Console
+
+    from shared.cli import run
+
+    monkeypatch.setenv("ZIGGURAT_REDIS_URL", "redis://127.0.0.1:1/0")  # no port probing
+    monkeypatch.setenv("ZIGGURAT_LAYOUT", "together")
+    assert [p.name for p in run._stack(Console(), tmp_path)._plan()] == ["gateway", "stages-0", "platform"]
+    monkeypatch.setenv("ZIGGURAT_LAYOUT", "together,separate")
+    with pytest.raises(RuntimeError, match="'together,separate': use one of separate, together"):
+        run._stack(Console(), tmp_path)
