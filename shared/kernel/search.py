@@ -30,6 +30,14 @@ dropped round by round. With a few hundred playouts a move, comparing
 candidates on the same deals tells them apart where a tree's few visits each,
 on deals of their own, mostly measure the deals.
 
+At more than two seats a game may measure each seat against the best of the
+others only (``versus="best"``: beating two of three seats is worth nothing
+when the third wins), and move the other seats inside the tree by the rollout
+bot (``opponents="rollout"``): the tree then branches on the seat's own moves
+only and its opponents play as the ``medium`` bot they most likely are, where
+UCT over a random sample of their moves would model them as weaker players and
+spend the budget on their choices.
+
 Everything is drawn from the bot's own generator, and the true state is read
 only through the sampler and ``legal`` (which is part of the seat's own view):
 given the same view, the same generator and an iteration budget, the bot makes

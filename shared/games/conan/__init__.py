@@ -112,6 +112,9 @@ def build(packs: Mapping[str, Pack]) -> Game:
                 prior=medium,
                 rate=rating,
                 spread=3.0,
+                # The other seats move as medium would, the tree branching on the seat's own
+                # moves only (docs/performance.md, "Bot levels", fourth pass).
+                opponents="rollout",
             ),
         },
         assets=Assets(find=asset, types=(Board,)),
