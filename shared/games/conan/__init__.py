@@ -113,8 +113,9 @@ def build(packs: Mapping[str, Pack]) -> Game:
                 rate=rating,
                 spread=3.0,
                 # The other seats move as medium would, the tree branching on the seat's own
-                # moves only (docs/performance.md, "Bot levels", fourth pass).
+                # moves only, and only a win counts (docs/performance.md, "Bot levels", fourth pass).
                 opponents="rollout",
+                versus="best",
             ),
         },
         assets=Assets(find=asset, types=(Board,)),
