@@ -56,8 +56,8 @@ GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
             prior=greedy_bot,
             rate=rating,
             spread=2.0,
-            # The others move as medium would and only a win counts: at four seats 6 of 12
-            # won against three medium seats where each other seat's margin won 4 of 12.
+            # The others move as medium would and only a win counts: at four seats 8 of 24
+            # won against three medium seats, not yet shown better than before (4 of 12).
             opponents="rollout",
             versus="best",
         ),
