@@ -39,14 +39,10 @@ from shared.messaging.messages import (
 Verdict = CommandMsg | RejectedOutcome  # passed on (with the seat), or rejected
 
 
-def check(msg: CommandMsg, table: Table | None, already_applied: bool) -> Verdict:
-    return judge(msg, table, already_applied)[0]
-
-
 def judge(msg: CommandMsg, table: Table | None, already_applied: bool) -> tuple[Verdict, Table | None]:
-    """:func:`check`, with the table a passed move's decision leads to (the move
-    counted) when the verdict carries that decision: were the reducer to append
-    it verbatim, that is the table the log's next events fold to."""
+    """The verdict on ``msg``, with the table a passed move's decision leads to (the
+    move counted) when the verdict carries that decision: were the reducer to
+    append it verbatim, that is the table the log's next events fold to."""
     if isinstance(msg, OpenMsg):
         return check_open(msg, table, already_applied), None
     if isinstance(msg, MoveMsg):

@@ -15,7 +15,7 @@ import msgspec
 import pytest
 from redis.exceptions import ConnectionError as RedisConnectionError
 
-from services.validator import checks
+from services.validator import handlers
 from services.validator.handlers import GROUP as VALIDATOR
 from services.validator.handlers import Validator
 from shared.eventstore.keys import DEAD_LETTERS, command_stream, reply_channel
@@ -114,14 +114,14 @@ async def test_an_outage_counts_nothing_against_a_message(redis: Any) -> None:
 async def test_a_validator_that_fails_on_a_command_answers_its_request(
     redis: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    real = checks.check_move
+    real = handlers.judge
 
     def broken(msg: CommandMsg, *args: Any) -> Any:
         if msg.game_id == "cursed":
             raise RuntimeError("a bug in the rules")
         return real(msg, *args)
 
-    monkeypatch.setattr("services.validator.checks.check_move", broken)
+    monkeypatch.setattr(handlers, "judge", broken)
     validator = Validator(TableCache(EventStore(redis)), redis)
     stream = command_stream(0)
     msg = MoveMsg(
