@@ -222,7 +222,9 @@ def _stack(console: Console, root: Path) -> Stack:
         partitions=int(os.environ.get("ZIGGURAT_PARTITIONS", "4")),
         # "start": a second Valkey without AOF for the read models (optional).
         read_models=os.environ.get("ZIGGURAT_READ_MODEL_URL") or None,
-        layout=_layout(os.environ.get("ZIGGURAT_LAYOUT", "separate")),
+        # The stages hosted in one process: measured the cheaper on two cores
+        # (docs/performance.md, "Round 3: status"); ZIGGURAT_LAYOUT=separate for one each.
+        layout=_layout(os.environ.get("ZIGGURAT_LAYOUT", "together")),
     )
 
 

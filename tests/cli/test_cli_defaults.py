@@ -127,8 +127,11 @@ def test_make_runs_layout_is_one_the_launcher_knows(monkeypatch: pytest.MonkeyPa
     from shared.cli import run
 
     monkeypatch.setenv("ZIGGURAT_REDIS_URL", "redis://127.0.0.1:1/0")  # no port probing
-    monkeypatch.setenv("ZIGGURAT_LAYOUT", "together")
+    monkeypatch.delenv("ZIGGURAT_LAYOUT", raising=False)  # the default: the stages in one process
     assert [p.name for p in run._stack(Console(), tmp_path)._plan()] == ["gateway", "stages-0", "platform"]
+    monkeypatch.setenv("ZIGGURAT_LAYOUT", "separate")
+    names = [p.name for p in run._stack(Console(), tmp_path)._plan()]
+    assert names == ["gateway", "validator-0", "reducer-0", "projector-0", "platform"]
     monkeypatch.setenv("ZIGGURAT_LAYOUT", "together,separate")
     with pytest.raises(RuntimeError, match="'together,separate': use one of separate, together"):
         run._stack(Console(), tmp_path)

@@ -23,7 +23,8 @@ from shared.infra.valkey_server import free_port
 from tests.support.waiting import eventually_blocking, until_blocking
 
 pytestmark = [pytest.mark.e2e, pytest.mark.timeout(120)]
-SERVICES = {"gateway", "validator-0", "reducer-0", "projector-0", "platform"}
+#: What `ziggurat run` starts by default: the stages hosted in one process (services/stages).
+SERVICES = {"gateway", "stages-0", "platform"}
 
 
 def _env(root: Path, **extra: str) -> dict[str, str]:
