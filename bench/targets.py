@@ -69,9 +69,7 @@ class Target:
 
 def server_cpu_ms(run: dict[str, Any]) -> float:
     """CPU per command of the server side: every service and Valkey, not the driver or the bench."""
-    return float(
-        sum(ms for name, ms in run["cpu_ms_per_command"].items() if not name.startswith(("driver", "bench")))
-    )
+    return float(run["server_ms_per_command"])
 
 
 def _pipeline(
