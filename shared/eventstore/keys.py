@@ -27,12 +27,15 @@ def tag(partition: int) -> str:
 class GameKeys:
     """The keys of one game; the base of every aggregate's keys (``namespace`` names the kind)."""
 
-    __slots__ = ("commands", "dedup", "events", "feed", "game_id", "meta", "partition", "snapshot")
+    __slots__ = ("_base", "commands", "dedup", "events", "feed", "game_id", "meta", "partition", "snapshot")
     namespace = "game"
 
     def __init__(self, game_id: str, partition: int) -> None:
         self.game_id = game_id
         self.partition = partition
+        # Every key of the game shares this prefix; built once, as every stage builds
+        # a game's keys for each command (a few per command, each formatting six keys).
+        self._base = f"{PREFIX}:{tag(partition)}:{self.namespace}:{game_id}:"
         self.events = self.key("events")
         self.commands = self.key("commands")
         self.dedup = self.key("dedup")
@@ -46,7 +49,7 @@ class GameKeys:
         return partition_feed(partition)
 
     def key(self, name: str) -> str:
-        return f"{PREFIX}:{tag(self.partition)}:{self.namespace}:{self.game_id}:{name}"
+        return self._base + name
 
     def view(self, audience: str) -> str:
         return self.key(f"view:{audience}")
