@@ -204,11 +204,19 @@ class SearchBot:
     #: branches on the seat's own moves only, its opponents modelled by the bot they
     #: most likely are, at no share of the budget).
     opponents: Literal["tree", "rollout"] = "tree"
+    #: How many of the seat's own moves deep the tree branches; past them the rollout bot
+    #: plays. ``1``: a flat search of the root's candidates, each judged by how the rollout
+    #: bot goes on from it (with a few dozen iterations a move, a node below the root is
+    #: visited once or twice, and its unrated sample of moves puts a random move of the
+    #: seat's own into most of its candidate's rollouts); ``None``: no bound.
+    plies: int | None = None
     clock: Callable[[], float] = time.process_time
 
     def __post_init__(self) -> None:
         if not 0 <= self.depth <= MAX_DEPTH or not 1 <= self.width <= MAX_WIDTH:
             raise ValueError(f"depth must be within 0..{MAX_DEPTH} and width within 1..{MAX_WIDTH}")
+        if self.plies is not None and not 1 <= self.plies <= MAX_DEPTH:
+            raise ValueError(f"plies must be within 1..{MAX_DEPTH}")
 
     def with_budget(self, budget: Budget) -> SearchBot:
         return replace(self, budget=budget)
@@ -336,6 +344,7 @@ class SearchBot:
         world = self.sample(state, seat, rng)
         node: _Node | None = root
         path: list[tuple[_Edge, int]] = []
+        own = 0
         while node is not None and not game.is_over(world):
             if node is root:
                 actor, moves = seat, candidates
@@ -344,10 +353,13 @@ class SearchBot:
                 if actor != seat and self.opponents == "rollout":
                     world = game.fold(game.decide(world, actor, self.rollout(world, actor, rng), sim), world)
                     continue
+                if actor == seat and self.plies is not None and own >= self.plies:
+                    break
                 moves = _some(game.legal(world, actor), self.width, rng)
             edge = self._select(node, moves, rng)
             world = game.fold(game.decide(world, actor, edge.command, sim), world)
             path.append((edge, actor))
+            own += actor == seat
             if edge.child is None:
                 edge.child = _Node()
                 node = None

@@ -102,15 +102,19 @@ def test_rewards_against_the_best_count_only_a_win() -> None:
     assert margin_rewards([1.0, 3.0], 2.0, "best") == margin_rewards([1.0, 3.0], 2.0)
 
 
+@pytest.mark.parametrize("plies", [None, 1])
 @pytest.mark.parametrize("key", ["tigris", "conan", "catan"])
-def test_opponents_played_by_the_rollout_bot_keep_the_search_repeatable_and_blind(key: str) -> None:
-    """With the other seats moved by the rollout bot inside the tree, every draw is
-    still the bot's own: the same generator gives the same move, and a state varied
-    where the seat cannot see gives it too (the check of tests/games/secrecy)."""
+def test_opponents_played_by_the_rollout_bot_keep_the_search_repeatable_and_blind(
+    key: str, plies: int | None
+) -> None:
+    """With the other seats moved by the rollout bot inside the tree (and the tree
+    one own move deep, or unbounded), every draw is still the bot's own: the same
+    generator gives the same move, and a state varied where the seat cannot see
+    gives it too (the check of tests/games/secrecy)."""
     game = registry.get(key)
     hard = game.bots["hard"]
     assert isinstance(hard, SearchBot)
-    bot = by_iterations(dataclasses.replace(hard, opponents="rollout", versus="best"), 40)
+    bot = by_iterations(dataclasses.replace(hard, opponents="rollout", versus="best", plies=plies), 40)
     seed = b"\x27" * 32
     for n, world in enumerate(harness.states(game, 4, seed, count=2)):
         seat = min(game.actors(world.state))
@@ -162,3 +166,40 @@ def test_sequential_halving_is_repeatable_and_chooses_from_the_seats_view(key: s
                 assert harness.encode(halving(other, seat, Rng(seed, n))) == chosen, (
                     f"{key}: peeks at {owner}"
                 )
+
+
+@pytest.mark.parametrize("plies", [0, 201])
+def test_a_tree_depth_out_of_bounds_is_refused(plies: int) -> None:
+    hard = registry.get("tigris").bots["hard"]
+    assert isinstance(hard, SearchBot)
+    with pytest.raises(ValueError):
+        dataclasses.replace(hard, plies=plies)
+
+
+@pytest.mark.parametrize("key", ["tigris", "conan"])
+def test_a_flat_search_chooses_only_at_the_root(key: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``plies=1`` with the opponents played by the rollout bot: each iteration
+    chooses one move by UCT, its root candidate, and the rollout bot plays on."""
+    game = registry.get(key)
+    hard = game.bots["hard"]
+    assert isinstance(hard, SearchBot)
+    bot = by_iterations(dataclasses.replace(hard, opponents="rollout", plies=1, root="uct"), 30)
+    p = play(game, 2, b"\x26" * 32, bots=dict.fromkeys(range(2), game.bots["medium"]), max_steps=30)
+    seat = min(game.actors(p.state))
+    calls = 0
+    select = SearchBot._select
+
+    def counted(self: SearchBot, *args: object) -> object:
+        nonlocal calls
+        calls += 1
+        return select(self, *args)  # type: ignore[arg-type]  # the patched method's own arguments
+
+    monkeypatch.setattr(SearchBot, "_select", counted)
+    assert game.legal(p.state, seat) and len(game.legal(p.state, seat)) > 1
+    bot(p.state, seat, Rng(b"\x27" * 32, 0))
+    assert calls == 30
+    calls = 0
+    by_iterations(dataclasses.replace(hard, opponents="rollout", plies=None, root="uct"), 30)(
+        p.state, seat, Rng(b"\x27" * 32, 0)
+    )
+    assert calls > 30  # unbounded, the tree grows below the root: the check above can fail
