@@ -10,8 +10,10 @@
    in one round trip, build each game's read models in one pass with
    ``shared.readmodels.rebuild.models_from_log``, and write them as plain
    commands, ``shared.readmodels.writer.rewrite_commands``, a group per
-   transaction over the thin client), in this process ("plain") and shared
-   out to ``--workers`` processes ("pool"), and prints events/s per game and
+   transaction over the thin client, the feeds staged ahead of it), in this
+   process ("plain") and shared out to ``--workers`` processes ("pool"), and
+   the same with the feeds appended inside the transaction, as before round 3
+   ("multi"), alternating, and prints events/s per game and
    the CPU per event of this process, the pool's workers and Valkey; then the
    read alone and the models alone. ``--baseline`` also times the writes used
    before (the projector's script through redis-py, "script"), alternating,
@@ -36,6 +38,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import os
 import random
 import resource
 import shutil
@@ -144,7 +147,7 @@ async def rebuild(
     workers: int,
 ) -> dict[str, Any]:
     """``ziggurat rebuild --write`` over every finished game, per game type, for
-    each of ``paths`` ("plain", "pool", "script"), alternating, ``repeat`` times,
+    each of ``paths`` ("plain", "multi", "pool", "script"), alternating, ``repeat`` times,
     with the CPU each path cost per event."""
     import redis.asyncio as aioredis
 
@@ -154,7 +157,12 @@ async def rebuild(
 
     # The writes used before this round: the projector's script, through redis-py.
     script_client = aioredis.Redis.from_url(url)
-    clients = {"plain": (redis, 1), "pool": (redis, workers), "script": (script_client, 1)}
+    clients = {
+        "plain": (redis, 1),
+        "multi": (redis, 1),
+        "pool": (redis, workers),
+        "script": (script_client, 1),
+    }
     # Every game in one rebuild, as ``ziggurat rebuild --write`` does (its CPU
     # is measured), then each game type's alone (its rate per game).
     batches = {"all": [g for info in written.values() for g in info["finished"]]}
@@ -165,6 +173,7 @@ async def rebuild(
     models_s: dict[str, float] = {}
     read: dict[str, float] = {}
     total_games = sum(len(i["finished"]) for i in written.values())
+    load = [os.getloadavg()[0]]
     try:
         with _progress() as progress:
             task = progress.add_task(
@@ -181,7 +190,12 @@ async def rebuild(
                         before = _cpu(server_pid)
                         t = time.perf_counter()
                         stuck = await rebuild_games(
-                            client, games, True, lambda n: progress.advance(task, n), workers=n_workers
+                            client,
+                            games,
+                            True,
+                            lambda n: progress.advance(task, n),
+                            workers=n_workers,
+                            staged=path != "multi",
                         )
                         times[path][key].append(time.perf_counter() - t)
                         after = _cpu(server_pid)
@@ -191,6 +205,7 @@ async def rebuild(
                             events_done[path] += sum(events for _, _, events in finished)
                         if stuck:
                             raise RuntimeError(f"rebuild could not rewrite {stuck[:3]}")
+            load.append(os.getloadavg()[0])
             # The same work without the writes: the read, then the models alone.
             for key, info in written.items():
                 logs = []
@@ -218,7 +233,7 @@ async def rebuild(
             median = statistics.median(times[path][key])
             out[key][path] = {"rebuild_s": median, "rebuild_events_per_s": n / median}
     total = sum(i["events"] for i in written.values())
-    out["all"] = {"games": total_games, "events": total}
+    out["all"] = {"games": total_games, "events": total, "load": load}
     for path in paths:
         seconds = statistics.median(times[path]["all"])
         me, children, server = (c / events_done[path] * 1e6 for c in cpu[path])
@@ -371,7 +386,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     from shared.infra.valkey_server import ValkeyServer, free_port
 
     keys_ = [k for k in args.games.split(",") if k] or registry.available()
-    paths = ["plain", "pool", "script"] if args.baseline else ["plain", "pool"]
+    paths = ["plain", "multi", "pool", "script"] if args.baseline else ["plain", "multi", "pool"]
     OUT_DIR.mkdir(parents=True, exist_ok=True)
     root = tempfile.mkdtemp(prefix="replay-", dir=OUT_DIR)
     server = ValkeyServer(Path(root), port=free_port(), fsync="everysec")
@@ -410,7 +425,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-PATHS = ("plain", "pool", "script")
+PATHS = ("plain", "multi", "pool", "script")
 
 
 def report(result: dict[str, Any]) -> None:
@@ -422,8 +437,12 @@ def report(result: dict[str, Any]) -> None:
 def _report_rebuild(events: int, mode: str, rb: dict[str, Any]) -> None:
     paths = [p for p in PATHS if p in rb["all"]]
     aof = "AOF on (everysec)" if mode == "aof" else "AOF off"
-    table = Table(title=f"projection rebuild from {events:,} events, {aof}: events/s")
+    load = " to ".join(f"{x:.1f}" for x in rb["all"].get("load", []))
+    title = f"projection rebuild from {events:,} events, {aof}: events/s (median; load average {load})"
+    table = Table(title=title)
     cols = ["game", "games", "events", *paths]
+    if "multi" in paths:
+        cols.append("plain / multi")
     if "script" in paths:
         cols += [f"{p} / script" for p in paths if p != "script"]
     cols += ["models alone", "read alone"]
@@ -432,6 +451,8 @@ def _report_rebuild(events: int, mode: str, rb: dict[str, Any]) -> None:
     for key, r in rb.items():
         row = [key, str(r["games"]), f"{r['events']:,}"]
         row += [fmt(r[p]["rebuild_events_per_s"], 0) for p in paths]
+        if "multi" in paths:
+            row.append(f"{r['plain']['rebuild_events_per_s'] / r['multi']['rebuild_events_per_s']:.2f}x")
         if "script" in paths:
             base = r["script"]["rebuild_events_per_s"]
             row += [f"{r[p]['rebuild_events_per_s'] / base:.2f}x" for p in paths if p != "script"]

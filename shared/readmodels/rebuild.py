@@ -14,14 +14,16 @@ does the same work with less per event, which is what a rebuild is made of:
   count kept as plain numbers: :func:`shared.kernel.table.evolve` and
   ``count_move`` copy the table on every event;
 * each event's visibility is computed once and its feed entry encoded once,
-  then filed into exactly the feeds that may hold it;
+  then filed, as one shared ``(version, entry)`` pair, into exactly the feeds
+  that may hold it as it is read: the spectator's (public entries only) and
+  each seat's (public ones and those shown to the seat);
 * the views are built once, from the final table, by ``build`` itself.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 
@@ -53,6 +55,8 @@ class _Stored(msgspec.Struct):
 _decode_stored = msgspec.msgpack.Decoder(_Stored).decode
 _opened = msgspec.msgpack.Decoder(tables.TableOpened).decode
 _json = msgspec.json.Encoder().encode
+#: The platform's own events: exact types, so one set look-up tells them apart.
+_TABLE_EVENTS = frozenset(get_args(TableEvent))
 
 
 def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -> ReadModels | None:
@@ -67,7 +71,8 @@ def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -
     if not log:
         return None
     stored = [_decode_stored(raw) for raw in log]
-    game = registry.get(_opened(stored[0].payload).game)
+    opened = _opened(stored[0].payload)
+    game = registry.get(opened.game)
     decode = codec_for(game).event
     evolve = game.evolve
     table_evolve = tables.evolve
@@ -76,8 +81,11 @@ def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -
     state: Any = None
     moves = 0
     last_command = ""
-    # (visibility, version, entry) of every event some audience may see
-    entries: list[tuple[Any, int, bytes]] = []
+    table_events = _TABLE_EVENTS
+    # The public entries (the spectator's feed), and each seat's feed.
+    public: list[tuple[int, bytes]] = []
+    by_seat: list[list[tuple[int, bytes]]] = [[] for _ in range(opened.seats)]
+    everyone = [public, *by_seat]
     past: list[tuple[int, bytes]] = []
 
     def remember(version: int, at: int) -> None:
@@ -98,34 +106,34 @@ def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -
             moves += 1
             last_command = env.command_id
         event = decode(env.payload)
-        if isinstance(event, TableEvent):
+        if type(event) in table_events:
             # The platform's events never read or change the game's state.
             table = table_evolve(game, table, event)
             seen = tables.table_visibility(event)
         else:
             state = evolve(state, event)
             seen = visibility(event)
-        if not isinstance(seen, (Public, Seats)):
+        if isinstance(seen, Public):
+            audience = everyone
+        elif isinstance(seen, Seats):
+            audience = [by_seat[seat] for seat in seen.seats if 0 <= seat < len(by_seat)]
+        else:
             continue
-        entry = b'{"version":%d,"server_time":%d,"event":%b}' % (env.version, env.server_time, _json(event))
-        entries.append((seen, env.version, entry))
+        item = (
+            expected,
+            b'{"version":%d,"server_time":%d,"event":%b}' % (expected, env.server_time, _json(event)),
+        )
+        for feed in audience:
+            feed.append(item)
     if table is None:
         raise ValueError(f"{game_id}: the log does not open with table.opened")
     table = msgspec.structs.replace(
         table, version=len(stored), state=state, moves=moves, last_command=last_command
     )
     models = build(game_id, table, [])
-    feeds: dict[str, list[tuple[int, bytes]]] = {name: [] for name in models.views}
-    everyone = list(feeds.values())
-    by_seat = {seat: feeds[audience_name(seat)] for seat in range(table.seats)}
-    for seen, version, entry in entries:
-        if isinstance(seen, Public):
-            for feed in everyone:
-                feed.append((version, entry))
-        else:
-            for seat in sorted(seen.seats):
-                if seat in by_seat:
-                    by_seat[seat].append((version, entry))
+    seats = {audience_name(seat): feed for seat, feed in enumerate(by_seat)}
+    # Any audience but a seat's sees what the spectator sees: the public entries.
+    feeds = {name: seats.get(name, public) for name in models.views}
     assert SPECTATOR in feeds and HISTORY not in feeds
     if history:
         remember(table.version, stored[-1].server_time)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import secrets
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
@@ -21,10 +22,10 @@ from redis.exceptions import NoScriptError, ResponseError, WatchError
 
 from shared.eventstore.keys import GameKeys
 from shared.infra.lua import is_cluster
-from shared.infra.wire import Wire
+from shared.infra.wire import Session, Wire
 from shared.readmodels.build import ReadModels
 from shared.readmodels.rebuild import models_from_log
-from shared.readmodels.writer import ReadModelWriter, Write, rewrite_commands
+from shared.readmodels.writer import ReadModelWriter, Staging, Write, rewrite_commands
 
 #: One round trip carries the read models of about this many events...
 GROUP_EVENTS = 4096
@@ -39,6 +40,9 @@ IN_FLIGHT = 4
 ATTEMPTS = 5
 #: Below this many events a rebuild stays in one process: a pool's start costs more.
 POOL_EVENTS = 20_000
+#: A group's staged feeds expire after this long unless moved over the feeds:
+#: far longer than a group's staging and transaction take.
+STAGED_MS = 600_000
 
 #: A game's read models from its id and its stored envelopes, in order.
 ModelsFromLog = Callable[[str, Sequence[bytes]], ReadModels | None]
@@ -52,6 +56,7 @@ async def rebuild_games(
     models: ModelsFromLog = models_from_log,
     workers: int = 1,
     read: Any = None,
+    staged: bool = True,
 ) -> list[str]:
     """Rebuild the games' read models from their logs; returns the ids of those
     that differ from the live ones or, with ``write``, that could not be rewritten.
@@ -60,17 +65,19 @@ async def rebuild_games(
     and rewritten in it, with the checkpoints watched, so a projector's write
     in between makes the group try again. On one server reached by a plain
     URL the writes are plain commands packed by ``rewrite_commands`` and sent
-    over the thin client; otherwise they go through the projector's own
-    script (``ReadModelWriter``). The history feed is left alone unless
-    ``models`` builds it (a restore: ``models_with_history``). ``advance``
-    is told how many games each group held; ``models`` builds a game's read
-    models from its log (the benchmark passes the path used before to
-    compare). With ``workers`` > 1 and enough events, the writes' groups are
+    over the thin client, the feeds' appends ``staged`` (appended plainly to
+    keys of their own, then moved over the feeds in the transaction;
+    without it, appended inside the transaction, as before round 3);
+    otherwise they go through the projector's own script (``ReadModelWriter``).
+    The history feed is left alone unless ``models`` builds it (a restore:
+    ``models_with_history``). ``advance`` is told how many games each group
+    held; ``models`` builds a game's read models from its log (the benchmark
+    passes the path used before to compare). With ``workers`` > 1 and enough events, the writes' groups are
     shared out to that many processes, each reading, building and writing
     its groups as this one would. The logs are read from ``redis`` (the
     store), the models compared or written on ``read`` (default: the same).
     """
-    rebuilder = _Rebuilder(redis, models, read=read)
+    rebuilder = _Rebuilder(redis, models, read=read, staged=staged)
     if write and not rebuilder.cluster and rebuilder.read_wire is None:
         # The writer queues a bare EVALSHA. Inside MULTI a NOSCRIPT fails just
         # that call, after the game's reset ran: have the script there first.
@@ -89,7 +96,7 @@ async def rebuild_games(
     wire, read_wire = rebuilder.wire, rebuilder.read_wire
     pooled = write and workers > 1 and len(groups) > 1 and sum(sizes) >= POOL_EVENTS
     if pooled and wire is not None and read_wire is not None:
-        return await _rewrite_in_pool((wire, read_wire), models, groups, workers, advance)
+        return await _rewrite_in_pool((wire, read_wire), models, groups, workers, advance, staged)
     return [game_id for bad in await asyncio.gather(*map(one, groups)) for game_id in bad]
 
 
@@ -99,6 +106,7 @@ async def _rewrite_in_pool(
     groups: list[list[GameKeys]],
     workers: int,
     advance: Callable[[int], None] | None,
+    staged: bool,
 ) -> list[str]:
     """The groups rewritten by ``workers`` processes, a group at a time each:
     building the models is most of a rebuild's Python, and one process uses
@@ -109,7 +117,7 @@ async def _rewrite_in_pool(
     with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
 
         async def one(group: list[GameKeys]) -> list[str]:
-            bad = await loop.run_in_executor(pool, _rewrite_group, servers, models, group)
+            bad = await loop.run_in_executor(pool, _rewrite_group, servers, models, group, staged)
             if advance is not None:
                 advance(len(group))
             return bad
@@ -119,7 +127,10 @@ async def _rewrite_in_pool(
 
 
 def _rewrite_group(
-    servers: tuple[tuple[str, int, int, str, str], ...], models: ModelsFromLog, group: list[GameKeys]
+    servers: tuple[tuple[str, int, int, str, str], ...],
+    models: ModelsFromLog,
+    group: list[GameKeys],
+    staged: bool,
 ) -> list[str]:
     """In a pool's worker: one group rewritten over connections of its own
     (the store's for the logs, the read models' for the writes)."""
@@ -127,7 +138,7 @@ def _rewrite_group(
     async def run() -> list[str]:
         wire, read_wire = Wire(*servers[0]), Wire(*servers[1])
         try:
-            return await _Rebuilder(None, models, wire, read_wire=read_wire).rewrite(group)
+            return await _Rebuilder(None, models, wire, read_wire=read_wire, staged=staged).rewrite(group)
         finally:
             wire.close()
             read_wire.close()
@@ -173,6 +184,7 @@ class _Rebuilder:
         wire: Wire | None = None,
         read: Any = None,
         read_wire: Wire | None = None,
+        staged: bool = True,
     ) -> None:
         #: The store (logs) and the read-model server (``target``): one server by default.
         self.redis = redis
@@ -185,6 +197,7 @@ class _Rebuilder:
         self.read_wire: Wire | None = read_wire
         self.writer = ReadModelWriter(self.target)
         self.models = models
+        self.staged = staged
 
     async def _logs(self, group: Sequence[GameKeys]) -> list[list[bytes]]:
         """The group's stored envelopes, in one round trip."""
@@ -295,9 +308,14 @@ class _Rebuilder:
             await session.call([(b"WATCH", *(keys.checkpoint for keys in group))])
             rebuilt = await self.read(group)
             request = [b"*1\r\n$5\r\nMULTI\r\n"]
-            count = 2 + sum(rewrite_commands(keys, models, request) for keys, models in rebuilt)
+            staging = Staging(secrets.token_hex(6), STAGED_MS) if self.staged else None
+            count = 2 + sum(rewrite_commands(keys, models, request, staging) for keys, models in rebuilt)
             request.append(b"*1\r\n$4\r\nEXEC\r\n")
+            if staging is not None and staging.keys and not await _stage(session, staging):
+                return group
             done = await session.transaction(b"".join(request), count)
+            if done is None and staging is not None and staging.keys:
+                await session.send(staging.drop(), 1)  # nothing moved: leave nothing behind
         # EXEC's answer says it all: nil if a watched checkpoint moved (nothing
         # was written), EXECABORT if a command was refused while queued, else
         # each command's answer (errors in it are hiredis's, same message).
@@ -326,6 +344,21 @@ class _Rebuilder:
             done = await self.writer.write(writes)
             moved |= {keys.game_id for (keys, _, _), ok in zip(writes, done, strict=True) if not ok}
         return [keys for keys, _ in chunked if keys.game_id in moved]
+
+
+async def _stage(session: Session, staging: Staging) -> bool:
+    """The staged appends sent plainly, then every staged key watched and
+    counted; ``False`` if one is gone already (expired or evicted: the
+    attempt is given up and tried again). Watched, one gone later makes
+    ``EXEC`` write nothing, so no feed is ever moved over short."""
+    replies = await session.send(b"".join(staging.commands) + staging.check(), staging.count + 2)
+    for reply in replies:
+        if isinstance(reply, Exception):
+            raise reply
+    if replies[-1] == len(staging.keys):
+        return True
+    await session.send(staging.drop(), 1)
+    return False
 
 
 def _chunks(models: ReadModels) -> Iterator[ReadModels]:

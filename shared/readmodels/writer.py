@@ -99,10 +99,55 @@ def _command(*args: bytes) -> bytes:
     return b"*%d\r\n%b" % (len(args), b"".join(map(_bulk, args)))
 
 
-def rewrite_commands(keys: GameKeys, models: ReadModels, out: list[bytes]) -> int:
+class Staging:
+    """Where a rebuild's feed appends go ahead of its transaction
+    (:func:`rewrite_commands`): a key of the game's per feed, named with a
+    token of the attempt's own, so no other rebuild's staging can meet it.
+
+    Appends queued inside ``MULTI`` cost Valkey about twice what the same
+    appends cost sent plainly (each queued copy, its ``+QUEUED`` answer and
+    ``EXEC``'s answer for it; docs/performance.md, "Round 3: projection
+    rebuild"), so the entries are appended plainly to these keys and the
+    transaction only moves each over its feed. Each expires after
+    ``expire_ms`` until moved: an attempt that never reaches its ``EXEC``
+    (a crash) leaves nothing behind for long.
+    """
+
+    def __init__(self, token: str, expire_ms: int) -> None:
+        self.token = token
+        self.expire = b"%d" % expire_ms
+        #: The staging's requests, packed, and how many commands they hold.
+        self.commands: list[bytes] = []
+        self.count = 0
+        #: The staged keys: watched and counted before the transaction, as an
+        #: expiry or an eviction before ``EXEC`` would leave a feed short.
+        self.keys: list[bytes] = []
+
+    def key(self, keys: GameKeys, feed: str) -> bytes:
+        return keys.key(f"rebuild:{self.token}:{feed}").encode()
+
+    def add(self, key: bytes, appends: bytes, count: int) -> None:
+        self.commands += [_command(b"DEL", key), appends, _command(b"PEXPIRE", key, self.expire)]
+        self.count += count + 2
+        self.keys.append(key)
+
+    def check(self) -> bytes:
+        """``WATCH`` and ``EXISTS`` of every staged key (two commands)."""
+        return _command(b"WATCH", *self.keys) + _command(b"EXISTS", *self.keys)
+
+    def drop(self) -> bytes:
+        """``DEL`` of every staged key (one command), for an attempt given up."""
+        return _command(b"DEL", *self.keys)
+
+
+def rewrite_commands(
+    keys: GameKeys, models: ReadModels, out: list[bytes], staging: Staging | None = None
+) -> int:
     """Append to ``out`` the packed commands (RESP) that reset one game's read
     models and write them afresh, as the projector's script would from an empty
-    checkpoint; returns how many commands.
+    checkpoint; returns how many commands. With ``staging``, each feed's
+    appends go to its staging key instead, and ``out`` moves that key over
+    the feed (``RENAME``, then ``PERSIST``: the expiry moves with it).
 
     For a rebuild, which queues them in one ``MULTI`` ... ``EXEC`` with the
     checkpoints watched: the stored result is the script's, entry for entry
@@ -132,7 +177,8 @@ def rewrite_commands(keys: GameKeys, models: ReadModels, out: list[bytes]) -> in
         entries = models.feeds.get(name)
         if not entries:
             continue
-        head = b"*5\r\n$4\r\nXADD\r\n%b" % _bulk(feed)
+        target = feed if staging is None else staging.key(keys, name)
+        head = b"*5\r\n$4\r\nXADD\r\n%b" % _bulk(target)
         parts = []
         # The audiences' feeds share an event's entry; the history's entry at the
         # same version is another document.
@@ -148,7 +194,13 @@ def rewrite_commands(keys: GameKeys, models: ReadModels, out: list[bytes]) -> in
                 )
             parts.append(tail)
         # The feed's appends as one piece: each tail preceded by the same head.
-        out.append(head + head.join(parts))
-        count += len(entries)
+        appends = head + head.join(parts)
+        if staging is None:
+            out.append(appends)
+            count += len(entries)
+        else:
+            staging.add(target, appends, len(entries))
+            out += [_command(b"RENAME", target, feed), _command(b"PERSIST", feed)]
+            count += 2
     out.append(_command(b"SET", checkpoint, b"%d" % models.version))
     return count + 1

@@ -1,7 +1,9 @@
 """`ziggurat rebuild --write` as plain commands over the thin client (one
-MULTI ... EXEC per group, checkpoints watched) leaves, key for key, what the
-projector's script leaves; a projector's write between the read and the write
-makes the group try again; a pool of processes writes the same; a command the
+MULTI ... EXEC per group, checkpoints watched; the feeds staged ahead of it or
+appended in it) leaves, key for key, what the projector's script leaves, and
+no staging key; a projector's write between the read and the write makes the
+group try again; a staged feed gone before EXEC makes it try again, never
+moving a short feed over; a pool of processes writes the same; a command the
 server refuses is an error, not a silent success."""
 
 from __future__ import annotations
@@ -89,8 +91,16 @@ async def _by_script(valkey: ValkeyServer, keys: list[GameKeys]) -> dict[str, An
         await client.aclose()
 
 
+async def _leftovers(redis: Any, keys: list[GameKeys]) -> list[Any]:
+    """Staging keys still there, and feeds that kept a staging's expiry."""
+    names = [*(audience_name(a) for a in [None, *range(SEATS)]), HISTORY]
+    feeds = [k.audience_feed(n) for k in keys for n in names]
+    return [*await redis.keys("*rebuild:*"), *[f for f in feeds if await redis.pttl(f) >= 0]]
+
+
+@pytest.mark.parametrize("staged", [True, False], ids=["staged", "appended-in-multi"])
 async def test_plain_writes_store_what_the_script_stores(
-    redis: Any, valkey: ValkeyServer, monkeypatch: pytest.MonkeyPatch
+    redis: Any, valkey: ValkeyServer, monkeypatch: pytest.MonkeyPatch, staged: bool
 ) -> None:
     keys = await _games(redis)
     assert rebuilder._Rebuilder(redis, models_from_log).wire is not None
@@ -106,9 +116,10 @@ async def test_plain_writes_store_what_the_script_stores(
         await redis.set(k.checkpoint, 1)
     await redis.sadd(live_tables(keys[1].partition, GAME.key), keys[1].game_id)
     assert await rebuilder.rebuild_games(redis, keys, False) != []
-    assert await rebuilder.rebuild_games(redis, keys, True) == []
+    assert await rebuilder.rebuild_games(redis, keys, True, staged=staged) == []
     assert await _stored(redis, keys) == expected
     assert await rebuilder.rebuild_games(redis, keys, False) == []
+    assert await _leftovers(redis, keys) == []
 
 
 async def test_a_projector_write_between_read_and_write_makes_the_group_try_again(
@@ -133,6 +144,25 @@ async def test_a_projector_write_between_read_and_write_makes_the_group_try_agai
     monkeypatch.setattr(rebuilder._Rebuilder, "read", projected_meanwhile)
     assert await rebuilder.rebuild_games(redis, keys, True) == []
     assert reads >= 2  # the first attempt wrote nothing; the retry read afresh
+    assert await _stored(redis, keys) == expected
+    assert await _leftovers(redis, keys) == []  # the given-up attempt's staging too
+
+
+async def test_a_staged_feed_gone_before_exec_moves_nothing_over(
+    redis: Any, valkey: ValkeyServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keys = await _games(redis, 4)
+    expected = await _by_script(valkey, keys)
+    for k in keys:
+        await redis.set(k.view("spectator"), b"{}")
+    before = await _stored(redis, keys)
+    # Expired at once: as if evicted, or expired, between the staging and EXEC.
+    monkeypatch.setattr(rebuilder, "STAGED_MS", 0)
+    assert sorted(await rebuilder.rebuild_games(redis, keys, True)) == sorted(k.game_id for k in keys)
+    assert await _stored(redis, keys) == before != expected  # nothing half-written
+    assert await _leftovers(redis, keys) == []
+    monkeypatch.setattr(rebuilder, "STAGED_MS", 600_000)
+    assert await rebuilder.rebuild_games(redis, keys, True) == []
     assert await _stored(redis, keys) == expected
 
 
