@@ -41,6 +41,7 @@ from redis.exceptions import (
     MovedError,
     ReadOnlyError,
     RedisClusterException,
+    RedisError,
     TryAgainError,
 )
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -213,6 +214,8 @@ class FailoverCluster(RedisCluster):
         )
         self.nodes_manager.suspects = self.suspects
         self.nodes_manager.timeouts = self.timeouts
+        for node in self.nodes_manager.startup_nodes.values():
+            _adopt(node)
 
     def keep(self, timeouts: StoreTimeouts) -> None:
         """Wait as ``timeouts`` say (the socket ones are the connections' own, given apart)."""
@@ -332,7 +335,7 @@ class _KeptNodes(NodesManager):
         for name, node in new.items():
             kept = old.get(name)
             if kept is None:
-                old[name] = node
+                old[name] = _adopt(node)
             elif kept.server_type != node.server_type:
                 kept.server_type = node.server_type
                 _recycle(kept)
@@ -374,6 +377,27 @@ class _KeptNodes(NodesManager):
                 self.startup_nodes = everyone
                 raise
         await super().initialize(additional_startup_nodes_info, last_failed_node_name)
+
+
+class _KeptNode(ClusterNode):
+    """A node of a :class:`FailoverCluster`: its idle connections close out of the
+    pool (:func:`_close_free`). redis-py closes them in place whenever a command
+    meets a failed connection of the node, and a command of another task could
+    take one mid-close: a reply read from a socket that is going (an
+    AttributeError, a 500 at the edge; seen in the chaos test)."""
+
+    __slots__ = ()
+
+    async def disconnect_free_connections(self) -> None:
+        await _close_free(self)
+
+
+def _adopt(node: ClusterNode) -> ClusterNode:
+    """``node``, made a :class:`_KeptNode` (redis-py builds its nodes itself, as
+    plain ``ClusterNode``; the subclass adds no state, only the way it closes)."""
+    if type(node) is ClusterNode:
+        node.__class__ = _KeptNode
+    return node
 
 
 async def _close_free(node: ClusterNode) -> None:
@@ -479,6 +503,16 @@ async def _on_node(client: FailoverCluster, node: ClusterNode, commands: list[Pi
             command.result = exc
         client.failed(node)
         return
+    for command in commands:
+        if isinstance(command.result, Exception) and not isinstance(command.result, RedisError):
+            # redis-py keeps whatever reading a reply raised as that command's
+            # result. The server's own errors are RedisErrors; anything else means
+            # the connection broke under the read: the node's failure, not a bug
+            # of the caller's, and retryable like any other.
+            log.warning("store_reply_unreadable", node=node.name, error=repr(command.result))
+            unreadable = RedisConnectionError(f"The reply from {node.name} could not be read.")
+            unreadable.__cause__ = command.result
+            command.result = unreadable
     if any(isinstance(c.result, RedisConnectionError | RedisTimeoutError) for c in commands):
         client.failed(node)
 

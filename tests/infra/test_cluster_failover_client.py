@@ -19,11 +19,20 @@ from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
-from redis.asyncio.cluster import ClusterNode
+from redis.asyncio.cluster import ClusterNode, PipelineCommand
 from redis.crc import key_slot
 
 from shared.infra.coalesce import Coalescer
-from shared.infra.redis_client import STORE_DOWN, Publisher, Subscriber, _close_free, connect
+from shared.infra.redis_client import (
+    STORE_DOWN,
+    FailoverCluster,
+    Publisher,
+    Subscriber,
+    _adopt,
+    _close_free,
+    _on_node,
+    connect,
+)
 from shared.infra.valkey_cluster import ValkeyCluster, start_cluster
 from shared.infra.valkey_server import ValkeyServer
 from tests.support.waiting import until
@@ -211,6 +220,53 @@ async def test_a_node_leaving_the_slot_map_never_hands_out_a_connection_mid_clos
     again = node.acquire_connection()  # the closed one is back, and connects on use
     await again.send_command("PING")
     assert await again.read_response() == b"PONG"
+    await node.disconnect()
+
+
+async def test_a_failed_connection_never_closes_a_nodes_idle_connections_in_place(
+    cluster: ValkeyCluster,
+) -> None:
+    """When a command meets a failed connection, redis-py closes the node's idle
+    connections in place (``disconnect_free_connections``), while they stay in the
+    pool: a pipeline of another request took one mid-close and read from a socket
+    that was going (a 500 in the chaos test). Every node of the services' client
+    closes them out of the pool instead."""
+    redis = connect(cluster.url, cluster=True)
+    try:
+        await incr_all(redis)
+        nodes = [n for n in redis.get_nodes() if n._free]
+        assert nodes, "the pipeline left idle connections"
+        for node in nodes:
+            idle = set(node._free)
+            closing = asyncio.create_task(node.disconnect_free_connections())
+            await asyncio.sleep(0)  # the close has begun
+            taken = node.acquire_connection()
+            assert taken not in idle, f"{node.name}: a connection being closed was handed out"
+            await closing
+            node.release(taken)
+        assert await incr_all(redis), "the closed connections connect again on use"
+    finally:
+        await redis.aclose()
+
+
+async def test_a_reply_that_cannot_be_read_is_the_nodes_failure(valkey: ValkeyServer) -> None:
+    """redis-py keeps whatever reading a reply raised as the command's result; one
+    that is not the server's own error (the connection broke under the read) must
+    reach the caller as the store's outage, the retryable 503, and the node be
+    suspected, not as an unexpected error (a 500)."""
+    client = connect(f"redis://127.0.0.1:{valkey.port}", cluster=True)
+    assert isinstance(client, FailoverCluster)
+    node = _adopt(ClusterNode("127.0.0.1", valkey.port, server_type="primary"))
+
+    def unreadable(response: Any, **_: Any) -> Any:
+        raise AttributeError("'NoneType' object has no attribute 'read'")
+
+    node.response_callbacks = {**node.response_callbacks, "PING": unreadable}
+    commands = [PipelineCommand(0, "PING"), PipelineCommand(1, "ECHO", "x")]
+    await _on_node(client, node, commands)
+    assert isinstance(commands[0].result, STORE_DOWN), commands[0].result
+    assert commands[1].result == b"x", "the other replies stand"
+    assert client.suspected(node.name)
     await node.disconnect()
 
 

@@ -353,6 +353,18 @@ def _warnings_about(logs: Path, partition: int) -> list[str]:
     return lines
 
 
+def unexpected_errors(logs: Path) -> list[str]:
+    """The gateways' answers of 500 (``unexpected_error``) with the last lines of
+    their tracebacks, so a 5xx in CI names the exception that escaped."""
+    return [
+        f"{log.stem}: {row.get('timestamp')} {row.get('method')} {row.get('path')}: "
+        + " | ".join(str(row.get("exception", "")).strip().splitlines()[-6:])
+        for log in sorted(logs.glob("*.log"))
+        for row in _rows(log)
+        if row.get("event") == "unexpected_error"
+    ]
+
+
 def _rows(log: Path) -> list[dict[str, Any]]:
     rows = []
     for line in log.read_text(errors="replace").splitlines():

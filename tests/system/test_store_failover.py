@@ -69,6 +69,7 @@ from tests.support.store_faults import (
     replaced,
     settled,
     stall_report,
+    unexpected_errors,
 )
 from tests.support.waiting import until
 
@@ -243,7 +244,9 @@ def _pick(run: Run, wanted: Callable[[Shard], bool]) -> Shard:
 async def _check_the_store(run: Run, api: httpx.AsyncClient, played: dict[str, Played]) -> None:
     sent = [entry for p in played.values() for entry in p.stats.sent]
     server_errors = Counter(status for _, status, _ in sent if status >= 500)
-    assert not server_errors, f"answers a client cannot retry: {server_errors}"
+    assert not server_errors, f"answers a client cannot retry: {server_errors}\n" + "\n".join(
+        unexpected_errors(run.stack.root / "logs")
+    )
     store = EventStore(run.redis)
     acknowledged = lost = marked = 0
     vanished = [table_id for table_id, p in played.items() if p.vanished]
