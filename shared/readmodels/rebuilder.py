@@ -347,15 +347,16 @@ class _Rebuilder:
 
 
 async def _stage(session: Session, staging: Staging) -> bool:
-    """The staged appends sent plainly, then every staged key watched and
-    counted; ``False`` if one is gone already (expired or evicted: the
+    """The staging sent, then every staged key watched and counted; ``False``
+    if one is short (expired or evicted already, or refused an append: the
     attempt is given up and tried again). Watched, one gone later makes
     ``EXEC`` write nothing, so no feed is ever moved over short."""
-    replies = await session.send(b"".join(staging.commands) + staging.check(), staging.count + 2)
-    for reply in replies:
-        if isinstance(reply, Exception):
-            raise reply
-    if replies[-1] == len(staging.keys):
+    request, count = staging.request()
+    answers = await session.send(request, count)
+    for answer in answers:
+        if isinstance(answer, Exception):
+            raise answer
+    if staging.complete(answers):
         return True
     await session.send(staging.drop(), 1)
     return False

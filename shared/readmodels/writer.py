@@ -99,6 +99,10 @@ def _command(*args: bytes) -> bytes:
     return b"*%d\r\n%b" % (len(args), b"".join(map(_bulk, args)))
 
 
+_REPLY_OFF = _command(b"CLIENT", b"REPLY", b"OFF")
+_REPLY_ON = _command(b"CLIENT", b"REPLY", b"ON")
+
+
 class Staging:
     """Where a rebuild's feed appends go ahead of its transaction
     (:func:`rewrite_commands`): a key of the game's per feed, named with a
@@ -110,30 +114,40 @@ class Staging:
     rebuild"), so the entries are appended plainly to these keys and the
     transaction only moves each over its feed. Each expires after
     ``expire_ms`` until moved: an attempt that never reaches its ``EXEC``
-    (a crash) leaves nothing behind for long.
+    (a crash) leaves nothing behind for long. A staged key that is short
+    when checked (an append refused, the key expired or evicted) gives the
+    attempt up: the caller tries again and never moves it over a feed.
     """
 
     def __init__(self, token: str, expire_ms: int) -> None:
         self.token = token
         self.expire = b"%d" % expire_ms
-        #: The staging's requests, packed, and how many commands they hold.
+        #: The staging's commands, packed.
         self.commands: list[bytes] = []
-        self.count = 0
-        #: The staged keys: watched and counted before the transaction, as an
-        #: expiry or an eviction before ``EXEC`` would leave a feed short.
+        #: The staged keys and the entries each should hold: checked before the
+        #: transaction, as an expiry or an eviction would leave a feed short.
         self.keys: list[bytes] = []
+        self.lengths: list[int] = []
 
     def key(self, keys: GameKeys, feed: str) -> bytes:
         return keys.key(f"rebuild:{self.token}:{feed}").encode()
 
     def add(self, key: bytes, appends: bytes, count: int) -> None:
         self.commands += [_command(b"DEL", key), appends, _command(b"PEXPIRE", key, self.expire)]
-        self.count += count + 2
         self.keys.append(key)
+        self.lengths.append(count)
 
-    def check(self) -> bytes:
-        """``WATCH`` and ``EXISTS`` of every staged key (two commands)."""
-        return _command(b"WATCH", *self.keys) + _command(b"EXISTS", *self.keys)
+    def request(self) -> tuple[bytes, int]:
+        """The staging as one request, and how many answers it gets: its
+        commands unanswered (``CLIENT REPLY OFF``: an answer per append is
+        work for both sides, and the lengths checked next say all of it),
+        then every staged key watched, and its length."""
+        check = _command(b"WATCH", *self.keys) + b"".join(_command(b"XLEN", key) for key in self.keys)
+        return _REPLY_OFF + b"".join(self.commands) + _REPLY_ON + check, 2 + len(self.keys)
+
+    def complete(self, answers: list[Any]) -> bool:
+        """Whether every staged key holds all its entries (``answers``: the request's)."""
+        return answers[2:] == self.lengths
 
     def drop(self) -> bytes:
         """``DEL`` of every staged key (one command), for an attempt given up."""
