@@ -62,7 +62,9 @@ class Projector:
         #: kept here until their read models are written again.
         self._marked: Noticed | None = cache.noticed
         cache.noticed = self._noticed
-        self._rewound: dict[str, GameKeys] = {}
+        #: By partition: each is written again by the loop that reads its feed (on a
+        #: cluster, one loop per partition runs at once; one may not take another's).
+        self._rewound: dict[int, dict[str, GameKeys]] = {}
         #: The store (feeds, acknowledgements, change notices) and the read
         #: models' server: the same client unless they have one of their own.
         self.redis = redis
@@ -82,7 +84,7 @@ class Projector:
             entries.setdefault(env.game_id, []).append((stream, entry_id))
         try:
             touched = await self._fold(by_game)
-            renewed = await self._rewrite_rewound(by_game)
+            renewed = await self._rewrite_rewound(by_game, {envs[0].partition for envs in by_game.values()})
             writes: list[Write] = [
                 (GameKeys(g, by_game[g][0].partition), models, [entry_id for _, entry_id in entries[g]])
                 for g, (models, _) in touched.items()
@@ -159,8 +161,8 @@ class Projector:
         if behind:
             log.warning("read_models_behind", games=len(behind), found="writing")
             metrics.READ_MODELS_BEHIND.inc(len(behind))
-            self._rewound.update((keys.game_id, keys) for keys in behind)
-            await self._rewrite_rewound({})
+            self._mark(behind)
+            await self._rewrite_rewound({}, {keys.partition for keys in behind})
         return behind
 
     def _behind(self, answers: list[Any]) -> str | None:
@@ -175,20 +177,37 @@ class Projector:
     async def _noticed(self, rewinds: list[Rewind]) -> None:
         if self._marked is not None:
             await self._marked(rewinds)
-        self._rewound.update((r.keys.game_id, r.keys) for r in rewinds)
+        self._mark(r.keys for r in rewinds)
 
-    async def _rewrite_rewound(self, by_game: dict[str, list[EventEnvelope]]) -> dict[str, int]:
-        """The read models of the games the store went back on, written again from
-        the log (their entries in the batch are in it): their versions now."""
-        if not self._rewound:
+    def _mark(self, games: Iterable[GameKeys]) -> None:
+        """``games``' read models are to be written again from the log."""
+        for keys in games:
+            self._rewound.setdefault(keys.partition, {})[keys.game_id] = keys
+
+    def _is_rewound(self, game_id: str, partition: int) -> bool:
+        return game_id in self._rewound.get(partition, ())
+
+    async def _rewrite_rewound(
+        self, by_game: dict[str, list[EventEnvelope]], partitions: Iterable[int]
+    ) -> dict[str, int]:
+        """The read models of the games of ``partitions`` the store went back on,
+        written again from the log (their entries in the batch are in it): their
+        versions now. Taken out before the writing: the loop of another partition
+        meanwhile writes its own (a game marked again meanwhile is written again)."""
+        games = [keys for p in partitions for keys in self._rewound.pop(p, {}).values()]
+        if not games:
             return {}
-        games = list(self._rewound.values())
-        stuck = set(await rebuild_games(self.redis, games, True, models=models_with_history, read=self.read))
-        if stuck:
-            raise RuntimeError(f"read models of {sorted(stuck)} kept moving while written again")
+        try:
+            stuck = set(
+                await rebuild_games(self.redis, games, True, models=models_with_history, read=self.read)
+            )
+            if stuck:
+                raise RuntimeError(f"read models of {sorted(stuck)} kept moving while written again")
+        except BaseException:
+            self._mark(games)  # still to write: the batch is handled again
+            raise
         renewed = {}
         for keys in games:
-            del self._rewound[keys.game_id]
             table = self.cache.get(keys.game_id)
             renewed[keys.game_id] = table.version if table is not None else 0
             by_game.pop(keys.game_id, None)  # acknowledged with the batch, nothing more to write
@@ -216,7 +235,7 @@ class Projector:
         touched: dict[str, tuple[ReadModels, int]] = {}
         repeats: dict[str, int] = {}
         for game_id, envs in by_game.items():
-            if game_id in self._rewound:
+            if self._is_rewound(game_id, envs[0].partition):
                 continue  # written again from the log (_rewrite_rewound)
             folded: list[Folded] = []
             table = self.cache.apply(game_id, sorted(envs, key=lambda e: e.version), folded)
@@ -261,7 +280,7 @@ class Projector:
         if behind:
             log.warning("read_models_behind", games=len(behind), found="repeats")
             metrics.READ_MODELS_BEHIND.inc(len(behind))
-            self._rewound.update((g, keys[g]) for g in behind)
+            self._mark(keys[g] for g in behind)
 
     async def _events_since(self, game_id: str, after: int, envs: list[EventEnvelope]) -> list[EventEnvelope]:
         """The events after ``after``: from the batch when it holds them all."""

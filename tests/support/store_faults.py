@@ -212,15 +212,19 @@ async def cost(
 async def every_partition_busy(redis: Any, partitions: int, timeout_s: float = 90) -> None:
     """Until every partition took a move within the last second."""
 
+    idle: list[int] = []
+
     async def busy() -> bool:
         now = await server_ms(redis)
+        idle.clear()
         for p in range(partitions):
             last = await redis.xrevrange(partition_feed(p), count=1)
             if not last or now - entry_ms(last[0][0]) > 1000:
-                return False
-        return True
+                idle.append(p)
+        return not idle
 
-    assert await until(busy, timeout_s), "not every partition was taking moves"
+    if not await until(busy, timeout_s):
+        raise Stalled(idle[0], f"partitions {idle} took no move in the last second for {timeout_s:g} s")
 
 
 async def moves_again_after(redis: Any, partition: int, since_ms: int, timeout_s: float) -> float:

@@ -164,10 +164,11 @@ async def test_losing_a_node_of_the_store_under_load(tmp_path: Path, level: Leve
 async def _endure(run: Run, name: str, fault: Fault) -> None:
     """One fault under load, and what it cost: when its partitions took moves again,
     and the share of moves the others kept taking."""
-    await every_partition_busy(run.redis, PARTITIONS)
-    victims, at_ms = await fault(run)
-    run.failed += victims
     try:
+        # Before the fault: the previous one's partitions are back, and no bot stopped.
+        await every_partition_busy(run.redis, PARTITIONS)
+        victims, at_ms = await fault(run)
+        run.failed += victims
         paid = await cost(run.redis, PARTITIONS, victims, at_ms, BEFORE_S, 3 * RECOVERY_BOUND_S)
     except Stalled as stalled:
         assert run.api is not None
