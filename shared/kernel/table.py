@@ -21,6 +21,7 @@ from typing import Any
 import msgspec
 
 from shared.kernel import clocks, levels
+from shared.kernel import fold as folds
 from shared.kernel.clocks import ClockSettings, SpectatorDelay
 from shared.kernel.contract import GameModule, Result, Standing
 from shared.kernel.messages import Event, Record
@@ -237,8 +238,20 @@ def decided(
             "It is not your turn to act.",
             awaited=sorted(game.actors(table.state)),
         )
-    events = list(game.decide(table.state, seat, command, Rng(bytes.fromhex(table.seed), table.version)))
-    return _conclude(game, table, events, now_ms, mover=seat)
+    emitted = game.decide(table.state, seat, command, Rng(bytes.fromhex(table.seed), table.version))
+    return _conclude(game, table, list(emitted), now_ms, mover=seat, folded=_folded(game, table, emitted))
+
+
+def _folded(game: GameModule[Any, Any, Any, Any], table: Table, emitted: Any) -> Table | None:
+    """The table ``emitted`` leads to, read off the fold ``decide`` wrote them through
+    (every game's ``decide`` folds each event as it emits it) instead of folded again;
+    None where that fold is not known to be this one (exactly: :meth:`Fold.folded`)."""
+    last = folds.last()
+    state = last.folded(emitted, table.state, game.evolve) if last is not None and emitted else None
+    if state is None:
+        return None
+    # What ``fold`` makes of game events (never the platform's): the version moved on by each.
+    return msgspec.structs.replace(table, version=table.version + len(emitted), state=state)
 
 
 def timeout(game: GameModule[Any, Any, Any, Any], table: Table, seat: int, now_ms: int) -> list[Any]:
@@ -284,11 +297,16 @@ def _zombie_move(game: GameModule[Any, Any, Any, Any], table: Table, seat: int) 
 
 
 def _conclude(
-    game: GameModule[Any, Any, Any, Any], before: Table, events: list[Any], now_ms: int, mover: int | None
+    game: GameModule[Any, Any, Any, Any],
+    before: Table,
+    events: list[Any],
+    now_ms: int,
+    mover: int | None,
+    folded: Table | None = None,
 ) -> tuple[list[Any], Table]:
     """Play forfeited seats, run the clocks, and finish the table if the game ended:
-    every event, and the table they lead to."""
-    after = fold(game, events, before)
+    every event, and the table they lead to (``folded``: ``events`` folded already)."""
+    after = folded if folded is not None else fold(game, events, before)
     for _ in range(100_000):  # a forfeited seat is played by its bot whenever awaited
         waiting = sorted(set(after.forfeited) & game.actors(after.state))
         # With every seat forfeited nobody is left to play for: bots playing
