@@ -11,11 +11,13 @@ worker processes for a large rebuild.
 from __future__ import annotations
 
 import asyncio
+import gc
 import multiprocessing
 import secrets
 from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from typing import Any
 
 from redis.exceptions import NoScriptError, ResponseError, WatchError
@@ -217,15 +219,17 @@ class _Rebuilder:
     async def read(self, group: Sequence[GameKeys]) -> list[tuple[GameKeys, ReadModels]]:
         """The read models of the group's games, built from their logs in one round trip."""
         out: list[tuple[GameKeys, ReadModels]] = []
-        for keys, log in zip(group, await self._logs(group), strict=True):
-            models = self.models(keys.game_id, log)
-            if models is None:
-                continue
-            # The history feed is rewritten only when ``models`` builds it (a
-            # restore of a server that lost it): the projector's entries follow
-            # its batches, which the log does not record, so a plain rebuild
-            # leaves them as they are.
-            out.append((keys, models))
+        logs = await self._logs(group)
+        with _collector_paused():
+            for keys, log in zip(group, logs, strict=True):
+                models = self.models(keys.game_id, log)
+                if models is None:
+                    continue
+                # The history feed is rewritten only when ``models`` builds it (a
+                # restore of a server that lost it): the projector's entries follow
+                # its batches, which the log does not record, so a plain rebuild
+                # leaves them as they are.
+                out.append((keys, models))
         return out
 
     async def compare(self, group: Sequence[GameKeys]) -> list[str]:
@@ -309,7 +313,8 @@ class _Rebuilder:
             rebuilt = await self.read(group)
             request = [b"*1\r\n$5\r\nMULTI\r\n"]
             staging = Staging(secrets.token_hex(6), STAGED_MS) if self.staged else None
-            count = 2 + sum(rewrite_commands(keys, models, request, staging) for keys, models in rebuilt)
+            with _collector_paused():
+                count = 2 + sum(rewrite_commands(keys, models, request, staging) for keys, models in rebuilt)
             request.append(b"*1\r\n$4\r\nEXEC\r\n")
             if staging is not None and staging.keys and not await _stage(session, staging):
                 return group
@@ -344,6 +349,25 @@ class _Rebuilder:
             done = await self.writer.write(writes)
             moved |= {keys.game_id for (keys, _, _), ok in zip(writes, done, strict=True) if not ok}
         return [keys for keys, _ in chunked if keys.game_id in moved]
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Python's cycle collector off while a group's models are built and
+    packed: they allocate a few containers per event (decoded events, the
+    game's states, feed entries), so the collector ran every few dozen events
+    and walked the live heap again and again, about a quarter of the
+    rebuild's Python (docs/performance.md, "Round 3: projection rebuild").
+    Both are synchronous, so nothing else in the process runs meanwhile, and
+    any cycle they leave is collected at the next collection after."""
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
 
 async def _stage(session: Session, staging: Staging) -> bool:

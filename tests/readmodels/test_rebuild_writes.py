@@ -8,6 +8,7 @@ server refuses is an error, not a silent success."""
 
 from __future__ import annotations
 
+import gc
 from typing import Any
 
 import pytest
@@ -185,3 +186,17 @@ async def test_a_refused_command_is_an_error(redis: Any) -> None:
     await redis.set(live_tables(keys[1].partition, GAME.key), b"not a set")
     with pytest.raises(ResponseError, match="WRONGTYPE"):
         await rebuilder.rebuild_games(redis, keys, True)
+
+
+async def test_the_cycle_collector_is_left_as_it_was(redis: Any) -> None:
+    """The rebuild pauses the collector while it builds; the process's setting survives it."""
+    keys = await _games(redis, 3)
+    assert gc.isenabled()
+    assert await rebuilder.rebuild_games(redis, keys, True) == []
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        assert await rebuilder.rebuild_games(redis, keys, True) == []
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
