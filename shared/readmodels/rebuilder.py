@@ -372,17 +372,27 @@ def _collector_paused() -> Iterator[None]:
 
 async def _stage(session: Session, staging: Staging) -> bool:
     """The staging sent, then every staged key watched and counted; ``False``
-    if one is short (expired or evicted already, or refused an append: the
-    attempt is given up and tried again). Watched, one gone later makes
-    ``EXEC`` write nothing, so no feed is ever moved over short."""
+    if one is gone already (expired or evicted: the attempt is given up and
+    tried again). Watched, one gone later makes ``EXEC`` write nothing, so no
+    feed is ever moved over short. A key holding only some of its entries
+    had appends refused (their answers are off): raised, as a refusal
+    inside the transaction is."""
     request, count = staging.request()
     answers = await session.send(request, count)
     for answer in answers:
         if isinstance(answer, Exception):
             raise answer
-    if staging.complete(answers):
+    short = staging.short(answers)
+    if not short:
         return True
     await session.send(staging.drop(), 1)
+    refused = [(key, held, want) for key, held, want in short if held]
+    if refused:
+        key, held, want = refused[0]
+        raise ResponseError(
+            f"the server refused appends to {key.decode()}: {held} of {want} entries "
+            "staged (is it out of memory? its log says why)"
+        )
     return False
 
 

@@ -114,9 +114,10 @@ class Staging:
     rebuild"), so the entries are appended plainly to these keys and the
     transaction only moves each over its feed. Each expires after
     ``expire_ms`` until moved: an attempt that never reaches its ``EXEC``
-    (a crash) leaves nothing behind for long. A staged key that is short
-    when checked (an append refused, the key expired or evicted) gives the
-    attempt up: the caller tries again and never moves it over a feed.
+    (a crash) leaves nothing behind for long. A staged key that is gone
+    when checked (expired or evicted) gives the attempt up, to be tried
+    again; one that holds some of its entries had appends refused, which is
+    an error. Neither is ever moved over a feed.
     """
 
     def __init__(self, token: str, expire_ms: int) -> None:
@@ -145,9 +146,12 @@ class Staging:
         check = _command(b"WATCH", *self.keys) + b"".join(_command(b"XLEN", key) for key in self.keys)
         return _REPLY_OFF + b"".join(self.commands) + _REPLY_ON + check, 2 + len(self.keys)
 
-    def complete(self, answers: list[Any]) -> bool:
-        """Whether every staged key holds all its entries (``answers``: the request's)."""
-        return answers[2:] == self.lengths
+    def short(self, answers: list[Any]) -> list[tuple[bytes, int, int]]:
+        """The staged keys that do not hold all their entries, each with the
+        entries it holds and those it should (``answers``: the request's)."""
+        return [
+            (k, n, want) for k, n, want in zip(self.keys, answers[2:], self.lengths, strict=True) if n != want
+        ]
 
     def drop(self) -> bytes:
         """``DEL`` of every staged key (one command), for an attempt given up."""

@@ -200,3 +200,24 @@ async def test_the_cycle_collector_is_left_as_it_was(redis: Any) -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+async def test_a_staged_feed_short_of_entries_is_an_error(
+    redis: Any, valkey: ValkeyServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Appends refused while staging (their answers are off) are found by the
+    staged key's length, raised, and nothing is moved over a feed."""
+    keys = await _games(redis, 3)
+    await _by_script(valkey, keys)
+    before = await _stored(redis, keys)
+    add = rebuilder.Staging.add
+
+    def one_refused(self: rebuilder.Staging, key: bytes, appends: bytes, count: int) -> None:
+        # The feed's appends less the last: what the server leaves when it refuses one.
+        add(self, key, appends[: appends.rindex(b"*5\r\n$4\r\nXADD\r\n")], count)
+
+    monkeypatch.setattr(rebuilder.Staging, "add", one_refused)
+    with pytest.raises(ResponseError, match="refused appends"):
+        await rebuilder.rebuild_games(redis, keys, True)
+    assert await _stored(redis, keys) == before
+    assert await _leftovers(redis, keys) == []
