@@ -120,8 +120,8 @@ def _plan_move(msg: MoveMsg, keys: GameKeys, table: Table | None, now_ms: int) -
         codec = codec_for(game)
         events = [codec.event(raw) for raw in decided.events]
         return _append(msg, keys, game, table, seat, events, now_ms, decided=decided)
-    events = tables.decide(game, table, seat, admitted.command, now_ms)
-    return _append(msg, keys, game, table, seat, events, now_ms, command=admitted.command)
+    events, after = tables.decided(game, table, seat, admitted.command, now_ms)
+    return _append(msg, keys, game, table, seat, events, now_ms, command=admitted.command, folded=after)
 
 
 def _reusable(msg: MoveMsg, table: Table | None) -> Decided | None:
@@ -150,6 +150,7 @@ def _append(
     now_ms: int,
     command: Any = None,
     decided: Decided | None = None,
+    folded: Table | None = None,
 ) -> Plan:
     codec = codec_for(game)
     base = table.version if table else 0
@@ -183,7 +184,9 @@ def _append(
     request = AppendRequest(
         keys=keys, expected=base, command_id=msg.command_id, command=record, envelopes=envelopes
     )
-    after = tables.count_move(tables.fold(game, events, table), msg.command_id)
+    # ``folded``: the table ``decide`` folded the events to on the way (not folded again).
+    reached = folded if folded is not None else tables.fold(game, events, table)
+    after = tables.count_move(reached, msg.command_id)
     return Plan(msg=msg, request=request, events=events, after=after, seat=seat, reused=decided is not None)
 
 

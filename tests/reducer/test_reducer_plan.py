@@ -3,7 +3,9 @@
 import msgspec
 
 from services.reducer.plan import Plan, accepted, plan
+from shared.kernel import table as tables
 from shared.kernel.auth import token_hash
+from shared.kernel.clocks import ClockSettings
 from shared.kernel.table import TableOpened
 from shared.messaging.messages import MoveMsg, OpenMsg, OpenTable, Outcome
 from tests.support.highcard import GAME, Dealt
@@ -68,3 +70,34 @@ def test_a_reply_shows_the_acting_seat_only_what_it_may_see() -> None:
         assert dealt_to == (set() if seat is None else {seat})
         assert not any(d["type"] == "highcard.deck_shuffled" for d in dealt)
     assert any(isinstance(e, Dealt) for e in opened.events)
+
+
+def test_a_move_decided_here_leads_to_the_table_its_events_fold_to() -> None:
+    """The reducer takes the table its own ``decide`` folded to (a clocked table's moves
+    are always decided here): it must be the table folding the planned events makes."""
+    clocked = msgspec.structs.replace(
+        open_msg(), open=msgspec.structs.replace(open_msg().open, clock=ClockSettings(initial_ms=60_000))
+    )
+    for opening in (open_msg(), clocked):
+        opened = plan(opening, None, 0, lambda: b"\x09" * 32)
+        assert isinstance(opened, Plan)
+        table = opened.after
+        for n in range(6):
+            seat = min(GAME.actors(table.state))
+            msg = MoveMsg(
+                game_id=opening.game_id,
+                partition=opening.partition,
+                correlation_id=opening.correlation_id,
+                reply_to=opening.reply_to,
+                received_ns=opening.received_ns,
+                command_id=f"m{n}",
+                token_hash=token_hash("ab"[seat]),
+                command=msgspec.Raw(
+                    msgspec.json.encode({"type": "highcard.play", "card": table.state.hands[seat][0]})
+                ),
+            )
+            p = plan(msg, table, 1_000 * (n + 1), lambda: b"")
+            assert isinstance(p, Plan) and not p.reused
+            assert p.after == tables.count_move(tables.fold(GAME, p.events, table), f"m{n}")
+            table = p.after
+        assert (table.clock is not None) == (opening is clocked)
