@@ -196,8 +196,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--layout",
-        default="separate",
-        help="our stages: separate (a process each; default), together (one process), or both",
+        default="together",
+        help="our stages: together (one process, as `make run` hosts them; default), "
+        "separate (a process each), or both",
     )
     args = ap.parse_args(argv)
     layouts = [x.strip() for x in args.layout.split(",") if x.strip()]
