@@ -45,6 +45,10 @@ POOL_EVENTS = 20_000
 #: A group's staged feeds expire after this long unless moved over the feeds:
 #: far longer than a group's staging and transaction take.
 STAGED_MS = 600_000
+#: Feeds of fewer entries are appended inside the transaction rather than
+#: staged: per feed, staging costs the rebuild's Python about what 16 appends
+#: answered inside ``MULTI`` do (docs/performance.md, "Round 3: projection rebuild").
+STAGED_LEAST = 16
 
 #: A game's read models from its id and its stored envelopes, in order.
 ModelsFromLog = Callable[[str, Sequence[bytes]], ReadModels | None]
@@ -312,7 +316,7 @@ class _Rebuilder:
             await session.call([(b"WATCH", *(keys.checkpoint for keys in group))])
             rebuilt = await self.read(group)
             request = [b"*1\r\n$5\r\nMULTI\r\n"]
-            staging = Staging(secrets.token_hex(6), STAGED_MS) if self.staged else None
+            staging = Staging(secrets.token_hex(6), STAGED_MS, STAGED_LEAST) if self.staged else None
             with _collector_paused():
                 count = 2 + sum(rewrite_commands(keys, models, request, staging) for keys, models in rebuilt)
             request.append(b"*1\r\n$4\r\nEXEC\r\n")

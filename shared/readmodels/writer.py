@@ -120,9 +120,12 @@ class Staging:
     an error. Neither is ever moved over a feed.
     """
 
-    def __init__(self, token: str, expire_ms: int) -> None:
+    def __init__(self, token: str, expire_ms: int, least: int = 0) -> None:
         self.token = token
         self.expire = b"%d" % expire_ms
+        #: A feed of fewer entries is appended inside the transaction: staging
+        #: costs six commands a feed, which a short feed's appends do not repay.
+        self.least = least
         #: The staging's commands, packed.
         self.commands: list[bytes] = []
         #: The staged keys and the entries each should hold: checked before the
@@ -195,7 +198,8 @@ def rewrite_commands(
         entries = models.feeds.get(name)
         if not entries:
             continue
-        target = feed if staging is None else staging.key(keys, name)
+        staged = staging is not None and len(entries) >= staging.least
+        target = staging.key(keys, name) if staging is not None and staged else feed
         head = b"*5\r\n$4\r\nXADD\r\n%b" % _bulk(target)
         parts = []
         # The audiences' feeds share an event's entry; the history's entry at the
@@ -213,7 +217,7 @@ def rewrite_commands(
             parts.append(tail)
         # The feed's appends as one piece: each tail preceded by the same head.
         appends = head + head.join(parts)
-        if staging is None:
+        if staging is None or not staged:
             out.append(appends)
             count += len(entries)
         else:

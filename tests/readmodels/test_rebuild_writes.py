@@ -99,15 +99,20 @@ async def _leftovers(redis: Any, keys: list[GameKeys]) -> list[Any]:
     return [*await redis.keys("*rebuild:*"), *[f for f in feeds if await redis.pttl(f) >= 0]]
 
 
-@pytest.mark.parametrize("staged", [True, False], ids=["staged", "appended-in-multi"])
+@pytest.mark.parametrize(
+    ("staged", "least"),
+    [(True, rebuilder.STAGED_LEAST), (True, 0), (False, 0)],
+    ids=["long-feeds-staged", "all-staged", "appended-in-multi"],
+)
 async def test_plain_writes_store_what_the_script_stores(
-    redis: Any, valkey: ValkeyServer, monkeypatch: pytest.MonkeyPatch, staged: bool
+    redis: Any, valkey: ValkeyServer, monkeypatch: pytest.MonkeyPatch, staged: bool, least: int
 ) -> None:
     keys = await _games(redis)
     assert rebuilder._Rebuilder(redis, models_from_log).wire is not None
     # Several groups per partition, and the script's chunks inside every game.
     monkeypatch.setattr(rebuilder, "GROUP_EVENTS", 40)
     monkeypatch.setattr(rebuilder, "CHUNK_VERSIONS", 7)
+    monkeypatch.setattr(rebuilder, "STAGED_LEAST", least)
     expected = await _by_script(valkey, keys)
     assert sum(1 for v in expected.values() if v) > 5 * len(keys)
     assert expected["live:0"] or expected["live:1"] or expected["live:2"] or expected["live:3"]
@@ -159,6 +164,7 @@ async def test_a_staged_feed_gone_before_exec_moves_nothing_over(
     before = await _stored(redis, keys)
     # Expired at once: as if evicted, or expired, between the staging and EXEC.
     monkeypatch.setattr(rebuilder, "STAGED_MS", 0)
+    monkeypatch.setattr(rebuilder, "STAGED_LEAST", 0)  # every feed staged
     assert sorted(await rebuilder.rebuild_games(redis, keys, True)) == sorted(k.game_id for k in keys)
     assert await _stored(redis, keys) == before != expected  # nothing half-written
     assert await _leftovers(redis, keys) == []
@@ -217,6 +223,7 @@ async def test_a_staged_feed_short_of_entries_is_an_error(
         add(self, key, appends[: appends.rindex(b"*5\r\n$4\r\nXADD\r\n")], count)
 
     monkeypatch.setattr(rebuilder.Staging, "add", one_refused)
+    monkeypatch.setattr(rebuilder, "STAGED_LEAST", 0)  # every feed staged
     with pytest.raises(ResponseError, match="refused appends"):
         await rebuilder.rebuild_games(redis, keys, True)
     assert await _stored(redis, keys) == before
