@@ -146,8 +146,9 @@ class Staging:
         commands unanswered (``CLIENT REPLY OFF``: an answer per append is
         work for both sides, and the lengths checked next say all of it),
         then every staged key watched, and its length."""
-        check = _command(b"WATCH", *self.keys) + b"".join(_command(b"XLEN", key) for key in self.keys)
-        return _REPLY_OFF + b"".join(self.commands) + _REPLY_ON + check, 2 + len(self.keys)
+        check = [_REPLY_ON, _command(b"WATCH", *self.keys), *(_command(b"XLEN", key) for key in self.keys)]
+        # One join: the appends are megabytes, each copy of them a cost per event.
+        return b"".join([_REPLY_OFF, *self.commands, *check]), 2 + len(self.keys)
 
     def short(self, answers: list[Any]) -> list[tuple[bytes, int, int]]:
         """The staged keys that do not hold all their entries, each with the
