@@ -224,7 +224,7 @@ REDIS_ROUND_TRIPS = Counter(
 _PAUSE = (0.0001, 0.0005, 0.001, 0.002, 0.005, 0.0075, 0.01, 0.015, 0.02, 0.05, 0.1, 0.25, 1.0)
 LOOP_LAG = Histogram(
     "ziggurat_event_loop_lag_seconds",
-    "How late the event loop ran a timer due every 10 ms: the wait every request in flight shares",
+    "How late the event loop ran a timer due every 25 ms: the wait every request in flight shares",
     buckets=_PAUSE,
     registry=None,
 )
