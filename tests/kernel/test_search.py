@@ -72,7 +72,8 @@ def test_a_search_that_peeks_is_caught_by_the_bot_secrecy_check() -> None:
     game = registry.get("tigris")
     hard = game.bots["hard"]
     assert isinstance(hard, SearchBot)
-    peeking = by_iterations(dataclasses.replace(hard, sample=lambda state, seat, rng: state), 80)
+    # Rollouts long enough to draw the hidden tiles, so that what it peeks at moves its choice.
+    peeking = by_iterations(dataclasses.replace(hard, sample=lambda state, seat, rng: state, depth=12), 80)
     seed = b"\x23" * 32
     caught = 0
     for n, world in enumerate(harness.states(game, 2, seed, count=4)):

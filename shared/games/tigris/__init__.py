@@ -60,6 +60,9 @@ GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
             # won against three medium seats, not yet shown better than before (4 of 12).
             opponents="rollout",
             versus="best",
+            # Rollouts of 4 moves, the heuristic scoring the cut: 1.7 times the iterations a
+            # move (69-92 for 43-52) in the same CPU (docs/performance.md, "Bot levels", fifth pass).
+            depth=4,
         ),
     },
 )
