@@ -737,16 +737,26 @@ class Publisher:
             return
         failure: Exception | None = None
         for _ in range(3):
-            if self._plain is None:
-                self._node = (await nodes(self.redis))[0]
-                self._plain = _plain(*self._node, self.timeouts.publish_s, self.timeouts.connect_s)
+            # Several loops of a process publish at once (a cluster's stages read
+            # each partition in a loop of its own): each keeps the connection it
+            # sent through, and only the first to see it fail replaces it.
+            plain, node = await self._connection()
             try:
-                await asyncio.gather(*(self._plain.publish(channel, m) for channel, m in messages))
+                await asyncio.gather(*(plain.publish(channel, m) for channel, m in messages))
                 return
             except UNREACHED as exc:
                 failure = exc
-                _suspect(self.redis, *self._node)
-                plain, self._plain = self._plain, None
+                _suspect(self.redis, *node)
+                if self._plain is plain:
+                    self._plain = None
                 await plain.aclose()
         assert failure is not None
         raise failure
+
+    async def _connection(self) -> tuple[aioredis.Redis, tuple[str, int]]:
+        if self._plain is None:
+            node = (await nodes(self.redis))[0]
+            if self._plain is None:  # no other loop opened one meanwhile
+                self._node = node
+                self._plain = _plain(*node, self.timeouts.publish_s, self.timeouts.connect_s)
+        return self._plain, self._node

@@ -12,6 +12,7 @@ it, and a subscriber listening on two nodes loses nothing while one is silent.
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -31,6 +32,7 @@ from shared.infra.redis_client import (
     _adopt,
     _close_free,
     _on_node,
+    _plain,
     connect,
 )
 from shared.infra.valkey_cluster import ValkeyCluster, start_cluster
@@ -161,6 +163,31 @@ async def test_the_node_in_the_url_is_not_needed_once_running(cluster: ValkeyClu
             await asyncio.sleep(0.05)
         assert await until(lambda: _true(len(heard.messages) >= 20), 10)
         assert heard.messages == [f"m{i}".encode() for i in range(20)], "every message, once, in order"
+    finally:
+        await heard.stop()
+        await redis.aclose()
+
+
+async def test_publishers_meeting_a_failed_node_at_once_all_publish_elsewhere(cluster: ValkeyCluster) -> None:
+    """A stage reads each partition in a loop of its own, and their publishes
+    share one connection to a node. When that node fails, every loop's publish
+    fails at once: each must send again through another node (the second to see
+    the failure found the connection already dropped and failed on it, its batch
+    handled again and again: the chaos test's slowed partitions under a pause)."""
+    redis = connect(cluster.url, cluster=True)
+    heard = Heard(redis)
+    publisher = Publisher(redis)
+    with socket.socket() as probe:  # a port nobody listens on: refused at once
+        probe.bind(("127.0.0.1", 0))
+        dead = probe.getsockname()[1]
+    try:
+        assert await until(lambda: listening(cluster, 2), 10)
+        publisher._node = ("127.0.0.1", dead)
+        publisher._plain = _plain("127.0.0.1", dead, 1.0, 1.0)
+        sent = [f"m{i}".encode() for i in range(8)]
+        await asyncio.gather(*(publisher.after([("zg:test", m)]) for m in sent))
+        assert await until(lambda: _true(len(heard.messages) >= len(sent)), 10)
+        assert sorted(heard.messages) == sorted(sent), "every message, once"
     finally:
         await heard.stop()
         await redis.aclose()
