@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from shared.games.catan.bots import greedy_bot, random_bot, standing, uniform_bot, zombie_bot
+from shared.games.catan.bots import greedy_bot, random_bot, rating, standing, uniform_bot, zombie_bot
 from shared.games.catan.commands import CatanCommand
 from shared.games.catan.decide import decide
 from shared.games.catan.events import CatanEvent
@@ -48,8 +48,19 @@ def _module(
             "easy": random_bot,
             "medium": greedy_bot,
             # The module holds its own bot: looked up when a move is asked for.
+            # Led by the greedy bot's rating and rolling out as it plays, measured by the
+            # margin against the best other seat, the others moving as greedy would
+            # (docs/performance.md, "Bot levels", fifth pass: not yet shown better).
             "hard": SearchBot(
-                game=lambda: game, sample=sample_hidden, score=standing, rollout=random_bot, prior=greedy_bot
+                game=lambda: game,
+                sample=sample_hidden,
+                score=standing,
+                rollout=greedy_bot,
+                prior=greedy_bot,
+                rate=rating,
+                spread=1.0,
+                versus="best",
+                opponents="rollout",
             ),
         },
         default_options=defaults,
