@@ -23,6 +23,20 @@ def open_msg() -> OpenMsg:
     )
 
 
+def play_msg(opening: OpenMsg, command_id: str, token: str, card: object) -> MoveMsg:
+    """The seat holding ``token`` plays ``card`` at the table ``opening`` opened."""
+    return MoveMsg(
+        game_id=opening.game_id,
+        partition=opening.partition,
+        correlation_id=opening.correlation_id,
+        reply_to=opening.reply_to,
+        received_ns=opening.received_ns,
+        command_id=command_id,
+        token_hash=token_hash(token),
+        command=msgspec.Raw(msgspec.json.encode({"type": "highcard.play", "card": card})),
+    )
+
+
 def test_opening_plans_contiguous_envelopes_with_a_fresh_seed() -> None:
     p = plan(open_msg(), None, 1000, lambda: b"\x09" * 32)
     assert isinstance(p, Plan)
@@ -42,16 +56,7 @@ def test_a_move_chains_on_the_planned_table_and_a_bad_one_is_rejected() -> None:
     table = opened.after
     card = table.state.hands[0][0]
     opening = open_msg()
-    msg = MoveMsg(
-        game_id=opening.game_id,
-        partition=opening.partition,
-        correlation_id=opening.correlation_id,
-        reply_to=opening.reply_to,
-        received_ns=opening.received_ns,
-        command_id="m1",
-        token_hash=token_hash("a"),
-        command=msgspec.Raw(msgspec.json.encode({"type": "highcard.play", "card": card})),
-    )
+    msg = play_msg(opening, "m1", "a", card)
     p = plan(msg, table, 0, lambda: b"")
     assert isinstance(p, Plan) and p.request.expected == table.version and p.seat == 0
     again = plan(msg, p.after, 0, lambda: b"")
@@ -84,18 +89,7 @@ def test_a_move_decided_here_leads_to_the_table_its_events_fold_to() -> None:
         table = opened.after
         for n in range(6):
             seat = min(GAME.actors(table.state))
-            msg = MoveMsg(
-                game_id=opening.game_id,
-                partition=opening.partition,
-                correlation_id=opening.correlation_id,
-                reply_to=opening.reply_to,
-                received_ns=opening.received_ns,
-                command_id=f"m{n}",
-                token_hash=token_hash("ab"[seat]),
-                command=msgspec.Raw(
-                    msgspec.json.encode({"type": "highcard.play", "card": table.state.hands[seat][0]})
-                ),
-            )
+            msg = play_msg(opening, f"m{n}", "ab"[seat], table.state.hands[seat][0])
             p = plan(msg, table, 1_000 * (n + 1), lambda: b"")
             assert isinstance(p, Plan) and not p.reused
             assert p.after == tables.count_move(tables.fold(GAME, p.events, table), f"m{n}")
