@@ -161,7 +161,10 @@ async def test_the_node_in_the_url_is_not_needed_once_running(cluster: ValkeyClu
                     (reply,) = await pipe.execute(raise_on_error=False)
                 assert not isinstance(reply, Exception), (stream, reply)
             await asyncio.sleep(0.05)
-        assert await until(lambda: _true(len(heard.messages) >= 20), 10)
+        assert await until(lambda: _true(len(heard.messages) >= 20), 10), (
+            f"heard {heard.messages}; both copies deaf at once {heard.subscriptions - 1} time(s) since "
+            f"the first subscription; killed {url_node.port}, published last through {publisher._node}"
+        )
         assert heard.messages == [f"m{i}".encode() for i in range(20)], "every message, once, in order"
     finally:
         await heard.stop()
