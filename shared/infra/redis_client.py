@@ -496,36 +496,42 @@ class NodePipeline(ClusterPipeline):
 
 
 async def _on_node(client: FailoverCluster, node: ClusterNode, commands: list[PipelineCommand]) -> None:
+    """:func:`node_round`, a node that does not answer failing only its own commands."""
     try:
-        await node.execute_pipeline(commands)
+        await node_round(client, node, commands)
     except (RedisConnectionError, RedisTimeoutError, OSError) as exc:
         for command in commands:
             command.result = exc
-        client.failed(node)
-        return
-    for command in commands:
-        if isinstance(command.result, Exception) and not isinstance(command.result, RedisError):
-            # redis-py keeps whatever reading a reply raised as that command's
-            # result. The server's own errors are RedisErrors; anything else means
-            # the connection broke under the read: the node's failure, not a bug
-            # of the caller's, and retryable like any other.
-            log.warning("store_reply_unreadable", node=node.name, error=repr(command.result))
-            unreadable = RedisConnectionError(f"The reply from {node.name} could not be read.")
-            unreadable.__cause__ = command.result
-            command.result = unreadable
-    if any(isinstance(c.result, RedisConnectionError | RedisTimeoutError) for c in commands):
-        client.failed(node)
 
 
 async def node_round(client: Any, node: ClusterNode, commands: list[PipelineCommand]) -> None:
-    """``node.execute_pipeline``; a node that does not answer counts as failed
-    (:meth:`FailoverCluster.failed`)."""
+    """``node.execute_pipeline``; a node that does not answer, or whose replies
+    could not be read, counts as failed (:meth:`FailoverCluster.failed`)."""
     try:
         await node.execute_pipeline(commands)
     except (RedisConnectionError, RedisTimeoutError, OSError):
         if isinstance(client, FailoverCluster):
             client.failed(node)
         raise
+    if _read_failed(node, commands) and isinstance(client, FailoverCluster):
+        client.failed(node)
+
+
+def _read_failed(node: ClusterNode, commands: list[PipelineCommand]) -> bool:
+    """Whether reading a reply of ``node`` failed for any of ``commands``.
+
+    redis-py keeps whatever reading a reply raised as that command's result.
+    The server's own errors are RedisErrors; anything else means the connection
+    broke under the read: the node's failure, not a bug of the caller's, and
+    retryable like any other, so it is made a connection error in its place.
+    """
+    for command in commands:
+        if isinstance(command.result, Exception) and not isinstance(command.result, RedisError):
+            log.warning("store_reply_unreadable", node=node.name, error=repr(command.result))
+            unreadable = RedisConnectionError(f"The reply from {node.name} could not be read.")
+            unreadable.__cause__ = command.result
+            command.result = unreadable
+    return any(isinstance(c.result, RedisConnectionError | RedisTimeoutError) for c in commands)
 
 
 # ----------------------------------------------------------------- the nodes
