@@ -40,9 +40,11 @@ from fast_depends.msgspec import MsgSpecSerializer
 from faststream.message import StreamMessage
 from faststream.redis import RedisBroker, RedisClusterBroker, StreamSub
 from faststream.redis.annotations import RedisBatchStreamMessage
+from faststream.redis.configs import RedisClusterConnectionState
 from faststream.redis.message import bDATA_KEY
 from faststream.redis.publisher.usecase import StreamPublisher
 
+from shared.infra.redis_client import store_client
 from shared.infra.settings import Settings
 from shared.messaging.control import COMMANDS, TournamentMsg
 from shared.messaging.streams import TRANSIENT
@@ -85,8 +87,43 @@ def make_broker(settings: Settings) -> RedisBroker:
         "description": "Ziggurat's control plane: organiser commands to the platform process",
     }
     if settings.cluster:
-        return RedisClusterBroker(settings.redis_url, **options)
+        return _ControlPlaneCluster(settings, **options)
     return RedisBroker(settings.redis_url, **options)
+
+
+class _ServicesClusterState(RedisClusterConnectionState):
+    """FastStream's cluster connection, made the services' own store client.
+
+    FastStream builds a plain redis-py cluster client, which closes a failing
+    node's idle connections in place: in a failover a publish could take one
+    mid-close and fail with an error that is not the store's (a 500 at the
+    gateway where a retryable 503 is due). The services' client
+    (:class:`~shared.infra.redis_client.FailoverCluster`) keeps a node's failure
+    to that node, as on the hot path.
+    """
+
+    __slots__ = ("_settings",)
+
+    def __init__(self, options: dict[str, Any], settings: Settings) -> None:
+        super().__init__(options)
+        self._settings = settings
+
+    async def connect(self) -> Any:
+        if not self._connected:
+            self._client = store_client(self._settings)
+            self._connected = True
+        return self._client
+
+
+class _ControlPlaneCluster(RedisClusterBroker):
+    """A cluster broker on :class:`_ServicesClusterState`."""
+
+    def __init__(self, settings: Settings, **options: Any) -> None:
+        self._settings = settings  # read by _make_connection_state, inside the base's __init__
+        super().__init__(settings.redis_url, **options)
+
+    def _make_connection_state(self, connection_options: dict[str, Any], kwargs: dict[str, Any]) -> Any:
+        return _ServicesClusterState(connection_options, self._settings)
 
 
 def command_publisher(broker: RedisBroker) -> StreamPublisher:
