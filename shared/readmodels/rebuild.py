@@ -8,15 +8,18 @@ rebuild leaves it alone: the log does not record the projector's batches).
 does the same work with less per event, which is what a rebuild is made of:
 
 * each stored envelope is decoded once, into only the fields used here, and
-  each event once (a replay through the table cache decodes it twice);
+  each event once (a replay through the table cache decodes it twice), a
+  whole log's envelopes in one call and its events in another;
 * the game's state is folded with the game's own ``evolve``, and the table
   around it only on the platform's events, with the version and the command
   count kept as plain numbers: :func:`shared.kernel.table.evolve` and
   ``count_move`` copy the table on every event;
 * each event's visibility is computed once and its feed entry encoded once,
-  then filed, as one shared ``(version, entry)`` pair, into exactly the feeds
-  that may hold it as it is read: the spectator's (public entries only) and
-  each seat's (public ones and those shown to the seat);
+  then filed, as one shared ``(version, entry)`` pair, as it is read: a
+  public one into the spectator's feed, one shown to some seats into each
+  of theirs; each seat's feed is then the public entries merged with its
+  own (one C-level merge of two sorted runs, where filing each public entry
+  into every seat's feed took a Python append per seat);
 * the views are built once, from the final table, by ``build`` itself.
 """
 
@@ -29,7 +32,7 @@ import msgspec
 
 from shared.games import registry
 from shared.kernel import table as tables
-from shared.kernel.codec import codec_for
+from shared.kernel.codec import codec_for, packed_array
 from shared.kernel.table import Table, TableEvent
 from shared.kernel.visibility import Public, Seats
 from shared.readmodels.build import (
@@ -52,7 +55,7 @@ class _Stored(msgspec.Struct):
     payload: bytes
 
 
-_decode_stored = msgspec.msgpack.Decoder(_Stored).decode
+_decode_log = msgspec.msgpack.Decoder(list[_Stored]).decode
 _opened = msgspec.msgpack.Decoder(tables.TableOpened).decode
 _json = msgspec.json.Encoder().encode
 #: The platform's own events: exact types, so one set look-up tells them apart.
@@ -70,10 +73,10 @@ def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -
     find a view at every command instead of none."""
     if not log:
         return None
-    stored = [_decode_stored(raw) for raw in log]
+    stored = _decode_log(packed_array(log))
     opened = _opened(stored[0].payload)
     game = registry.get(opened.game)
-    decode = codec_for(game).event
+    events = codec_for(game).events(packed_array([env.payload for env in stored]))
     evolve = game.evolve
     table_evolve = tables.evolve
     visibility = game.visibility
@@ -82,10 +85,9 @@ def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -
     moves = 0
     last_command = ""
     table_events = _TABLE_EVENTS
-    # The public entries (the spectator's feed), and each seat's feed.
+    # The public entries (the spectator's feed), and each seat's others.
     public: list[tuple[int, bytes]] = []
-    by_seat: list[list[tuple[int, bytes]]] = [[] for _ in range(opened.seats)]
-    everyone = [public, *by_seat]
+    hidden: list[list[tuple[int, bytes]]] = [[] for _ in range(opened.seats)]
     past: list[tuple[int, bytes]] = []
 
     def remember(version: int, at: int) -> None:
@@ -97,7 +99,7 @@ def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -
         doc = msgspec.Raw(_json(view_doc(game_id, then, None)))
         past.append((version, _json(HistoryEntry(moves=moves, at=at, doc=doc))))
 
-    for expected, env in enumerate(stored, start=1):
+    for expected, (env, event) in enumerate(zip(stored, events, strict=True), start=1):
         if env.version != expected:
             raise ValueError(f"{game_id}: event {env.version} does not follow {expected - 1}")
         if env.command_id != last_command:
@@ -105,7 +107,6 @@ def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -
                 remember(expected - 1, stored[expected - 2].server_time)
             moves += 1
             last_command = env.command_id
-        event = decode(env.payload)
         if type(event) in table_events:
             # The platform's events never read or change the game's state.
             table = table_evolve(game, table, event)
@@ -113,24 +114,27 @@ def models_from_log(game_id: str, log: Sequence[bytes], history: bool = False) -
         else:
             state = evolve(state, event)
             seen = visibility(event)
-        if isinstance(seen, Public):
-            audience = everyone
-        elif isinstance(seen, Seats):
-            audience = [by_seat[seat] for seat in seen.seats if 0 <= seat < len(by_seat)]
-        else:
-            continue
+        shown = isinstance(seen, Public)
+        if not shown and not isinstance(seen, Seats):
+            continue  # the server's alone
         item = (
             expected,
             b'{"version":%d,"server_time":%d,"event":%b}' % (expected, env.server_time, _json(event)),
         )
-        for feed in audience:
-            feed.append(item)
+        if shown:
+            public.append(item)
+        elif isinstance(seen, Seats):
+            for seat in seen.seats:
+                if 0 <= seat < len(hidden):
+                    hidden[seat].append(item)
     if table is None:
         raise ValueError(f"{game_id}: the log does not open with table.opened")
     table = msgspec.structs.replace(
         table, version=len(stored), state=state, moves=moves, last_command=last_command
     )
     models = build(game_id, table, [])
+    # Versions are unique, so the merge never compares two entries' bytes.
+    by_seat = [sorted(public + own) if own else public for own in hidden]
     seats = {audience_name(seat): feed for seat, feed in enumerate(by_seat)}
     # Any audience but a seat's sees what the spectator sees: the public entries.
     feeds = {name: seats.get(name, public) for name in models.views}

@@ -10,7 +10,7 @@ from shared.games.catan.rules.flow import awaited
 from shared.games.catan.rules.victory import points, public_points
 from shared.games.catan.state import Answer, Effects, Knight, State
 from shared.kernel.messages import Record
-from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Seats, Visibility, seat_only
+from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Seats, Visibility, by_type, seat_only
 
 
 class SeatPublic(Record, frozen=True):
@@ -134,7 +134,10 @@ def _pair(a: int, b: int) -> Seats:
     return Seats(seats=frozenset((a, b)))
 
 
-def visibility(event: ev.CatanEvent) -> Visibility:
+def matched_visibility(event: ev.CatanEvent) -> Visibility:
+    """Every event's audience (exhaustive: mypy checks each class is handled);
+    :func:`visibility` answers the cases that read no field from
+    :data:`VISIBILITY_BY_TYPE`."""
     match event:
         case ev.DecksShuffled():
             return SERVER_ONLY
@@ -163,3 +166,52 @@ def visibility(event: ev.CatanEvent) -> Visibility:
             return PUBLIC
         case _:
             assert_never(event)
+
+
+#: ``matched_visibility``'s cases that read no field (tests/games/test_visibility_by_type.py).
+VISIBILITY_BY_TYPE: dict[type, Visibility] = {
+    ev.DecksShuffled: SERVER_ONLY,
+    **dict.fromkeys(
+        (
+            ev.Started,
+            ev.StartRolled,
+            ev.BoardLaid,
+            ev.PhaseSet,
+            ev.EffectsSet,
+            ev.TodoSet,
+            ev.TaskOpened,
+            ev.AnsweredShadow,
+            ev.TaskClosed,
+            ev.BuildingPlaced,
+            ev.CityPillaged,
+            ev.RoadPlaced,
+            ev.RoadRemoved,
+            ev.WallPlaced,
+            ev.KnightSet,
+            ev.KnightRemoved,
+            ev.CardsPaid,
+            ev.CardsGained,
+            ev.CardsPassed,
+            ev.CardsTakenShadow,
+            ev.DiceRolled,
+            ev.RobberMoved,
+            ev.MerchantMoved,
+            ev.NumbersSwapped,
+            ev.BarbarianMoved,
+            ev.BarbariansAttacked,
+            ev.DefenderAwarded,
+            ev.ImprovementBought,
+            ev.MetropolisPlaced,
+            ev.LongestRoadSet,
+            ev.LargestArmySet,
+            ev.CardDrawnShadow,
+            ev.CardRevealed,
+            ev.CardPlayed,
+            ev.CardDiscardedShadow,
+            ev.CardStolenShadow,
+            ev.GameWon,
+        ),
+        PUBLIC,
+    ),
+}
+visibility = by_type(VISIBILITY_BY_TYPE, matched_visibility)

@@ -51,7 +51,7 @@ from shared.games.conan.state import (
 )
 from shared.kernel.contract import Asset
 from shared.kernel.messages import Record
-from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Visibility, seat_only
+from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Visibility, by_type, seat_only
 
 
 class SeatPublic(Record, frozen=True):
@@ -399,7 +399,10 @@ def _cards(state: State, pack: Pack, me: Private | None) -> tuple[CardInfo, ...]
     return tuple(out)
 
 
-def visibility(event: ev.AnyEvent) -> Visibility:
+def matched_visibility(event: ev.AnyEvent) -> Visibility:
+    """Every event's audience (exhaustive: mypy checks each class is handled);
+    :func:`visibility` answers the cases that read no field from
+    :data:`VISIBILITY_BY_TYPE`."""
     match event:
         case ev.CardsDrawn(seat=seat) | ev.BidSealed(seat=seat) | ev.ContestCardCommitted(seat=seat):
             return seat_only(seat)
@@ -445,3 +448,62 @@ def visibility(event: ev.AnyEvent) -> Visibility:
             return PUBLIC
         case _:
             assert_never(event)
+
+
+#: ``matched_visibility``'s cases that read no field (tests/games/test_visibility_by_type.py).
+VISIBILITY_BY_TYPE: dict[type, Visibility] = {
+    **dict.fromkeys(
+        (
+            ev.DeckShuffled,
+            ev.TokensShuffled,
+            ev.TrackFilled,
+        ),
+        SERVER_ONLY,
+    ),
+    **dict.fromkeys(
+        (
+            ev.Started,
+            ev.CardsDrawnCount,
+            ev.CardsDiscarded,
+            ev.TableCardPlayed,
+            ev.TableCardTurned,
+            ev.ResourcesChanged,
+            ev.UnitsChanged,
+            ev.EmissariesChanged,
+            ev.MarkerSet,
+            ev.RaidersChanged,
+            ev.CampaignSet,
+            ev.ConanMoved,
+            ev.ConanPlayerSet,
+            ev.FirstPlayerSet,
+            ev.FatePoolRolled,
+            ev.FateDieTaken,
+            ev.AdventureRevealed,
+            ev.TokenTakenCount,
+            ev.TokenKept,
+            ev.TokenExchanged,
+            ev.TokenDiscarded,
+            ev.BidPlaced,
+            ev.BidsRevealed,
+            ev.BidTokensSet,
+            ev.ContestCardDeclared,
+            ev.ContestCardsRevealed,
+            ev.ContestRolled,
+            ev.ContestResolved,
+            ev.PhasePushed,
+            ev.PhaseReplaced,
+            ev.PhasePopped,
+            ev.ArtifactsSet,
+            ev.CategoryChoiceMade,
+            ev.TokensRevealed,
+            ev.ObjectiveDrawn,
+            ev.ObjectiveMet,
+            ev.AgeStarted,
+            ev.AgeEnding,
+            ev.Crowned,
+            ev.GameEnded,
+        ),
+        PUBLIC,
+    ),
+}
+visibility = by_type(VISIBILITY_BY_TYPE, matched_visibility)

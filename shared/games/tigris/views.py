@@ -16,7 +16,7 @@ from shared.games.tigris import events as ev
 from shared.games.tigris.state import AnyPhase, BuiltMonument, Counts, State
 from shared.games.tigris_common.colours import Colour
 from shared.kernel.messages import Record
-from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Visibility, seat_only
+from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Visibility, by_type, seat_only
 
 
 class Score(Record, frozen=True):
@@ -93,7 +93,10 @@ def _public(state: State) -> TigrisView:
     )
 
 
-def visibility(event: ev.TigrisEvent) -> Visibility:
+def matched_visibility(event: ev.TigrisEvent) -> Visibility:
+    """Every event's audience (exhaustive: mypy checks each class is handled);
+    :func:`visibility` answers the cases that read no field from
+    :data:`VISIBILITY_BY_TYPE`."""
     match event:
         case ev.BagFilled():
             return SERVER_ONLY
@@ -129,3 +132,40 @@ def visibility(event: ev.TigrisEvent) -> Visibility:
             return PUBLIC
         case _:
             assert_never(event)
+
+
+#: ``matched_visibility``'s cases that read no field (tests/games/test_visibility_by_type.py).
+VISIBILITY_BY_TYPE: dict[type, Visibility] = {
+    ev.BagFilled: SERVER_ONLY,
+    **dict.fromkeys(
+        (
+            ev.GameStarted,
+            ev.TilesDrawnCount,
+            ev.TilesDiscardedCount,
+            ev.TurnStarted,
+            ev.LeaderPositioned,
+            ev.LeaderReturned,
+            ev.TilePlaced,
+            ev.MarkerPlaced,
+            ev.MarkerRemoved,
+            ev.PointsScored,
+            ev.CatastrophePlaced,
+            ev.ActionPassed,
+            ev.RevoltStarted,
+            ev.WarsPending,
+            ev.WarStarted,
+            ev.SupportCommitted,
+            ev.ConflictResolved,
+            ev.TilesRemoved,
+            ev.MonumentOffered,
+            ev.MonumentBuilt,
+            ev.MonumentDeclined,
+            ev.TreasureChoiceOffered,
+            ev.TreasuresTaken,
+            ev.ActionEnded,
+            ev.GameEnded,
+        ),
+        PUBLIC,
+    ),
+}
+visibility = by_type(VISIBILITY_BY_TYPE, matched_visibility)

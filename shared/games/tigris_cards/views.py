@@ -45,7 +45,7 @@ from shared.games.tigris_cards.state import AnyPhase, Conflict, Player, Slot, St
 from shared.games.tigris_common.colours import LEADERS, Colour, Leader
 from shared.kernel.contract import Result
 from shared.kernel.messages import Record
-from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Visibility, seat_only
+from shared.kernel.visibility import PUBLIC, SERVER_ONLY, Audience, Visibility, by_type, seat_only
 
 
 class PendingConnector(Record, frozen=True):
@@ -131,7 +131,10 @@ def view(state: State, audience: Audience) -> GameView:
     )
 
 
-def visibility(event: TigrisCardsEvent) -> Visibility:
+def matched_visibility(event: TigrisCardsEvent) -> Visibility:
+    """Every event's audience (exhaustive: mypy checks each class is handled);
+    :func:`visibility` answers the cases that read no field from
+    :data:`VISIBILITY_BY_TYPE`."""
     match event:
         case DeckShuffled():
             return SERVER_ONLY
@@ -163,3 +166,36 @@ def visibility(event: TigrisCardsEvent) -> Visibility:
             return PUBLIC
         case _:
             assert_never(event)
+
+
+#: ``matched_visibility``'s cases that read no field (tests/games/test_visibility_by_type.py).
+VISIBILITY_BY_TYPE: dict[type, Visibility] = {
+    DeckShuffled: SERVER_ONLY,
+    **dict.fromkeys(
+        (
+            GameStarted,
+            CardsDrawnCount,
+            CardsSetAside,
+            TurnStarted,
+            ActionTaken,
+            Passed,
+            LeaderPlaced,
+            LeaderReturned,
+            CardPlayed,
+            ConnectorLaid,
+            ConnectorRevealed,
+            CatastropheStruck,
+            VpCardLaid,
+            OfferDeclined,
+            ShipBuilt,
+            ConflictBegun,
+            SupportCommitted,
+            ConflictResolved,
+            SpoilsTaken,
+            TreasureExchanged,
+            Awaiting,
+        ),
+        PUBLIC,
+    ),
+}
+visibility = by_type(VISIBILITY_BY_TYPE, matched_visibility)
