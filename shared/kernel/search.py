@@ -47,7 +47,9 @@ a move cut short by it depends on the machine, so tests budget iterations only.
 
 from __future__ import annotations
 
+import hashlib
 import math
+import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -74,6 +76,31 @@ MAX_DEPTH = 200
 MAX_WIDTH = 64
 
 _encode = msgspec.json.Encoder().encode
+
+
+class _SearchRng(Rng):
+    """The search's own draws (its determinisations, chance and rollouts): the same
+    numbers for the same seed and stream, drawn by a Mersenne Twister seeded once from
+    ``blake2b`` rather than a ``blake2b`` digest a draw. A search draws thousands of
+    numbers a move (Conan's sampler shuffles its decks every iteration), and the digest
+    a draw was a fifth of an iteration's CPU; the game's own outcomes never come
+    from here, so the platform's reproducibility across Python versions is not needed."""
+
+    __slots__ = ("_twister",)
+
+    def __init__(self, seed: bytes, stream: int) -> None:
+        super().__init__(seed, stream)
+        digest = hashlib.blake2b(stream.to_bytes(8, "big"), key=seed, digest_size=16).digest()
+        self._twister = random.Random(int.from_bytes(digest, "big"))
+
+    def _next_u64(self) -> int:
+        self._counter += 1
+        return self._twister.getrandbits(64)
+
+
+#: The stream of the draws a tree search's iterations share (each iteration's chance
+#: draws are the stream of its number, below :data:`MAX_ITERATIONS`).
+_OWN_STREAM = 1 << 32
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,10 +263,12 @@ class SearchBot:
             for rank, (key, command) in enumerate(candidates.items()):
                 root.edges[key] = _Edge(command, prior=1.0 / (1 + rank))
         started = self.clock()
+        # The iterations' determinisations and rollouts draw from the search's own stream.
+        draws = _SearchRng(seed, _OWN_STREAM)
         for i in range(self.budget.iterations):
             if self.budget.cpu_ms is not None and (self.clock() - started) * 1000 >= self.budget.cpu_ms:
                 break
-            self._iterate(game, state, seat, root, candidates, Rng(seed, i), rng)
+            self._iterate(game, state, seat, root, candidates, _SearchRng(seed, i), draws)
         best = max(
             candidates,
             key=lambda k: (
@@ -318,8 +347,8 @@ class SearchBot:
     def _played(self, game: Game, state: Any, seat: int, command: Any, seed: bytes, deal: int) -> float:
         """``seat``'s reward for ``command`` on determinisation number ``deal``: its draws
         (the sample, the chance, the rollout's choices) depend on ``deal`` alone."""
-        world = self.sample(state, seat, Rng(seed, 3 * deal))
-        sim, rng = Rng(seed, 3 * deal + 1), Rng(seed, 3 * deal + 2)
+        world = self.sample(state, seat, _SearchRng(seed, 3 * deal))
+        sim, rng = _SearchRng(seed, 3 * deal + 1), _SearchRng(seed, 3 * deal + 2)
         world = game.fold(game.decide(world, seat, command, sim), world)
         return self._rollout(game, world, sim, rng)[seat]
 
