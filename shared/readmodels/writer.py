@@ -202,7 +202,7 @@ def rewrite_commands(
         staged = staging is not None and len(entries) >= staging.least
         target = staging.key(keys, name) if staging is not None and staged else feed
         head = b"*5\r\n$4\r\nXADD\r\n%b" % _bulk(target)
-        parts = []
+        parts = [b""]
         # The audiences' feeds share an event's entry; the history's entry at the
         # same version is another document.
         tails: dict[int, bytes] = {} if name == HISTORY else shared
@@ -216,8 +216,9 @@ def rewrite_commands(
                     entry,
                 )
             parts.append(tail)
-        # The feed's appends as one piece: each tail preceded by the same head.
-        appends = head + head.join(parts)
+        # The feed's appends as one piece, each tail preceded by the same head
+        # (joined after an empty first part: one copy of the megabytes, not two).
+        appends = head.join(parts)
         if staging is None or not staged:
             out.append(appends)
             count += len(entries)
