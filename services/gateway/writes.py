@@ -44,7 +44,7 @@ from shared.messaging.messages import (
     encode,
     scoped_command_id,
 )
-from shared.messaging.streams import send
+from shared.messaging.streams import add
 from shared.observability import metrics
 
 #: How long a creation's idempotency key is remembered.
@@ -176,10 +176,15 @@ async def submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
     request_id, future = gw.replies.expect()
     msg = msgspec.structs.replace(msg, request_id=request_id)
     seen = gw.watch.commands
+    # The append's answer is not waited for on its own: a failed append fails the
+    # wait for the outcome (the same error, at once), and a good one is implied
+    # by the outcome. One wake-up a command fewer; and the reply's deadline is a
+    # timer on the future, not a Timeout context that cancels the task.
+    appended = gw.batch.queue(lambda pipe: add(pipe, command_stream(msg.partition), encode(msg)))
+    appended.add_done_callback(functools.partial(_append_failed, future))
+    timer = asyncio.get_running_loop().call_later(gw.settings.reply_timeout_s, _too_late, future)
     try:
-        await send(gw.batch, command_stream(msg.partition), encode(msg))
-        async with asyncio.timeout(gw.settings.reply_timeout_s):  # no task per wait, unlike wait_for
-            outcome = await future
+        outcome = await future
     except TimeoutError as exc:
         _commands(game or seen.game_of(msg.game_id), "unknown").inc()
         raise ApiError(
@@ -188,6 +193,7 @@ async def submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
             command_id=client_key(msg.command_id) if isinstance(msg, MoveMsg) else msg.command_id,
         ) from exc
     finally:
+        timer.cancel()
         gw.replies.forget(request_id)
     elapsed = (time.time_ns() - msg.received_ns) / 1e9
     _REPLIED.observe(elapsed)
@@ -201,6 +207,23 @@ async def submit(gw: Gateway, msg: CommandMsg, game: str | None) -> Outcome:
     else:
         seen.accepted(msg.game_id, game, outcome.last, msg.received_ns)
     return outcome
+
+
+def _append_failed(outcome: asyncio.Future[Outcome], appended: asyncio.Future[Any]) -> None:
+    """The append's error, if any, as the outcome's (read either way, so an
+    unanswered append's error is never reported as unretrieved)."""
+    if appended.cancelled():
+        if not outcome.done():
+            outcome.cancel()
+        return
+    error = appended.exception()
+    if error is not None and not outcome.done():
+        outcome.set_exception(error)
+
+
+def _too_late(outcome: asyncio.Future[Outcome]) -> None:
+    if not outcome.done():
+        outcome.set_exception(TimeoutError())
 
 
 @functools.lru_cache(maxsize=1024)

@@ -24,12 +24,18 @@ class Coalescer:
         self._tasks: set[asyncio.Task[None]] = set()
 
     async def run(self, queue: Queue) -> Any:
+        return await self.queue(queue)
+
+    def queue(self, queue: Queue) -> asyncio.Future[Any]:
+        """The command queued, its reply (or error) left to the future returned:
+        for a caller that waits for something else after it, and learns of its
+        failure by a callback rather than by waking up for its reply."""
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Any] = loop.create_future()
         self._pending.append((queue, future))
         if len(self._pending) == 1:
             loop.call_soon(self._flush)
-        return await future
+        return future
 
     async def get(self, key: str) -> Any:
         return await self.run(lambda pipe: pipe.get(key))

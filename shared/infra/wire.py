@@ -57,7 +57,13 @@ def pack(commands: Sequence[Sequence[Any]]) -> bytes:
     out = []
     for args in commands:
         first = args[0]
-        if isinstance(first, str | bytes) and len(words := first.split()) > 1:
+        # A membership test before the split: splitting every command's name
+        # (and isinstance against a union) cost more than packing a short command.
+        kind = first.__class__
+        space = " " if kind is str else b" " if kind is bytes else None
+        if space is None and isinstance(first, str | bytes):
+            space = " " if isinstance(first, str) else b" "
+        if space is not None and space in first and len(words := first.split()) > 1:
             args = (*words, *args[1:])
         try:
             out.append(hiredis.pack_command(tuple(args)))
@@ -265,23 +271,30 @@ class Wire:
         self._idle.clear()
 
 
-async def _shaped(
-    callbacks: Mapping[Any, Any], args: Sequence[Any], reply: Any, given: Mapping[str, Any]
-) -> Any:
-    """A reply as redis-py's client returns it (its response callback applied)."""
-    options = dict(given)
-    options.pop("keys", None)
-    options.pop(NEVER_DECODE, None)
+#: Options of a queued command that are not its response callback's.
+_NOT_OPTIONS = frozenset({"keys", NEVER_DECODE, EMPTY_RESPONSE})
+#: What a response callback returns that is never awaitable: no isawaitable check.
+_PLAIN = frozenset({bytes, str, int, float, bool, list, dict, tuple, type(None)})
+
+
+def _shape(callbacks: Mapping[Any, Any], args: Sequence[Any], reply: Any, given: Mapping[str, Any]) -> Any:
+    """A reply as redis-py's client returns it (its response callback applied);
+    awaitable only if the callback is (see :func:`_settled`). Synchronous, so a
+    pipeline's replies are shaped without a coroutine each."""
     if isinstance(reply, ResponseError):
-        if EMPTY_RESPONSE in options:
-            return options[EMPTY_RESPONSE]
-        return reply
-    options.pop(EMPTY_RESPONSE, None)
+        return given.get(EMPTY_RESPONSE, reply) if given else reply
     callback = callbacks.get(args[0])
     if callback is None:
         return reply
-    shaped = callback(reply, **options)
-    return await shaped if inspect.isawaitable(shaped) else shaped
+    if given:
+        options = {k: v for k, v in given.items() if k not in _NOT_OPTIONS}
+        if options:
+            return callback(reply, **options)
+    return callback(reply)
+
+
+async def _settled(shaped: Any) -> Any:
+    return await shaped if shaped.__class__ not in _PLAIN and inspect.isawaitable(shaped) else shaped
 
 
 class LeanPipeline(Pipeline):
@@ -297,10 +310,14 @@ class LeanPipeline(Pipeline):
             return []
         try:
             replies = await self.wire.call([args for args, _ in stack])
+            callbacks = self.response_callbacks
             results = [
-                await _shaped(self.response_callbacks, args, reply, options)
+                _shape(callbacks, args, reply, options)
                 for (args, options), reply in zip(stack, replies, strict=True)
             ]
+            for i, shaped in enumerate(results):
+                if shaped.__class__ not in _PLAIN and inspect.isawaitable(shaped):
+                    results[i] = await shaped
         finally:
             await self.reset()  # type: ignore[no-untyped-call]
         if raise_on_error:
@@ -327,7 +344,7 @@ class LeanRedis(aioredis.Redis):
         if self.wire is None or self.single_connection_client or _name(args[0]) in _STATEFUL:
             return await super().execute_command(*args, **options)  # type: ignore[no-untyped-call]
         (reply,) = await self.wire.call([args])
-        result = await _shaped(self.response_callbacks, args, reply, options)
+        result = await _settled(_shape(self.response_callbacks, args, reply, options))
         if isinstance(result, ResponseError):
             raise result
         return result

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import uuid
+import itertools
+import secrets
 
 from shared.eventstore.keys import reply_channel
 from shared.infra.redis_client import Subscriber
@@ -30,6 +31,11 @@ class Replies:
         self._waiting: dict[str, asyncio.Future[Outcome]] = {}
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        # Request ids: 64 random bits of this process's own and a count (a tenth
+        # of a uuid4's cost, a move's hot path): unique within the process, and a
+        # late reply to an earlier process on this node matches none of its requests.
+        self._prefix = secrets.token_hex(8)
+        self._count = itertools.count(1)
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._listen())
@@ -43,7 +49,7 @@ class Replies:
 
     def expect(self) -> tuple[str, asyncio.Future[Outcome]]:
         """A fresh request id and the future its outcome will complete."""
-        request_id = uuid.uuid4().hex
+        request_id = f"{self._prefix}{next(self._count):x}"
         future: asyncio.Future[Outcome] = asyncio.get_running_loop().create_future()
         self._waiting[request_id] = future
         return request_id, future

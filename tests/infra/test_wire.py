@@ -45,6 +45,30 @@ async def test_pipelines_and_commands_take_the_thin_path_with_redis_pys_shapes(r
         assert await tx.execute() == [1, 2]
 
 
+async def test_shapes_as_redis_py_for_every_kind_of_callback_and_name(redis: Any) -> None:
+    """The pipeline shapes its replies without a coroutine each: a callback's
+    options still reach it, an error's empty answer still stands in for it, an
+    awaitable callback is still awaited, and a name of two words is still two."""
+
+    async def awaited(reply: Any, **options: Any) -> Any:
+        await asyncio.sleep(0)
+        return ("awaited", reply)
+
+    await redis.set("k", "v")
+    await redis.sadd("set", "a")
+    async with redis.pipeline(transaction=False) as pipe:
+        pipe.set_response_callback("STRLEN", awaited)
+        pipe.strlen("k")
+        pipe.mget([])  # refused by the server: redis-py's empty answer instead
+        pipe.zadd("z", {"m": 1.5})
+        pipe.zrange("z", 0, -1, withscores=True)  # the callback takes its options
+        pipe.execute_command("OBJECT ENCODING", "k")
+        pipe.execute_command(b"OBJECT ENCODING", "set")
+        pipe.get("k")
+        replies = await pipe.execute()
+    assert replies == [("awaited", 1), [], 1, [(b"m", 1.5)], b"embstr", b"listpack", b"v"]
+
+
 async def test_errors_are_redis_pys_and_sit_in_place_when_asked(redis: Any) -> None:
     await redis.set("k", "v")
     with pytest.raises(NoScriptError):
