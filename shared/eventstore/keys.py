@@ -7,6 +7,7 @@ are the unit of ordering and of scale-out.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from collections.abc import Callable
 from typing import Self
@@ -79,6 +80,14 @@ class GameKeys:
         """Hash: versions a process held that the store lost (a failover), each
         with what the store held instead (``shared/eventstore/rewinds.py``)."""
         return self.key("rewound")
+
+
+@functools.lru_cache(maxsize=4096)
+def game_keys(game_id: str, partition: int) -> GameKeys:
+    """A game's keys, built once while it is played: each stage wants them for
+    every command (about 13k instructions to build, a fifth of a microsecond to
+    look up). Shared: nothing changes a ``GameKeys`` once built."""
+    return GameKeys(game_id, partition)
 
 
 class AggregateKeys(GameKeys):
