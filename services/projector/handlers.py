@@ -34,7 +34,7 @@ import structlog
 
 from services.projector.restore import Restorer
 from shared.eventstore.envelope import EventEnvelope
-from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, game_keys
+from shared.eventstore.keys import CHANGES_CHANNEL, GameKeys, kept_game_keys
 from shared.eventstore.rewinds import Noticed, Rewind
 from shared.eventstore.store import decode_envelope
 from shared.eventstore.tables import Folded, TableCache
@@ -86,7 +86,7 @@ class Projector:
             touched = await self._fold(by_game)
             renewed = await self._rewrite_rewound(by_game, {envs[0].partition for envs in by_game.values()})
             writes: list[Write] = [
-                (game_keys(g, by_game[g][0].partition), models, [entry_id for _, entry_id in entries[g]])
+                (kept_game_keys(g, by_game[g][0].partition), models, [entry_id for _, entry_id in entries[g]])
                 for g, (models, _) in touched.items()
             ]
             # Entries of games with nothing new (already folded here) need only their ack.

@@ -17,7 +17,7 @@ from typing import Any
 import msgspec
 
 from shared.eventstore.envelope import CommandRecord, EventEnvelope
-from shared.eventstore.keys import GameKeys, game_keys
+from shared.eventstore.keys import GameKeys, kept_game_keys
 from shared.eventstore.store import AppendRequest
 from shared.games import registry
 from shared.kernel import table as tables
@@ -59,7 +59,7 @@ def plan(
     new_seed: Callable[[], bytes],
     takeover: Takeover = DEFAULT_TAKEOVER,
 ) -> Planned:
-    keys = game_keys(msg.game_id, msg.partition)
+    keys = kept_game_keys(msg.game_id, msg.partition)
     try:
         if isinstance(msg, OpenMsg):
             return _plan_open(msg, keys, table, now_ms, new_seed, takeover)

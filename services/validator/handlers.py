@@ -15,7 +15,7 @@ import msgspec
 import structlog
 
 from services.validator.checks import Verdict, judge
-from shared.eventstore.keys import game_keys, validated_stream
+from shared.eventstore.keys import kept_game_keys, validated_stream
 from shared.eventstore.tables import Foreseen, TableCache
 from shared.infra.redis_client import Publisher
 from shared.kernel.table import Table
@@ -45,7 +45,7 @@ class Validator:
 
     async def handle(self, batch: Batch) -> list[Verdict]:
         msgs = decode_batch(batch.bodies())
-        keys = [game_keys(m.game_id, m.partition) for m in msgs]
+        keys = [kept_game_keys(m.game_id, m.partition) for m in msgs]
 
         def dedup(pipe: Any) -> None:
             for m, k in zip(msgs, keys, strict=True):
