@@ -9,6 +9,7 @@ from shared.kernel.clocks import ClockSettings
 from shared.kernel.table import TableOpened
 from shared.messaging.messages import MoveMsg, OpenMsg, OpenTable, Outcome
 from tests.support.highcard import GAME, Dealt
+from tests.support.messages import move_msg
 
 
 def open_msg() -> OpenMsg:
@@ -25,15 +26,12 @@ def open_msg() -> OpenMsg:
 
 def play_msg(opening: OpenMsg, command_id: str, token: str, card: object) -> MoveMsg:
     """The seat holding ``token`` plays ``card`` at the table ``opening`` opened."""
-    return MoveMsg(
-        game_id=opening.game_id,
-        partition=opening.partition,
-        correlation_id=opening.correlation_id,
-        reply_to=opening.reply_to,
-        received_ns=opening.received_ns,
-        command_id=command_id,
-        token_hash=token_hash(token),
-        command=msgspec.Raw(msgspec.json.encode({"type": "highcard.play", "card": card})),
+    routing = ("game_id", "partition", "correlation_id", "reply_to", "received_ns")
+    return move_msg(
+        token,
+        {"type": "highcard.play", "card": card},
+        command_id,
+        **{name: getattr(opening, name) for name in routing},
     )
 
 

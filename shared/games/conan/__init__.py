@@ -120,9 +120,9 @@ def build(packs: Mapping[str, Pack]) -> Game:
                 # a move (96-149 for 72-94) in the same CPU (docs/performance.md, "Bot levels", fifth pass).
                 depth=4,
                 # The rating only ranks kinds of move, and at bias 1 the search kept its best kind
-                # 21 times in 22: at 0.3 it may overrule it, and won 7 of 12 deals at four seats
-                # against three medium seats where bias 1 won 2 of the same 12 (docs/performance.md,
-                # "Bot levels", sixth pass).
+                # 21 times in 22: at 0.3 it may overrule it. On the same 24 deals at four seats
+                # against three medium seats, 0.3 won 10 and bias 1 won 5; over 48 deals 0.3 won
+                # 15, not shown better (docs/performance.md, "Bot levels", sixth pass).
                 bias=0.3,
             ),
         },

@@ -65,8 +65,8 @@ GAME: GameModule[State, TigrisCommand, TigrisEvent, Options] = GameModule(
             depth=4,
             # At bias 1 the search kept the rating's best move 15 times in 16; at 0.3 it may
             # overrule it: 13 of 24 deals won at four seats against three medium seats where
-            # bias 1 won 8 of the same 24, 7 of 10 at two seats as before (docs/performance.md,
-            # "Bot levels", sixth pass).
+            # bias 1 won 8 of the same 24 (25 of 48 over deals 1-48), 7 of 10 at two seats as
+            # before (docs/performance.md, "Bot levels", sixth pass).
             bias=0.3,
         ),
     },
